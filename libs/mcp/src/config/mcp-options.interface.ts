@@ -1,0 +1,70 @@
+import type { McpCacheHints, McpIcon } from '../protocol/mcp-wire.interface.js';
+
+/** Cache hints per kind of cacheable result; each falls back to `default`. */
+export interface McpCacheHintOptions {
+  default?: McpCacheHints;
+  discover?: McpCacheHints;
+  toolsList?: McpCacheHints;
+  promptsList?: McpCacheHints;
+  resourcesList?: McpCacheHints;
+  resourceTemplatesList?: McpCacheHints;
+  resourcesRead?: McpCacheHints;
+}
+
+/** How `requestState` of Multi Round-Trip Requests is sealed. */
+export interface McpRequestStateOptions {
+  /**
+   * AES-256 keys, base64 (32 bytes each). The first seals, all are tried to open (rotation).
+   * Without keys a random per-process key is used and a warning is logged: fine for one process only.
+   */
+  keys?: string[];
+  /** How long a sealed state stays valid, in milliseconds. Default 5 minutes. */
+  ttlMs?: number;
+}
+
+/** Options of `McpModule.forRoot` / `forRootAsync`. */
+export interface McpModuleOptions {
+  /** Server name, sent as `serverInfo.name`. */
+  name: string;
+  /** Server version, sent as `serverInfo.version`. */
+  version: string;
+  /** Display name. */
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: McpIcon[];
+  /** Guidance for the model, returned by `server/discover`. */
+  instructions?: string;
+  /**
+   * Host header values accepted (DNS-rebinding protection), e.g. `['mcp.example.com']`; a port is ignored.
+   * Default: on a loopback connection only `localhost`, `127.0.0.1` and `[::1]`; elsewhere any host.
+   */
+  allowedHosts?: string[];
+  /**
+   * Origin header values accepted when a browser sends one, e.g. `['https://app.example.com']`.
+   * Default: loopback origins on a loopback connection, otherwise the same origin as the Host header.
+   * A request without `Origin` is always accepted.
+   */
+  allowedOrigins?: string[];
+  /** Largest accepted request body in bytes. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** Cache hints (`ttlMs`, `cacheScope`) of cacheable results. Default `{ ttlMs: 0, cacheScope: 'private' }`. */
+  cacheHints?: McpCacheHintOptions;
+  /** Items per page of `tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`. Default 100. */
+  pageSize?: number;
+  /** Sealing of `requestState`. */
+  requestState?: McpRequestStateOptions;
+  /** Put `io.modelcontextprotocol/serverInfo` in every result's `_meta`. Default true. */
+  serverInfoInResults?: boolean;
+  /**
+   * Tool arguments that fail `inputSchema`: an `isError` result the model can correct (`'result'`, default),
+   * or a JSON-RPC `-32602` error (`'protocol'`).
+   */
+  invalidToolArguments?: 'result' | 'protocol';
+}
+
+/** Static options of the module, fixed when it is imported (they shape routes). */
+export interface McpModuleExtras {
+  /** Path of the MCP endpoint. Default `/mcp`. */
+  path?: string;
+}

@@ -1,0 +1,52 @@
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
+import type { ArgumentsHost, ExecutionContext } from '@nestjs/common';
+import { MrtrContext } from './mrtr.context.js';
+
+/** The context type Nest reports (`context.getType()`) for MCP handler calls. */
+export const MCP_CONTEXT_TYPE = 'mcp';
+
+/**
+ * Gives guards, interceptors and filters the MCP view of a call, like `GqlExecutionContext` does for GraphQL.
+ *
+ * @example
+ * ```ts
+ * canActivate(context: ExecutionContext) {
+ *   if (context.getType<string>() !== 'mcp') return true;
+ *   const mcp = McpExecutionContext.create(context);
+ *   return mcp.getHandlerName() !== 'delete_all' || isAdmin(mcp.getRequest());
+ * }
+ * ```
+ */
+export class McpExecutionContext extends ExecutionContextHost {
+  /** Wraps Nest's execution (or arguments) host of an MCP call. */
+  static create(context: ExecutionContext | ArgumentsHost): McpExecutionContext {
+    const type = context.getType();
+    const mcpContext = new McpExecutionContext(
+      context.getArgs(),
+      (context as ExecutionContext).getClass?.(),
+      (context as ExecutionContext).getHandler?.(),
+    );
+    mcpContext.setType(type);
+    return mcpContext;
+  }
+
+  /** The tool arguments, prompt arguments or template variables of the call. */
+  getInput<T = Record<string, unknown>>(): T {
+    return this.getArgByIndex(2) as T;
+  }
+
+  /** The MCP context (`McpToolContext`, `McpPromptContext` or `McpResourceContext`). */
+  getContext<T extends MrtrContext = MrtrContext>(): T {
+    return this.getArgByIndex(3) as T;
+  }
+
+  /** The underlying HTTP request, when the call came over HTTP. */
+  getRequest<T = unknown>(): T {
+    return this.getArgByIndex(0) as T;
+  }
+
+  /** Name of the tool or prompt, or the resource URI (template), being served. */
+  getHandlerName(): string {
+    return this.getContext().handlerName();
+  }
+}

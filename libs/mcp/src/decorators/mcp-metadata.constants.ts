@@ -1,0 +1,7 @@
+/** Metadata keys written by the decorators and read back only by `McpMetadataAccessor`. */
+export const MCP_TOOL_METADATA = 'nest-mcp:tool';
+export const MCP_PROMPT_METADATA = 'nest-mcp:prompt';
+export const MCP_RESOURCE_METADATA = 'nest-mcp:resource';
+export const MCP_RESOURCE_TEMPLATE_METADATA = 'nest-mcp:resource-template';
+/** Parameter metadata (same layout as Nest's route params) for `ExternalContextCreator`. */
+export const MCP_PARAM_ARGS_METADATA = 'nest-mcp:param-args';

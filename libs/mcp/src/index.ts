@@ -1,0 +1,39 @@
+/*
+ * The public API of nest-mcp. Everything else is internal and may change without notice.
+ */
+export { McpModule } from './mcp.module.js';
+export type { McpModuleOptions, McpModuleExtras, McpCacheHintOptions, McpRequestStateOptions } from './config/mcp-options.interface.js';
+
+export { McpTool, type McpToolOptions } from './decorators/mcp-tool.decorator.js';
+export { McpPrompt, type McpPromptOptions, type McpPromptArgumentOptions } from './decorators/mcp-prompt.decorator.js';
+export { McpResource, type McpResourceOptions } from './decorators/mcp-resource.decorator.js';
+export { McpResourceTemplate, type McpResourceTemplateOptions } from './decorators/mcp-resource-template.decorator.js';
+export { McpArgs, McpCtx, McpHttpRequest } from './decorators/mcp-params.decorator.js';
+export type {
+  McpCompletionContext,
+  McpCompletionProvider,
+  McpCompletionReturn,
+} from './decorators/completion-provider.interface.js';
+
+export { MrtrContext } from './context/mrtr.context.js';
+export { McpToolContext } from './context/mcp-tool.context.js';
+export { McpPromptContext } from './context/mcp-prompt.context.js';
+export { McpResourceContext } from './context/mcp-resource.context.js';
+export { McpExecutionContext, MCP_CONTEXT_TYPE } from './context/mcp-execution-context.js';
+
+export { McpRegistry, type McpListKind } from './discovery/mcp.registry.js';
+export { McpDefinitionError } from './discovery/mcp-definition.error.js';
+
+export { McpContent } from './server/mcp-content.js';
+export { McpToolError } from './server/mcp-tool.error.js';
+
+export { McpError } from './protocol/mcp.error.js';
+export { McpErrorCode } from './protocol/error-codes.enum.js';
+export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './protocol/protocol-version.constants.js';
+export { MetaKeys, McpHeaders } from './protocol/meta-keys.constants.js';
+export { UriTemplate, UriTemplateSyntaxError, type UriTemplateVariables } from './protocol/uri-template.js';
+export type * from './protocol/mcp-wire.interface.js';
+export { MCP_LOG_LEVELS } from './protocol/mcp-wire.interface.js';
+
+export type { SchemaInput, JsonSchemaObject } from './schema/index.js';
+export { SchemaDefinitionError } from './schema/index.js';

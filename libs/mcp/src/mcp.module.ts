@@ -1,0 +1,75 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { MCP_MODULE_OPTIONS_EXTRAS } from './config/mcp-extras.constants.js';
+import {
+  MCP_ASYNC_OPTIONS_TYPE,
+  MCP_OPTIONS_TYPE,
+  McpConfigurableModuleClass,
+} from './config/mcp-module-definition.js';
+import { McpResolvedOptions } from './config/resolved-options.js';
+import { McpHandlerFactory } from './context/mcp-handler.factory.js';
+import { McpExplorer } from './discovery/mcp.explorer.js';
+import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
+import { McpRegistry } from './discovery/mcp.registry.js';
+import { McpCompletionService } from './server/completion.service.js';
+import { McpDiscoverService } from './server/discover.service.js';
+import { McpDispatcher } from './server/mcp.dispatcher.js';
+import { McpPromptsService } from './server/prompts.service.js';
+import { McpResourcesService } from './server/resources.service.js';
+import { McpToolsService } from './server/tools.service.js';
+import { BodyCaptureInstaller } from './transport/http/body-capture.installer.js';
+import { createMcpHttpController } from './transport/http/mcp-http.controller.js';
+import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
+
+const DEFAULT_PATH = '/mcp';
+
+/**
+ * Serves MCP from the decorated methods of your providers.
+ *
+ * @example
+ * ```ts
+ * @Module({
+ *   imports: [McpModule.forRoot({ name: 'weather', version: '1.0.0' })],
+ *   providers: [WeatherTools],
+ * })
+ * export class AppModule {}
+ * ```
+ */
+@Module({})
+export class McpModule extends McpConfigurableModuleClass {
+  /** Configures the server with static options. `path` (default `/mcp`) is the endpoint. */
+  static forRoot(options: typeof MCP_OPTIONS_TYPE): DynamicModule {
+    return withServer(super.forRoot(options), options.path);
+  }
+
+  /** Configures the server with options from a factory (e.g. `ConfigService`); `path` stays static. */
+  static forRootAsync(options: typeof MCP_ASYNC_OPTIONS_TYPE): DynamicModule {
+    return withServer(super.forRootAsync(options), options.path);
+  }
+}
+
+function withServer(definition: DynamicModule, path = DEFAULT_PATH): DynamicModule {
+  return {
+    ...definition,
+    imports: [...(definition.imports ?? []), DiscoveryModule],
+    controllers: [createMcpHttpController(path)],
+    providers: [
+      ...(definition.providers ?? []),
+      { provide: MCP_MODULE_OPTIONS_EXTRAS, useValue: { path } },
+      McpResolvedOptions,
+      McpRegistry,
+      McpMetadataAccessor,
+      McpHandlerFactory,
+      McpExplorer,
+      McpDiscoverService,
+      McpToolsService,
+      McpPromptsService,
+      McpResourcesService,
+      McpCompletionService,
+      McpDispatcher,
+      McpHttpTransport,
+      BodyCaptureInstaller,
+    ],
+    exports: [McpRegistry],
+  };
+}

@@ -1,0 +1,8 @@
+/** The protocol revision this library speaks natively (the stateless wire). */
+export const LATEST_PROTOCOL_VERSION = '2026-07-28';
+
+/** Every revision the stateless wire accepts in `_meta` / `MCP-Protocol-Version`. */
+export const STATELESS_PROTOCOL_VERSIONS: readonly string[] = [LATEST_PROTOCOL_VERSION];
+
+/** Every revision the server implements, newest first (as listed in `supportedVersions`). */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [LATEST_PROTOCOL_VERSION];

@@ -1,0 +1,190 @@
+import { Type } from 'class-transformer';
+import {
+  IsArray,
+  IsEmail,
+  IsEnum,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { describe, expect, it } from 'vitest';
+import { compileSchema } from './compile-schema.util.js';
+import { SchemaDefinitionError } from './schema-definition.error.js';
+import type { ValidationOutcome } from './validation-outcome.interface.js';
+
+enum Priority {
+  Low = 'low',
+  High = 'high',
+}
+
+class TagDto {
+  @IsString()
+  @MinLength(1)
+  name!: string;
+}
+
+class OwnerDto {
+  @IsEmail()
+  email!: string;
+}
+
+class CreateTaskDto {
+  @IsString()
+  title!: string;
+
+  @IsOptional()
+  @IsEnum(Priority)
+  priority?: Priority;
+
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => TagDto)
+  tags!: TagDto[];
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => OwnerDto)
+  owner?: OwnerDto;
+}
+
+class PageDto {
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  size!: number;
+}
+
+class TreeDto {
+  @IsString()
+  label!: string;
+
+  @IsOptional()
+  @ValidateNested({ each: true })
+  @Type(() => TreeDto)
+  children?: TreeDto[];
+}
+
+const options = { role: 'input', owner: "tool 'create_task'" } as const;
+
+function sync<T>(outcome: ValidationOutcome<T> | Promise<ValidationOutcome<T>>): ValidationOutcome<T> {
+  expect(outcome).not.toBeInstanceOf(Promise);
+  return outcome as ValidationOutcome<T>;
+}
+
+describe('compileSchema (DTO class)', () => {
+  it('builds a self-contained 2020-12 object schema with nested DTOs in $defs', () => {
+    const { jsonSchema } = compileSchema(CreateTaskDto, options);
+
+    expect(jsonSchema).toEqual({
+      type: 'object',
+      properties: {
+        title: { type: 'string' },
+        priority: { type: 'string', enum: ['low', 'high'] },
+        tags: { type: 'array', items: { $ref: '#/$defs/TagDto' } },
+        owner: { $ref: '#/$defs/OwnerDto' },
+      },
+      required: ['title', 'tags'],
+      $defs: {
+        TagDto: { type: 'object', properties: { name: { type: 'string', minLength: 1 } }, required: ['name'] },
+        OwnerDto: { type: 'object', properties: { email: { type: 'string', format: 'email' } }, required: ['email'] },
+      },
+    });
+  });
+
+  it('builds the schema once per class', () => {
+    expect(compileSchema(CreateTaskDto, options).jsonSchema).toBe(compileSchema(CreateTaskDto, options).jsonSchema);
+  });
+
+  it('supports recursive DTOs', () => {
+    const { jsonSchema } = compileSchema(TreeDto, options);
+
+    expect(jsonSchema['properties']).toEqual({
+      label: { type: 'string' },
+      children: { type: 'array', items: { $ref: '#/$defs/TreeDto' } },
+    });
+    expect(jsonSchema['$defs']).toHaveProperty('TreeDto.properties.label');
+  });
+
+  it('returns the DTO instance, nested instances included, without unknown properties', () => {
+    const outcome = sync(
+      compileSchema<CreateTaskDto>(CreateTaskDto, options).validate({
+        title: 'Ship it',
+        priority: 'high',
+        tags: [{ name: 'release' }],
+        owner: { email: 'ada@example.com' },
+        extra: true,
+      }),
+    );
+
+    expect(outcome.valid).toBe(true);
+    if (!outcome.valid) return;
+    expect(outcome.value).toBeInstanceOf(CreateTaskDto);
+    expect(outcome.value.tags[0]).toBeInstanceOf(TagDto);
+    expect(outcome.value).not.toHaveProperty('extra');
+  });
+
+  it('reports every failure with a JSON Pointer path, nested ones included', () => {
+    const outcome = sync(
+      compileSchema(CreateTaskDto, options).validate({
+        priority: 'urgent',
+        tags: [{ name: 'ok' }, { name: '' }],
+        owner: { email: 'not-an-email' },
+      }),
+    );
+
+    expect(outcome.valid).toBe(false);
+    if (outcome.valid) return;
+    const paths = outcome.issues.map((issue) => issue.path);
+    expect(paths).toContain('/title');
+    expect(paths).toContain('/priority');
+    expect(paths).toContain('/tags/1/name');
+    expect(paths).toContain('/owner/email');
+    expect(paths).not.toContain('/tags/0/name');
+    expect(outcome.issues.find((issue) => issue.path === '/tags/1/name')?.message).toMatch(/name must be longer/);
+  });
+
+  it('applies class-transformer conversions before validating', () => {
+    const compiled = compileSchema<PageDto>(PageDto, options);
+
+    expect(sync(compiled.validate({ size: '25' }))).toEqual({ valid: true, value: expect.any(PageDto) });
+    expect((sync(compiled.validate({ size: '25' })) as { value: PageDto }).value.size).toBe(25);
+    expect(sync(compiled.validate({ size: '500' }))).toMatchObject({ valid: false, issues: [{ path: '/size' }] });
+  });
+
+  it('rejects a value that is not an object with an issue at the root', () => {
+    const compiled = compileSchema(PageDto, options);
+
+    for (const value of [null, 42, 'x', [{ size: 1 }]]) {
+      expect(sync(compiled.validate(value))).toEqual({ valid: false, issues: [{ path: '', message: 'must be an object' }] });
+    }
+  });
+
+  it('rejects two different nested DTO classes with the same name', () => {
+    const make = (label: string) => {
+      class Item {
+        @IsString()
+        [label]!: string;
+      }
+      return Item;
+    };
+    const First = make('a');
+    const Second = make('b');
+    class Pair {
+      @ValidateNested()
+      @Type(() => First)
+      first!: unknown;
+
+      @ValidateNested()
+      @Type(() => Second)
+      second!: unknown;
+    }
+
+    expect(() => compileSchema(Pair, options)).toThrow(SchemaDefinitionError);
+    expect(() => compileSchema(Pair, options)).toThrow(/tool 'create_task'.*named "Item"/);
+  });
+});

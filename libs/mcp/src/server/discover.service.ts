@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { McpResolvedOptions } from '../config/resolved-options.js';
+import { McpRegistry } from '../discovery/mcp.registry.js';
+import type { JsonObject } from '../protocol/json-rpc.interface.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.constants.js';
+
+/** `server/discover` and the server capabilities that gate every other method. */
+@Injectable()
+export class McpDiscoverService {
+  constructor(
+    private readonly registry: McpRegistry,
+    private readonly options: McpResolvedOptions,
+  ) {}
+
+  /** What this server implements right now: a feature is advertised when something of its kind is registered. */
+  capabilities(): JsonObject {
+    const capabilities: JsonObject = {};
+    const hasPrompts = this.registry.listPrompts().length > 0;
+    const hasResources = this.registry.listResources().length > 0 || this.registry.listResourceTemplates().length > 0;
+    if (this.registry.listTools().length > 0) capabilities.tools = {};
+    if (hasPrompts) capabilities.prompts = {};
+    if (hasResources) capabilities.resources = {};
+    if (hasPrompts || hasResources) capabilities.completions = {};
+    return capabilities;
+  }
+
+  discover(): JsonObject {
+    return {
+      supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+      capabilities: this.capabilities(),
+      ...(this.options.instructions !== undefined && { instructions: this.options.instructions }),
+      ...this.options.cacheHintsFor('discover'),
+    };
+  }
+}

@@ -1,0 +1,92 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { McpRequestScope } from '../context/mcp-request-scope.interface.js';
+import { McpResolvedOptions } from '../config/resolved-options.js';
+import type { JsonObject, JsonRpcErrorResponse, JsonRpcId } from '../protocol/json-rpc.interface.js';
+import { McpError } from '../protocol/mcp.error.js';
+import { MetaKeys } from '../protocol/meta-keys.constants.js';
+import { McpCompletionService } from './completion.service.js';
+import { McpDiscoverService } from './discover.service.js';
+import type { McpMethodHandler } from './mcp-feature.interface.js';
+import { McpPromptsService } from './prompts.service.js';
+import { McpResourcesService } from './resources.service.js';
+import { McpToolsService } from './tools.service.js';
+
+interface Route {
+  /** The server capability that must be advertised for the method to exist (`-32601` otherwise). */
+  capability?: string;
+  handle: McpMethodHandler;
+}
+
+/**
+ * Routes a request to its feature service and turns the outcome into the final JSON-RPC response on the request's
+ * channel: every result gets `resultType` and `serverInfo`; every failure becomes a JSON-RPC error.
+ */
+@Injectable()
+export class McpDispatcher {
+  private readonly logger = new Logger('McpDispatcher');
+  private readonly routes: ReadonlyMap<string, Route>;
+  private readonly resultMeta?: JsonObject;
+
+  constructor(
+    private readonly discover: McpDiscoverService,
+    tools: McpToolsService,
+    prompts: McpPromptsService,
+    resources: McpResourcesService,
+    completion: McpCompletionService,
+    options: McpResolvedOptions,
+  ) {
+    this.routes = new Map<string, Route>([
+      ['server/discover', { handle: () => discover.discover() }],
+      ['tools/list', { capability: 'tools', handle: (scope) => tools.list(scope) }],
+      ['tools/call', { capability: 'tools', handle: (scope) => tools.call(scope) }],
+      ['prompts/list', { capability: 'prompts', handle: (scope) => prompts.list(scope) }],
+      ['prompts/get', { capability: 'prompts', handle: (scope) => prompts.get(scope) }],
+      ['resources/list', { capability: 'resources', handle: (scope) => resources.list(scope) }],
+      ['resources/templates/list', { capability: 'resources', handle: (scope) => resources.listTemplates(scope) }],
+      ['resources/read', { capability: 'resources', handle: (scope) => resources.read(scope) }],
+      ['completion/complete', { capability: 'completions', handle: (scope) => completion.complete(scope) }],
+    ]);
+    this.resultMeta = options.serverInfoInResults ? { [MetaKeys.serverInfo]: options.serverInfo } : undefined;
+  }
+
+  /** Throws `-32601` (HTTP 404) unless the method exists and its capability is advertised. */
+  assertMethodAvailable(method: string): void {
+    const route = this.routes.get(method);
+    if (!route || (route.capability && !(route.capability in this.discover.capabilities()))) {
+      throw McpError.methodNotFound(method);
+    }
+  }
+
+  /** Runs the request and sends its final response on the scope's channel. Never throws. */
+  async dispatch(scope: McpRequestScope): Promise<void> {
+    try {
+      this.assertMethodAvailable(scope.method);
+      const result = await this.routes.get(scope.method)!.handle(scope);
+      scope.channel.respond({ jsonrpc: '2.0', id: scope.id, result: this.decorate(result) });
+    } catch (error) {
+      const mcpError = error instanceof McpError ? error : this.unexpected(error, scope.method);
+      scope.channel.respond(errorResponse(scope.id, mcpError), mcpError.httpStatus);
+    }
+  }
+
+  private decorate(result: JsonObject): JsonObject {
+    const decorated: JsonObject = { resultType: 'complete', ...result };
+    if (this.resultMeta) {
+      const meta = result._meta as JsonObject | undefined;
+      decorated._meta = meta ? { ...this.resultMeta, ...meta } : this.resultMeta;
+    }
+    return decorated;
+  }
+
+  private unexpected(error: unknown, method: string): McpError {
+    this.logger.error(`Unexpected failure in ${method}`, (error as Error)?.stack ?? String(error));
+    return McpError.internal();
+  }
+}
+
+/** A JSON-RPC error response for `error`; `id` is omitted when it could not be read. */
+export function errorResponse(id: JsonRpcId | undefined, error: McpError): JsonRpcErrorResponse {
+  const body: JsonRpcErrorResponse['error'] = { code: error.code, message: error.message };
+  if (error.data !== undefined) body.data = error.data;
+  return id === undefined ? { jsonrpc: '2.0', error: body } : { jsonrpc: '2.0', id, error: body };
+}

@@ -1,0 +1,50 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { McpPromptContext } from '../context/mcp-prompt.context.js';
+import type { McpRequestScope } from '../context/mcp-request-scope.interface.js';
+import { McpResolvedOptions } from '../config/resolved-options.js';
+import { McpRegistry } from '../discovery/mcp.registry.js';
+import type { PromptEntry } from '../discovery/registry-entries.interface.js';
+import type { JsonObject } from '../protocol/json-rpc.interface.js';
+import { McpError } from '../protocol/mcp.error.js';
+import { protocolFailure } from './exception.mapper.js';
+import { ListPager } from './list-pager.js';
+import { optionalObject, requireString } from './params.util.js';
+import { promptResultOf } from './result-shapers.js';
+
+/** `prompts/list` and `prompts/get`. */
+@Injectable()
+export class McpPromptsService {
+  private readonly logger = new Logger('McpPrompts');
+  private readonly pager: ListPager<PromptEntry>;
+
+  constructor(
+    private readonly registry: McpRegistry,
+    private readonly options: McpResolvedOptions,
+  ) {
+    this.pager = new ListPager('prompts', 'prompts', () => options.pageSize, (entry) => entry.definition);
+  }
+
+  list(scope: McpRequestScope): JsonObject {
+    return { ...this.pager.page(this.registry.listPrompts(), scope.params.cursor), ...this.options.cacheHintsFor('promptsList') };
+  }
+
+  async get(scope: McpRequestScope): Promise<JsonObject> {
+    const name = requireString(scope.params, 'name');
+    const entry = this.registry.getPrompt(name);
+    if (!entry) throw McpError.invalidParams(`Unknown prompt: ${name}`, { name });
+    const args = optionalObject(scope.params, 'arguments');
+    for (const [key, value] of Object.entries(args)) {
+      if (typeof value !== 'string') throw McpError.invalidParams(`Invalid params: prompt argument "${key}" must be a string`);
+    }
+    const missing = entry.requiredArguments.filter((argument) => args[argument] === undefined);
+    if (missing.length > 0) {
+      throw McpError.invalidParams(`Missing required arguments for prompt "${name}": ${missing.join(', ')}`, { missing });
+    }
+    try {
+      const returned = await entry.handler.invoke(args, new McpPromptContext(scope, name));
+      return promptResultOf(returned, entry.definition.description) as unknown as JsonObject;
+    } catch (error) {
+      throw protocolFailure(error, this.logger, `Prompt "${name}"`);
+    }
+  }
+}

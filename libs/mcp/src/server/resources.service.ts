@@ -1,0 +1,67 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { McpResourceContext } from '../context/mcp-resource.context.js';
+import type { McpRequestScope } from '../context/mcp-request-scope.interface.js';
+import { McpResolvedOptions } from '../config/resolved-options.js';
+import { McpRegistry } from '../discovery/mcp.registry.js';
+import type { ResourceEntry, ResourceTemplateEntry } from '../discovery/registry-entries.interface.js';
+import type { JsonObject } from '../protocol/json-rpc.interface.js';
+import { McpError } from '../protocol/mcp.error.js';
+import { protocolFailure } from './exception.mapper.js';
+import { ListPager } from './list-pager.js';
+import { requireString } from './params.util.js';
+import { resourceResultOf } from './result-shapers.js';
+
+/** `resources/list`, `resources/templates/list` and `resources/read`. */
+@Injectable()
+export class McpResourcesService {
+  private readonly logger = new Logger('McpResources');
+  private readonly resourcePager: ListPager<ResourceEntry>;
+  private readonly templatePager: ListPager<ResourceTemplateEntry>;
+
+  constructor(
+    private readonly registry: McpRegistry,
+    private readonly options: McpResolvedOptions,
+  ) {
+    this.resourcePager = new ListPager('resources', 'resources', () => options.pageSize, (entry) => entry.definition);
+    this.templatePager = new ListPager('templates', 'resourceTemplates', () => options.pageSize, (entry) => entry.definition);
+  }
+
+  list(scope: McpRequestScope): JsonObject {
+    return {
+      ...this.resourcePager.page(this.registry.listResources(), scope.params.cursor),
+      ...this.options.cacheHintsFor('resourcesList'),
+    };
+  }
+
+  listTemplates(scope: McpRequestScope): JsonObject {
+    return {
+      ...this.templatePager.page(this.registry.listResourceTemplates(), scope.params.cursor),
+      ...this.options.cacheHintsFor('resourceTemplatesList'),
+    };
+  }
+
+  async read(scope: McpRequestScope): Promise<JsonObject> {
+    const uri = requireString(scope.params, 'uri');
+    const resource = this.registry.getResource(uri);
+    let target: { name: string; mimeType?: string; handler: ResourceEntry['handler']; input: unknown } | undefined;
+    if (resource) {
+      target = { name: uri, mimeType: resource.definition.mimeType, handler: resource.handler, input: {} };
+    } else {
+      for (const entry of this.registry.listResourceTemplates()) {
+        const variables = entry.template.match(uri);
+        if (variables) {
+          target = { name: entry.definition.uriTemplate, mimeType: entry.definition.mimeType, handler: entry.handler, input: variables };
+          break;
+        }
+      }
+    }
+    if (!target) throw McpError.invalidParams('Resource not found', { uri });
+    try {
+      const returned = await target.handler.invoke(target.input, new McpResourceContext(scope, target.name));
+      const result = resourceResultOf(returned, uri, target.mimeType);
+      return { ...this.options.cacheHintsFor('resourcesRead'), ...result } as unknown as JsonObject;
+    } catch (error) {
+      throw protocolFailure(error, this.logger, `Resource "${uri}"`);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { McpToolContext } from '../context/mcp-tool.context.js';
+import type { McpRequestScope } from '../context/mcp-request-scope.interface.js';
+import { McpResolvedOptions } from '../config/resolved-options.js';
+import { McpRegistry } from '../discovery/mcp.registry.js';
+import type { ToolEntry } from '../discovery/registry-entries.interface.js';
+import type { JsonObject } from '../protocol/json-rpc.interface.js';
+import { McpError } from '../protocol/mcp.error.js';
+import type { McpCallToolResult } from '../protocol/mcp-wire.interface.js';
+import { formatIssues } from '../schema/index.js';
+import { toolFailure } from './exception.mapper.js';
+import { ListPager } from './list-pager.js';
+import { optionalObject, requireString } from './params.util.js';
+import { isCallToolResult, structuredToolResult, toolContentOf } from './result-shapers.js';
+
+/** `tools/list` and `tools/call`. */
+@Injectable()
+export class McpToolsService {
+  private readonly logger = new Logger('McpTools');
+  private readonly pager: ListPager<ToolEntry>;
+
+  constructor(
+    private readonly registry: McpRegistry,
+    private readonly options: McpResolvedOptions,
+  ) {
+    this.pager = new ListPager('tools', 'tools', () => options.pageSize, (entry) => entry.definition);
+  }
+
+  list(scope: McpRequestScope): JsonObject {
+    return { ...this.pager.page(this.registry.listTools(), scope.params.cursor), ...this.options.cacheHintsFor('toolsList') };
+  }
+
+  async call(scope: McpRequestScope): Promise<JsonObject> {
+    const name = requireString(scope.params, 'name');
+    const entry = this.registry.getTool(name);
+    if (!entry) throw McpError.invalidParams(`Unknown tool: ${name}`, { name });
+    const args = optionalObject(scope.params, 'arguments');
+
+    let input: unknown = args;
+    if (entry.input) {
+      const outcome = await entry.input.validate(args);
+      if (!outcome.valid) return this.invalidArguments(name, formatIssues(outcome.issues));
+      input = outcome.value;
+    } else if (Object.keys(args).length > 0) {
+      return this.invalidArguments(name, `the tool takes no arguments, got ${Object.keys(args).join(', ')}`);
+    }
+
+    let returned: unknown;
+    try {
+      returned = await entry.handler.invoke(input, new McpToolContext(scope, name));
+    } catch (error) {
+      const failure = toolFailure(error, this.logger, name);
+      if (failure instanceof McpError) throw failure;
+      return errorResult(failure.text);
+    }
+    return (await this.shape(entry, returned)) as unknown as JsonObject;
+  }
+
+  private async shape(entry: ToolEntry, returned: unknown): Promise<McpCallToolResult> {
+    if (isCallToolResult(returned)) {
+      if (entry.output && !returned.isError) await this.checkOutput(entry, returned.structuredContent);
+      return returned;
+    }
+    if (!entry.output) return toolContentOf(returned);
+    const value = await this.checkOutput(entry, returned);
+    return structuredToolResult(value);
+  }
+
+  /** The declared output schema is a promise to clients: a handler that breaks it is a server fault. */
+  private async checkOutput(entry: ToolEntry, value: unknown): Promise<unknown> {
+    const plain = toPlainJson(value);
+    const outcome = await entry.output!.validate(plain);
+    if (outcome.valid) return plain;
+    this.logger.error(`Tool "${entry.definition.name}" returned a value that breaks its outputSchema: ${formatIssues(outcome.issues)}`);
+    throw McpError.internal(`Tool "${entry.definition.name}" produced an invalid result`);
+  }
+
+  private invalidArguments(name: string, detail: string): JsonObject {
+    const message = `Invalid arguments for tool "${name}": ${detail}`;
+    if (this.options.invalidToolArguments === 'protocol') throw McpError.invalidParams(message);
+    return errorResult(message);
+  }
+}
+
+function errorResult(text: string): JsonObject {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** Class instances (DTOs) become plain JSON, as they will on the wire. */
+function toPlainJson(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  return JSON.parse(JSON.stringify(value));
+}

@@ -1,0 +1,102 @@
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import type { Subscription } from 'rxjs';
+import { MCP_MODULE_OPTIONS_EXTRAS } from '../../config/mcp-extras.constants.js';
+import type { McpModuleExtras } from '../../config/mcp-options.interface.js';
+import { McpResolvedOptions } from '../../config/resolved-options.js';
+import type { CapturedBody } from './captured-body.interface.js';
+import { MCP_RAW_BODY } from './raw-body.constants.js';
+import { readRawBody } from './raw-body.reader.js';
+
+type CapturingRequest = IncomingMessage & { [MCP_RAW_BODY]?: CapturedBody };
+
+/**
+ * Reads the body of POSTs to the MCP endpoint before the framework's JSON parser does, on both adapters.
+ * Owning the bytes is what lets the endpoint answer a malformed body with JSON-RPC `-32700`, an oversized one with
+ * its own limit (413), and a wrong Content-Type with 415 — identically on Express and Fastify — while the request
+ * still flows through Nest's middleware, guards and routing as usual.
+ *
+ * It hooks in as soon as the HTTP adapter exists, which is before Nest registers its body parsers.
+ */
+@Injectable()
+export class BodyCaptureInstaller implements OnModuleDestroy {
+  private readonly subscription: Subscription;
+  private fullPath?: string;
+
+  constructor(
+    adapterHost: HttpAdapterHost,
+    private readonly applicationConfig: ApplicationConfig,
+    private readonly options: McpResolvedOptions,
+    @Inject(MCP_MODULE_OPTIONS_EXTRAS) private readonly extras: Required<McpModuleExtras>,
+  ) {
+    this.subscription = adapterHost.init$.subscribe(() => {
+      const adapter = adapterHost.httpAdapter;
+      if (!adapter) return;
+      if (adapter.getType() === 'fastify') this.installFastify(adapter.getInstance());
+      else this.installExpress(adapter);
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.subscription.unsubscribe();
+  }
+
+  private installExpress(adapter: { use: (...args: unknown[]) => unknown }): void {
+    adapter.use((request: CapturingRequest, _response: ServerResponse, next: () => void) => {
+      if (!this.isMcpPost(request)) return next();
+      void readRawBody(request, this.options.maxBodyBytes).then((raw) => {
+        request[MCP_RAW_BODY] = {
+          raw,
+          contentType: request.headers['content-type'],
+          contentEncoding: request.headers['content-encoding'],
+        };
+        // The stream is consumed now, so Express's body parsers skip this request.
+        next();
+      });
+    });
+  }
+
+  private installFastify(fastify: {
+    addHook: (name: 'preParsing', hook: (request: any, reply: unknown, payload: Readable) => Promise<Readable>) => void;
+  }): void {
+    fastify.addHook('preParsing', async (request, _reply, payload) => {
+      const raw: CapturingRequest = request.raw;
+      if (!this.isMcpPost(raw)) return payload;
+      const captured: CapturedBody = {
+        raw: await readRawBody(payload as unknown as IncomingMessage, this.options.maxBodyBytes),
+        contentType: raw.headers['content-type'],
+        contentEncoding: raw.headers['content-encoding'],
+      };
+      raw[MCP_RAW_BODY] = captured;
+      // Hand Fastify's parser a tiny valid JSON body instead; the endpoint reads the captured bytes.
+      const placeholder = Readable.from([Buffer.from('{}')]) as Readable & { receivedEncodedLength: number };
+      placeholder.receivedEncodedLength = 2;
+      request.headers['content-type'] = 'application/json';
+      request.headers['content-length'] = '2';
+      delete request.headers['content-encoding'];
+      delete request.headers['transfer-encoding'];
+      return placeholder;
+    });
+  }
+
+  private isMcpPost(request: IncomingMessage): boolean {
+    if (request.method !== 'POST') return false;
+    const url = request.url ?? '';
+    const query = url.indexOf('?');
+    const pathname = query < 0 ? url : url.slice(0, query);
+    return normalize(pathname) === (this.fullPath ??= this.resolveFullPath());
+  }
+
+  private resolveFullPath(): string {
+    const prefix = this.applicationConfig.getGlobalPrefix();
+    return normalize(`/${prefix}/${this.extras.path}`);
+  }
+}
+
+/** `//a/b/` → `/a/b`. */
+function normalize(path: string): string {
+  const collapsed = path.replace(/\/{2,}/g, '/');
+  return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
+}

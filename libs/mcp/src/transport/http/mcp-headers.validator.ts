@@ -1,0 +1,74 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
+import { McpError } from '../../protocol/mcp.error.js';
+import { McpHeaders } from '../../protocol/meta-keys.constants.js';
+
+/** Methods whose `Mcp-Name` header mirrors a body field (spec digest §4.6). */
+const NAME_FIELD: Readonly<Record<string, 'name' | 'uri'>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
+
+const VISIBLE_ASCII = /^[\x20-\x7E]*$/;
+const BASE64_SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+
+/** Reads one header as a single string; a repeated header is a conflict. */
+function single(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  if (Array.isArray(value)) throw McpError.headerMismatch(`Header mismatch: ${name} was sent more than once`);
+  if (value !== undefined && !VISIBLE_ASCII.test(value)) {
+    throw McpError.headerMismatch(`Header mismatch: ${name} contains invalid characters`);
+  }
+  return value;
+}
+
+/** Decodes the `=?base64?…?=` sentinel of `Mcp-Name` / `Mcp-Param-*` values (T-HTTP-18). */
+export function decodeHeaderValue(value: string, headerName: string): string {
+  const match = BASE64_SENTINEL.exec(value);
+  if (!match) return value;
+  const decoded = Buffer.from(match[1], 'base64');
+  if (decoded.toString('base64').replace(/=+$/, '') !== match[1].replace(/=+$/, '')) {
+    throw McpError.headerMismatch(`Header mismatch: ${headerName} has an invalid base64 value`);
+  }
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(decoded);
+  return text;
+}
+
+/**
+ * Checks that the standard MCP headers are present (T-HTTP-14, T-HTTP-16). Runs before `_meta` is read, so a
+ * missing header wins over a missing `_meta` field.
+ */
+export function requireStandardHeaders(headers: IncomingHttpHeaders, request: JsonRpcRequest): void {
+  if (single(headers, McpHeaders.protocolVersion) === undefined) {
+    throw McpError.headerMismatch('Header mismatch: the MCP-Protocol-Version header is required');
+  }
+  if (single(headers, McpHeaders.method) === undefined) {
+    throw McpError.headerMismatch('Header mismatch: the Mcp-Method header is required');
+  }
+  if (NAME_FIELD[request.method] && single(headers, McpHeaders.name) === undefined) {
+    throw McpError.headerMismatch(`Header mismatch: the Mcp-Name header is required for ${request.method}`);
+  }
+}
+
+/** Checks that the mirrored headers agree with the body (T-HTTP-17); the body is the source of truth. */
+export function checkHeadersAgainstBody(headers: IncomingHttpHeaders, request: JsonRpcRequest, protocolVersion: string): void {
+  const versionHeader = single(headers, McpHeaders.protocolVersion);
+  if (versionHeader !== protocolVersion) {
+    throw McpError.headerMismatch(
+      `Header mismatch: MCP-Protocol-Version header value '${versionHeader}' does not match body value '${protocolVersion}'`,
+    );
+  }
+  const methodHeader = single(headers, McpHeaders.method);
+  if (methodHeader !== request.method) {
+    throw McpError.headerMismatch(`Header mismatch: Mcp-Method header value '${methodHeader}' does not match body value '${request.method}'`);
+  }
+  const field = NAME_FIELD[request.method];
+  if (field) {
+    const nameHeader = decodeHeaderValue(single(headers, McpHeaders.name) ?? '', 'Mcp-Name');
+    const bodyValue = request.params?.[field];
+    if (nameHeader !== bodyValue) {
+      throw McpError.headerMismatch(`Header mismatch: Mcp-Name header value does not match body ${field}`);
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import { Controller, Delete, Get, Post, Req, Res, type Type } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { McpHttpTransport, type HttpExchange } from './mcp-http.transport.js';
+
+type FrameworkRequest = IncomingMessage | { raw: IncomingMessage };
+type FrameworkResponse = ServerResponse | { raw: ServerResponse; hijack: () => void };
+
+/** Express hands Node's objects; Fastify wraps them (and must be told that the reply is written by hand). */
+function exchangeOf(request: FrameworkRequest, response: FrameworkResponse): HttpExchange {
+  if ('hijack' in response && typeof response.hijack === 'function') response.hijack();
+  return {
+    request: 'raw' in request && request.raw ? request.raw : (request as IncomingMessage),
+    response: 'raw' in response && response.raw ? response.raw : (response as ServerResponse),
+    frameworkRequest: request,
+    frameworkResponse: response,
+  };
+}
+
+/**
+ * Builds the endpoint's controller for a path. A class per module import, so that two MCP endpoints can live in
+ * one application. Guards, interceptors and middleware that apply to HTTP routes apply here too.
+ */
+export function createMcpHttpController(path: string): Type {
+  @Controller(path)
+  class McpHttpController {
+    constructor(private readonly transport: McpHttpTransport) {}
+
+    @Post()
+    post(@Req() request: FrameworkRequest, @Res() response: FrameworkResponse): Promise<void> {
+      return this.transport.handlePost(exchangeOf(request, response));
+    }
+
+    @Get()
+    get(@Req() request: FrameworkRequest, @Res() response: FrameworkResponse): void {
+      this.transport.handleOtherVerb(exchangeOf(request, response));
+    }
+
+    @Delete()
+    delete(@Req() request: FrameworkRequest, @Res() response: FrameworkResponse): void {
+      this.transport.handleOtherVerb(exchangeOf(request, response));
+    }
+  }
+  return McpHttpController;
+}

@@ -1,0 +1,170 @@
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { McpResolvedOptions } from '../../config/resolved-options.js';
+import type { McpRequestScope } from '../../context/mcp-request-scope.interface.js';
+import { McpErrorCode } from '../../protocol/error-codes.enum.js';
+import { parseJsonRpcMessage, readableId } from '../../protocol/json-rpc-message.parser.js';
+import type { JsonRpcId } from '../../protocol/json-rpc.interface.js';
+import { McpError } from '../../protocol/mcp.error.js';
+import { STATELESS_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.constants.js';
+import { parseRequestMeta } from '../../protocol/request-meta.parser.js';
+import { ResponseChannel } from '../../protocol/response-channel.js';
+import { errorResponse, McpDispatcher } from '../../server/mcp.dispatcher.js';
+import type { CapturedBody } from './captured-body.interface.js';
+import { HostOriginValidator } from './host-origin.validator.js';
+import { checkHeadersAgainstBody, requireStandardHeaders } from './mcp-headers.validator.js';
+import { MCP_RAW_BODY } from './raw-body.constants.js';
+import { type AcceptedMediaTypes, ResponseWriter, writeEmpty, writeJson } from './response.writer.js';
+
+const STATELESS_VERSIONS = new Set(STATELESS_PROTOCOL_VERSIONS);
+
+/** The HTTP objects of one exchange: the raw Node pair, and the framework's request (handed to guards). */
+export interface HttpExchange {
+  request: IncomingMessage;
+  response: ServerResponse;
+  frameworkRequest: unknown;
+  frameworkResponse: unknown;
+}
+
+/**
+ * The Streamable HTTP transport of the 2026-07-28 wire: every check of the spec digest §4 in the order it
+ * recommends (Origin → body → JSON-RPC → headers → `_meta` → header/body agreement → version → method), then
+ * dispatch with a response channel whose first message decides between JSON and SSE.
+ */
+@Injectable()
+export class McpHttpTransport implements OnApplicationShutdown {
+  private readonly logger = new Logger('McpHttpTransport');
+  private readonly hostOrigin: HostOriginValidator;
+  private readonly inFlight = new Set<AbortController>();
+
+  constructor(
+    private readonly dispatcher: McpDispatcher,
+    private readonly options: McpResolvedOptions,
+  ) {
+    this.hostOrigin = new HostOriginValidator(options.allowedHosts, options.allowedOrigins);
+  }
+
+  /** Answers GET and DELETE: this endpoint has no standalone stream and no sessions on the 2026 wire. */
+  handleOtherVerb(exchange: HttpExchange): void {
+    writeEmpty(exchange.response, 405, { Allow: 'POST' });
+  }
+
+  /** Serves one POST. Never throws: every failure becomes a JSON-RPC error with its HTTP status. */
+  async handlePost(exchange: HttpExchange): Promise<void> {
+    const { request, response } = exchange;
+    let id: JsonRpcId | undefined;
+    try {
+      const forbidden = this.hostOrigin.check(request);
+      if (forbidden) throw forbidden;
+      const body = this.readBody(request, exchange.frameworkRequest);
+      const accepted = acceptedMediaTypes(request.headers.accept);
+      id = readableId(body);
+      const incoming = parseJsonRpcMessage(body);
+      if (incoming.kind === 'notification') {
+        // No client→server notification is defined for HTTP on this wire; well-formed ones are accepted and ignored.
+        writeEmpty(response, 202);
+        return;
+      }
+      const message = incoming.message;
+      requireStandardHeaders(request.headers, message);
+      const meta = parseRequestMeta(message.params);
+      checkHeadersAgainstBody(request.headers, message, meta.protocolVersion);
+      if (!STATELESS_VERSIONS.has(meta.protocolVersion)) {
+        throw McpError.unsupportedVersion(meta.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS);
+      }
+      this.dispatcher.assertMethodAvailable(message.method);
+
+      const abort = new AbortController();
+      const channel = new ResponseChannel();
+      new ResponseWriter(channel, response, accepted);
+      this.watchDisconnect(response, channel, abort);
+      const scope: McpRequestScope = {
+        id: message.id,
+        method: message.method,
+        params: message.params ?? {},
+        meta,
+        signal: abort.signal,
+        channel,
+        httpRequest: exchange.frameworkRequest,
+        httpResponse: exchange.frameworkResponse,
+      };
+      this.inFlight.add(abort);
+      try {
+        await this.dispatcher.dispatch(scope);
+      } finally {
+        this.inFlight.delete(abort);
+      }
+    } catch (error) {
+      const mcpError = error instanceof McpError ? error : this.unexpected(error);
+      writeJson(response, mcpError.httpStatus, errorResponse(id, mcpError));
+    }
+  }
+
+  onApplicationShutdown(): void {
+    for (const abort of this.inFlight) abort.abort(new Error('The server is shutting down'));
+  }
+
+  /** Decodes the captured body (or, if the capture hook did not see this request, what the framework parsed). */
+  private readBody(request: IncomingMessage, frameworkRequest: unknown): unknown {
+    const captured = (request as IncomingMessage & { [MCP_RAW_BODY]?: CapturedBody })[MCP_RAW_BODY];
+    if (!captured) return (frameworkRequest as { body?: unknown }).body;
+    if (!isJsonContentType(captured.contentType)) {
+      throw new McpError(McpErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json', undefined, 415);
+    }
+    if (captured.contentEncoding && captured.contentEncoding.toLowerCase() !== 'identity') {
+      throw new McpError(McpErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Encoding is not supported', undefined, 415);
+    }
+    if (!captured.raw.ok) {
+      if (captured.raw.reason === 'too-large') {
+        throw new McpError(McpErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${this.options.maxBodyBytes} bytes`, undefined, 413);
+      }
+      throw McpError.invalidRequest('Invalid Request: the body could not be read');
+    }
+    try {
+      return JSON.parse(captured.raw.body.toString('utf8'));
+    } catch {
+      throw McpError.parseError();
+    }
+  }
+
+  /** A client that goes away cancels its request (spec §4.5); nothing more is written for it. */
+  private watchDisconnect(response: ServerResponse, channel: ResponseChannel, abort: AbortController): void {
+    response.once('close', () => {
+      if (!response.writableFinished) {
+        channel.abandon();
+        abort.abort(new Error('The client disconnected'));
+      }
+    });
+  }
+
+  private unexpected(error: unknown): McpError {
+    this.logger.error('Unexpected transport failure', (error as Error)?.stack ?? String(error));
+    return McpError.internal();
+  }
+}
+
+function isJsonContentType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const essence = contentType.split(';', 1)[0].trim().toLowerCase();
+  return essence === 'application/json';
+}
+
+/** Reads the Accept header; absent means anything. Neither JSON nor SSE acceptable → 406. */
+function acceptedMediaTypes(accept: string | undefined): AcceptedMediaTypes {
+  if (!accept) return { json: true, sse: true };
+  const types = accept.split(',').map((part) => part.split(';', 1)[0].trim().toLowerCase());
+  const any = types.includes('*/*');
+  const accepted = {
+    json: any || types.includes('application/json') || types.includes('application/*'),
+    sse: any || types.includes('text/event-stream') || types.includes('text/*'),
+  };
+  if (!accepted.json && !accepted.sse) {
+    throw new McpError(
+      McpErrorCode.InvalidRequest,
+      'Not Acceptable: Accept must include application/json and text/event-stream',
+      undefined,
+      406,
+    );
+  }
+  return accepted;
+}

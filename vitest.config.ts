@@ -1,0 +1,18 @@
+import swc from 'unplugin-swc';
+import { defineConfig } from 'vitest/config';
+
+// SWC (not Vite's Oxc) transforms the sources so that `emitDecoratorMetadata` matches tsc: Nest's DI and the
+// DTO → JSON Schema conversion both read `design:*` metadata.
+export default defineConfig({
+  plugins: [swc.vite({ module: { type: 'es6' } })],
+  resolve: { tsconfigPaths: true },
+  test: {
+    setupFiles: ['reflect-metadata'],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['libs/*/src/**/*.spec.ts', 'apps/*/src/**/*.spec.ts'] } },
+      { extends: true, test: { name: 'e2e', include: ['test/**/*.e2e-spec.ts', 'apps/*/test/**/*.e2e-spec.ts'] } },
+    ],
+  },
+});
