@@ -2,7 +2,7 @@
  * The public API of nest-mcp. Everything else is internal and may change without notice.
  */
 export { McpModule } from './mcp.module.js';
-export type { McpModuleOptions, McpModuleExtras, McpCacheHintOptions, McpRequestStateOptions } from './config/mcp-options.interface.js';
+export type { McpModuleOptions, McpModuleExtras, McpCacheHintOptions, McpRequestStateOptions, McpStreamingOptions } from './config/mcp-options.interface.js';
 
 export { McpTool, type McpToolOptions } from './decorators/mcp-tool.decorator.js';
 export { McpPrompt, type McpPromptOptions, type McpPromptArgumentOptions } from './decorators/mcp-prompt.decorator.js';
@@ -20,6 +20,20 @@ export { McpToolContext } from './context/mcp-tool.context.js';
 export { McpPromptContext } from './context/mcp-prompt.context.js';
 export { McpResourceContext } from './context/mcp-resource.context.js';
 export { McpExecutionContext, MCP_CONTEXT_TYPE } from './context/mcp-execution-context.js';
+
+export {
+  DoubleProgress,
+  LongProgress,
+  CountingProgress,
+  PercentProgress,
+  IllegalProgressError,
+  type McpProgressSource,
+} from './progress/index.js';
+export { McpInput, canElicit } from './mrtr/input-request.builders.js';
+export { McpForm, FormSchema, type FormField, type InferForm, type TitledOption } from './mrtr/form-schema.builder.js';
+export type { McpInputRequest } from './mrtr/input-request.interface.js';
+export type { FormAnswer, UrlAnswer, SamplingAnswer, RootsAnswer, SamplingRequestParams } from './mrtr/input-answers.interface.js';
+export type { McpElicitor, McpAnswers } from './mrtr/mcp-elicitor.interface.js';
 
 export { McpRegistry, type McpListKind } from './discovery/mcp.registry.js';
 export { McpDefinitionError } from './discovery/mcp-definition.error.js';

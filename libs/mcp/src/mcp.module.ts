@@ -11,6 +11,9 @@ import { McpHandlerFactory } from './context/mcp-handler.factory.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
 import { McpRegistry } from './discovery/mcp.registry.js';
+import { McpMrtrService } from './mrtr/mrtr.service.js';
+import { RequestStateCodec } from './mrtr/request-state.codec.js';
+import { McpHandlerInvoker } from './server/handler.invoker.js';
 import { McpCompletionService } from './server/completion.service.js';
 import { McpDiscoverService } from './server/discover.service.js';
 import { McpDispatcher } from './server/mcp.dispatcher.js';
@@ -61,6 +64,9 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH): DynamicModu
       McpMetadataAccessor,
       McpHandlerFactory,
       McpExplorer,
+      RequestStateCodec,
+      McpMrtrService,
+      McpHandlerInvoker,
       McpDiscoverService,
       McpToolsService,
       McpPromptsService,

@@ -22,6 +22,14 @@ export interface McpRequestStateOptions {
   ttlMs?: number;
 }
 
+/** Bounds of the per-response queue used when a client reads a stream slower than the server writes it. */
+export interface McpStreamingOptions {
+  /** Frames kept waiting for a slow client before progress is coalesced and other notifications dropped. Default 128. */
+  maxQueuedFrames?: number;
+  /** Bytes kept waiting for a slow client, likewise. Default 64 KiB. */
+  maxQueuedBytes?: number;
+}
+
 /** Options of `McpModule.forRoot` / `forRootAsync`. */
 export interface McpModuleOptions {
   /** Server name, sent as `serverInfo.name`. */
@@ -54,6 +62,13 @@ export interface McpModuleOptions {
   pageSize?: number;
   /** Sealing of `requestState`. */
   requestState?: McpRequestStateOptions;
+  /** Backpressure bounds of streamed responses. */
+  streaming?: McpStreamingOptions;
+  /**
+   * Who is calling, for binding `requestState` to its caller: e.g. `(req) => req.user?.sub` after an auth guard.
+   * Receives the framework's HTTP request. Default: no principal.
+   */
+  principal?: (request: unknown) => string | undefined;
   /** Put `io.modelcontextprotocol/serverInfo` in every result's `_meta`. Default true. */
   serverInfoInResults?: boolean;
   /**

@@ -18,6 +18,9 @@ export class McpResolvedOptions {
   readonly requestStateTtlMs: number;
   readonly serverInfoInResults: boolean;
   readonly invalidToolArguments: 'result' | 'protocol';
+  readonly maxQueuedFrames: number;
+  readonly maxQueuedBytes: number;
+  readonly principal?: (request: unknown) => string | undefined;
   private readonly cacheHints: McpCacheHintOptions;
 
   constructor(@Inject(MCP_MODULE_OPTIONS) options: McpModuleOptions) {
@@ -42,6 +45,9 @@ export class McpResolvedOptions {
     this.serverInfoInResults = options.serverInfoInResults ?? true;
     this.invalidToolArguments = options.invalidToolArguments ?? 'result';
     this.cacheHints = options.cacheHints ?? {};
+    this.maxQueuedFrames = positive(options.streaming?.maxQueuedFrames, 128, 'streaming.maxQueuedFrames');
+    this.maxQueuedBytes = positive(options.streaming?.maxQueuedBytes, 64 * 1024, 'streaming.maxQueuedBytes');
+    this.principal = options.principal;
   }
 
   /** Cache hints for one kind of cacheable result. */

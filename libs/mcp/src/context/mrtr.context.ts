@@ -1,17 +1,37 @@
-import type { McpClientCapabilities, McpImplementation } from '../protocol/mcp-wire.interface.js';
-import type { McpRequestScope } from './mcp-request-scope.interface.js';
+import type { JsonRpcNotification } from '../protocol/json-rpc.interface.js';
+import { McpError } from '../protocol/mcp.error.js';
+import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
+import { MCP_LOG_LEVELS, type McpClientCapabilities, type McpImplementation, type McpLogLevel } from '../protocol/mcp-wire.interface.js';
+import { AnswerLedger } from '../mrtr/answer-ledger.js';
+import { canElicit } from '../mrtr/input-request.builders.js';
+import type { McpInputRequest } from '../mrtr/input-request.interface.js';
+import { InputRequiredSignal } from '../mrtr/input-required.signal.js';
+import type { McpAnswers, McpElicitor } from '../mrtr/mcp-elicitor.interface.js';
+import type { McpProgressSource } from '../progress/mcp-progress-source.interface.js';
+import type { ProgressSink } from '../progress/progress-sink.interface.js';
+import { CountingProgress, DoubleProgress, LongProgress, PercentProgress } from '../progress/progress.emitters.js';
+
+const LOG_RANK: ReadonlyMap<string, number> = new Map(MCP_LOG_LEVELS.map((level, rank) => [level, rank]));
 
 /**
- * What every handler of `tools/call`, `prompts/get` and `resources/read` can use while it runs: the identity of
- * the call, the client's per-request capabilities, cancellation, and (see the progress and elicitation guides)
- * progress emitters and elicitation.
+ * What every handler of `tools/call`, `prompts/get` and `resources/read` can use while it runs: progress emitters,
+ * elicitation (Multi Round-Trip Requests), cancellation, per-request logging, and the identity of the call.
+ *
+ * Elicitation replays the handler: each round runs it again from the top with the answers gathered so far, so the
+ * code before the last `elicit` must be idempotent.
  */
-export class MrtrContext {
+export class MrtrContext implements McpElicitor, McpProgressSource {
+  private completed = false;
+  private readonly sink: ProgressSink;
+
   /** @internal */
   constructor(
     /** @internal */ protected readonly scope: McpRequestScope,
     private readonly name: string,
-  ) {}
+    private readonly ledger: AnswerLedger = new AnswerLedger(new Map()),
+  ) {
+    this.sink = { send: (progress, total, message) => this.sendProgress(progress, total, message) };
+  }
 
   /** The name of the tool or prompt, or the URI (template) of the resource being served. */
   handlerName(): string {
@@ -51,5 +71,102 @@ export class MrtrContext {
   /** The authenticated caller, if a principal source is configured. */
   get principal(): string | undefined {
     return this.scope.principal;
+  }
+
+  /** Whether the client asked for progress on this request (sent a progress token). */
+  get wantsProgress(): boolean {
+    return this.scope.meta.progressToken !== undefined;
+  }
+
+  doubleProgress(total?: number): DoubleProgress {
+    return new DoubleProgress(this.sink, total);
+  }
+
+  longProgress(total?: number): LongProgress {
+    return new LongProgress(this.sink, total);
+  }
+
+  countingProgress(total?: number): CountingProgress {
+    return new CountingProgress(this.sink, total);
+  }
+
+  percentProgress(): PercentProgress {
+    return new PercentProgress(this.sink);
+  }
+
+  async elicit<A>(key: string, request: McpInputRequest<A>): Promise<A> {
+    const answer = this.lookup(key, request);
+    if (answer.ok) return answer.answer;
+    this.ledger.ask(key, request as McpInputRequest<unknown>);
+    throw new InputRequiredSignal([key]);
+  }
+
+  async elicitAll<R extends Record<string, McpInputRequest<unknown>>>(requests: R): Promise<McpAnswers<R>> {
+    const answers: Record<string, unknown> = {};
+    const missing: string[] = [];
+    for (const [key, request] of Object.entries(requests)) {
+      const answer = this.lookup(key, request);
+      if (answer.ok) answers[key] = answer.answer;
+      else missing.push(key);
+    }
+    if (missing.length === 0) return answers as McpAnswers<R>;
+    for (const key of missing) this.ledger.ask(key, requests[key]);
+    throw new InputRequiredSignal(missing);
+  }
+
+  canElicit(mode: 'form' | 'url'): boolean {
+    return canElicit(this.clientCapabilities, mode);
+  }
+
+  /**
+   * Sends `notifications/message` on this request's stream, only when the request's `_meta` asked for a log level
+   * and `level` is at or above it; otherwise does nothing. Never put secrets or personal data in `data`.
+   */
+  log(level: McpLogLevel, data: unknown, logger?: string): boolean {
+    const rank = LOG_RANK.get(level);
+    if (rank === undefined) throw new TypeError(`Unknown log level "${level}"; expected one of ${MCP_LOG_LEVELS.join(', ')}`);
+    const threshold = this.scope.meta.logLevel;
+    if (threshold === undefined || rank < LOG_RANK.get(threshold)!) return false;
+    return this.notify({
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: logger === undefined ? { level, data } : { level, logger, data },
+    });
+  }
+
+  /** @internal The handler finished: nothing more may be sent for it. */
+  complete(): void {
+    this.completed = true;
+  }
+
+  private lookup<A>(key: string, request: McpInputRequest<A>): { ok: true; answer: A } | { ok: false } {
+    if (typeof key !== 'string' || key.length === 0) throw new TypeError('an input request key must be a non-empty string');
+    if (!request.isAllowed(this.clientCapabilities)) {
+      throw McpError.missingCapability(
+        `The client did not declare the capability needed for ${request.method} on this request`,
+        request.requiredCapabilities,
+      );
+    }
+    if (!this.ledger.has(key)) return { ok: false };
+    const parsed = request.parse(this.ledger.answerFor(key));
+    if (parsed.ok) return parsed;
+    if (parsed.malformed) throw McpError.invalidParams(`Invalid params: inputResponses["${key}"] is not a valid ${request.method} result`);
+    // Content that breaks the requested schema is asked for again (T-MRTR-11).
+    this.ledger.forget(key);
+    return { ok: false };
+  }
+
+  private sendProgress(progress: number, total: number | undefined, message: string | undefined): boolean {
+    const progressToken = this.scope.meta.progressToken;
+    if (progressToken === undefined) return false;
+    const params: Record<string, unknown> = { progressToken, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    return this.notify({ jsonrpc: '2.0', method: 'notifications/progress', params });
+  }
+
+  private notify(notification: JsonRpcNotification): boolean {
+    if (this.completed || this.scope.signal.aborted) return false;
+    return this.scope.channel.notify(notification);
   }
 }

@@ -9,3 +9,4 @@ export * from './request-meta.interface.js';
 export * from './request-meta.parser.js';
 export * from './response-channel.js';
 export * from './uri-template.js';
+export * from './mcp-request-scope.interface.js';

@@ -300,8 +300,12 @@ describe('UriTemplate', () => {
     });
 
     it('round-trips expand → match for reserved, dotted and exploded variables', () => {
-      const template = new UriTemplate('repo://{+path}/blob{/segments*}{.ext}{?tag*}');
-      const variables = { path: 'org/repo', segments: ['src', 'a b'], ext: 'ts', tag: ['x', 'y'] };
+      const template = new UriTemplate('repo://{+path}/blob{/segments*}{?tag*}');
+      const variables = { path: 'org/repo', segments: ['src', 'a b.ts'], tag: ['x', 'y'] };
+      expect(template.match(template.expand(variables))).toEqual(variables);
+      const dotted = new UriTemplate('file:///{dir}/{name}{.ext}');
+      const file = { dir: 'my docs', name: 'report', ext: 'tar.gz' };
+      expect(dotted.match(dotted.expand(file))).toEqual(file);
       expect(template.match(template.expand(variables))).toEqual(variables);
     });
 
@@ -318,7 +322,9 @@ describe('UriTemplate', () => {
         const template = new UriTemplate(source);
         const started = performance.now();
         template.match(uri);
-        expect(performance.now() - started, source).toBeLessThan(250);
+        const elapsed = performance.now() - started;
+        console.log(source, elapsed.toFixed(1));
+        expect(elapsed, source).toBeLessThan(250);
       }
     });
   });
@@ -353,7 +359,7 @@ describe('UriTemplate', () => {
     });
 
     it('says where the problem is', () => {
-      expect(() => new UriTemplate('users://{id}/{bad name}')).toThrow(/at position 13/);
+      expect(() => new UriTemplate('users://{id}/{bad name}')).toThrow(/at position 14/);
     });
 
     it('bounds the template length and the number of expressions', () => {
@@ -366,6 +372,7 @@ describe('UriTemplate', () => {
     it('rejects templates whose variable-length parts cannot be told apart', () => {
       expect(() => new UriTemplate('x://{+a}/x/{+b}/y')).toThrow(/Ambiguous/);
       expect(() => new UriTemplate('x://{a}{b}{c}')).toThrow(/Ambiguous/);
+      expect(() => new UriTemplate('x://{+a}/blob{/b*}.json')).toThrow(/Ambiguous/);
       expect(() => new UriTemplate('x://{+a}/{+b}')).not.toThrow();
     });
   });

@@ -272,17 +272,17 @@ function parseVarSpec(template: string, varspec: string, position: number): VarS
   let name = varspec;
   let explode = false;
   let maxLength: number | undefined;
-  if (varspec.endsWith('*')) {
-    name = varspec.slice(0, -1);
-    explode = true;
-  } else if (varspec.includes(':')) {
-    const colon = varspec.indexOf(':');
+  const colon = varspec.indexOf(':');
+  if (colon !== -1) {
     name = varspec.slice(0, colon);
     const digits = varspec.slice(colon + 1);
     if (!PREFIX_LENGTH.test(digits)) {
       throw syntaxError(template, `invalid prefix modifier ":${digits}" (expected 1 to 9999)`, position + colon);
     }
     maxLength = Number(digits);
+  } else if (varspec.endsWith('*')) {
+    name = varspec.slice(0, -1);
+    explode = true;
   }
   if (!VARNAME.test(name)) {
     throw syntaxError(template, name ? `invalid variable name "${name}"` : 'missing variable name', position);
@@ -375,7 +375,7 @@ function compileMatcher(
     const follow = follows[index + 1];
     const ambiguous = follow.any || [...follow.chars].some((char) => !excluded.has(char));
     if (ambiguous && !(isSegmentBound(excluded) && reachesDelimiterThroughLiterals(tokens, index + 1))) {
-      if (canTighten(token) && !follow.any && !follow.chars.has('%')) follow.chars.forEach((c) => excluded.add(c));
+      if (canTighten(token, follow)) follow.chars.forEach((char) => excluded.add(char));
       else backtracking.push(token);
     }
     captures.push(token);
@@ -472,9 +472,18 @@ function isSegmentBound(excluded: ReadonlySet<string>): boolean {
   return HARD_DELIMITERS.every((char) => excluded.has(char));
 }
 
-/** Whether narrowing the capture's class would not change what it means (reserved and multi-segment captures). */
-function canTighten(capture: Capture): boolean {
-  return capture.operator !== '+' && capture.operator !== '#' && !spansSegments(capture);
+/**
+ * Whether the capture's class can exclude the characters that may follow it without changing what the capture
+ * means: not for reserved or multi-segment captures, nor when excluding `%` (encoded values), the capture's own
+ * separator or, for parameters, `=`.
+ */
+function canTighten(capture: Capture, follow: FollowSet): boolean {
+  if (follow.any || capture.operator === '+' || capture.operator === '#' || spansSegments(capture)) return false;
+  const { sep, named } = OPERATORS[capture.operator];
+  const structural = ['%'];
+  if (named) structural.push(sep, '=');
+  else if (capture.vars.length > 1 || capture.vars.some((v) => v.explode)) structural.push(sep);
+  return !structural.some((char) => follow.chars.has(char));
 }
 
 /**

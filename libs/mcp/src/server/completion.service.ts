@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { McpRequestScope } from '../context/mcp-request-scope.interface.js';
+import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import type { BoundCompletion } from '../discovery/registry-entries.interface.js';
 import type { McpCompletionReturn } from '../decorators/completion-provider.interface.js';

@@ -21,6 +21,8 @@ export class McpDiscoverService {
     if (hasPrompts) capabilities.prompts = {};
     if (hasResources) capabilities.resources = {};
     if (hasPrompts || hasResources) capabilities.completions = {};
+    // Handlers may log through ctx.log (only to requests that opt in with a log level).
+    capabilities.logging = {};
     return capabilities;
   }
 

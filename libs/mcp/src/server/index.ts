@@ -8,3 +8,4 @@ export * from './prompts.service.js';
 export * from './resources.service.js';
 export * from './result-shapers.js';
 export * from './tools.service.js';
+export * from './handler.invoker.js';

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { McpRequestScope } from '../context/mcp-request-scope.interface.js';
+import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcId } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';

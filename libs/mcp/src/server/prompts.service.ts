@@ -1,12 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { McpPromptContext } from '../context/mcp-prompt.context.js';
-import type { McpRequestScope } from '../context/mcp-request-scope.interface.js';
+import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import type { PromptEntry } from '../discovery/registry-entries.interface.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { protocolFailure } from './exception.mapper.js';
+import { McpHandlerInvoker } from './handler.invoker.js';
 import { ListPager } from './list-pager.js';
 import { optionalObject, requireString } from './params.util.js';
 import { promptResultOf } from './result-shapers.js';
@@ -20,6 +21,7 @@ export class McpPromptsService {
   constructor(
     private readonly registry: McpRegistry,
     private readonly options: McpResolvedOptions,
+    private readonly invoker: McpHandlerInvoker,
   ) {
     this.pager = new ListPager('prompts', 'prompts', () => options.pageSize, (entry) => entry.definition);
   }
@@ -40,9 +42,11 @@ export class McpPromptsService {
     if (missing.length > 0) {
       throw McpError.invalidParams(`Missing required arguments for prompt "${name}": ${missing.join(', ')}`, { missing });
     }
+    const outcome = await this.invoker.invoke(scope, name, entry.handler, args, (ledger) => new McpPromptContext(scope, name, ledger));
+    if (outcome.kind === 'input_required') return outcome.result;
     try {
-      const returned = await entry.handler.invoke(args, new McpPromptContext(scope, name));
-      return promptResultOf(returned, entry.definition.description) as unknown as JsonObject;
+      if (outcome.kind === 'threw') throw outcome.error;
+      return promptResultOf(outcome.value, entry.definition.description) as unknown as JsonObject;
     } catch (error) {
       throw protocolFailure(error, this.logger, `Prompt "${name}"`);
     }

@@ -1,12 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { McpResourceContext } from '../context/mcp-resource.context.js';
-import type { McpRequestScope } from '../context/mcp-request-scope.interface.js';
+import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import type { ResourceEntry, ResourceTemplateEntry } from '../discovery/registry-entries.interface.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { protocolFailure } from './exception.mapper.js';
+import { McpHandlerInvoker } from './handler.invoker.js';
 import { ListPager } from './list-pager.js';
 import { requireString } from './params.util.js';
 import { resourceResultOf } from './result-shapers.js';
@@ -21,6 +22,7 @@ export class McpResourcesService {
   constructor(
     private readonly registry: McpRegistry,
     private readonly options: McpResolvedOptions,
+    private readonly invoker: McpHandlerInvoker,
   ) {
     this.resourcePager = new ListPager('resources', 'resources', () => options.pageSize, (entry) => entry.definition);
     this.templatePager = new ListPager('templates', 'resourceTemplates', () => options.pageSize, (entry) => entry.definition);
@@ -56,9 +58,12 @@ export class McpResourcesService {
       }
     }
     if (!target) throw McpError.invalidParams('Resource not found', { uri });
+    const { name, handler, input } = target;
+    const outcome = await this.invoker.invoke(scope, uri, handler, input, (ledger) => new McpResourceContext(scope, name, ledger));
+    if (outcome.kind === 'input_required') return outcome.result;
     try {
-      const returned = await target.handler.invoke(target.input, new McpResourceContext(scope, target.name));
-      const result = resourceResultOf(returned, uri, target.mimeType);
+      if (outcome.kind === 'threw') throw outcome.error;
+      const result = resourceResultOf(outcome.value, uri, target.mimeType);
       return { ...this.options.cacheHintsFor('resourcesRead'), ...result } as unknown as JsonObject;
     } catch (error) {
       throw protocolFailure(error, this.logger, `Resource "${uri}"`);

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { McpToolContext } from '../context/mcp-tool.context.js';
-import type { McpRequestScope } from '../context/mcp-request-scope.interface.js';
+import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import type { ToolEntry } from '../discovery/registry-entries.interface.js';
@@ -9,6 +9,7 @@ import { McpError } from '../protocol/mcp.error.js';
 import type { McpCallToolResult } from '../protocol/mcp-wire.interface.js';
 import { formatIssues } from '../schema/index.js';
 import { toolFailure } from './exception.mapper.js';
+import { McpHandlerInvoker } from './handler.invoker.js';
 import { ListPager } from './list-pager.js';
 import { optionalObject, requireString } from './params.util.js';
 import { isCallToolResult, structuredToolResult, toolContentOf } from './result-shapers.js';
@@ -22,6 +23,7 @@ export class McpToolsService {
   constructor(
     private readonly registry: McpRegistry,
     private readonly options: McpResolvedOptions,
+    private readonly invoker: McpHandlerInvoker,
   ) {
     this.pager = new ListPager('tools', 'tools', () => options.pageSize, (entry) => entry.definition);
   }
@@ -45,15 +47,14 @@ export class McpToolsService {
       return this.invalidArguments(name, `the tool takes no arguments, got ${Object.keys(args).join(', ')}`);
     }
 
-    let returned: unknown;
-    try {
-      returned = await entry.handler.invoke(input, new McpToolContext(scope, name));
-    } catch (error) {
-      const failure = toolFailure(error, this.logger, name);
+    const outcome = await this.invoker.invoke(scope, name, entry.handler, input, (ledger) => new McpToolContext(scope, name, ledger));
+    if (outcome.kind === 'input_required') return outcome.result;
+    if (outcome.kind === 'threw') {
+      const failure = toolFailure(outcome.error, this.logger, name);
       if (failure instanceof McpError) throw failure;
       return errorResult(failure.text);
     }
-    return (await this.shape(entry, returned)) as unknown as JsonObject;
+    return (await this.shape(entry, outcome.value)) as unknown as JsonObject;
   }
 
   private async shape(entry: ToolEntry, returned: unknown): Promise<McpCallToolResult> {

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
-import type { McpRequestScope } from '../../context/mcp-request-scope.interface.js';
+import type { McpRequestScope } from '../../protocol/mcp-request-scope.interface.js';
 import { McpErrorCode } from '../../protocol/error-codes.enum.js';
 import { parseJsonRpcMessage, readableId } from '../../protocol/json-rpc-message.parser.js';
 import type { JsonRpcId } from '../../protocol/json-rpc.interface.js';
@@ -14,7 +14,7 @@ import type { CapturedBody } from './captured-body.interface.js';
 import { HostOriginValidator } from './host-origin.validator.js';
 import { checkHeadersAgainstBody, requireStandardHeaders } from './mcp-headers.validator.js';
 import { MCP_RAW_BODY } from './raw-body.constants.js';
-import { type AcceptedMediaTypes, ResponseWriter, writeEmpty, writeJson } from './response.writer.js';
+import { type AcceptedMediaTypes, type QueueBounds, ResponseWriter, writeEmpty, writeJson } from './response.writer.js';
 
 const STATELESS_VERSIONS = new Set(STATELESS_PROTOCOL_VERSIONS);
 
@@ -36,12 +36,14 @@ export class McpHttpTransport implements OnApplicationShutdown {
   private readonly logger = new Logger('McpHttpTransport');
   private readonly hostOrigin: HostOriginValidator;
   private readonly inFlight = new Set<AbortController>();
+  private readonly queueBounds: QueueBounds;
 
   constructor(
     private readonly dispatcher: McpDispatcher,
     private readonly options: McpResolvedOptions,
   ) {
     this.hostOrigin = new HostOriginValidator(options.allowedHosts, options.allowedOrigins);
+    this.queueBounds = { maxFrames: options.maxQueuedFrames, maxBytes: options.maxQueuedBytes };
   }
 
   /** Answers GET and DELETE: this endpoint has no standalone stream and no sessions on the 2026 wire. */
@@ -76,7 +78,7 @@ export class McpHttpTransport implements OnApplicationShutdown {
 
       const abort = new AbortController();
       const channel = new ResponseChannel();
-      new ResponseWriter(channel, response, accepted);
+      new ResponseWriter(channel, response, accepted, this.queueBounds);
       this.watchDisconnect(response, channel, abort);
       const scope: McpRequestScope = {
         id: message.id,
@@ -87,6 +89,7 @@ export class McpHttpTransport implements OnApplicationShutdown {
         channel,
         httpRequest: exchange.frameworkRequest,
         httpResponse: exchange.frameworkResponse,
+        principal: this.options.principal?.(exchange.frameworkRequest),
       };
       this.inFlight.add(abort);
       try {

@@ -1,11 +1,18 @@
 import type { ServerResponse } from 'node:http';
 import type { Subscription } from 'rxjs';
+import type { JsonRpcNotification } from '../../protocol/json-rpc.interface.js';
 import type { ChannelMessage, ResponseChannel } from '../../protocol/response-channel.js';
 
 /** What the client's Accept header allows. */
 export interface AcceptedMediaTypes {
   json: boolean;
   sse: boolean;
+}
+
+/** Bounds of the queue kept for a client that reads slower than the handler writes. */
+export interface QueueBounds {
+  maxFrames: number;
+  maxBytes: number;
 }
 
 const SSE_HEADERS = {
@@ -32,25 +39,44 @@ export function writeEmpty(response: ServerResponse, status: number, headers: Re
   response.end();
 }
 
+interface QueuedFrame {
+  data: string;
+  /** The progress token, for frames that may be coalesced. */
+  progressToken?: string | number;
+  final: boolean;
+}
+
 /**
- * Streams a request's channel to the HTTP response (DESIGN D2): nothing is committed until the first message.
- * A final response that comes first goes out as one `application/json` body with its own status; a notification
+ * Streams a request's channel to the HTTP response (DESIGN D2, D5). Nothing is committed until the first message:
+ * a final response that comes first goes out as one `application/json` body with its own status; a notification
  * that comes first upgrades the response to `text/event-stream`, and everything after it is an SSE frame, the final
  * response last.
+ *
+ * While the socket is full, frames wait in a bounded queue. At the bound, a new progress frame replaces the queued
+ * one of the same token (progress only moves forward, so the newest value is all a late reader needs) and other
+ * notifications are dropped; the final response is always queued, never dropped or reordered.
  */
 export class ResponseWriter {
   private streaming = false;
+  private readonly queue: QueuedFrame[] = [];
+  private queuedBytes = 0;
+  private waitingForDrain = false;
   private readonly subscription: Subscription;
+
+  /** Notifications dropped or coalesced because the client read too slowly. */
+  droppedFrames = 0;
 
   constructor(
     channel: ResponseChannel,
     private readonly response: ServerResponse,
     private readonly accepted: AcceptedMediaTypes,
+    private readonly bounds: QueueBounds,
   ) {
-    this.subscription = channel.messages$.subscribe({
-      next: (message) => this.write(message),
+    this.subscription = channel.messages$.subscribe({ next: (message) => this.write(message) });
+    response.once('close', () => {
+      this.subscription.unsubscribe();
+      this.queue.length = 0;
     });
-    response.once('close', () => this.subscription.unsubscribe());
   }
 
   private write(message: ChannelMessage): void {
@@ -59,7 +85,7 @@ export class ResponseWriter {
       // A client that cannot read SSE only gets the final response.
       if (!this.accepted.sse) return;
       this.startStream();
-      this.response.write(frame(message.message));
+      this.enqueue({ data: frame(message.message), progressToken: progressTokenOf(message.message), final: false });
       return;
     }
     if (!this.streaming && this.accepted.json) {
@@ -67,7 +93,49 @@ export class ResponseWriter {
       return;
     }
     this.startStream();
-    this.response.end(frame(message.message));
+    this.enqueue({ data: frame(message.message), final: true });
+  }
+
+  private enqueue(item: QueuedFrame): void {
+    if (!this.waitingForDrain) {
+      this.send(item);
+      return;
+    }
+    if (!item.final && (this.queue.length >= this.bounds.maxFrames || this.queuedBytes + item.data.length > this.bounds.maxBytes)) {
+      const replaced = item.progressToken !== undefined && this.dropQueuedProgress(item.progressToken);
+      this.droppedFrames++;
+      if (!replaced) return;
+    }
+    this.queue.push(item);
+    this.queuedBytes += item.data.length;
+  }
+
+  private dropQueuedProgress(token: string | number): boolean {
+    const index = this.queue.findIndex((queued) => queued.progressToken === token);
+    if (index < 0) return false;
+    this.queuedBytes -= this.queue[index].data.length;
+    this.queue.splice(index, 1);
+    return true;
+  }
+
+  private send(item: QueuedFrame): void {
+    if (item.final) {
+      this.response.end(item.data);
+      return;
+    }
+    if (!this.response.write(item.data)) {
+      this.waitingForDrain = true;
+      this.response.once('drain', () => this.flush());
+    }
+  }
+
+  private flush(): void {
+    this.waitingForDrain = false;
+    while (this.queue.length > 0 && !this.waitingForDrain && !this.response.destroyed) {
+      const item = this.queue.shift()!;
+      this.queuedBytes -= item.data.length;
+      this.send(item);
+    }
   }
 
   private startStream(): void {
@@ -80,4 +148,9 @@ export class ResponseWriter {
 
 function frame(message: unknown): string {
   return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+function progressTokenOf(message: JsonRpcNotification): string | number | undefined {
+  if (message.method !== 'notifications/progress') return undefined;
+  return message.params?.progressToken as string | number | undefined;
 }

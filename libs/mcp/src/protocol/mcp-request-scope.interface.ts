@@ -1,6 +1,6 @@
-import type { JsonObject, JsonRpcId } from '../protocol/json-rpc.interface.js';
-import type { McpRequestMeta } from '../protocol/request-meta.interface.js';
-import type { ResponseChannel } from '../protocol/response-channel.js';
+import type { JsonObject, JsonRpcId } from './json-rpc.interface.js';
+import type { McpRequestMeta } from './request-meta.interface.js';
+import type { ResponseChannel } from './response-channel.js';
 
 /** Everything one incoming request carries through the layers (internal). */
 export interface McpRequestScope {

@@ -1,0 +1,40 @@
+import type { McpInputRequest } from './input-request.interface.js';
+
+/**
+ * The answers a call has (carried in `requestState` plus those of this retry) and what it asked for this round.
+ * One per call; handlers see it only through `ctx.elicit`.
+ */
+export class AnswerLedger {
+  private readonly pending = new Map<string, McpInputRequest<unknown>>();
+
+  constructor(private readonly answers: Map<string, unknown>) {}
+
+  answerFor(key: string): unknown {
+    return this.answers.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.answers.has(key);
+  }
+
+  /** Drops an answer whose content did not validate, so it is asked again. */
+  forget(key: string): void {
+    this.answers.delete(key);
+  }
+
+  ask(key: string, request: McpInputRequest<unknown>): void {
+    this.pending.set(key, request);
+  }
+
+  get hasPending(): boolean {
+    return this.pending.size > 0;
+  }
+
+  pendingRequests(): ReadonlyMap<string, McpInputRequest<unknown>> {
+    return this.pending;
+  }
+
+  acceptedAnswers(): Record<string, unknown> {
+    return Object.fromEntries(this.answers);
+  }
+}

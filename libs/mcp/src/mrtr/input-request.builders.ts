@@ -1,0 +1,109 @@
+import type { McpClientCapabilities } from '../protocol/mcp-wire.interface.js';
+import type { FormSchema } from './form-schema.builder.js';
+import type { FormAnswer, RootsAnswer, SamplingAnswer, SamplingRequestParams, UrlAnswer } from './input-answers.interface.js';
+import type { McpInputRequest, ParsedAnswer } from './input-request.interface.js';
+
+const ACTIONS = new Set(['accept', 'decline', 'cancel']);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const malformed = <A>(): ParsedAnswer<A> => ({ ok: false, malformed: true });
+const invalid = <A>(): ParsedAnswer<A> => ({ ok: false, malformed: false });
+
+/** `elicitation: {}` means form mode only (spec digest §17). */
+function elicitationModes(capabilities: McpClientCapabilities): { form: boolean; url: boolean } {
+  const elicitation = capabilities.elicitation;
+  if (!isObject(elicitation)) return { form: false, url: false };
+  const declaresModes = 'form' in elicitation || 'url' in elicitation;
+  return { form: !declaresModes || isObject(elicitation.form), url: isObject(elicitation.url) };
+}
+
+/** Whether this request's capabilities allow elicitation in a mode. */
+export function canElicit(capabilities: McpClientCapabilities, mode: 'form' | 'url'): boolean {
+  return elicitationModes(capabilities)[mode];
+}
+
+/**
+ * Builders of what a handler can ask the client for with `ctx.elicit(key, request)`.
+ *
+ * @example
+ * ```ts
+ * const answer = await ctx.elicit('confirm', McpInput.form('Delete the backups?', ConfirmForm));
+ * if (answer.action !== 'accept' || !answer.content.confirm) return 'Nothing deleted.';
+ * ```
+ */
+export const McpInput = {
+  /** A form (elicitation, form mode); the answer's content is validated against the form. */
+  form<T>(message: string, form: FormSchema<T>): McpInputRequest<FormAnswer<T>> {
+    return {
+      method: 'elicitation/create',
+      params: { mode: 'form', message, requestedSchema: form.requestedSchema },
+      requiredCapabilities: { elicitation: { form: {} } },
+      isAllowed: (capabilities) => canElicit(capabilities, 'form'),
+      parse: (raw) => {
+        if (!isObject(raw) || typeof raw.action !== 'string' || !ACTIONS.has(raw.action)) return malformed();
+        if (raw.action !== 'accept') return { ok: true, answer: { action: raw.action as 'decline' | 'cancel' } };
+        if (!form.validate(raw.content)) return invalid();
+        return { ok: true, answer: { action: 'accept', content: raw.content as T } };
+      },
+    };
+  },
+
+  /** Sends the user to a URL (elicitation, URL mode), e.g. a third-party sign-in. */
+  url(message: string, url: string): McpInputRequest<UrlAnswer> {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new TypeError(`McpInput.url needs an absolute URL, got "${url}"`);
+    }
+    return {
+      method: 'elicitation/create',
+      params: { mode: 'url', message, url: parsed.toString() },
+      requiredCapabilities: { elicitation: { url: {} } },
+      isAllowed: (capabilities) => canElicit(capabilities, 'url'),
+      parse: (raw) => {
+        if (!isObject(raw) || typeof raw.action !== 'string' || !ACTIONS.has(raw.action)) return malformed();
+        return { ok: true, answer: { action: raw.action as UrlAnswer['action'] } };
+      },
+    };
+  },
+
+  /** Asks the client's model for a completion (sampling; deprecated in the spec, still supported). */
+  sampling(params: SamplingRequestParams): McpInputRequest<SamplingAnswer> {
+    const needsTools = params.tools !== undefined || params.toolChoice !== undefined;
+    const needsContext = params.includeContext !== undefined && params.includeContext !== 'none';
+    const required: McpClientCapabilities = {
+      sampling: { ...(needsTools && { tools: {} }), ...(needsContext && { context: {} }) },
+    };
+    return {
+      method: 'sampling/createMessage',
+      params: params as unknown as Record<string, unknown>,
+      requiredCapabilities: required,
+      isAllowed: (capabilities) => {
+        const sampling = capabilities.sampling;
+        if (!isObject(sampling)) return false;
+        return (!needsTools || isObject(sampling.tools)) && (!needsContext || isObject(sampling.context));
+      },
+      parse: (raw) => {
+        if (!isObject(raw) || (raw.role !== 'user' && raw.role !== 'assistant') || typeof raw.model !== 'string') return malformed();
+        if (raw.content === undefined) return malformed();
+        return { ok: true, answer: raw as SamplingAnswer };
+      },
+    };
+  },
+
+  /** Asks for the client's roots (deprecated in the spec, still supported). */
+  roots(): McpInputRequest<RootsAnswer> {
+    return {
+      method: 'roots/list',
+      requiredCapabilities: { roots: {} },
+      isAllowed: (capabilities) => isObject(capabilities.roots),
+      parse: (raw) => {
+        if (!isObject(raw) || !Array.isArray(raw.roots)) return malformed();
+        const valid = raw.roots.every((root) => isObject(root) && typeof root.uri === 'string' && root.uri.startsWith('file://'));
+        return valid ? { ok: true, answer: raw as unknown as RootsAnswer } : malformed();
+      },
+    };
+  },
+};

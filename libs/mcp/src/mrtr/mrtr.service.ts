@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { McpResolvedOptions } from '../config/resolved-options.js';
+import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
+import type { JsonObject } from '../protocol/json-rpc.interface.js';
+import { McpError } from '../protocol/mcp.error.js';
+import { AnswerLedger } from './answer-ledger.js';
+import { RequestStateCodec } from './request-state.codec.js';
+import type { RequestStatePayload } from './request-state.interface.js';
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The round-trip bookkeeping of `tools/call`, `prompts/get` and `resources/read` (spec digest §6): opens the
+ * retry's `requestState`, checks that it belongs to this request and caller and is fresh, merges the new answers,
+ * and — when the handler asked for more — builds the `input_required` result with a newly sealed state.
+ */
+@Injectable()
+export class McpMrtrService {
+  constructor(
+    private readonly codec: RequestStateCodec,
+    private readonly options: McpResolvedOptions,
+  ) {}
+
+  /** The answers this call has. Malformed `inputResponses` or a state that does not verify → `-32602`. */
+  begin(scope: McpRequestScope, target: string): AnswerLedger {
+    const { inputResponses, requestState } = scope.params;
+    if (inputResponses !== undefined && !isObject(inputResponses)) {
+      throw McpError.invalidParams('Invalid params: inputResponses must be an object');
+    }
+    const responses = inputResponses ?? {};
+    for (const [key, value] of Object.entries(responses)) {
+      if (!isObject(value)) throw McpError.invalidParams(`Invalid params: inputResponses["${key}"] must be an object`);
+    }
+    if (requestState === undefined) {
+      return new AnswerLedger(new Map(Object.entries(responses)));
+    }
+    const state = this.verify(this.codec.open(requestState), scope, target);
+    const answers = new Map(Object.entries(state.a));
+    // Only answers to what the last round asked are taken; extra keys are ignored (T-MRTR-10).
+    for (const key of state.p) {
+      if (key in responses) answers.set(key, responses[key]);
+    }
+    return new AnswerLedger(answers);
+  }
+
+  /** The `input_required` result when the handler asked for input this round, else undefined. */
+  finish(ledger: AnswerLedger, scope: McpRequestScope, target: string): JsonObject | undefined {
+    if (!ledger.hasPending) return undefined;
+    const inputRequests: JsonObject = {};
+    for (const [key, request] of ledger.pendingRequests()) {
+      inputRequests[key] = request.params === undefined ? { method: request.method } : { method: request.method, params: request.params };
+    }
+    const payload: RequestStatePayload = {
+      m: scope.method,
+      t: target,
+      d: paramsDigest(scope.params),
+      a: ledger.acceptedAnswers(),
+      p: [...ledger.pendingRequests().keys()],
+      iat: Date.now(),
+      ...(scope.principal !== undefined && { sub: scope.principal }),
+    };
+    return { resultType: 'input_required', inputRequests, requestState: this.codec.seal(payload) };
+  }
+
+  private verify(opened: unknown, scope: McpRequestScope, target: string): RequestStatePayload {
+    const state = opened as RequestStatePayload;
+    if (!isObject(state) || !isObject(state.a) || !Array.isArray(state.p) || typeof state.iat !== 'number') {
+      throw McpError.invalidParams('Invalid requestState: malformed');
+    }
+    if (state.m !== scope.method || state.t !== target || state.d !== paramsDigest(scope.params)) {
+      throw McpError.invalidParams('Invalid requestState: it belongs to another request');
+    }
+    if (state.sub !== scope.principal) {
+      throw McpError.invalidParams('Invalid requestState: it belongs to another caller');
+    }
+    const age = Date.now() - state.iat;
+    if (age > this.options.requestStateTtlMs || age < -60_000) {
+      throw McpError.invalidParams('Invalid requestState: expired');
+    }
+    return state;
+  }
+}
+
+/** A stable digest of the request's own params: what the round trip must not change. */
+export function paramsDigest(params: JsonObject): string {
+  const { _meta: _ignoredMeta, inputResponses: _ignoredResponses, requestState: _ignoredState, ...salient } = params;
+  return createHash('sha256').update(canonicalJson(salient)).digest('base64url');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

@@ -1,0 +1,81 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { McpResolvedOptions } from '../config/resolved-options.js';
+import { McpError } from '../protocol/mcp.error.js';
+
+const VERSION = 'v1';
+const AAD = Buffer.from('nest-mcp/requestState/v1');
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const KEY_ID_BYTES = 4;
+/** Larger states are rejected before any crypto work. */
+const MAX_STATE_CHARS = 256 * 1024;
+
+interface Key {
+  id: Buffer;
+  secret: Buffer;
+}
+
+const invalidState = (reason: string) => McpError.invalidParams(`Invalid requestState: ${reason}`);
+
+/**
+ * Seals and opens `requestState` with AES-256-GCM (DESIGN D4): confidential and tamper-evident, so a client can
+ * neither read nor alter what the server carried between rounds. The first key seals; every key opens (rotation).
+ * Format: `v1.<base64url(keyId | iv | ciphertext | tag)>`.
+ */
+@Injectable()
+export class RequestStateCodec {
+  private readonly logger = new Logger('RequestStateCodec');
+  private readonly keys: readonly Key[];
+
+  constructor(options: McpResolvedOptions) {
+    const secrets = options.requestStateKeys.map((encoded, index) => {
+      const secret = Buffer.from(encoded, 'base64');
+      if (secret.length !== 32) {
+        throw new Error(`McpModule: requestState.keys[${index}] must be 32 bytes of base64 (openssl rand -base64 32)`);
+      }
+      return secret;
+    });
+    if (secrets.length === 0) {
+      this.logger.warn(
+        'No requestState key configured: using a random per-process key. Multi-round requests will fail across ' +
+          'replicas or restarts; set McpModule options requestState.keys in production.',
+      );
+      secrets.push(randomBytes(32));
+    }
+    this.keys = secrets.map((secret) => ({ id: createHash('sha256').update(secret).digest().subarray(0, KEY_ID_BYTES), secret }));
+  }
+
+  seal(payload: object): string {
+    const key = this.keys[0];
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', key.secret, iv);
+    cipher.setAAD(AAD);
+    const ciphertext = Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]);
+    return `${VERSION}.${Buffer.concat([key.id, iv, ciphertext, cipher.getAuthTag()]).toString('base64url')}`;
+  }
+
+  /** Opens a state; anything that does not verify is `-32602`. */
+  open(token: unknown): unknown {
+    if (typeof token !== 'string' || token.length > MAX_STATE_CHARS || !token.startsWith(`${VERSION}.`)) {
+      throw invalidState('malformed');
+    }
+    const bytes = Buffer.from(token.slice(VERSION.length + 1), 'base64url');
+    if (bytes.length < KEY_ID_BYTES + IV_BYTES + TAG_BYTES + 1) throw invalidState('malformed');
+    const keyId = bytes.subarray(0, KEY_ID_BYTES);
+    const key = this.keys.find((candidate) => candidate.id.equals(keyId));
+    if (!key) throw invalidState('not issued by this server');
+    const iv = bytes.subarray(KEY_ID_BYTES, KEY_ID_BYTES + IV_BYTES);
+    const ciphertext = bytes.subarray(KEY_ID_BYTES + IV_BYTES, bytes.length - TAG_BYTES);
+    const tag = bytes.subarray(bytes.length - TAG_BYTES);
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', key.secret, iv);
+      decipher.setAAD(AAD);
+      decipher.setAuthTag(tag);
+      const plaintext = Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
+      return JSON.parse(plaintext);
+    } catch {
+      throw invalidState('integrity check failed');
+    }
+  }
+}

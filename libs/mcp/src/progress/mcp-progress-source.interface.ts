@@ -1,0 +1,16 @@
+import type { CountingProgress, DoubleProgress, LongProgress, PercentProgress } from './progress.emitters.js';
+
+/**
+ * Creates typed progress emitters bound to the current request's progress token. Values are checked whether or not
+ * the client asked for progress; only sending depends on the token.
+ */
+export interface McpProgressSource {
+  /** Any finite, strictly increasing values; optional total. */
+  doubleProgress(total?: number): DoubleProgress;
+  /** Whole, strictly increasing values; optional total. */
+  longProgress(total?: number): LongProgress;
+  /** Each `emit()` adds one; optional total (number of steps). */
+  countingProgress(total?: number): CountingProgress;
+  /** Fractions 0.0–1.0, strictly increasing; sent with total 1.0. */
+  percentProgress(): PercentProgress;
+}

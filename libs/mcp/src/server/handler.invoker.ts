@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import type { McpHandler } from '../context/mcp-handler.interface.js';
+import type { MrtrContext } from '../context/mrtr.context.js';
+import type { AnswerLedger } from '../mrtr/answer-ledger.js';
+import { McpMrtrService } from '../mrtr/mrtr.service.js';
+import type { JsonObject } from '../protocol/json-rpc.interface.js';
+import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
+
+/** How one handler run ended. */
+export type InvocationOutcome =
+  | { kind: 'returned'; value: unknown }
+  | { kind: 'threw'; error: unknown }
+  | { kind: 'input_required'; result: JsonObject };
+
+/**
+ * Runs a handler for one round of a call (DESIGN D3): opens the round's answers, runs the handler with its context,
+ * and decides from the context — not from what was thrown — whether the round ends with `input_required`.
+ */
+@Injectable()
+export class McpHandlerInvoker {
+  constructor(private readonly mrtr: McpMrtrService) {}
+
+  async invoke(
+    scope: McpRequestScope,
+    target: string,
+    handler: McpHandler,
+    input: unknown,
+    createContext: (ledger: AnswerLedger) => MrtrContext,
+  ): Promise<InvocationOutcome> {
+    const ledger = this.mrtr.begin(scope, target);
+    const context = createContext(ledger);
+    let outcome: InvocationOutcome;
+    try {
+      outcome = { kind: 'returned', value: await handler.invoke(input, context) };
+    } catch (error) {
+      outcome = { kind: 'threw', error };
+    } finally {
+      context.complete();
+    }
+    const inputRequired = this.mrtr.finish(ledger, scope, target);
+    return inputRequired ? { kind: 'input_required', result: inputRequired } : outcome;
+  }
+}
