@@ -38,6 +38,11 @@ export class McpError extends Error {
     return new McpError(McpErrorCode.InvalidParams, message, data, httpStatus);
   }
 
+  /** `-32602` "Resource not found" with `data.uri`, as the spec requires; throw it from a template handler. */
+  static resourceNotFound(uri: string): McpError {
+    return new McpError(McpErrorCode.InvalidParams, 'Resource not found', { uri });
+  }
+
   /** `-32603`: an unexpected server failure. The message is generic on purpose. */
   static internal(message = 'Internal error'): McpError {
     return new McpError(McpErrorCode.InternalError, message);

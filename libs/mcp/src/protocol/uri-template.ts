@@ -347,15 +347,16 @@ function percentEncode(text: string): string {
 // Matching: compilation
 //
 // The template compiles to one anchored RegExp with one capture group per expression (or run of parameter
-// expressions). To keep matching linear-ish on hostile URIs (no catastrophic backtracking), every capture group is
-// a single character class repeated, and the class is chosen so that at most one group per template can end at
-// many candidate positions:
-// - a group whose class excludes every character that can follow it ends at exactly one position;
-// - a segment-bound group (its class excludes `/`, `?`, `#`) followed only by literal text up to such a delimiter
-//   or the end also has a single candidate end, so it may stay greedy (`{name}.txt`);
-// - otherwise a segment-bound or parameter group is "tightened": it stops at the first character that can follow;
-// - what remains (`{+x}`, `{#x}`, `{/x*}` followed by text they may contain, or two adjacent `{a}{b}`) backtracks;
-//   more than one such group in a template is rejected as ambiguous.
+// expressions), each a single repeated character class. Matching stays linear-ish on hostile URIs because the
+// classes are chosen so that at most one group can end at many candidate positions, and nothing after it can
+// rescan the text between two of those candidates:
+// - a group whose class excludes every character that can follow it has a single candidate end;
+// - so has a segment-bound group (its class excludes `/`, `?`, `#`) followed only by literal text up to such a
+//   delimiter or the end, which may therefore stay greedy (`{name}.txt` matches `a.b.txt`);
+// - otherwise a segment-bound or parameter group is narrowed to stop at the first character that can follow it;
+// - what remains backtracks: `{+x}`, `{#x}`, `{/x*}` followed by text they may contain, or a group directly
+//   followed by a prefix-less expression (`{a}{b}`). A template may have one such group, and every group after it
+//   is narrowed to exclude the characters its candidate ends are at; otherwise it is rejected as ambiguous.
 
 function compileMatcher(
   template: string,
@@ -363,32 +364,48 @@ function compileMatcher(
 ): { pattern: RegExp; captures: Capture[] } {
   const tokens = groupParameterRuns(parts);
   const follows = followSets(tokens);
-  const captures: Capture[] = [];
-  const backtracking: Capture[] = [];
-  let source = '^';
+  const exclusions = new Map<Capture, Set<string>>();
+  let backtracking: { capture: Capture; follow: FollowSet } | undefined;
   for (const [index, token] of tokens.entries()) {
-    if (token.kind === 'literal') {
-      source += literalPattern(token.text);
-      continue;
-    }
+    if (token.kind === 'literal') continue;
     const excluded = baseExclusions(token, tokens.slice(index + 1));
+    exclusions.set(token, excluded);
     const follow = follows[index + 1];
     const ambiguous = follow.any || [...follow.chars].some((char) => !excluded.has(char));
-    if (ambiguous && !(isSegmentBound(excluded) && reachesDelimiterThroughLiterals(tokens, index + 1))) {
-      if (canTighten(token, follow)) follow.chars.forEach((char) => excluded.add(char));
-      else backtracking.push(token);
+    if (!ambiguous || (isSegmentBound(excluded) && reachesDelimiterThroughLiterals(tokens, index + 1))) continue;
+    if (canExclude(token, follow)) {
+      follow.chars.forEach((char) => excluded.add(char));
+    } else if (backtracking) {
+      throw ambiguity(template, `${backtracking.capture.source} and ${token.source} can both match text of any length`);
+    } else {
+      backtracking = { capture: token, follow };
     }
-    captures.push(token);
-    source += capturePattern(token, excluded);
   }
-  if (backtracking.length > 1) {
-    const [first, second] = backtracking;
-    throw new UriTemplateSyntaxError(
-      `Ambiguous URI template "${template}": ${first.source} and ${second.source} can both match text of any ` +
-        'length; separate them with literal text that the first one cannot contain',
-    );
+  if (backtracking) {
+    const { capture: first, follow } = backtracking;
+    const later = [...exclusions.keys()].slice([...exclusions.keys()].indexOf(first) + 1);
+    for (const [index, capture] of later.entries()) {
+      const excluded = exclusions.get(capture)!;
+      // A last group that matches anything to the end cannot fail, so it never rescans.
+      const isCatchAll = excluded.size === 0 && index === later.length - 1 && tokens.at(-1) === capture;
+      if (isCatchAll || [...follow.chars].every((char) => excluded.has(char))) continue;
+      if (!canExclude(capture, follow)) {
+        throw ambiguity(template, `${capture.source} may contain the text that ends ${first.source}`);
+      }
+      follow.chars.forEach((char) => excluded.add(char));
+    }
   }
-  return { pattern: new RegExp(`${source}$`), captures };
+  let source = '^';
+  for (const token of tokens) {
+    source += token.kind === 'literal' ? literalPattern(token.text) : capturePattern(token, exclusions.get(token)!);
+  }
+  return { pattern: new RegExp(`${source}$`), captures: [...exclusions.keys()] };
+}
+
+function ambiguity(template: string, problem: string): UriTemplateSyntaxError {
+  return new UriTemplateSyntaxError(
+    `Ambiguous URI template "${template}": ${problem}; separate them with literal text the first one cannot contain`,
+  );
 }
 
 /** Merges adjacent parameter expressions of one kind (`{?a}{&b}`, `{;x}{;y}`) into one capture. */
@@ -477,7 +494,7 @@ function isSegmentBound(excluded: ReadonlySet<string>): boolean {
  * means: not for reserved or multi-segment captures, nor when excluding `%` (encoded values), the capture's own
  * separator or, for parameters, `=`.
  */
-function canTighten(capture: Capture, follow: FollowSet): boolean {
+function canExclude(capture: Capture, follow: FollowSet): boolean {
   if (follow.any || capture.operator === '+' || capture.operator === '#' || spansSegments(capture)) return false;
   const { sep, named } = OPERATORS[capture.operator];
   const structural = ['%'];

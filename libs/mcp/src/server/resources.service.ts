@@ -57,7 +57,7 @@ export class McpResourcesService {
         }
       }
     }
-    if (!target) throw McpError.invalidParams('Resource not found', { uri });
+    if (!target) throw McpError.resourceNotFound(uri);
     const { name, handler, input } = target;
     const outcome = await this.invoker.invoke(scope, uri, handler, input, (ledger) => new McpResourceContext(scope, name, ledger));
     if (outcome.kind === 'input_required') return outcome.result;

@@ -1,4 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
+
+/** The parts of a Node request the header checks read. */
+export interface HeaderSource {
+  headers: IncomingHttpHeaders;
+  /** Every value of every header, unjoined (Node joins repeated custom headers in `headers`). */
+  headersDistinct?: Record<string, string[] | undefined>;
+}
 import type { JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { McpHeaders } from '../../protocol/meta-keys.constants.js';
@@ -14,9 +21,9 @@ const VISIBLE_ASCII = /^[\x20-\x7E]*$/;
 const BASE64_SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 
 /** Reads one header as a single string; a repeated header is a conflict. */
-function single(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  if (Array.isArray(value)) throw McpError.headerMismatch(`Header mismatch: ${name} was sent more than once`);
+function single(source: HeaderSource, name: string): string | undefined {
+  const value = source.headers[name];
+  if (Array.isArray(value) || (source.headersDistinct?.[name]?.length ?? 0) > 1) throw McpError.headerMismatch(`Header mismatch: ${name} was sent more than once`);
   if (value !== undefined && !VISIBLE_ASCII.test(value)) {
     throw McpError.headerMismatch(`Header mismatch: ${name} contains invalid characters`);
   }
@@ -39,7 +46,7 @@ export function decodeHeaderValue(value: string, headerName: string): string {
  * Checks that the standard MCP headers are present (T-HTTP-14, T-HTTP-16). Runs before `_meta` is read, so a
  * missing header wins over a missing `_meta` field.
  */
-export function requireStandardHeaders(headers: IncomingHttpHeaders, request: JsonRpcRequest): void {
+export function requireStandardHeaders(headers: HeaderSource, request: JsonRpcRequest): void {
   if (single(headers, McpHeaders.protocolVersion) === undefined) {
     throw McpError.headerMismatch('Header mismatch: the MCP-Protocol-Version header is required');
   }
@@ -52,7 +59,7 @@ export function requireStandardHeaders(headers: IncomingHttpHeaders, request: Js
 }
 
 /** Checks that the mirrored headers agree with the body (T-HTTP-17); the body is the source of truth. */
-export function checkHeadersAgainstBody(headers: IncomingHttpHeaders, request: JsonRpcRequest, protocolVersion: string): void {
+export function checkHeadersAgainstBody(headers: HeaderSource, request: JsonRpcRequest, protocolVersion: string): void {
   const versionHeader = single(headers, McpHeaders.protocolVersion);
   if (versionHeader !== protocolVersion) {
     throw McpError.headerMismatch(
@@ -65,8 +72,11 @@ export function checkHeadersAgainstBody(headers: IncomingHttpHeaders, request: J
   }
   const field = NAME_FIELD[request.method];
   if (field) {
-    const nameHeader = decodeHeaderValue(single(headers, McpHeaders.name) ?? '', 'Mcp-Name');
     const bodyValue = request.params?.[field];
+    if (typeof bodyValue !== 'string') {
+      throw McpError.invalidParams(`Invalid params: "${field}" must be a non-empty string`);
+    }
+    const nameHeader = decodeHeaderValue(single(headers, McpHeaders.name) ?? '', 'Mcp-Name');
     if (nameHeader !== bodyValue) {
       throw McpError.headerMismatch(`Header mismatch: Mcp-Name header value does not match body ${field}`);
     }

@@ -48,6 +48,11 @@ export class McpHttpTransport implements OnApplicationShutdown {
 
   /** Answers GET and DELETE: this endpoint has no standalone stream and no sessions on the 2026 wire. */
   handleOtherVerb(exchange: HttpExchange): void {
+    const forbidden = this.hostOrigin.check(exchange.request);
+    if (forbidden) {
+      writeJson(exchange.response, forbidden.httpStatus, errorResponse(undefined, forbidden));
+      return;
+    }
     writeEmpty(exchange.response, 405, { Allow: 'POST' });
   }
 
@@ -59,8 +64,8 @@ export class McpHttpTransport implements OnApplicationShutdown {
       const forbidden = this.hostOrigin.check(request);
       if (forbidden) throw forbidden;
       const body = this.readBody(request, exchange.frameworkRequest);
-      const accepted = acceptedMediaTypes(request.headers.accept);
       id = readableId(body);
+      const accepted = acceptedMediaTypes(request.headers.accept);
       const incoming = parseJsonRpcMessage(body);
       if (incoming.kind === 'notification') {
         // No client→server notification is defined for HTTP on this wire; well-formed ones are accepted and ignored.
@@ -68,9 +73,9 @@ export class McpHttpTransport implements OnApplicationShutdown {
         return;
       }
       const message = incoming.message;
-      requireStandardHeaders(request.headers, message);
+      requireStandardHeaders(request, message);
       const meta = parseRequestMeta(message.params);
-      checkHeadersAgainstBody(request.headers, message, meta.protocolVersion);
+      checkHeadersAgainstBody(request, message, meta.protocolVersion);
       if (!STATELESS_VERSIONS.has(meta.protocolVersion)) {
         throw McpError.unsupportedVersion(meta.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS);
       }

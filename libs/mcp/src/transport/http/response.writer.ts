@@ -88,7 +88,8 @@ export class ResponseWriter {
       this.enqueue({ data: frame(message.message), progressToken: progressTokenOf(message.message), final: false });
       return;
     }
-    if (!this.streaming && this.accepted.json) {
+    // An error before any notification keeps its HTTP status even for a client that only accepts SSE.
+    if (!this.streaming && (this.accepted.json || message.httpStatus !== 200)) {
       writeJson(this.response, message.httpStatus, message.message);
       return;
     }

@@ -1,0 +1,387 @@
+import { describe, expect, it } from 'vitest';
+import { IllegalProgressError } from './illegal-progress.error.js';
+import type { ProgressSink } from './progress-sink.interface.js';
+import { CountingProgress, DoubleProgress, LongProgress, PercentProgress } from './progress.emitters.js';
+
+/**
+ * The four emitters against a real ProgressSink: a recorder that keeps what it was given and answers as the
+ * request's channel would — `true` when the client sent a progress token, `false` when it did not.
+ */
+
+interface Sent {
+  progress: number;
+  total: number | undefined;
+  message: string | undefined;
+}
+
+class RecordingSink implements ProgressSink {
+  readonly sent: Sent[] = [];
+  constructor(private readonly tokenSent: boolean) {}
+  send(progress: number, total: number | undefined, message: string | undefined): boolean {
+    this.sent.push({ progress, total, message });
+    return this.tokenSent;
+  }
+}
+
+/** Every rule is checked the same way with a token (sink answers true) and without one (sink answers false). */
+const SINKS = [
+  { label: 'with a progress token', tokenSent: true },
+  { label: 'without a progress token', tokenSent: false },
+] as const;
+
+/** The error a call throws; fails the test if it does not throw. */
+function thrown(call: () => unknown): Error {
+  try {
+    call();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the call to throw');
+}
+
+/** Runs `scenario` with both sinks and asserts the same IllegalProgressError (name and message) both times. */
+function sameIllegalProgressBothWays(scenario: (sink: ProgressSink) => void): IllegalProgressError {
+  const errors = SINKS.map(({ tokenSent }) => thrown(() => scenario(new RecordingSink(tokenSent))));
+  for (const error of errors) {
+    expect(error).toBeInstanceOf(IllegalProgressError);
+    expect(error).toBeInstanceOf(RangeError);
+    expect(error.name).toBe('IllegalProgressError');
+  }
+  expect(errors[0].message).toBe(errors[1].message);
+  return errors[0] as IllegalProgressError;
+}
+
+describe('IllegalProgressError', () => {
+  it('is a named RangeError', () => {
+    const error = new IllegalProgressError('bad');
+    expect(error).toBeInstanceOf(RangeError);
+    expect(error.name).toBe('IllegalProgressError');
+    expect(error.message).toBe('bad');
+  });
+});
+
+describe.each(SINKS)('progress emitters $label', ({ tokenSent }) => {
+  describe('DoubleProgress', () => {
+    it('accepts strictly increasing floats and sends exactly the wire values, message passed through', () => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new DoubleProgress(sink, 3.5);
+      expect(progress.total).toBe(3.5);
+      expect(progress.current).toBeUndefined();
+      expect(progress.emit(0.25, 'a quarter')).toBe(tokenSent);
+      expect(progress.emit(1.5)).toBe(tokenSent);
+      expect(progress.emit(3.5, 'done')).toBe(tokenSent);
+      expect(progress.current).toBe(3.5);
+      expect(sink.sent).toEqual([
+        { progress: 0.25, total: 3.5, message: 'a quarter' },
+        { progress: 1.5, total: 3.5, message: undefined },
+        { progress: 3.5, total: 3.5, message: 'done' },
+      ]);
+    });
+
+    it('works without a total (sent as undefined)', () => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new DoubleProgress(sink);
+      expect(progress.total).toBeUndefined();
+      progress.emit(0.1);
+      progress.emit(1e9, 'big');
+      expect(sink.sent).toEqual([
+        { progress: 0.1, total: undefined, message: undefined },
+        { progress: 1e9, total: undefined, message: 'big' },
+      ]);
+    });
+
+    it('accepts any finite start value (tiny increments too)', () => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new DoubleProgress(sink);
+      progress.emit(0);
+      progress.emit(Number.EPSILON);
+      progress.emit(2 * Number.EPSILON);
+      expect(sink.sent.map((s) => s.progress)).toEqual([0, Number.EPSILON, 2 * Number.EPSILON]);
+    });
+
+    it.each([
+      ['NaN', Number.NaN],
+      ['Infinity', Number.POSITIVE_INFINITY],
+      ['-Infinity', Number.NEGATIVE_INFINITY],
+    ])('rejects a non-finite value (%s) and sends nothing', (_label, value) => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new DoubleProgress(sink, 10);
+      expect(() => progress.emit(value)).toThrow(IllegalProgressError);
+      expect(() => progress.emit(value)).toThrow(/finite/);
+      expect(sink.sent).toEqual([]);
+      expect(progress.current).toBeUndefined();
+    });
+
+    it('rejects a value that is not a number at all', () => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new DoubleProgress(sink);
+      expect(() => progress.emit('1' as unknown as number)).toThrow(IllegalProgressError);
+      expect(() => progress.emit(null as unknown as number)).toThrow(IllegalProgressError);
+      expect(sink.sent).toEqual([]);
+    });
+
+    it('rejects an equal value and a decreasing value; the rejected value leaves the emitter as it was', () => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new DoubleProgress(sink, 10);
+      progress.emit(2.5);
+      expect(() => progress.emit(2.5)).toThrow(IllegalProgressError);
+      expect(() => progress.emit(2.5)).toThrow(/strictly increase/);
+      expect(() => progress.emit(2.4999)).toThrow(IllegalProgressError);
+      expect(() => progress.emit(-1)).toThrow(IllegalProgressError);
+      expect(progress.current).toBe(2.5);
+      progress.emit(2.5001);
+      expect(sink.sent.map((s) => s.progress)).toEqual([2.5, 2.5001]);
+    });
+
+    it.each([
+      ['0', 0],
+      ['negative', -1],
+      ['NaN', Number.NaN],
+      ['Infinity', Number.POSITIVE_INFINITY],
+      ['-Infinity', Number.NEGATIVE_INFINITY],
+    ])('rejects an invalid total (%s) at creation', (_label, total) => {
+      expect(() => new DoubleProgress(new RecordingSink(tokenSent), total)).toThrow(IllegalProgressError);
+      expect(() => new DoubleProgress(new RecordingSink(tokenSent), total)).toThrow(/total/);
+    });
+
+    it('accepts a fractional total', () => {
+      const sink = new RecordingSink(tokenSent);
+      new DoubleProgress(sink, 0.75).emit(0.5);
+      expect(sink.sent).toEqual([{ progress: 0.5, total: 0.75, message: undefined }]);
+    });
+
+    it('rejects a message that is not a string, without consuming the value', () => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new DoubleProgress(sink);
+      expect(() => progress.emit(1, 42 as unknown as string)).toThrow(IllegalProgressError);
+      expect(sink.sent).toEqual([]);
+      expect(progress.current).toBeUndefined();
+      progress.emit(1, 'now fine');
+      expect(sink.sent).toEqual([{ progress: 1, total: undefined, message: 'now fine' }]);
+    });
+
+    it('passes an empty message and unicode through untouched', () => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new DoubleProgress(sink);
+      progress.emit(1, '');
+      progress.emit(2, 'Reticulating splines… 🚀');
+      expect(sink.sent.map((s) => s.message)).toEqual(['', 'Reticulating splines… 🚀']);
+    });
+  });
+
+  describe('LongProgress', () => {
+    it('accepts strictly increasing integers with an optional total', () => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new LongProgress(sink, 100);
+      expect(progress.emit(1, 'one')).toBe(tokenSent);
+      expect(progress.emit(50)).toBe(tokenSent);
+      expect(progress.emit(100, 'all')).toBe(tokenSent);
+      expect(sink.sent).toEqual([
+        { progress: 1, total: 100, message: 'one' },
+        { progress: 50, total: 100, message: undefined },
+        { progress: 100, total: 100, message: 'all' },
+      ]);
+      const open = new RecordingSink(tokenSent);
+      new LongProgress(open).emit(7);
+      expect(open.sent).toEqual([{ progress: 7, total: undefined, message: undefined }]);
+    });
+
+    it('accepts bigint values and sends them as numbers', () => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new LongProgress(sink, 10);
+      progress.emit(3n, 'three');
+      progress.emit(BigInt(Number.MAX_SAFE_INTEGER));
+      expect(sink.sent).toEqual([
+        { progress: 3, total: 10, message: 'three' },
+        { progress: Number.MAX_SAFE_INTEGER, total: 10, message: undefined },
+      ]);
+      expect(typeof sink.sent[0].progress).toBe('number');
+      expect(progress.current).toBe(Number.MAX_SAFE_INTEGER);
+    });
+
+    it.each([
+      ['a float', 1.5],
+      ['NaN', Number.NaN],
+      ['Infinity', Number.POSITIVE_INFINITY],
+      ['beyond the safe integers', Number.MAX_SAFE_INTEGER + 1],
+    ])('rejects %s', (_label, value) => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new LongProgress(sink);
+      expect(() => progress.emit(value)).toThrow(IllegalProgressError);
+      expect(() => progress.emit(value)).toThrow(/whole number/);
+      expect(sink.sent).toEqual([]);
+    });
+
+    it('rejects a bigint beyond the safe integers', () => {
+      const sink = new RecordingSink(tokenSent);
+      expect(() => new LongProgress(sink).emit(2n ** 60n)).toThrow(IllegalProgressError);
+      expect(sink.sent).toEqual([]);
+    });
+
+    it('rejects equal and decreasing values, bigint or not', () => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new LongProgress(sink);
+      progress.emit(5);
+      expect(() => progress.emit(5)).toThrow(IllegalProgressError);
+      expect(() => progress.emit(5n)).toThrow(IllegalProgressError);
+      expect(() => progress.emit(4)).toThrow(/strictly increase/);
+      progress.emit(6n);
+      expect(sink.sent.map((s) => s.progress)).toEqual([5, 6]);
+    });
+
+    it.each([
+      ['fractional', 2.5],
+      ['0', 0],
+      ['negative', -3],
+      ['NaN', Number.NaN],
+      ['Infinity', Number.POSITIVE_INFINITY],
+    ])('rejects an invalid total (%s)', (_label, total) => {
+      expect(() => new LongProgress(new RecordingSink(tokenSent), total)).toThrow(IllegalProgressError);
+    });
+  });
+
+  describe('CountingProgress', () => {
+    it('adds one per emit, with the total and the messages', () => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new CountingProgress(sink, 3);
+      expect(progress.emit('first')).toBe(tokenSent);
+      expect(progress.emit()).toBe(tokenSent);
+      expect(progress.emit('third')).toBe(tokenSent);
+      expect(progress.current).toBe(3);
+      expect(sink.sent).toEqual([
+        { progress: 1, total: 3, message: 'first' },
+        { progress: 2, total: 3, message: undefined },
+        { progress: 3, total: 3, message: 'third' },
+      ]);
+    });
+
+    it('advance(n) adds n at once; mixes with emit', () => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new CountingProgress(sink);
+      progress.advance(5, 'batch');
+      progress.emit();
+      progress.advance(10);
+      expect(sink.sent).toEqual([
+        { progress: 5, total: undefined, message: 'batch' },
+        { progress: 6, total: undefined, message: undefined },
+        { progress: 16, total: undefined, message: undefined },
+      ]);
+    });
+
+    it('may count past its total (the total is a hint, not a bound)', () => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new CountingProgress(sink, 1);
+      progress.emit();
+      progress.emit();
+      expect(sink.sent.map((s) => s.progress)).toEqual([1, 2]);
+    });
+
+    it.each([
+      ['0', 0],
+      ['negative', -1],
+      ['fractional', 1.5],
+      ['NaN', Number.NaN],
+      ['Infinity', Number.POSITIVE_INFINITY],
+    ])('rejects invalid steps (%s) and keeps its count', (_label, steps) => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new CountingProgress(sink);
+      progress.emit();
+      expect(() => progress.advance(steps)).toThrow(IllegalProgressError);
+      expect(() => progress.advance(steps)).toThrow(/steps/);
+      progress.emit();
+      expect(sink.sent.map((s) => s.progress)).toEqual([1, 2]);
+    });
+
+    it('keeps its count when a bad message is rejected', () => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new CountingProgress(sink);
+      expect(() => progress.emit({} as unknown as string)).toThrow(IllegalProgressError);
+      progress.emit('ok');
+      expect(sink.sent).toEqual([{ progress: 1, total: undefined, message: 'ok' }]);
+    });
+
+    it.each([
+      ['fractional', 2.5],
+      ['0', 0],
+      ['negative', -2],
+    ])('rejects an invalid total (%s)', (_label, total) => {
+      expect(() => new CountingProgress(new RecordingSink(tokenSent), total)).toThrow(IllegalProgressError);
+    });
+  });
+
+  describe('PercentProgress', () => {
+    it('sends fractions in [0, 1] with total 1', () => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new PercentProgress(sink);
+      expect(progress.total).toBe(1);
+      expect(progress.emit(0, 'start')).toBe(tokenSent);
+      expect(progress.emit(0.333)).toBe(tokenSent);
+      expect(progress.emit(1, 'done')).toBe(tokenSent);
+      expect(sink.sent).toEqual([
+        { progress: 0, total: 1, message: 'start' },
+        { progress: 0.333, total: 1, message: undefined },
+        { progress: 1, total: 1, message: 'done' },
+      ]);
+    });
+
+    it.each([
+      ['below 0', -0.01],
+      ['above 1', 1.0001],
+      ['a percentage instead of a fraction', 50],
+      ['NaN', Number.NaN],
+      ['Infinity', Number.POSITIVE_INFINITY],
+      ['-Infinity', Number.NEGATIVE_INFINITY],
+    ])('rejects %s', (_label, fraction) => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new PercentProgress(sink);
+      expect(() => progress.emit(fraction)).toThrow(IllegalProgressError);
+      expect(sink.sent).toEqual([]);
+    });
+
+    it('is strictly increasing: equal, decreasing and anything after 1 are rejected', () => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new PercentProgress(sink);
+      progress.emit(0.5);
+      expect(() => progress.emit(0.5)).toThrow(IllegalProgressError);
+      expect(() => progress.emit(0.4)).toThrow(IllegalProgressError);
+      progress.emit(1);
+      expect(() => progress.emit(1)).toThrow(IllegalProgressError);
+      expect(sink.sent.map((s) => s.progress)).toEqual([0.5, 1]);
+    });
+  });
+});
+
+describe('the same IllegalProgressError whether or not a token was sent', () => {
+  it.each<[string, (sink: ProgressSink) => void]>([
+    ['double NaN', (sink) => new DoubleProgress(sink).emit(Number.NaN)],
+    ['double Infinity', (sink) => new DoubleProgress(sink).emit(Number.POSITIVE_INFINITY)],
+    ['double equal', (sink) => { const p = new DoubleProgress(sink); p.emit(1); p.emit(1); }],
+    ['double decreasing', (sink) => { const p = new DoubleProgress(sink); p.emit(1); p.emit(0.5); }],
+    ['double total 0', (sink) => new DoubleProgress(sink, 0)],
+    ['double total NaN', (sink) => new DoubleProgress(sink, Number.NaN)],
+    ['double bad message', (sink) => new DoubleProgress(sink).emit(1, 5 as unknown as string)],
+    ['long float', (sink) => new LongProgress(sink).emit(1.5)],
+    ['long huge bigint', (sink) => new LongProgress(sink).emit(2n ** 64n)],
+    ['long decreasing', (sink) => { const p = new LongProgress(sink); p.emit(2n); p.emit(1); }],
+    ['long fractional total', (sink) => new LongProgress(sink, 1.5)],
+    ['counting advance(0)', (sink) => new CountingProgress(sink).advance(0)],
+    ['counting advance(-1)', (sink) => new CountingProgress(sink).advance(-1)],
+    ['counting advance(0.5)', (sink) => new CountingProgress(sink).advance(0.5)],
+    ['counting fractional total', (sink) => new CountingProgress(sink, 0.5)],
+    ['percent > 1', (sink) => new PercentProgress(sink).emit(1.5)],
+    ['percent < 0', (sink) => new PercentProgress(sink).emit(-0.5)],
+    ['percent equal', (sink) => { const p = new PercentProgress(sink); p.emit(0.2); p.emit(0.2); }],
+  ])('%s', (_label, scenario) => {
+    sameIllegalProgressBothWays(scenario);
+  });
+
+  it('a bad value after a good one throws with a token just as without', () => {
+    for (const { tokenSent } of SINKS) {
+      const sink = new RecordingSink(tokenSent);
+      const progress = new DoubleProgress(sink);
+      expect(progress.emit(1)).toBe(tokenSent);
+      expect(() => progress.emit(1)).toThrow(IllegalProgressError);
+      expect(sink.sent).toHaveLength(1);
+    }
+  });
+});
