@@ -1,0 +1,34 @@
+import { type INestApplication, Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from './app.module.js';
+
+/** The HTTP platforms the console can be served on. */
+type AdapterName = 'express' | 'fastify';
+
+/** Express, unless `--adapter=fastify` is passed or `ADAPTER=fastify` is set (the flag wins). */
+function adapterName(argv: string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): AdapterName {
+  const flag = argv.find((arg) => arg.startsWith('--adapter='))?.slice('--adapter='.length);
+  const name = (flag ?? env.ADAPTER ?? 'express').toLowerCase();
+  if (name !== 'express' && name !== 'fastify') {
+    throw new Error(`Unknown adapter "${name}": expected "express" or "fastify"`);
+  }
+  return name;
+}
+
+async function createApp(adapter: AdapterName): Promise<INestApplication> {
+  if (adapter === 'express') return NestFactory.create(AppModule);
+  // Imported on demand, so that an Express deployment never loads Fastify.
+  const { FastifyAdapter } = await import('@nestjs/platform-fastify');
+  return NestFactory.create(AppModule, new FastifyAdapter());
+}
+
+async function bootstrap(): Promise<void> {
+  const adapter = adapterName();
+  const app = await createApp(adapter);
+  app.enableShutdownHooks();
+  await app.listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? '127.0.0.1');
+  // getUrl() reports the bound port, which matters with PORT=0.
+  Logger.log(`MCP server (${adapter}) listening on ${await app.getUrl()}/mcp`, 'Bootstrap');
+}
+
+await bootstrap();

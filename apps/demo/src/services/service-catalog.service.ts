@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import type { ManagedService, ServiceFilter } from './managed-service.interface.js';
+import { SEED_SERVICES } from './service-catalog.seed.js';
+import { ServiceStatus } from './service-status.enum.js';
+
+/** Log lines kept per service; older lines are dropped. */
+const MAX_LOG_LINES = 200;
+
+/**
+ * The fleet of services and their recent logs, kept in memory. A real console would call a deployment API
+ * here; everything MCP-facing goes through this provider, so swapping it is the only change needed.
+ * Methods return copies: callers can never mutate the catalog by accident.
+ */
+@Injectable()
+export class ServiceCatalog {
+  private readonly services = new Map<string, ManagedService>(
+    SEED_SERVICES.map((service) => [service.name, { ...service }]),
+  );
+  private readonly logs = new Map<string, string[]>(
+    SEED_SERVICES.map(({ name, version, replicas }) => [name, [logLine(`deployed version ${version} (${replicas} replicas)`)]]),
+  );
+
+  /** Services matching `filter`, sorted by name. */
+  list(filter: ServiceFilter = {}): ManagedService[] {
+    return [...this.services.values()]
+      .filter((service) => matches(service, filter))
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((service) => ({ ...service }));
+  }
+
+  /** The service called `name`, or `undefined`. */
+  find(name: string): ManagedService | undefined {
+    const service = this.services.get(name);
+    return service && { ...service };
+  }
+
+  /** All service names, sorted. */
+  names(): string[] {
+    return [...this.services.keys()].sort();
+  }
+
+  /** Names starting with `prefix` (case-insensitive), for completion. */
+  namesStartingWith(prefix: string): string[] {
+    const lower = prefix.toLowerCase();
+    return this.names().filter((name) => name.startsWith(lower));
+  }
+
+  /** Sets the replica count of a service and returns it. Throws for an unknown name: check with `find` first. */
+  scale(name: string, replicas: number): ManagedService {
+    const service = this.get(name);
+    this.append(name, `scaled from ${service.replicas} to ${replicas} replicas`);
+    service.replicas = replicas;
+    return { ...service };
+  }
+
+  /**
+   * Restarts every replica (a stopped service comes back with one) and returns the service.
+   * Throws for an unknown name: check with `find` first.
+   */
+  restart(name: string, reason?: string): ManagedService {
+    const service = this.get(name);
+    service.status = ServiceStatus.Running;
+    service.replicas = Math.max(service.replicas, 1);
+    this.append(name, `restarted ${service.replicas} replicas${reason ? `: ${reason}` : ''}`);
+    return { ...service };
+  }
+
+  /** Recent log lines of a service, oldest first, or `undefined` for an unknown service. */
+  logsOf(name: string): string[] | undefined {
+    return this.logs.get(name)?.slice();
+  }
+
+  private get(name: string): ManagedService {
+    const service = this.services.get(name);
+    if (!service) throw new Error(`Unknown service: ${name}`);
+    return service;
+  }
+
+  private append(name: string, message: string): void {
+    const lines = this.logs.get(name) ?? [];
+    lines.push(logLine(message));
+    this.logs.set(name, lines.slice(-MAX_LOG_LINES));
+  }
+}
+
+function matches(service: ManagedService, { region, status }: ServiceFilter): boolean {
+  return (region === undefined || service.region === region) && (status === undefined || service.status === status);
+}
+
+function logLine(message: string): string {
+  return `${new Date().toISOString()} INFO ${message}`;
+}

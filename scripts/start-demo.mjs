@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: runs the ops-console demo, building it first when the build is missing or stale.
+ *
+ *   node scripts/start-demo.mjs [--adapter=fastify]      (env: PORT, HOST, ADAPTER)
+ *
+ * The build is stale when any file under apps/demo/src or libs/mcp/src (unit specs aside), a tsconfig or
+ * nest-cli.json is newer than the built entry point. Build output goes to stderr, so that stdout carries only the
+ * server's own output.
+ * Arguments and environment are passed to the server; SIGINT, SIGTERM and SIGHUP are forwarded to it, and this
+ * process exits the way the server did (same code, or same signal).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** Where `nest build demo` puts the entry point (rootDir is the repo root, so the source tree is mirrored). */
+const ENTRY = join(ROOT, 'dist/apps/demo/apps/demo/src/main.js');
+const NEST_CLI = join(ROOT, 'node_modules/.bin/nest');
+const SOURCE_DIRS = ['apps/demo/src', 'libs/mcp/src'].map((dir) => join(ROOT, dir));
+const CONFIG_FILES = ['tsconfig.json', 'apps/demo/tsconfig.app.json', 'nest-cli.json'].map((file) => join(ROOT, file));
+const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** The child currently running (the build, then the server), to forward signals to. */
+let current;
+/** A signal received while building: do not start the server afterwards. */
+let interrupted;
+
+for (const signal of FORWARDED_SIGNALS) {
+  process.on(signal, () => {
+    interrupted ??= signal;
+    current?.kill(signal);
+  });
+}
+// If this process dies unexpectedly, do not leave an orphaned server holding the port.
+process.on('exit', () => {
+  if (current && current.exitCode === null && current.signalCode === null) current.kill('SIGTERM');
+});
+
+/** Newest modification time (ms) of the files under `dir` that the build compiles; 0 if it does not exist. */
+function newestMtime(dir) {
+  if (!existsSync(dir)) return 0;
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    // Unit specs sit beside the sources but are excluded from the build.
+    if (!entry.isFile() || entry.name.endsWith('.spec.ts')) continue;
+    newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+function isBuildStale() {
+  if (!existsSync(ENTRY)) return true;
+  const built = statSync(ENTRY).mtimeMs;
+  const sources = Math.max(...SOURCE_DIRS.map(newestMtime), ...CONFIG_FILES.filter(existsSync).map((file) => statSync(file).mtimeMs));
+  return sources > built;
+}
+
+/**
+ * Runs a command with this process's environment and resolves with how it ended.
+ * The child shares stderr and gets no stdin; its stdout goes to `stdout` (a stream or 'inherit').
+ * It runs in its own process group (`detached`), so a terminal's Ctrl+C reaches only this process, which forwards
+ * it once: a doubled SIGINT would cut the server's graceful shutdown short.
+ */
+function run(command, args, stdout = 'inherit') {
+  return new Promise((resolve, reject) => {
+    current = spawn(command, args, { cwd: ROOT, env: process.env, stdio: ['ignore', stdout, 'inherit'], detached: true });
+    current.once('error', reject);
+    current.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+}
+
+/** Ends this process the way the child ended: same exit code, or killed by the same signal. */
+function exitLike({ code, signal }) {
+  if (signal) {
+    // Without listeners the default action applies, so the parent's own parent sees the same signal.
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+  }
+  process.exit(code ?? 1);
+}
+
+async function main() {
+  if (isBuildStale()) {
+    console.error('[start-demo] Building the demo: nest build demo');
+    const build = await run(NEST_CLI, ['build', 'demo'], process.stderr);
+    if (interrupted) return exitLike({ signal: interrupted });
+    if (build.signal || build.code !== 0) {
+      console.error('[start-demo] The build failed.');
+      return exitLike(build);
+    }
+    if (!existsSync(ENTRY)) {
+      console.error(`[start-demo] The build did not produce ${ENTRY}.`);
+      return exitLike({ code: 1 });
+    }
+  }
+  exitLike(await run(process.execPath, [ENTRY, ...process.argv.slice(2)]));
+}
+
+await main();
