@@ -35,7 +35,11 @@ export type { McpInputRequest } from './mrtr/input-request.interface.js';
 export type { FormAnswer, UrlAnswer, SamplingAnswer, RootsAnswer, SamplingRequestParams } from './mrtr/input-answers.interface.js';
 export type { McpElicitor, McpAnswers } from './mrtr/mcp-elicitor.interface.js';
 
-export { McpRegistry, type McpListKind } from './discovery/mcp.registry.js';
+export { McpRegistry, type McpListKind, type McpRuntimeHandler } from './discovery/mcp.registry.js';
+export { McpPublisher } from './subscriptions/mcp.publisher.js';
+export { MCP_EVENT_BUS, type McpEventBus } from './subscriptions/mcp-event-bus.interface.js';
+export { InMemoryEventBus } from './subscriptions/in-memory-event-bus.js';
+export type { McpChangeEvent } from './subscriptions/mcp-event.interface.js';
 export { McpDefinitionError } from './discovery/mcp-definition.error.js';
 
 export { McpContent } from './server/mcp-content.js';

@@ -4,8 +4,10 @@ import { MCP_MODULE_OPTIONS_EXTRAS } from './config/mcp-extras.constants.js';
 import {
   MCP_ASYNC_OPTIONS_TYPE,
   MCP_OPTIONS_TYPE,
+  MCP_MODULE_OPTIONS,
   McpConfigurableModuleClass,
 } from './config/mcp-module-definition.js';
+import type { McpModuleOptions } from './config/mcp-options.interface.js';
 import { McpResolvedOptions } from './config/resolved-options.js';
 import { McpHandlerFactory } from './context/mcp-handler.factory.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
@@ -14,6 +16,10 @@ import { McpRegistry } from './discovery/mcp.registry.js';
 import { McpMrtrService } from './mrtr/mrtr.service.js';
 import { RequestStateCodec } from './mrtr/request-state.codec.js';
 import { McpHandlerInvoker } from './server/handler.invoker.js';
+import { InMemoryEventBus } from './subscriptions/in-memory-event-bus.js';
+import { MCP_EVENT_BUS } from './subscriptions/mcp-event-bus.interface.js';
+import { McpPublisher } from './subscriptions/mcp.publisher.js';
+import { McpSubscriptionsService } from './subscriptions/subscriptions.service.js';
 import { McpCompletionService } from './server/completion.service.js';
 import { McpDiscoverService } from './server/discover.service.js';
 import { McpDispatcher } from './server/mcp.dispatcher.js';
@@ -72,10 +78,17 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH): DynamicModu
       McpPromptsService,
       McpResourcesService,
       McpCompletionService,
+      {
+        provide: MCP_EVENT_BUS,
+        useFactory: (options: McpModuleOptions) => options.eventBus ?? new InMemoryEventBus(),
+        inject: [MCP_MODULE_OPTIONS],
+      },
+      McpPublisher,
+      McpSubscriptionsService,
       McpDispatcher,
       McpHttpTransport,
       BodyCaptureInstaller,
     ],
-    exports: [McpRegistry],
+    exports: [McpRegistry, McpPublisher, MCP_EVENT_BUS],
   };
 }

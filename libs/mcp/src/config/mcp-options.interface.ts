@@ -1,4 +1,5 @@
 import type { McpCacheHints, McpIcon } from '../protocol/mcp-wire.interface.js';
+import type { McpEventBus } from '../subscriptions/mcp-event-bus.interface.js';
 
 /** Cache hints per kind of cacheable result; each falls back to `default`. */
 export interface McpCacheHintOptions {
@@ -69,6 +70,15 @@ export interface McpModuleOptions {
    * Receives the framework's HTTP request. Default: no principal.
    */
   principal?: (request: unknown) => string | undefined;
+  /**
+   * Carries change events (`McpPublisher`, runtime registration) to listen streams. Default: in-process only;
+   * give a shared bus (e.g. Redis pub/sub) when several replicas serve the same clients.
+   */
+  eventBus?: McpEventBus;
+  /** Most `subscriptions/listen` streams open at once; more are refused with HTTP 503. Default 10,000. */
+  maxListenStreams?: number;
+  /** Interval of keep-alive comments on listen streams, in milliseconds. Default 15,000. */
+  keepAliveMs?: number;
   /** Put `io.modelcontextprotocol/serverInfo` in every result's `_meta`. Default true. */
   serverInfoInResults?: boolean;
   /**

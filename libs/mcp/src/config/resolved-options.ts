@@ -21,6 +21,8 @@ export class McpResolvedOptions {
   readonly maxQueuedFrames: number;
   readonly maxQueuedBytes: number;
   readonly principal?: (request: unknown) => string | undefined;
+  readonly maxListenStreams: number;
+  readonly keepAliveMs: number;
   private readonly cacheHints: McpCacheHintOptions;
 
   constructor(@Inject(MCP_MODULE_OPTIONS) options: McpModuleOptions) {
@@ -48,6 +50,8 @@ export class McpResolvedOptions {
     this.maxQueuedFrames = positive(options.streaming?.maxQueuedFrames, 128, 'streaming.maxQueuedFrames');
     this.maxQueuedBytes = positive(options.streaming?.maxQueuedBytes, 64 * 1024, 'streaming.maxQueuedBytes');
     this.principal = options.principal;
+    this.maxListenStreams = positive(options.maxListenStreams, 10_000, 'maxListenStreams');
+    this.keepAliveMs = positive(options.keepAliveMs, 15_000, 'keepAliveMs');
   }
 
   /** Cache hints for one kind of cacheable result. */

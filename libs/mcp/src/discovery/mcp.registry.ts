@@ -1,13 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import { Subject } from 'rxjs';
+import type { McpToolContext } from '../context/mcp-tool.context.js';
+import type { McpPromptContext } from '../context/mcp-prompt.context.js';
+import type { McpResourceContext } from '../context/mcp-resource.context.js';
+import type { McpHandler } from '../context/mcp-handler.interface.js';
+import type { MrtrContext } from '../context/mrtr.context.js';
+import type { McpPromptOptions } from '../decorators/mcp-prompt.decorator.js';
+import type { McpResourceTemplateOptions } from '../decorators/mcp-resource-template.decorator.js';
+import type { McpResourceOptions } from '../decorators/mcp-resource.decorator.js';
+import type { McpToolOptions } from '../decorators/mcp-tool.decorator.js';
+import { McpEntryFactory } from './mcp-entry.factory.js';
 import type { PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from './registry-entries.interface.js';
+
+/** A handler registered at run time: a plain function (no guards or interceptors run around it). */
+export type McpRuntimeHandler<I, C extends MrtrContext> = (input: I, context: C) => unknown;
+
+const asHandler = <I, C extends MrtrContext>(fn: McpRuntimeHandler<I, C>): McpHandler => ({
+  invoke: async (input, context) => fn(input as I, context as C),
+});
 
 /** Which list changed. */
 export type McpListKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
 
 /**
  * Everything the server exposes: filled by the explorer at bootstrap, and open to additions and removals at run
- * time. Lists are kept sorted by name (URI for resources) so that pages are deterministic.
+ * time. Tools and prompts are listed by name, resources by URI (code-point order), resource templates most specific
+ * first (the order they are matched in), so that pages are deterministic.
  */
 @Injectable()
 export class McpRegistry {
@@ -17,26 +35,70 @@ export class McpRegistry {
   private readonly templates = new Map<string, ResourceTemplateEntry>();
   private readonly sorted = new Map<McpListKind, readonly unknown[]>();
   private readonly changes = new Subject<McpListKind>();
+  private discovered = false;
 
-  /** Emits the kind of list after every change (for list-changed notifications and caches). */
+  /** Emits the kind of list after every change made once discovery finished (for list-changed notifications). */
   readonly changes$ = this.changes.asObservable();
 
-  /** Adds a tool; a duplicate name throws. */
+  /** @internal Called by the explorer once the decorated handlers are registered. */
+  completeDiscovery(): void {
+    this.discovered = true;
+  }
+
+  /**
+   * Adds a tool at run time; listen streams that asked for `toolsListChanged` are told.
+   *
+   * @example
+   * ```ts
+   * registry.registerTool({ name: 'ping', description: 'Answers pong' }, () => 'pong');
+   * ```
+   */
+  registerTool<I = Record<string, unknown>>(
+    options: McpToolOptions & { name: string },
+    handler: McpRuntimeHandler<I, McpToolContext>,
+  ): void {
+    this.addTool(McpEntryFactory.tool(`runtime tool "${options.name}"`, options, asHandler(handler)));
+  }
+
+  /** Adds a prompt at run time (completion providers must be functions). */
+  registerPrompt<I = Record<string, string>>(
+    options: McpPromptOptions & { name: string },
+    handler: McpRuntimeHandler<I, McpPromptContext>,
+  ): void {
+    this.addPrompt(McpEntryFactory.prompt(`runtime prompt "${options.name}"`, options, asHandler(handler)));
+  }
+
+  /** Adds a static resource at run time; `name` defaults to the URI. */
+  registerResource(options: McpResourceOptions, handler: McpRuntimeHandler<Record<string, never>, McpResourceContext>): void {
+    const named = { ...options, name: options.name ?? options.uri };
+    this.addResource(McpEntryFactory.resource(`runtime resource "${options.uri}"`, named, asHandler(handler)));
+  }
+
+  /** Adds a resource template at run time; `name` defaults to the template. */
+  registerResourceTemplate<I = Record<string, string | string[]>>(
+    options: McpResourceTemplateOptions,
+    handler: McpRuntimeHandler<I, McpResourceContext>,
+  ): void {
+    const named = { ...options, name: options.name ?? options.uriTemplate };
+    this.addResourceTemplate(McpEntryFactory.resourceTemplate(`runtime template "${options.uriTemplate}"`, named, asHandler(handler)));
+  }
+
+  /** @internal Adds a built tool entry; a duplicate name throws. */
   addTool(entry: ToolEntry): void {
     this.add(this.tools, entry.definition.name, entry, 'tools', 'tool');
   }
 
-  /** Adds a prompt; a duplicate name throws. */
+  /** @internal Adds a built prompt entry; a duplicate name throws. */
   addPrompt(entry: PromptEntry): void {
     this.add(this.prompts, entry.definition.name, entry, 'prompts', 'prompt');
   }
 
-  /** Adds a static resource; a duplicate URI throws. */
+  /** @internal Adds a built resource entry; a duplicate URI throws. */
   addResource(entry: ResourceEntry): void {
     this.add(this.resources, entry.definition.uri, entry, 'resources', 'resource');
   }
 
-  /** Adds a resource template; a duplicate template throws. */
+  /** @internal Adds a built template entry; a duplicate template throws. */
   addResourceTemplate(entry: ResourceTemplateEntry): void {
     this.add(this.templates, entry.definition.uriTemplate, entry, 'resourceTemplates', 'resource template');
   }
@@ -110,7 +172,7 @@ export class McpRegistry {
 
   private changed(kind: McpListKind): void {
     this.sorted.delete(kind);
-    this.changes.next(kind);
+    if (this.discovered) this.changes.next(kind);
   }
 
   private list<T>(kind: McpListKind, map: Map<string, T>): readonly T[] {

@@ -8,6 +8,7 @@ import type {
 } from '../protocol/mcp-wire.interface.js';
 import type { UriTemplate } from '../protocol/uri-template.js';
 import type { CompiledSchema } from '../schema/index.js';
+import type { ParamHeaderBinding } from './param-headers.js';
 
 /** A completion provider bound to its host. */
 export type BoundCompletion = (value: string, context: McpCompletionContext) => Promise<McpCompletionReturn>;
@@ -17,6 +18,8 @@ export interface ToolEntry {
   readonly definition: McpToolDefinition;
   readonly input?: CompiledSchema;
   readonly output?: CompiledSchema;
+  /** Arguments mirrored into `Mcp-Param-*` headers. */
+  readonly paramHeaders: readonly ParamHeaderBinding[];
   readonly handler: McpHandler;
 }
 

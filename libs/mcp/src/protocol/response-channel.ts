@@ -4,7 +4,8 @@ import type { JsonRpcErrorResponse, JsonRpcNotification, JsonRpcResultResponse }
 /** What a request's response channel carries: notifications first, then exactly one final response. */
 export type ChannelMessage =
   | { type: 'notification'; message: JsonRpcNotification }
-  | { type: 'response'; message: JsonRpcResultResponse | JsonRpcErrorResponse; httpStatus: number };
+  | { type: 'response'; message: JsonRpcResultResponse | JsonRpcErrorResponse; httpStatus: number }
+  | { type: 'keepalive' };
 
 /**
  * The per-request stream of outgoing messages (DESIGN D2). Handlers' emitters push notifications; the
@@ -39,6 +40,11 @@ export class ResponseChannel {
     this.finished = true;
     this.subject.next({ type: 'response', message, httpStatus });
     this.subject.complete();
+  }
+
+  /** Asks the transport to keep a long-lived stream open (an SSE comment); no effect before streaming. */
+  keepAlive(): void {
+    if (!this.finished) this.subject.next({ type: 'keepalive' });
   }
 
   /** Ends the channel without a response (the client went away). */

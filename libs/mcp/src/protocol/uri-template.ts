@@ -388,7 +388,7 @@ function compileMatcher(
       const excluded = exclusions.get(capture)!;
       // A last group that matches anything to the end cannot fail, so it never rescans.
       const isCatchAll = excluded.size === 0 && index === later.length - 1 && tokens.at(-1) === capture;
-      if (isCatchAll || [...follow.chars].every((char) => excluded.has(char))) continue;
+      if (isCatchAll || (!follow.any && [...follow.chars].every((char) => excluded.has(char)))) continue;
       if (!canExclude(capture, follow)) {
         throw ambiguity(template, `${capture.source} may contain the text that ends ${first.source}`);
       }
@@ -520,10 +520,16 @@ function reachesDelimiterThroughLiterals(tokens: readonly MatchToken[], start: n
 }
 
 function capturePattern(capture: Capture, excluded: ReadonlySet<string>): string {
-  const chars = characterClass(excluded);
   const first = OPERATORS[capture.operator].first;
   // `{x}` and `{+x}` have no prefix to tell an empty value from an absent one: require a character.
-  return first ? `(?:${escapeRegExp(first)}(${chars}*))?` : `(${chars}+)`;
+  if (!first) return `(${characterClass(excluded)}+)`;
+  let body = `${characterClass(excluded)}*`;
+  if (capture.operator === '/' && !capture.vars.some((v) => v.explode)) {
+    // `{/a,b}` spans at most as many segments as it has variables.
+    const segment = `${characterClass(new Set([...excluded, '/']))}*`;
+    body = `${segment}(?:\/${segment}){0,${capture.vars.length - 1}}`;
+  }
+  return `(?:${escapeRegExp(first)}(${body}))?`;
 }
 
 function characterClass(excluded: ReadonlySet<string>): string {

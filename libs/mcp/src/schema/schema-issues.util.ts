@@ -20,5 +20,11 @@ export function appendPointer(pointer: string, ...tokens: readonly PropertyKey[]
  * Paths are shown without their leading `/`; an issue at the root shows only its message.
  */
 export function formatIssues(issues: readonly SchemaIssue[]): string {
-  return issues.map(({ path, message }) => (path ? `${path.slice(1)}: ${message}` : message)).join('; ');
+  return issues.map(({ path, message }) => (path ? `${path.slice(1)}: ${withoutLeadingName(path, message)}` : message)).join('; ');
+}
+
+/** class-validator messages already start with the property name (`quantity must be…`); keep it once. */
+function withoutLeadingName(path: string, message: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return name && message.startsWith(`${name} `) ? message.slice(name.length + 1) : message;
 }

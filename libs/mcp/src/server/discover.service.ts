@@ -17,9 +17,10 @@ export class McpDiscoverService {
     const capabilities: JsonObject = {};
     const hasPrompts = this.registry.listPrompts().length > 0;
     const hasResources = this.registry.listResources().length > 0 || this.registry.listResourceTemplates().length > 0;
-    if (this.registry.listTools().length > 0) capabilities.tools = {};
-    if (hasPrompts) capabilities.prompts = {};
-    if (hasResources) capabilities.resources = {};
+    // listChanged / subscribe: honoured on subscriptions/listen streams.
+    if (this.registry.listTools().length > 0) capabilities.tools = { listChanged: true };
+    if (hasPrompts) capabilities.prompts = { listChanged: true };
+    if (hasResources) capabilities.resources = { subscribe: true, listChanged: true };
     if (hasPrompts || hasResources) capabilities.completions = {};
     // Handlers may log through ctx.log (only to requests that opt in with a log level).
     capabilities.logging = {};

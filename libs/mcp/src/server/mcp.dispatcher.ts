@@ -10,6 +10,7 @@ import type { McpMethodHandler } from './mcp-feature.interface.js';
 import { McpPromptsService } from './prompts.service.js';
 import { McpResourcesService } from './resources.service.js';
 import { McpToolsService } from './tools.service.js';
+import { McpSubscriptionsService } from '../subscriptions/subscriptions.service.js';
 
 interface Route {
   /** The server capability that must be advertised for the method to exist (`-32601` otherwise). */
@@ -33,6 +34,7 @@ export class McpDispatcher {
     prompts: McpPromptsService,
     resources: McpResourcesService,
     completion: McpCompletionService,
+    subscriptions: McpSubscriptionsService,
     options: McpResolvedOptions,
   ) {
     this.routes = new Map<string, Route>([
@@ -45,6 +47,7 @@ export class McpDispatcher {
       ['resources/templates/list', { capability: 'resources', handle: (scope) => resources.listTemplates(scope) }],
       ['resources/read', { capability: 'resources', handle: (scope) => resources.read(scope) }],
       ['completion/complete', { capability: 'completions', handle: (scope) => completion.complete(scope) }],
+      ['subscriptions/listen', { handle: (scope) => subscriptions.listen(scope, this.listenFeatures()) }],
     ]);
     this.resultMeta = options.serverInfoInResults ? { [MetaKeys.serverInfo]: options.serverInfo } : undefined;
   }
@@ -67,6 +70,11 @@ export class McpDispatcher {
       const mcpError = error instanceof McpError ? error : this.unexpected(error, scope.method);
       scope.channel.respond(errorResponse(scope.id, mcpError), mcpError.httpStatus);
     }
+  }
+
+  private listenFeatures() {
+    const capabilities = this.discover.capabilities();
+    return { tools: 'tools' in capabilities, prompts: 'prompts' in capabilities, resources: 'resources' in capabilities };
   }
 
   private decorate(result: JsonObject): JsonObject {

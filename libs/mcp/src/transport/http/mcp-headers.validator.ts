@@ -6,6 +6,7 @@ export interface HeaderSource {
   /** Every value of every header, unjoined (Node joins repeated custom headers in `headers`). */
   headersDistinct?: Record<string, string[] | undefined>;
 }
+import type { ParamHeaderBinding } from '../../discovery/param-headers.js';
 import type { JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { McpHeaders } from '../../protocol/meta-keys.constants.js';
@@ -81,4 +82,47 @@ export function checkHeadersAgainstBody(headers: HeaderSource, request: JsonRpcR
       throw McpError.headerMismatch(`Header mismatch: Mcp-Name header value does not match body ${field}`);
     }
   }
+}
+
+/**
+ * Checks the `Mcp-Param-*` headers of a `tools/call` against the arguments they mirror (T-HTTP-19..22): a value in
+ * the body needs its header, equal after Base64 decoding (integers compared numerically); a null or absent
+ * argument must not come with one. Unrecognised `Mcp-Param-*` headers are ignored.
+ */
+export function checkParamHeadersAgainstBody(
+  source: HeaderSource,
+  args: unknown,
+  bindings: readonly ParamHeaderBinding[],
+): void {
+  for (const binding of bindings) {
+    const value = valueAt(args, binding.path);
+    const raw = single(source, binding.header);
+    const label = `Mcp-Param-${binding.name}`;
+    if (value === undefined || value === null) {
+      if (raw !== undefined) throw McpError.headerMismatch(`Header mismatch: ${label} was sent but the argument has no value`);
+      continue;
+    }
+    if (raw === undefined) throw McpError.headerMismatch(`Header mismatch: the ${label} header is required`);
+    const header = decodeHeaderValue(raw, label);
+    if (!headerMatches(header, value, binding.type)) {
+      throw McpError.headerMismatch(`Header mismatch: ${label} header value does not match the argument`);
+    }
+  }
+}
+
+function valueAt(args: unknown, path: readonly string[]): unknown {
+  let current = args;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+function headerMatches(header: string, value: unknown, type: ParamHeaderBinding['type']): boolean {
+  if (type === 'integer' && typeof value === 'number') {
+    return /^-?\d+(\.0+)?$/.test(header) && Number(header) === value;
+  }
+  if (type === 'boolean' && typeof value === 'boolean') return header === String(value);
+  return typeof value === 'string' ? header === value : header === JSON.stringify(value);
 }

@@ -12,7 +12,8 @@ import { ResponseChannel } from '../../protocol/response-channel.js';
 import { errorResponse, McpDispatcher } from '../../server/mcp.dispatcher.js';
 import type { CapturedBody } from './captured-body.interface.js';
 import { HostOriginValidator } from './host-origin.validator.js';
-import { checkHeadersAgainstBody, requireStandardHeaders } from './mcp-headers.validator.js';
+import { McpRegistry } from '../../discovery/mcp.registry.js';
+import { checkHeadersAgainstBody, checkParamHeadersAgainstBody, requireStandardHeaders } from './mcp-headers.validator.js';
 import { MCP_RAW_BODY } from './raw-body.constants.js';
 import { type AcceptedMediaTypes, type QueueBounds, ResponseWriter, writeEmpty, writeJson } from './response.writer.js';
 
@@ -36,11 +37,12 @@ export class McpHttpTransport implements OnApplicationShutdown {
   private readonly logger = new Logger('McpHttpTransport');
   private readonly hostOrigin: HostOriginValidator;
   private readonly inFlight = new Set<AbortController>();
-  private readonly queueBounds: QueueBounds;
+  private readonly queueBounds: Omit<QueueBounds, 'overflow'>;
 
   constructor(
     private readonly dispatcher: McpDispatcher,
     private readonly options: McpResolvedOptions,
+    private readonly registry: McpRegistry,
   ) {
     this.hostOrigin = new HostOriginValidator(options.allowedHosts, options.allowedOrigins);
     this.queueBounds = { maxFrames: options.maxQueuedFrames, maxBytes: options.maxQueuedBytes };
@@ -80,10 +82,16 @@ export class McpHttpTransport implements OnApplicationShutdown {
         throw McpError.unsupportedVersion(meta.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS);
       }
       this.dispatcher.assertMethodAvailable(message.method);
+      if (message.method === 'tools/call') {
+        // Validated against the current definition: a client with a stale schema gets -32020 and re-lists.
+        const tool = this.registry.getTool(String(message.params?.name));
+        if (tool && tool.paramHeaders.length > 0) checkParamHeadersAgainstBody(request, message.params?.arguments, tool.paramHeaders);
+      }
 
       const abort = new AbortController();
       const channel = new ResponseChannel();
-      new ResponseWriter(channel, response, accepted, this.queueBounds);
+      const overflow = message.method === 'subscriptions/listen' ? 'disconnect' : 'coalesce';
+      new ResponseWriter(channel, response, accepted, { ...this.queueBounds, overflow });
       this.watchDisconnect(response, channel, abort);
       const scope: McpRequestScope = {
         id: message.id,

@@ -13,6 +13,11 @@ export interface AcceptedMediaTypes {
 export interface QueueBounds {
   maxFrames: number;
   maxBytes: number;
+  /**
+   * At the bound: `coalesce` keeps the newest progress per token and drops other notifications (request streams);
+   * `disconnect` closes the response (listen streams, whose change notifications must not be lost silently).
+   */
+  overflow: 'coalesce' | 'disconnect';
 }
 
 const SSE_HEADERS = {
@@ -81,6 +86,10 @@ export class ResponseWriter {
 
   private write(message: ChannelMessage): void {
     if (this.response.destroyed || this.response.writableEnded) return;
+    if (message.type === 'keepalive') {
+      if (this.streaming && !this.waitingForDrain) this.response.write(': keep-alive\n\n');
+      return;
+    }
     if (message.type === 'notification') {
       // A client that cannot read SSE only gets the final response.
       if (!this.accepted.sse) return;
@@ -103,6 +112,11 @@ export class ResponseWriter {
       return;
     }
     if (!item.final && (this.queue.length >= this.bounds.maxFrames || this.queuedBytes + item.data.length > this.bounds.maxBytes)) {
+      if (this.bounds.overflow === 'disconnect') {
+        this.droppedFrames++;
+        this.response.destroy();
+        return;
+      }
       const replaced = item.progressToken !== undefined && this.dropQueuedProgress(item.progressToken);
       this.droppedFrames++;
       if (!replaced) return;

@@ -1,0 +1,128 @@
+import type { McpHandler } from '../context/mcp-handler.interface.js';
+import type { McpCompletionProvider } from '../decorators/completion-provider.interface.js';
+import type { McpPromptOptions } from '../decorators/mcp-prompt.decorator.js';
+import type { McpResourceTemplateOptions } from '../decorators/mcp-resource-template.decorator.js';
+import type { McpResourceOptions } from '../decorators/mcp-resource.decorator.js';
+import type { McpToolOptions } from '../decorators/mcp-tool.decorator.js';
+import { UriTemplate } from '../protocol/uri-template.js';
+import { compileSchema } from '../schema/index.js';
+import { McpDefinitionError } from './mcp-definition.error.js';
+import { checkParamHeaders } from './param-headers.js';
+import type { BoundCompletion, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from './registry-entries.interface.js';
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/;
+const NO_ARGUMENTS_SCHEMA = { type: 'object', additionalProperties: false };
+
+/**
+ * Checks a declaration and builds its registry entry; shared by the explorer (decorated methods) and runtime
+ * registration. `where` names the declaration in errors; `host` resolves completion providers given by method name.
+ */
+export const McpEntryFactory = {
+  tool(where: string, options: McpToolOptions & { name: string }, handler: McpHandler): ToolEntry {
+    const { name } = options;
+    if (!TOOL_NAME.test(name)) {
+      throw new McpDefinitionError(where, `tool name "${name}" must be 1-128 characters of A-Z a-z 0-9 _ - .`);
+    }
+    const owner = `tool "${name}" (${where})`;
+    const input = options.input === undefined ? undefined : compileSchema(options.input, { role: 'input', owner });
+    const output = options.output === undefined ? undefined : compileSchema(options.output, { role: 'output', owner });
+    const inputSchema = input?.jsonSchema ?? NO_ARGUMENTS_SCHEMA;
+    return {
+      definition: clean({
+        name,
+        title: options.title,
+        description: options.description,
+        icons: options.icons,
+        inputSchema,
+        outputSchema: output?.jsonSchema,
+        annotations: options.annotations,
+        _meta: options._meta,
+      }),
+      input,
+      output,
+      paramHeaders: checkParamHeaders(where, inputSchema),
+      handler,
+    };
+  },
+
+  prompt(where: string, options: McpPromptOptions & { name: string }, handler: McpHandler, host?: object): PromptEntry {
+    const { name } = options;
+    if (!name) throw new McpDefinitionError(where, 'prompt name must not be empty');
+    const argumentNames = new Set<string>();
+    const completions = new Map<string, BoundCompletion>();
+    for (const argument of options.arguments ?? []) {
+      if (!argument?.name) throw new McpDefinitionError(where, `prompt "${name}" has an argument without a name`);
+      if (argumentNames.has(argument.name)) {
+        throw new McpDefinitionError(where, `prompt "${name}" declares argument "${argument.name}" twice`);
+      }
+      argumentNames.add(argument.name);
+      if (argument.complete) completions.set(argument.name, bindCompletion(where, argument.complete, host));
+    }
+    return {
+      definition: clean({
+        name,
+        title: options.title,
+        description: options.description,
+        arguments: options.arguments?.map(({ complete: _complete, ...argument }) => clean(argument)),
+        icons: options.icons,
+        _meta: options._meta,
+      }),
+      requiredArguments: (options.arguments ?? []).filter((argument) => argument.required).map((argument) => argument.name),
+      completions,
+      handler,
+    };
+  },
+
+  resource(where: string, options: McpResourceOptions & { name: string }, handler: McpHandler): ResourceEntry {
+    if (typeof options.uri !== 'string' || !URI.test(options.uri)) {
+      throw new McpDefinitionError(where, `resource uri "${String(options.uri)}" is not an absolute URI (RFC 3986)`);
+    }
+    if (options.size !== undefined && (!Number.isInteger(options.size) || options.size < 0)) {
+      throw new McpDefinitionError(where, 'resource size must be a non-negative integer');
+    }
+    const { uri, name, title, description, mimeType, size, annotations, icons, _meta } = options;
+    return { definition: clean({ uri, name, title, description, mimeType, size, annotations, icons, _meta }), handler };
+  },
+
+  resourceTemplate(
+    where: string,
+    options: McpResourceTemplateOptions & { name: string },
+    handler: McpHandler,
+    host?: object,
+  ): ResourceTemplateEntry {
+    let template: UriTemplate;
+    try {
+      template = new UriTemplate(options.uriTemplate);
+    } catch (error) {
+      throw new McpDefinitionError(where, (error as Error).message);
+    }
+    const completions = new Map<string, BoundCompletion>();
+    for (const [variable, provider] of Object.entries(options.complete ?? {})) {
+      if (!template.variableNames.includes(variable)) {
+        throw new McpDefinitionError(where, `completion for "${variable}", which is not a variable of ${options.uriTemplate}`);
+      }
+      completions.set(variable, bindCompletion(where, provider, host));
+    }
+    const { uriTemplate, name, title, description, mimeType, annotations, icons, _meta } = options;
+    return {
+      definition: clean({ uriTemplate, name, title, description, mimeType, annotations, icons, _meta }),
+      template,
+      completions,
+      handler,
+    };
+  },
+};
+
+function bindCompletion(where: string, provider: McpCompletionProvider, host?: object): BoundCompletion {
+  const fn = typeof provider === 'string' ? (host as Record<string, unknown> | undefined)?.[provider] : provider;
+  if (typeof fn !== 'function') {
+    throw new McpDefinitionError(where, `completion provider "${String(provider)}" is not a method of ${host?.constructor.name ?? 'the handler'}`);
+  }
+  return async (value, context) => fn.call(typeof provider === 'string' ? host : undefined, value, context);
+}
+
+/** Drops undefined fields so that definitions serialize exactly as declared. */
+function clean<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

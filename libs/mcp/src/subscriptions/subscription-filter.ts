@@ -1,0 +1,87 @@
+import type { JsonObject } from '../protocol/json-rpc.interface.js';
+import { McpError } from '../protocol/mcp.error.js';
+import type { McpClientCapabilities } from '../protocol/mcp-wire.interface.js';
+import type { McpChangeEvent } from './mcp-event.interface.js';
+
+const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+const MAX_RESOURCE_SUBSCRIPTIONS = 1000;
+const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/;
+
+/** What a listen stream asked for, narrowed to what this server honours. */
+export interface SubscriptionFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+}
+
+/** The server features a filter can be honoured against. */
+export interface ListenFeatures {
+  tools: boolean;
+  prompts: boolean;
+  resources: boolean;
+}
+
+/**
+ * Reads `params.notifications` of `subscriptions/listen` and keeps the subset the server honours (spec digest §9):
+ * list changes only for features it has, resource subscriptions only with resources. Malformed filters are `-32602`.
+ */
+export function parseSubscriptionFilter(
+  params: JsonObject,
+  features: ListenFeatures,
+  capabilities: McpClientCapabilities,
+): SubscriptionFilter {
+  const raw = params.notifications ?? {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw McpError.invalidParams('Invalid params: notifications must be an object');
+  }
+  const requested = raw as JsonObject;
+  for (const flag of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const) {
+    if (requested[flag] !== undefined && typeof requested[flag] !== 'boolean') {
+      throw McpError.invalidParams(`Invalid params: notifications.${flag} must be a boolean`);
+    }
+  }
+  if (requested.taskIds !== undefined) {
+    const extensions = capabilities.extensions as Record<string, unknown> | undefined;
+    if (!extensions || !(TASKS_EXTENSION in extensions)) {
+      throw McpError.missingCapability('Listening for tasks needs the tasks extension capability', {
+        extensions: { [TASKS_EXTENSION]: {} },
+      });
+    }
+  }
+  const filter: SubscriptionFilter = {};
+  if (requested.toolsListChanged === true && features.tools) filter.toolsListChanged = true;
+  if (requested.promptsListChanged === true && features.prompts) filter.promptsListChanged = true;
+  if (requested.resourcesListChanged === true && features.resources) filter.resourcesListChanged = true;
+  const uris = requested.resourceSubscriptions;
+  if (uris !== undefined) {
+    if (!Array.isArray(uris) || uris.length > MAX_RESOURCE_SUBSCRIPTIONS || !uris.every((uri) => typeof uri === 'string' && URI.test(uri))) {
+      throw McpError.invalidParams(
+        `Invalid params: notifications.resourceSubscriptions must be at most ${MAX_RESOURCE_SUBSCRIPTIONS} absolute URIs`,
+      );
+    }
+    if (features.resources && uris.length > 0) filter.resourceSubscriptions = [...new Set(uris as string[])];
+  }
+  return filter;
+}
+
+/** The notification method of an event, if the filter wants it. */
+export function notificationFor(filter: SubscriptionFilter, event: McpChangeEvent): string | undefined {
+  switch (event.type) {
+    case 'toolsListChanged':
+      return filter.toolsListChanged ? 'notifications/tools/list_changed' : undefined;
+    case 'promptsListChanged':
+      return filter.promptsListChanged ? 'notifications/prompts/list_changed' : undefined;
+    case 'resourcesListChanged':
+      return filter.resourcesListChanged ? 'notifications/resources/list_changed' : undefined;
+    case 'resourceUpdated':
+      return filter.resourceSubscriptions?.some((uri) => coversUri(uri, event.uri)) ? 'notifications/resources/updated' : undefined;
+  }
+}
+
+/** A subscription to a URI also covers its sub-resources (`file:///dir` covers `file:///dir/a.txt`). */
+function coversUri(subscribed: string, updated: string): boolean {
+  if (subscribed === updated) return true;
+  const prefix = subscribed.endsWith('/') ? subscribed : `${subscribed}/`;
+  return updated.startsWith(prefix);
+}
