@@ -104,6 +104,16 @@ export const McpForm = {
       : { type: 'string', enum: values };
     return field({ type: 'array', items, ...options });
   },
+  /**
+   * One choice with display names in the superseded `enumNames` form, for clients that predate titled `oneOf`.
+   * Prefer `enum` with `{ const, title }` options.
+   */
+  legacyTitledEnum<V extends string>(values: readonly V[], names: readonly string[], options: Common<V> = {}): FormField<V> {
+    if (values.length === 0 || values.length !== names.length) {
+      throw new TypeError('McpForm.legacyTitledEnum needs as many names as values');
+    }
+    return field({ type: 'string', enum: values, enumNames: names, ...options });
+  },
   /** The form itself: the fields by name; those not marked `.optional()` are required. */
   object<S extends Shape>(shape: S): FormSchema<InferForm<S>> {
     const properties: Record<string, unknown> = {};

@@ -91,7 +91,6 @@ describe('UriTemplate', () => {
       ['{base}index', 'http%3A%2F%2Fexample.com%2Fhome%2Findex'],
       ['{+base}index', 'http://example.com/home/index'],
       ['{+half}', '50%25'],
-      ['up{+path}{var}/here', 'up/foo/barvalue/here'],
       ['foo{#empty}', 'foo#'],
       ['foo{#undef}', 'foo'],
       ['www{.dom*}', 'www.example.com'],
@@ -185,6 +184,7 @@ describe('UriTemplate', () => {
       expect(new UriTemplate('www{.dom*}').match('www.example.com')).toEqual({ dom: ['example', 'com'] });
       expect(new UriTemplate('{/var,x}/here').match('/value/1024/here')).toEqual({ var: 'value', x: '1024' });
       expect(new UriTemplate('{/var,x}/here').match('/a/b/c/here')).toBeNull();
+      expect(new UriTemplate('x:{/a,b}{/c}').match('x:/1/2/3')).toEqual({ a: '1', b: '2', c: '3' });
     });
 
     it('matches query parameters in any order and tolerates absent ones', () => {
@@ -300,9 +300,12 @@ describe('UriTemplate', () => {
     });
 
     it('round-trips expand → match for reserved, dotted and exploded variables', () => {
-      const template = new UriTemplate('repo://{+path}/blob{/segments*}{?tag*}');
-      const variables = { path: 'org/repo', segments: ['src', 'a b.ts'], tag: ['x', 'y'] };
+      const template = new UriTemplate('repo://{+path}/-/{name}{.ext}{?tag*}');
+      const variables = { path: 'org/repo/src', name: 'a b', ext: 'tar.gz', tag: ['x/y', 'z'] };
       expect(template.match(template.expand(variables))).toEqual(variables);
+      const segmented = new UriTemplate('repo://{owner}/{repo}/blob{/segments*}{?tag*}');
+      const tree = { owner: 'nest', repo: 'mcp', segments: ['src', 'a b.ts'], tag: ['x', 'y'] };
+      expect(segmented.match(segmented.expand(tree))).toEqual(tree);
       const dotted = new UriTemplate('file:///{dir}/{name}{.ext}');
       const file = { dir: 'my docs', name: 'report', ext: 'tar.gz' };
       expect(dotted.match(dotted.expand(file))).toEqual(file);
@@ -314,7 +317,9 @@ describe('UriTemplate', () => {
         ['x://{+a}x{b}yyyy', `x://${'x'.repeat(8000)}`],
         ['x://{+a}/{b}.txt', `x://${'a/'.repeat(4000)}`],
         ['x://{a}.{b}.{c}.{d}.txt', `x://${'.'.repeat(8000)}`],
-        ['x://{a}{b}/end', `x://${'a'.repeat(8000)}`],
+        ['x://{+a}-{b}-{c}.json', `x://${'-'.repeat(8000)}`],
+        ['x://{/a,b,c}/end', `x://${'/'.repeat(8000)}`],
+        ['x://{a}.{b}{?q}#{c}', `x://${'.?'.repeat(4000)}`],
         ['x://{/a*}/end', `x://${'/'.repeat(8000)}`],
         ['x://{?a,b,c}', `x://?${'a=&'.repeat(2600)}`],
       ];
@@ -322,9 +327,7 @@ describe('UriTemplate', () => {
         const template = new UriTemplate(source);
         const started = performance.now();
         template.match(uri);
-        const elapsed = performance.now() - started;
-        console.log(source, elapsed.toFixed(1));
-        expect(elapsed, source).toBeLessThan(250);
+        expect(performance.now() - started, source).toBeLessThan(250);
       }
     });
   });
@@ -371,9 +374,11 @@ describe('UriTemplate', () => {
 
     it('rejects templates whose variable-length parts cannot be told apart', () => {
       expect(() => new UriTemplate('x://{+a}/x/{+b}/y')).toThrow(/Ambiguous/);
-      expect(() => new UriTemplate('x://{a}{b}{c}')).toThrow(/Ambiguous/);
+      expect(() => new UriTemplate('x://{a}{b}')).toThrow(/Ambiguous/);
+      expect(() => new UriTemplate('up{+path}{var}/here')).toThrow(/Ambiguous/);
       expect(() => new UriTemplate('x://{+a}/blob{/b*}.json')).toThrow(/Ambiguous/);
       expect(() => new UriTemplate('x://{+a}/{+b}')).not.toThrow();
+      expect(() => new UriTemplate('x://{+a}/{b}')).not.toThrow();
     });
   });
 

@@ -381,13 +381,13 @@ function compileMatcher(
       backtracking = { capture: token, follow };
     }
   }
+  const captures = [...exclusions.keys()];
   if (backtracking) {
     const { capture: first, follow } = backtracking;
-    const later = [...exclusions.keys()].slice([...exclusions.keys()].indexOf(first) + 1);
-    for (const [index, capture] of later.entries()) {
+    for (const capture of captures.slice(captures.indexOf(first) + 1)) {
       const excluded = exclusions.get(capture)!;
-      // A last group that matches anything to the end cannot fail, so it never rescans.
-      const isCatchAll = excluded.size === 0 && index === later.length - 1 && tokens.at(-1) === capture;
+      // A last group that matches anything up to the end cannot fail, so it never rescans.
+      const isCatchAll = excluded.size === 0 && tokens.at(-1) === capture;
       if (isCatchAll || (!follow.any && [...follow.chars].every((char) => excluded.has(char)))) continue;
       if (!canExclude(capture, follow)) {
         throw ambiguity(template, `${capture.source} may contain the text that ends ${first.source}`);
@@ -399,7 +399,7 @@ function compileMatcher(
   for (const token of tokens) {
     source += token.kind === 'literal' ? literalPattern(token.text) : capturePattern(token, exclusions.get(token)!);
   }
-  return { pattern: new RegExp(`${source}$`), captures: [...exclusions.keys()] };
+  return { pattern: new RegExp(`${source}$`), captures };
 }
 
 function ambiguity(template: string, problem: string): UriTemplateSyntaxError {
@@ -481,7 +481,7 @@ function baseExclusions(capture: Capture, rest: readonly MatchToken[]): Set<stri
 }
 
 /** Whether the capture's text can contain several path segments (`{/a,b}` and `{/list*}` expand to `/x/y`). */
-function spansSegments(capture: Capture): boolean {
+function spansSegments(capture: Pick<Capture, 'operator' | 'vars'>): boolean {
   return capture.operator === '/' && (capture.vars.length > 1 || capture.vars.some((v) => v.explode));
 }
 
@@ -527,7 +527,7 @@ function capturePattern(capture: Capture, excluded: ReadonlySet<string>): string
   if (capture.operator === '/' && !capture.vars.some((v) => v.explode)) {
     // `{/a,b}` spans at most as many segments as it has variables.
     const segment = `${characterClass(new Set([...excluded, '/']))}*`;
-    body = `${segment}(?:\/${segment}){0,${capture.vars.length - 1}}`;
+    body = `${segment}(?:/${segment}){0,${capture.vars.length - 1}}`;
   }
   return `(?:${escapeRegExp(first)}(${body}))?`;
 }
@@ -560,7 +560,7 @@ function computeSpecificity(parts: readonly TemplatePart[]): number {
   let spanning = 0;
   for (const part of parts) {
     if (part.kind === 'literal') literalLength += part.text.length;
-    else if (part.operator === '+' || part.operator === '#' || spansSegments({ ...part, kind: 'capture' })) spanning++;
+    else if (part.operator === '+' || part.operator === '#' || spansSegments(part)) spanning++;
   }
   // At most MAX_EXPRESSIONS spanning expressions: one more literal character always outranks them.
   return literalLength * (MAX_EXPRESSIONS + 1) - spanning;
@@ -603,9 +603,12 @@ function readParameters(capture: Capture, raw: string): Captured | null {
     if (!varspec) return null;
     const value = equals === -1 ? '' : decodeURIComponent(parameter.slice(equals + 1));
     if (varspec.explode) {
-      const list = lists.get(varspec) ?? [];
-      if (!lists.has(varspec)) captured.push([varspec, list]);
-      lists.set(varspec, list);
+      let list = lists.get(varspec);
+      if (!list) {
+        list = [];
+        lists.set(varspec, list);
+        captured.push([varspec, list]);
+      }
       list.push(value);
     } else {
       if (seen.has(varspec)) return null;

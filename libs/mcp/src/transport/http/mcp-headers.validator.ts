@@ -35,12 +35,17 @@ function single(source: HeaderSource, name: string): string | undefined {
 export function decodeHeaderValue(value: string, headerName: string): string {
   const match = BASE64_SENTINEL.exec(value);
   if (!match) return value;
-  const decoded = Buffer.from(match[1], 'base64');
-  if (decoded.toString('base64').replace(/=+$/, '') !== match[1].replace(/=+$/, '')) {
+  const encoded = match[1];
+  // Strict base64: padded to a multiple of 4 and canonical, so one value has exactly one spelling.
+  const decoded = Buffer.from(encoded, 'base64');
+  if (encoded.length % 4 !== 0 || decoded.toString('base64') !== encoded) {
     throw McpError.headerMismatch(`Header mismatch: ${headerName} has an invalid base64 value`);
   }
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(decoded);
-  return text;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(decoded);
+  } catch {
+    throw McpError.headerMismatch(`Header mismatch: ${headerName} is not valid UTF-8 once decoded`);
+  }
 }
 
 /**

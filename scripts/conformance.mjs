@@ -1,0 +1,170 @@
+#!/usr/bin/env node
+/**
+ * Runs the official MCP conformance suite against apps/conformance, as part of `npm test`.
+ *
+ * - The runner needs Node 22; it lives with its own pinned Node in tools/conformance-runner, installed with `npm ci`
+ *   there (once, or when its lockfile changes). The fixture itself runs on the project's Node.
+ * - The suite's own output goes to a log file: its closing "Total: N passed, M failed" line also counts
+ *   unscored (extension) scenarios and must not be read as the project's test summary.
+ * - The gate is the exit code with an empty expected-failures file (warnings count as failures), a health check
+ *   before the run, and every pending scenario passing.
+ *
+ * Usage: node scripts/conformance.mjs [--requirements 2026-07-28]
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const runnerDir = join(root, 'tools/conformance-runner');
+const resultsDir = join(root, '.conformance');
+const fixtureEntry = join(root, 'dist/apps/conformance/apps/conformance/src/main.js');
+const PENDING = ['json-schema-2020-12', 'http-header-validation', 'http-custom-header-server-validation'];
+const requirements = process.argv.includes('--requirements')
+  ? [process.argv[process.argv.indexOf('--requirements') + 1]]
+  : ['2026-07-28'];
+
+const log = (message) => console.log(`[conformance] ${message}`);
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
+}
+
+/** Installs the runner when its lockfile changed since the last install. */
+function ensureRunner() {
+  const lock = readFileSync(join(runnerDir, 'package-lock.json'));
+  const stamp = join(runnerDir, 'node_modules/.installed-lock-hash');
+  const hash = createHash('sha256').update(lock).digest('hex');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) return;
+  log('installing the pinned runner (tools/conformance-runner)');
+  run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: runnerDir });
+  writeFileSync(stamp, hash);
+}
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the fixture when its sources (or the library's) are newer than the build. */
+function ensureFixtureBuilt() {
+  const sources = Math.max(newestMtime(join(root, 'apps/conformance/src')), newestMtime(join(root, 'libs/mcp/src')));
+  if (existsSync(fixtureEntry) && statSync(fixtureEntry).mtimeMs >= sources) return;
+  log('building apps/conformance');
+  run(join(root, 'node_modules/.bin/nest'), ['build', 'conformance'], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** Starts the fixture on a free loopback port and resolves with its MCP URL. */
+function startFixture() {
+  const child = spawn(process.execPath, [fixtureEntry], {
+    cwd: root,
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = new Promise((resolveUrl, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`fixture did not start:\n${output}`)), 30_000);
+    const onData = (chunk) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`fixture exited with ${code}:\n${output}`)));
+  });
+  return { child, url };
+}
+
+/** The fixture must answer a valid request before the run: a dead server passes some scenarios vacuously. */
+async function healthCheck(url) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'server/discover',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'server/discover',
+      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+    }),
+  });
+  const body = await response.json();
+  if (response.status !== 200 || !body.result?.supportedVersions?.includes('2026-07-28')) {
+    throw new Error(`health check failed: ${response.status} ${JSON.stringify(body)}`);
+  }
+}
+
+function runSuite(url, revision) {
+  const out = join(resultsDir, revision);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const logFile = join(resultsDir, `${revision}.log`);
+  const result = spawnSync(
+    'npm',
+    [
+      'exec', '--', 'conformance', 'server', '--url', url, '--requirements', revision,
+      '--expected-failures', join(runnerDir, `expected-failures-${revision}.yml`), '-o', out,
+    ],
+    { cwd: runnerDir, encoding: 'utf8', timeout: 300_000 },
+  );
+  writeFileSync(logFile, `${result.stdout ?? ''}${result.stderr ?? ''}`);
+  const scored = [...(result.stdout ?? '').matchAll(/^([✓✗]) (\S+):/gm)].filter(([, , name]) => !name.startsWith('tasks-'));
+  const failedPending = PENDING.filter((name) => !scenarioPassed(out, name));
+  const ok = result.status === 0 && failedPending.length === 0;
+  const passedScored = scored.filter(([, mark, name]) => mark === '✓' && !PENDING.includes(name)).length;
+  const totalScored = scored.filter(([, , name]) => !PENDING.includes(name)).length;
+  log(`${revision}: scored scenarios ${passedScored}/${totalScored} ok, pending ${PENDING.length - failedPending.length}/${PENDING.length} ok, runner exit ${result.status} (log: ${logFile})`);
+  if (!ok) {
+    console.error((result.stdout ?? '').split('=== SUMMARY ===')[1] ?? result.stdout);
+    console.error(result.stderr);
+    if (failedPending.length > 0) console.error(`[conformance] pending scenarios failing: ${failedPending.join(', ')}`);
+  }
+  return ok;
+}
+
+/** A scenario passed when its checks.json has no FAILURE or WARNING. */
+function scenarioPassed(out, scenario) {
+  const dir = readdirSync(out).find((name) => name.startsWith(`server-${scenario}-`));
+  if (!dir) return false;
+  const checks = JSON.parse(readFileSync(join(out, dir, 'checks.json'), 'utf8'));
+  return checks.length > 0 && checks.every((check) => check.status !== 'FAILURE' && check.status !== 'WARNING');
+}
+
+async function main() {
+  ensureRunner();
+  ensureFixtureBuilt();
+  const { child, url } = startFixture();
+  let ok = false;
+  try {
+    const mcpUrl = await url;
+    await healthCheck(mcpUrl);
+    ok = requirements.map((revision) => runSuite(mcpUrl, revision)).every(Boolean);
+  } finally {
+    child.kill('SIGTERM');
+  }
+  if (!ok) {
+    log('FAILED');
+    process.exit(1);
+  }
+  log('all required scenarios pass');
+}
+
+main().catch((error) => {
+  console.error(`[conformance] ${error.stack ?? error}`);
+  process.exit(1);
+});
