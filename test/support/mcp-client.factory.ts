@@ -8,7 +8,7 @@ export async function connectClient(
 ): Promise<Client> {
   const client = new Client(
     { name: 'nest-mcp-e2e', version: '1.0.0' },
-    { capabilities: options.capabilities ?? {}, versionNegotiation: { mode: { pin: '2026-07-28' } } } as never,
+    { capabilities: options.capabilities ?? {}, versionNegotiation: { mode: { pin: '2026-07-28' } } },
   );
   const transport = new StreamableHTTPClientTransport(url, options.fetch ? { fetch: options.fetch } : undefined);
   await client.connect(transport);

@@ -32,6 +32,7 @@ export {
 export { McpInput, canElicit } from './mrtr/input-request.builders.js';
 export { McpForm, FormSchema, type FormField, type InferForm, type TitledOption } from './mrtr/form-schema.builder.js';
 export type { McpInputRequest } from './mrtr/input-request.interface.js';
+export { InputRequiredSignal, isInputRequired } from './mrtr/input-required.signal.js';
 export type { FormAnswer, UrlAnswer, SamplingAnswer, RootsAnswer, SamplingRequestParams } from './mrtr/input-answers.interface.js';
 export type { McpElicitor, McpAnswers } from './mrtr/mcp-elicitor.interface.js';
 

@@ -64,7 +64,7 @@ export class ServicesResources {
   /** A URI that matches a template but names no service is answered like any unknown resource. */
   private require(name: string, context: McpResourceContext): ManagedService {
     const service = this.catalog.find(name);
-    if (!service) throw McpError.invalidParams('Resource not found', { uri: context.uri });
+    if (!service) throw McpError.resourceNotFound(context.uri);
     return service;
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable, type Type } from '@nestjs/common';
+import { CUSTOM_ROUTE_ARGS_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { ContextIdFactory, ExternalContextCreator, ModuleRef } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { MCP_PARAM_ARGS_METADATA } from '../decorators/mcp-metadata.constants.js';
@@ -64,29 +65,46 @@ const httpResponseOf = (context: MrtrContext): unknown =>
   (context as unknown as { scope: { httpResponse?: unknown } }).scope.httpResponse;
 
 /**
- * Lets handlers skip the parameter decorators: without any, the first parameter typed with a context class gets
- * the context, and the first other parameter gets the input. Written once as ordinary parameter metadata.
+ * Completes a handler's parameter metadata (once per method): parameters without a decorator that are typed with a
+ * context class get the context, and the first other undecorated one gets the input when no `@McpArgs` is used.
+ * Nest's own `createParamDecorator` decorators are carried over, so they work on MCP handlers too (their factory
+ * receives an execution context whose arguments are `[httpRequest, httpResponse, input, context]`).
  */
 function declareImplicitParams(target: Type, methodName: string): void {
-  if (Reflect.hasMetadata(MCP_PARAM_ARGS_METADATA, target, methodName)) return;
+  const declared: Record<string, ParamMetadata> = Reflect.getMetadata(MCP_PARAM_ARGS_METADATA, target, methodName) ?? {};
+  const routeParams: Record<string, ParamMetadata> = Reflect.getMetadata(ROUTE_ARGS_METADATA, target, methodName) ?? {};
+  const metadata: Record<string, ParamMetadata> = { ...declared };
+  for (const [key, param] of Object.entries(routeParams)) {
+    if (key.includes(CUSTOM_ROUTE_ARGS_METADATA)) metadata[key] = param;
+  }
+  const taken = new Set(Object.values(metadata).map((param) => param.index));
+  const hasInput = Object.keys(metadata).some((key) => key.startsWith(`${McpParamType.ARGS}:`));
   const paramTypes: unknown[] = Reflect.getMetadata('design:paramtypes', target.prototype, methodName) ?? [];
   const arity = Math.max(paramTypes.length, (target.prototype[methodName] as (...args: unknown[]) => unknown).length);
-  const metadata: Record<string, { index: number; data?: string; pipes: unknown[] }> = {};
-  let inputAssigned = false;
-  let contextAssigned = false;
+  let inputAssigned = hasInput;
+  let contextAssigned = Object.keys(metadata).some((key) => key.startsWith(`${McpParamType.CONTEXT}:`));
   for (let index = 0; index < arity; index++) {
+    if (taken.has(index)) continue;
     const type = paramTypes[index];
     const isContext = typeof type === 'function' && (type === MrtrContext || type.prototype instanceof MrtrContext);
-    if (isContext && !contextAssigned) {
+    if (isContext) {
       metadata[`${McpParamType.CONTEXT}:${index}`] = { index, pipes: [] };
       contextAssigned = true;
     } else if (!inputAssigned) {
       metadata[`${McpParamType.ARGS}:${index}`] = { index, pipes: [] };
       inputAssigned = true;
-    } else if (!contextAssigned) {
+    } else if (!contextAssigned && (type === undefined || type === Object)) {
+      // An untyped parameter after the input is the context, as in `(args, ctx) => …` written without types.
       metadata[`${McpParamType.CONTEXT}:${index}`] = { index, pipes: [] };
       contextAssigned = true;
     }
   }
   Reflect.defineMetadata(MCP_PARAM_ARGS_METADATA, metadata, target, methodName);
+}
+
+interface ParamMetadata {
+  index: number;
+  data?: unknown;
+  pipes: unknown[];
+  factory?: unknown;
 }

@@ -8,3 +8,11 @@ export class InputRequiredSignal extends Error {
     this.name = 'InputRequiredSignal';
   }
 }
+
+/**
+ * Whether an error is the input-required signal of `ctx.elicit` — for interceptors and exception filters that must
+ * let it pass untouched (the round ends with `input_required` whatever they do).
+ */
+export function isInputRequired(error: unknown): error is InputRequiredSignal {
+  return error instanceof InputRequiredSignal;
+}

@@ -58,7 +58,7 @@ export class DoubleProgress extends MonotonicEmitter {
     super(sink, total);
   }
 
-  /** Reports `value`; returns whether a notification was sent. Throws `IllegalProgressError` on a bad value. */
+  /** Reports `value`; returns whether a notification was handed to the transport. Throws `IllegalProgressError` on a bad value. */
   emit(value: number, message?: string): boolean {
     return this.push(value, message);
   }
@@ -74,7 +74,7 @@ export class LongProgress extends MonotonicEmitter {
     super(sink, total);
   }
 
-  /** Reports `value` (a safe integer); returns whether a notification was sent. */
+  /** Reports `value` (a safe integer); returns whether a notification was handed to the transport. */
   emit(value: number | bigint, message?: string): boolean {
     const numeric = typeof value === 'bigint' ? Number(value) : value;
     if (!Number.isSafeInteger(numeric)) {
@@ -96,7 +96,7 @@ export class CountingProgress extends MonotonicEmitter {
     super(sink, total);
   }
 
-  /** Counts one more step; returns whether a notification was sent. */
+  /** Counts one more step; returns whether a notification was handed to the transport. */
   emit(message?: string): boolean {
     return this.advance(1, message);
   }
@@ -120,7 +120,7 @@ export class PercentProgress extends MonotonicEmitter {
     super(sink, 1);
   }
 
-  /** Reports a fraction in [0, 1], strictly increasing; returns whether a notification was sent. */
+  /** Reports a fraction in [0, 1], strictly increasing; returns whether a notification was handed to the transport. */
   emit(fraction: number, message?: string): boolean {
     if (typeof fraction === 'number' && (fraction < 0 || fraction > 1)) {
       throw new IllegalProgressError(`progress fraction must be between 0 and 1, got ${fraction}`);

@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
 import type { McpRequestScope } from '../../protocol/mcp-request-scope.interface.js';
@@ -33,7 +33,7 @@ export interface HttpExchange {
  * dispatch with a response channel whose first message decides between JSON and SSE.
  */
 @Injectable()
-export class McpHttpTransport implements OnApplicationShutdown {
+export class McpHttpTransport implements BeforeApplicationShutdown {
   private readonly logger = new Logger('McpHttpTransport');
   private readonly hostOrigin: HostOriginValidator;
   private readonly inFlight = new Set<AbortController>();
@@ -116,7 +116,11 @@ export class McpHttpTransport implements OnApplicationShutdown {
     }
   }
 
-  onApplicationShutdown(): void {
+  /**
+   * Aborts the calls in flight before Nest closes the HTTP server, which waits for open connections: handlers
+   * see `ctx.signal` abort and can still answer.
+   */
+  beforeApplicationShutdown(): void {
     for (const abort of this.inFlight) abort.abort(new Error('The server is shutting down'));
   }
 
