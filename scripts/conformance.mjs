@@ -21,10 +21,14 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const runnerDir = join(root, 'tools/conformance-runner');
 const resultsDir = join(root, '.conformance');
 const fixtureEntry = join(root, 'dist/apps/conformance/apps/conformance/src/main.js');
-const PENDING = ['json-schema-2020-12', 'http-header-validation', 'http-custom-header-server-validation'];
+/** Scenarios each revision runs without scoring, that we require to pass anyway. */
+const PENDING = {
+  '2026-07-28': ['json-schema-2020-12', 'http-header-validation', 'http-custom-header-server-validation'],
+  '2025-11-25': ['json-schema-2020-12', 'server-session-lifecycle'],
+};
 const requirements = process.argv.includes('--requirements')
   ? [process.argv[process.argv.indexOf('--requirements') + 1]]
-  : ['2026-07-28'];
+  : ['2026-07-28', '2025-11-25'];
 
 const log = (message) => console.log(`[conformance] ${message}`);
 
@@ -123,18 +127,27 @@ function runSuite(url, revision) {
     { cwd: runnerDir, encoding: 'utf8', timeout: 300_000 },
   );
   writeFileSync(logFile, `${result.stdout ?? ''}${result.stderr ?? ''}`);
-  const scored = [...(result.stdout ?? '').matchAll(/^([✓✗]) (\S+):/gm)].filter(([, , name]) => !name.startsWith('tasks-'));
-  const failedPending = PENDING.filter((name) => !scenarioPassed(out, name));
-  const ok = result.status === 0 && failedPending.length === 0;
-  const passedScored = scored.filter(([, mark, name]) => mark === '✓' && !PENDING.includes(name)).length;
-  const totalScored = scored.filter(([, , name]) => !PENDING.includes(name)).length;
-  log(`${revision}: scored scenarios ${passedScored}/${totalScored} ok, pending ${PENDING.length - failedPending.length}/${PENDING.length} ok, runner exit ${result.status} (log: ${logFile})`);
+  const pending = PENDING[revision] ?? [];
+  const required = scoredServerScenarios(revision);
+  const scored = [...(result.stdout ?? '').matchAll(/^([✓✗]) (\S+):/gm)].filter(([, , name]) => required.has(name));
+  const failedPending = pending.filter((name) => !scenarioPassed(out, name));
+  const passedScored = scored.filter(([, mark]) => mark === '✓').length;
+  // Every scored scenario must have run and passed: the exit code alone can hide a scenario that never ran.
+  const ok = result.status === 0 && failedPending.length === 0 && required.size > 0 && passedScored === required.size;
+  log(`${revision}: scored scenarios ${passedScored}/${scored.length} ok, required unscored ${pending.length - failedPending.length}/${pending.length} ok, runner exit ${result.status} (log: ${logFile})`);
   if (!ok) {
     console.error((result.stdout ?? '').split('=== SUMMARY ===')[1] ?? result.stdout);
     console.error(result.stderr);
     if (failedPending.length > 0) console.error(`[conformance] pending scenarios failing: ${failedPending.join(', ')}`);
   }
   return ok;
+}
+
+/** The server scenarios a revision scores, as the runner lists them. */
+function scoredServerScenarios(revision) {
+  const listing = spawnSync('npm', ['exec', '--', 'conformance', 'list', '--requirements', revision], { cwd: runnerDir, encoding: 'utf8' });
+  const section = (listing.stdout ?? '').split('Server scenarios')[1]?.split(/\n\s*\n/)[0] ?? '';
+  return new Set([...section.matchAll(/^\s+- (\S+)$/gm)].map(([, name]) => name));
 }
 
 /** A scenario passed when its checks.json has no FAILURE or WARNING. */

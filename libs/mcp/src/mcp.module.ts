@@ -20,6 +20,8 @@ import { InMemoryEventBus } from './subscriptions/in-memory-event-bus.js';
 import { MCP_EVENT_BUS } from './subscriptions/mcp-event-bus.interface.js';
 import { McpPublisher } from './subscriptions/mcp.publisher.js';
 import { McpSubscriptionsService } from './subscriptions/subscriptions.service.js';
+import { McpLegacyHttpHandler } from './legacy/legacy-http.handler.js';
+import { McpSessionStore } from './legacy/legacy-session.store.js';
 import { McpCompletionService } from './server/completion.service.js';
 import { McpDiscoverService } from './server/discover.service.js';
 import { McpDispatcher } from './server/mcp.dispatcher.js';
@@ -86,6 +88,8 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH): DynamicModu
       McpPublisher,
       McpSubscriptionsService,
       McpDispatcher,
+      McpSessionStore,
+      McpLegacyHttpHandler,
       McpHttpTransport,
       BodyCaptureInstaller,
     ],

@@ -79,6 +79,12 @@ export interface McpModuleOptions {
   maxListenStreams?: number;
   /** Interval of keep-alive comments on listen streams, in milliseconds. Default 15,000. */
   keepAliveMs?: number;
+  /** 2025-11-25 sessions idle longer than this expire (later requests get 404), in milliseconds. Default 30 minutes. */
+  sessionIdleMs?: number;
+  /** Most 2025-11-25 sessions at once; `initialize` beyond it is refused with HTTP 503. Default 10,000. */
+  maxSessions?: number;
+  /** How long a 2025-11-25 server→client request (elicitation, sampling, roots) waits for its answer. Default 10 minutes. */
+  clientRequestTimeoutMs?: number;
   /** Put `io.modelcontextprotocol/serverInfo` in every result's `_meta`. Default true. */
   serverInfoInResults?: boolean;
   /**

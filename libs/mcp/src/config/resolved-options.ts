@@ -23,6 +23,9 @@ export class McpResolvedOptions {
   readonly principal?: (request: unknown) => string | undefined;
   readonly maxListenStreams: number;
   readonly keepAliveMs: number;
+  readonly sessionIdleMs: number;
+  readonly maxSessions: number;
+  readonly clientRequestTimeoutMs: number;
   private readonly cacheHints: McpCacheHintOptions;
 
   constructor(@Inject(MCP_MODULE_OPTIONS) options: McpModuleOptions) {
@@ -52,6 +55,9 @@ export class McpResolvedOptions {
     this.principal = options.principal;
     this.maxListenStreams = positive(options.maxListenStreams, 10_000, 'maxListenStreams');
     this.keepAliveMs = positive(options.keepAliveMs, 15_000, 'keepAliveMs');
+    this.sessionIdleMs = positive(options.sessionIdleMs, 30 * 60_000, 'sessionIdleMs');
+    this.maxSessions = positive(options.maxSessions, 10_000, 'maxSessions');
+    this.clientRequestTimeoutMs = positive(options.clientRequestTimeoutMs, 10 * 60_000, 'clientRequestTimeoutMs');
   }
 
   /** Cache hints for one kind of cacheable result. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { JsonRpcNotification } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
@@ -11,6 +12,7 @@ import type { McpProgressSource } from '../progress/mcp-progress-source.interfac
 import type { ProgressSink } from '../progress/progress-sink.interface.js';
 import { CountingProgress, DoubleProgress, LongProgress, PercentProgress } from '../progress/progress.emitters.js';
 
+const MAX_LIVE_ATTEMPTS = 3;
 const LOG_RANK: ReadonlyMap<string, number> = new Map(MCP_LOG_LEVELS.map((level, rank) => [level, rank]));
 
 /**
@@ -95,6 +97,7 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
   }
 
   async elicit<A>(key: string, request: McpInputRequest<A>): Promise<A> {
+    if (this.scope.liveRequests) return this.askLive(request);
     const answer = this.lookup(key, request);
     if (answer.ok) return answer.answer;
     this.ledger.ask(key, request as McpInputRequest<unknown>);
@@ -102,6 +105,10 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
   }
 
   async elicitAll<R extends Record<string, McpInputRequest<unknown>>>(requests: R): Promise<McpAnswers<R>> {
+    if (this.scope.liveRequests) {
+      const entries = await Promise.all(Object.entries(requests).map(async ([key, request]) => [key, await this.askLive(request)]));
+      return Object.fromEntries(entries) as McpAnswers<R>;
+    }
     const answers: Record<string, unknown> = {};
     const missing: string[] = [];
     for (const [key, request] of Object.entries(requests)) {
@@ -141,12 +148,7 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
 
   private lookup<A>(key: string, request: McpInputRequest<A>): { ok: true; answer: A } | { ok: false } {
     if (typeof key !== 'string' || key.length === 0) throw new TypeError('an input request key must be a non-empty string');
-    if (!request.isAllowed(this.clientCapabilities)) {
-      throw McpError.missingCapability(
-        `The client did not declare the capability needed for ${request.method} on this request`,
-        request.requiredCapabilities,
-      );
-    }
+    this.assertAllowed(request);
     if (!this.ledger.has(key)) return { ok: false };
     const parsed = request.parse(this.ledger.answerFor(key));
     if (parsed.ok) return parsed;
@@ -154,6 +156,34 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
     // Content that breaks the requested schema is asked for again (T-MRTR-11).
     this.ledger.forget(key);
     return { ok: false };
+  }
+
+  /**
+   * The 2025-11-25 path: a real server→client request on this call's stream, answered in-process. Content that
+   * breaks the form is asked again, a few times at most.
+   */
+  private async askLive<A>(request: McpInputRequest<A>): Promise<A> {
+    this.assertAllowed(request);
+    let params = request.params;
+    if (request.method === 'elicitation/create' && params?.mode === 'url') {
+      // The legacy wire identifies URL elicitations.
+      params = { ...params, elicitationId: randomUUID() };
+    }
+    for (let attempt = 0; attempt < MAX_LIVE_ATTEMPTS; attempt++) {
+      const parsed = request.parse(await this.scope.liveRequests!.request(request.method, params));
+      if (parsed.ok) return parsed.answer;
+      if (parsed.malformed) throw McpError.invalidParams(`The client's answer to ${request.method} is malformed`);
+    }
+    throw McpError.invalidParams(`The client's answer to ${request.method} does not match the requested schema`);
+  }
+
+  private assertAllowed(request: McpInputRequest<unknown>): void {
+    if (!request.isAllowed(this.clientCapabilities)) {
+      throw McpError.missingCapability(
+        `The client did not declare the capability needed for ${request.method} on this request`,
+        request.requiredCapabilities,
+      );
+    }
   }
 
   private sendProgress(progress: number, total: number | undefined, message: string | undefined): boolean {

@@ -86,6 +86,9 @@ export class McpMrtrService {
 /** A stable digest of the request's own params: what the round trip must not change. */
 export function paramsDigest(params: JsonObject): string {
   const { _meta: _ignoredMeta, inputResponses: _ignoredResponses, requestState: _ignoredState, ...salient } = params;
+  // Absent, null and empty arguments mean the same call.
+  const args = salient.arguments;
+  if (args === null || (typeof args === 'object' && !Array.isArray(args) && Object.keys(args).length === 0)) delete salient.arguments;
   return createHash('sha256').update(canonicalJson(salient)).digest('base64url');
 }
 

@@ -52,7 +52,12 @@ export class RequestStateCodec {
     const cipher = createCipheriv('aes-256-gcm', key.secret, iv);
     cipher.setAAD(AAD);
     const ciphertext = Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]);
-    return `${VERSION}.${Buffer.concat([key.id, iv, ciphertext, cipher.getAuthTag()]).toString('base64url')}`;
+    const token = `${VERSION}.${Buffer.concat([key.id, iv, ciphertext, cipher.getAuthTag()]).toString('base64url')}`;
+    // Never issue a state that open() would refuse: the flow could not finish.
+    if (token.length > MAX_STATE_CHARS) {
+      throw McpError.invalidParams('Invalid params: the answers are too large to carry to the next round');
+    }
+    return token;
   }
 
   /** Opens a state; anything that does not verify is `-32602`. */

@@ -1,10 +1,17 @@
 import { McpError } from './mcp.error.js';
-import type { JsonObject, JsonRpcNotification, JsonRpcRequest } from './json-rpc.interface.js';
+import type {
+  JsonObject,
+  JsonRpcErrorResponse,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResultResponse,
+} from './json-rpc.interface.js';
 
 /** A parsed incoming message: a request (answered) or a notification (202, no answer). */
 export type IncomingMessage =
   | { kind: 'request'; message: JsonRpcRequest }
-  | { kind: 'notification'; message: JsonRpcNotification };
+  | { kind: 'notification'; message: JsonRpcNotification }
+  | { kind: 'response'; message: JsonRpcResultResponse | JsonRpcErrorResponse };
 
 const isPlainObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -24,8 +31,12 @@ export function parseJsonRpcMessage(body: unknown): IncomingMessage {
     throw McpError.invalidRequest('Invalid Request: jsonrpc must be "2.0"');
   }
   if (typeof body.method !== 'string' || body.method.length === 0) {
-    if ('result' in body || 'error' in body) {
-      throw McpError.invalidRequest('Invalid Request: clients must not send responses to this server');
+    if (('result' in body || 'error' in body) && body.method === undefined) {
+      // A client's answer to a server→client request: only meaningful on a 2025-11-25 session.
+      const validId = typeof body.id === 'string' || (typeof body.id === 'number' && Number.isInteger(body.id));
+      const validResult = 'result' in body ? isPlainObject(body.result) : isPlainObject(body.error);
+      if (validId && validResult) return { kind: 'response', message: body as unknown as JsonRpcResultResponse };
+      throw McpError.invalidRequest('Invalid Request: malformed JSON-RPC response');
     }
     throw McpError.invalidRequest('Invalid Request: method must be a non-empty string');
   }

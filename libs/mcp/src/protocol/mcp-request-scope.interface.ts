@@ -2,6 +2,14 @@ import type { JsonObject, JsonRpcId } from './json-rpc.interface.js';
 import type { McpRequestMeta } from './request-meta.interface.js';
 import type { ResponseChannel } from './response-channel.js';
 
+/**
+ * Server→client requests answered in-process (2025-11-25 sessions): resolves with the client's result, or throws
+ * an `McpError` when the client answered with an error or not at all.
+ */
+export interface LiveClientRequests {
+  request(method: string, params?: Readonly<Record<string, unknown>>): Promise<unknown>;
+}
+
 /** Everything one incoming request carries through the layers (internal). */
 export interface McpRequestScope {
   readonly id: JsonRpcId;
@@ -17,4 +25,8 @@ export interface McpRequestScope {
   readonly httpResponse?: unknown;
   /** The authenticated caller, when a principal source is configured. */
   readonly principal?: string;
+  /** Which wire the request came on: results and errors are shaped for it. Default modern. */
+  readonly wire?: 'modern' | 'legacy';
+  /** Present on the legacy wire: `ctx.elicit` sends real requests instead of ending the round. */
+  readonly liveRequests?: LiveClientRequests;
 }

@@ -4,5 +4,8 @@ export const LATEST_PROTOCOL_VERSION = '2026-07-28';
 /** Every revision the stateless wire accepts in `_meta` / `MCP-Protocol-Version`. */
 export const STATELESS_PROTOCOL_VERSIONS: readonly string[] = [LATEST_PROTOCOL_VERSION];
 
-/** Every revision the server implements, newest first (as listed in `supportedVersions`). */
-export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [LATEST_PROTOCOL_VERSION];
+/**
+ * Every revision the server implements, newest first (as listed in `supportedVersions` and in `-32022`): the
+ * stateless wire, then 2025-11-25, served to clients that `initialize` a session on the same endpoint.
+ */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [LATEST_PROTOCOL_VERSION, '2025-11-25'];

@@ -1,9 +1,12 @@
 import { Subject, type Observable } from 'rxjs';
-import type { JsonRpcErrorResponse, JsonRpcNotification, JsonRpcResultResponse } from './json-rpc.interface.js';
+import type { JsonRpcErrorResponse, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse } from './json-rpc.interface.js';
 
-/** What a request's response channel carries: notifications first, then exactly one final response. */
+/**
+ * What a request's response channel carries: notifications (and, on the 2025-11-25 wire only, server→client
+ * requests) first, then exactly one final response.
+ */
 export type ChannelMessage =
-  | { type: 'notification'; message: JsonRpcNotification }
+  | { type: 'notification'; message: JsonRpcNotification | JsonRpcRequest }
   | { type: 'response'; message: JsonRpcResultResponse | JsonRpcErrorResponse; httpStatus: number }
   | { type: 'keepalive' };
 
@@ -40,6 +43,16 @@ export class ResponseChannel {
     this.finished = true;
     this.subject.next({ type: 'response', message, httpStatus });
     this.subject.complete();
+  }
+
+  /**
+   * Sends a server→client request that belongs to this request (2025-11-25 sessions only: the 2026 wire never
+   * sends requests). Returns false once the response went out.
+   */
+  request(message: JsonRpcRequest): boolean {
+    if (this.finished) return false;
+    this.subject.next({ type: 'notification', message });
+    return true;
   }
 
   /** Asks the transport to keep a long-lived stream open (an SSE comment); no effect before streaming. */

@@ -187,6 +187,20 @@ describe('UriTemplate', () => {
       expect(new UriTemplate('x:{/a,b}{/c}').match('x:/1/2/3')).toEqual({ a: '1', b: '2', c: '3' });
     });
 
+    it('fills consecutive optional expressions from the left', () => {
+      const template = new UriTemplate('docs://{/section}{/page}{.format}');
+      expect(template.match('docs:///guide/intro.md')).toEqual({ section: 'guide', page: 'intro', format: 'md' });
+      expect(template.match('docs:///guide.md')).toEqual({ section: 'guide', format: 'md' });
+      expect(template.match('docs://')).toEqual({});
+      expect(template.match('docs:///a/b/c')).toBeNull();
+    });
+
+    it('lets an optional expression be absent before literal text that starts like it', () => {
+      const template = new UriTemplate('repo://{owner}{/repo}/issues');
+      expect(template.match('repo://nest/mcp/issues')).toEqual({ owner: 'nest', repo: 'mcp' });
+      expect(template.match('repo://nest/issues')).toEqual({ owner: 'nest' });
+    });
+
     it('matches query parameters in any order and tolerates absent ones', () => {
       const template = new UriTemplate('search://items{?q,lang}');
       expect(template.match('search://items?q=cats&lang=en')).toEqual({ q: 'cats', lang: 'en' });
@@ -322,6 +336,8 @@ describe('UriTemplate', () => {
         ['x://{a}.{b}{?q}#{c}', `x://${'.?'.repeat(4000)}`],
         ['x://{/a*}/end', `x://${'/'.repeat(8000)}`],
         ['x://{?a,b,c}', `x://?${'a=&'.repeat(2600)}`],
+        [`x:${Array.from({ length: 64 }, (_, i) => `{/v${i}}`).join('')}`, `x:${'/'.repeat(8000)}`],
+        [`x:${Array.from({ length: 32 }, (_, i) => `{.v${i}}{/p${i}}`).join('')}`, `x:${'./'.repeat(4000)}`],
       ];
       for (const [source, uri] of cases) {
         const template = new UriTemplate(source);
@@ -375,6 +391,7 @@ describe('UriTemplate', () => {
     it('rejects templates whose variable-length parts cannot be told apart', () => {
       expect(() => new UriTemplate('x://{+a}/x/{+b}/y')).toThrow(/Ambiguous/);
       expect(() => new UriTemplate('x://{a}{b}')).toThrow(/Ambiguous/);
+      expect(() => new UriTemplate('x://{/a}/x{/b}/y')).toThrow(/Ambiguous/);
       expect(() => new UriTemplate('up{+path}{var}/here')).toThrow(/Ambiguous/);
       expect(() => new UriTemplate('x://{+a}/blob{/b*}.json')).toThrow(/Ambiguous/);
       expect(() => new UriTemplate('x://{+a}/{+b}')).not.toThrow();

@@ -123,7 +123,7 @@ export class UriTemplate {
    * Ranks templates that match the same URI: the higher, the more specific.
    *
    * Literal characters dominate; among templates with as many literal characters, each expression that can span
-   * several path segments (`{+x}`, `{#x}`, `{/x*}`) lowers the score by one.
+   * several path segments (`{+x}`, `{#x}`, `{/x*}`, `{/x,y}`) lowers the score by one.
    */
   readonly specificity: number;
 
@@ -135,8 +135,9 @@ export class UriTemplate {
    * Parses the template and compiles its matcher.
    *
    * @throws UriTemplateSyntaxError for a malformed template (unbalanced braces, an empty expression, an invalid
-   * variable name or prefix modifier, a reserved operator, too long or too many expressions), or one whose
-   * expressions cannot be told apart when matching (see {@link UriTemplate.match}).
+   * variable name or prefix modifier, a reserved operator, a stray `%` or control character, more than 4096
+   * characters or 64 expressions), or one too ambiguous to match in linear time: at most one expression may end
+   * at several places (e.g. `{+a}/x/{+b}/y`, `{a}{b}` and `{/a}/x{/b}/y` are rejected).
    */
   constructor(template: string) {
     this.template = template;
@@ -153,12 +154,17 @@ export class UriTemplate {
   /**
    * Matches a whole URI against the template and returns its variables (percent-decoded), or `null`.
    *
-   * - A simple `{var}` does not span `/`, `?` or `#`; `{+var}` and `{#var}` may span `/`.
+   * - A simple `{var}` does not span `/`, `?` or `#`; `{+var}` and `{#var}` may span `/` (and `{+var}` stops
+   *   before a `?` or `#` when the template goes on with a query or fragment).
    * - Exploded variables (`{/path*}`, `{?tag*}`) come back as `string[]`, others as a string (an unexploded list
    *   keeps its commas: `"red,green,blue"`).
    * - Parameter expressions (`{?a,b}{&c}`, `{;x}`) accept their parameters in any order, tolerate absent ones and
    *   reject unknown ones.
    * - Absent optional expressions leave their variables out; `{var}` and `{+var}` need at least one character.
+   *   Consecutive optional expressions fill from the left (`{/a}{/b}` matches `/x` with `a = "x"`), like the
+   *   variables of one expression (`{x,y}` matches `1` with `x = "1"`).
+   * - A prefix modifier bounds the value (`{id:3}` does not match `abcd`); a variable repeated in the template
+   *   must have one value.
    * - Where the split between two values is ambiguous, a variable ends at the first character that can follow
    *   it, except the last variable before a `/`, `?`, `#` or the end, which takes the longest value that fits
    *   (`{name}.txt` matches `a.b.txt` with `name = "a.b"`).
@@ -169,7 +175,7 @@ export class UriTemplate {
     if (typeof uri !== 'string' || uri.length > MAX_URI_LENGTH) return null;
     const found = this.pattern.exec(uri);
     if (!found) return null;
-    const captured: Array<[VarSpec, string | string[]]> = [];
+    const captured: Captured = [];
     try {
       for (const [index, capture] of this.captures.entries()) {
         const raw = found[index + 1];
@@ -347,16 +353,20 @@ function percentEncode(text: string): string {
 // Matching: compilation
 //
 // The template compiles to one anchored RegExp with one capture group per expression (or run of parameter
-// expressions), each a single repeated character class. Matching stays linear-ish on hostile URIs because the
-// classes are chosen so that at most one group can end at many candidate positions, and nothing after it can
-// rescan the text between two of those candidates:
+// expressions), each a single repeated character class, optional when the expression has a prefix character.
+// V8's RegExp engine backtracks, so the groups are shaped to leave it (almost) no choices, which keeps matching
+// linear on hostile URIs:
 // - a group whose class excludes every character that can follow it has a single candidate end;
 // - so has a segment-bound group (its class excludes `/`, `?`, `#`) followed only by literal text up to such a
 //   delimiter or the end, which may therefore stay greedy (`{name}.txt` matches `a.b.txt`);
 // - otherwise a segment-bound or parameter group is narrowed to stop at the first character that can follow it;
-// - what remains backtracks: `{+x}`, `{#x}`, `{/x*}` followed by text they may contain, or a group directly
-//   followed by a prefix-less expression (`{a}{b}`). A template may have one such group, and every group after it
-//   is narrowed to exclude the characters its candidate ends are at; otherwise it is rejected as ambiguous.
+// - an optional group followed by its own prefix character (`{/a}{/b}`) is taken whenever that character is
+//   there, which loses no match as long as the text after the run of optional groups cannot start with it.
+// What remains is a "choice point": a group that can end at many places (`{+x}`, `{#x}`, `{/x*}` followed by text
+// they may contain, a group directly followed by a prefix-less expression) or an optional group that may be
+// absent before its own prefix character (`{/a}/b`). A template may have one; every group after an unbounded one
+// is narrowed to exclude the characters its candidate ends are at, so that nothing rescans the text between two
+// candidates. Any other template is rejected as ambiguous.
 
 function compileMatcher(
   template: string,
@@ -365,25 +375,42 @@ function compileMatcher(
   const tokens = groupParameterRuns(parts);
   const follows = followSets(tokens);
   const exclusions = new Map<Capture, Set<string>>();
-  let backtracking: { capture: Capture; follow: FollowSet } | undefined;
+  const forced = new Set<Capture>();
+  let choicePoint: Capture | undefined;
+  let unbounded: { capture: Capture; follow: FollowSet } | undefined;
+  const claimChoicePoint = (capture: Capture): void => {
+    if (choicePoint) {
+      throw ambiguity(template, `${choicePoint.source} and ${capture.source} can both end at several places`);
+    }
+    choicePoint = capture;
+  };
+
   for (const [index, token] of tokens.entries()) {
     if (token.kind === 'literal') continue;
     const excluded = baseExclusions(token, tokens.slice(index + 1));
     exclusions.set(token, excluded);
     const follow = follows[index + 1];
     const ambiguous = follow.any || [...follow.chars].some((char) => !excluded.has(char));
-    if (!ambiguous || (isSegmentBound(excluded) && reachesDelimiterThroughLiterals(tokens, index + 1))) continue;
-    if (canExclude(token, follow)) {
+    const singleEnd = !ambiguous || (isSegmentBound(excluded) && reachesDelimiterThroughLiterals(tokens, index + 1));
+    if (!singleEnd) {
+      if (!canExclude(token, follow)) {
+        claimChoicePoint(token);
+        unbounded = { capture: token, follow };
+        continue;
+      }
       follow.chars.forEach((char) => excluded.add(char));
-    } else if (backtracking) {
-      throw ambiguity(template, `${backtracking.capture.source} and ${token.source} can both match text of any length`);
-    } else {
-      backtracking = { capture: token, follow };
+    }
+    const prefix = OPERATORS[token.operator].first;
+    if (prefix && (follow.any || follow.chars.has(prefix))) {
+      const afterRun = follows[endOfOptionalRun(tokens, index)];
+      if (afterRun.any || afterRun.chars.has(prefix)) claimChoicePoint(token);
+      else forced.add(token);
     }
   }
+
   const captures = [...exclusions.keys()];
-  if (backtracking) {
-    const { capture: first, follow } = backtracking;
+  if (unbounded) {
+    const { capture: first, follow } = unbounded;
     for (const capture of captures.slice(captures.indexOf(first) + 1)) {
       const excluded = exclusions.get(capture)!;
       // A last group that matches anything up to the end cannot fail, so it never rescans.
@@ -395,9 +422,13 @@ function compileMatcher(
       follow.chars.forEach((char) => excluded.add(char));
     }
   }
+
   let source = '^';
   for (const token of tokens) {
-    source += token.kind === 'literal' ? literalPattern(token.text) : capturePattern(token, exclusions.get(token)!);
+    source +=
+      token.kind === 'literal'
+        ? literalPattern(token.text)
+        : capturePattern(token, exclusions.get(token)!, forced.has(token));
   }
   return { pattern: new RegExp(`${source}$`), captures };
 }
@@ -406,6 +437,17 @@ function ambiguity(template: string, problem: string): UriTemplateSyntaxError {
   return new UriTemplateSyntaxError(
     `Ambiguous URI template "${template}": ${problem}; separate them with literal text the first one cannot contain`,
   );
+}
+
+/** The index of the first token after `start` that is not an optional (prefixed) expression. */
+function endOfOptionalRun(tokens: readonly MatchToken[], start: number): number {
+  let end = start + 1;
+  while (end < tokens.length) {
+    const token = tokens[end];
+    if (token.kind === 'literal' || !OPERATORS[token.operator].first) break;
+    end++;
+  }
+  return end;
 }
 
 /** Merges adjacent parameter expressions of one kind (`{?a}{&b}`, `{;x}{;y}`) into one capture. */
@@ -491,15 +533,18 @@ function isSegmentBound(excluded: ReadonlySet<string>): boolean {
 
 /**
  * Whether the capture's class can exclude the characters that may follow it without changing what the capture
- * means: not for reserved or multi-segment captures, nor when excluding `%` (encoded values), the capture's own
+ * means: not for reserved or exploded-path captures, nor when excluding `%` (encoded values), the capture's own
  * separator or, for parameters, `=`.
  */
 function canExclude(capture: Capture, follow: FollowSet): boolean {
-  if (follow.any || capture.operator === '+' || capture.operator === '#' || spansSegments(capture)) return false;
-  const { sep, named } = OPERATORS[capture.operator];
+  const { operator, vars } = capture;
+  if (follow.any || operator === '+' || operator === '#' || (operator === '/' && vars.some((v) => v.explode))) {
+    return false;
+  }
+  const { sep, named } = OPERATORS[operator];
   const structural = ['%'];
   if (named) structural.push(sep, '=');
-  else if (capture.vars.length > 1 || capture.vars.some((v) => v.explode)) structural.push(sep);
+  else if (vars.length > 1 || vars.some((v) => v.explode)) structural.push(sep);
   return !structural.some((char) => follow.chars.has(char));
 }
 
@@ -519,17 +564,22 @@ function reachesDelimiterThroughLiterals(tokens: readonly MatchToken[], start: n
   return true;
 }
 
-function capturePattern(capture: Capture, excluded: ReadonlySet<string>): string {
-  const first = OPERATORS[capture.operator].first;
+/**
+ * The RegExp of one capture. An optional capture is `(?:p(...))?`, or, when `forced`, `(?:p(...)|(?!p))`: present
+ * whenever its prefix character `p` is there, so the engine has no present-or-absent choice to backtrack into.
+ */
+function capturePattern(capture: Capture, excluded: ReadonlySet<string>, forced: boolean): string {
+  const prefix = OPERATORS[capture.operator].first;
   // `{x}` and `{+x}` have no prefix to tell an empty value from an absent one: require a character.
-  if (!first) return `(${characterClass(excluded)}+)`;
+  if (!prefix) return `(${characterClass(excluded)}+)`;
   let body = `${characterClass(excluded)}*`;
   if (capture.operator === '/' && !capture.vars.some((v) => v.explode)) {
     // `{/a,b}` spans at most as many segments as it has variables.
     const segment = `${characterClass(new Set([...excluded, '/']))}*`;
     body = `${segment}(?:/${segment}){0,${capture.vars.length - 1}}`;
   }
-  return `(?:${escapeRegExp(first)}(${body}))?`;
+  const escaped = escapeRegExp(prefix);
+  return forced ? `(?:${escaped}(${body})|(?!${escaped}))` : `(?:${escaped}(${body}))?`;
 }
 
 function characterClass(excluded: ReadonlySet<string>): string {

@@ -60,16 +60,21 @@ export class McpDispatcher {
     }
   }
 
-  /** Runs the request and sends its final response on the scope's channel. Never throws. */
-  async dispatch(scope: McpRequestScope): Promise<void> {
+  /** Runs the request and resolves with its raw result (no `resultType` or `serverInfo` yet) or its error. */
+  async execute(scope: McpRequestScope): Promise<{ ok: true; result: JsonObject } | { ok: false; error: McpError }> {
     try {
       this.assertMethodAvailable(scope.method);
-      const result = await this.routes.get(scope.method)!.handle(scope);
-      scope.channel.respond({ jsonrpc: '2.0', id: scope.id, result: this.decorate(result) });
+      return { ok: true, result: await this.routes.get(scope.method)!.handle(scope) };
     } catch (error) {
-      const mcpError = error instanceof McpError ? error : this.unexpected(error, scope.method);
-      scope.channel.respond(errorResponse(scope.id, mcpError), mcpError.httpStatus);
+      return { ok: false, error: error instanceof McpError ? error : this.unexpected(error, scope.method) };
     }
+  }
+
+  /** Runs a 2026-07-28 request and sends its final response on the scope's channel. Never throws. */
+  async dispatch(scope: McpRequestScope): Promise<void> {
+    const outcome = await this.execute(scope);
+    if (outcome.ok) scope.channel.respond({ jsonrpc: '2.0', id: scope.id, result: this.decorate(outcome.result) });
+    else scope.channel.respond(errorResponse(scope.id, outcome.error), outcome.error.httpStatus);
   }
 
   private listenFeatures() {

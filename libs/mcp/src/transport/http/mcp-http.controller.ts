@@ -32,12 +32,12 @@ export function createMcpHttpController(path: string): Type {
 
     @Get()
     get(@Req() request: FrameworkRequest, @Res() response: FrameworkResponse): void {
-      this.transport.handleOtherVerb(exchangeOf(request, response));
+      this.transport.handleOtherVerb(exchangeOf(request, response), 'GET');
     }
 
     @Delete()
     delete(@Req() request: FrameworkRequest, @Res() response: FrameworkResponse): void {
-      this.transport.handleOtherVerb(exchangeOf(request, response));
+      this.transport.handleOtherVerb(exchangeOf(request, response), 'DELETE');
     }
   }
   return McpHttpController;

@@ -13,6 +13,8 @@ import { errorResponse, McpDispatcher } from '../../server/mcp.dispatcher.js';
 import type { CapturedBody } from './captured-body.interface.js';
 import { HostOriginValidator } from './host-origin.validator.js';
 import { McpRegistry } from '../../discovery/mcp.registry.js';
+import { McpLegacyHttpHandler, type LegacyResponder } from '../../legacy/legacy-http.handler.js';
+import { classifyWire, isLegacySessionVerb } from '../../legacy/wire.classifier.js';
 import { checkHeadersAgainstBody, checkParamHeadersAgainstBody, requireStandardHeaders } from './mcp-headers.validator.js';
 import { MCP_RAW_BODY } from './raw-body.constants.js';
 import { type AcceptedMediaTypes, type QueueBounds, ResponseWriter, writeEmpty, writeJson } from './response.writer.js';
@@ -36,31 +38,44 @@ export interface HttpExchange {
 export class McpHttpTransport implements BeforeApplicationShutdown {
   private readonly logger = new Logger('McpHttpTransport');
   private readonly hostOrigin: HostOriginValidator;
-  private readonly inFlight = new Set<AbortController>();
+  private readonly inFlight = new Map<AbortController, ServerResponse>();
+  private shuttingDown = false;
   private readonly queueBounds: Omit<QueueBounds, 'overflow'>;
 
   constructor(
     private readonly dispatcher: McpDispatcher,
     private readonly options: McpResolvedOptions,
     private readonly registry: McpRegistry,
+    private readonly legacy: McpLegacyHttpHandler,
   ) {
     this.hostOrigin = new HostOriginValidator(options.allowedHosts, options.allowedOrigins);
     this.queueBounds = { maxFrames: options.maxQueuedFrames, maxBytes: options.maxQueuedBytes };
   }
 
-  /** Answers GET and DELETE: this endpoint has no standalone stream and no sessions on the 2026 wire. */
-  handleOtherVerb(exchange: HttpExchange): void {
+  /**
+   * GET and DELETE belong to 2025-11-25 sessions (the standalone stream, session termination). Without a session id
+   * they are 405, as on a 2026-only server: the 2026 wire has neither.
+   */
+  handleOtherVerb(exchange: HttpExchange, verb: 'GET' | 'DELETE'): void {
     const forbidden = this.hostOrigin.check(exchange.request);
     if (forbidden) {
       writeJson(exchange.response, forbidden.httpStatus, errorResponse(undefined, forbidden));
       return;
     }
-    writeEmpty(exchange.response, 405, { Allow: 'POST' });
+    if (!isLegacySessionVerb(exchange.request.headers)) {
+      writeEmpty(exchange.response, 405, { Allow: 'POST' });
+      return;
+    }
+    const legacyExchange = { ...exchange, principal: this.options.principal?.(exchange.frameworkRequest) };
+    const respond = this.legacyResponder(exchange.response, { json: true, sse: true });
+    if (verb === 'GET') this.legacy.handleGet(legacyExchange, respond);
+    else this.legacy.handleDelete(legacyExchange, respond);
   }
 
   /** Serves one POST. Never throws: every failure becomes a JSON-RPC error with its HTTP status. */
   async handlePost(exchange: HttpExchange): Promise<void> {
     const { request, response } = exchange;
+    if (this.shuttingDown) closeAfter(response);
     let id: JsonRpcId | undefined;
     try {
       const forbidden = this.hostOrigin.check(request);
@@ -69,6 +84,14 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
       id = readableId(body);
       const accepted = acceptedMediaTypes(request.headers.accept);
       const incoming = parseJsonRpcMessage(body);
+      if (classifyWire(request.headers, incoming) === 'legacy') {
+        const principal = this.options.principal?.(exchange.frameworkRequest);
+        await this.legacy.handlePost({ ...exchange, principal }, incoming, this.legacyResponder(response, accepted));
+        return;
+      }
+      if (incoming.kind === 'response') {
+        throw McpError.invalidRequest('Invalid Request: responses are only accepted on 2025-11-25 sessions');
+      }
       if (incoming.kind === 'notification') {
         // No client→server notification is defined for HTTP on this wire; well-formed ones are accepted and ignored.
         writeEmpty(response, 202);
@@ -104,7 +127,7 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
         httpResponse: exchange.frameworkResponse,
         principal: this.options.principal?.(exchange.frameworkRequest),
       };
-      this.inFlight.add(abort);
+      this.inFlight.set(abort, response);
       try {
         await this.dispatcher.dispatch(scope);
       } finally {
@@ -121,7 +144,29 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
    * see `ctx.signal` abort and can still answer.
    */
   beforeApplicationShutdown(): void {
-    for (const abort of this.inFlight) abort.abort(new Error('The server is shutting down'));
+    this.shuttingDown = true;
+    for (const [abort, response] of this.inFlight) {
+      closeAfter(response);
+      abort.abort(new Error('The server is shutting down'));
+    }
+  }
+
+  private legacyResponder(response: ServerResponse, accepted: AcceptedMediaTypes): LegacyResponder {
+    return {
+      json: (status, body, headers) => writeJson(response, status, body, headers),
+      empty: (status) => writeEmpty(response, status),
+      channel: () => {
+        const channel = new ResponseChannel();
+        new ResponseWriter(channel, response, accepted, { ...this.queueBounds, overflow: 'coalesce' });
+        return channel;
+      },
+      stream: () => {
+        const channel = new ResponseChannel();
+        new ResponseWriter(channel, response, { json: false, sse: true }, { ...this.queueBounds, overflow: 'disconnect' }).open();
+        response.once('close', () => channel.abandon());
+        return channel;
+      },
+    };
   }
 
   /** Decodes the captured body (or, if the capture hook did not see this request, what the framework parsed). */
@@ -161,6 +206,12 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
     this.logger.error('Unexpected transport failure', (error as Error)?.stack ?? String(error));
     return McpError.internal();
   }
+}
+
+/** The server is closing: the connection ends with this response instead of idling in keep-alive. */
+function closeAfter(response: ServerResponse): void {
+  if (!response.headersSent) response.shouldKeepAlive = false;
+  else response.once('finish', () => response.socket?.end());
 }
 
 function isJsonContentType(contentType: string | undefined): boolean {

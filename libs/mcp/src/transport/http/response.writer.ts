@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Subscription } from 'rxjs';
-import type { JsonRpcNotification } from '../../protocol/json-rpc.interface.js';
+import type { JsonRpcNotification, JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
 import type { ChannelMessage, ResponseChannel } from '../../protocol/response-channel.js';
 
 /** What the client's Accept header allows. */
@@ -27,10 +27,11 @@ const SSE_HEADERS = {
 } as const;
 
 /** Writes one JSON body with its status. */
-export function writeJson(response: ServerResponse, status: number, body: unknown): void {
+export function writeJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (response.headersSent || response.destroyed) return;
   const payload = JSON.stringify(body);
   response.writeHead(status, {
+    ...headers,
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(payload),
   });
@@ -77,7 +78,13 @@ export class ResponseWriter {
     private readonly accepted: AcceptedMediaTypes,
     private readonly bounds: QueueBounds,
   ) {
-    this.subscription = channel.messages$.subscribe({ next: (message) => this.write(message) });
+    this.subscription = channel.messages$.subscribe({
+      next: (message) => this.write(message),
+      // A channel that ends without a final response (a standalone stream closed by the server) ends the response.
+      complete: () => {
+        if (this.streaming && !this.response.writableEnded && !this.waitingForDrain) this.response.end();
+      },
+    });
     response.once('close', () => {
       this.subscription.unsubscribe();
       this.queue.length = 0;
@@ -117,7 +124,10 @@ export class ResponseWriter {
         this.response.destroy();
         return;
       }
-      const replaced = item.progressToken !== undefined && this.dropQueuedProgress(item.progressToken);
+      // Progress always gets in, replacing the queued frame of its token or, failing that, the oldest other
+      // notification: the newest progress value is what a late reader needs.
+      const replaced =
+        item.progressToken !== undefined && (this.dropQueued((queued) => queued.progressToken === item.progressToken) || this.dropQueued((queued) => queued.progressToken === undefined && !queued.final));
       this.droppedFrames++;
       if (!replaced) return;
     }
@@ -125,8 +135,8 @@ export class ResponseWriter {
     this.queuedBytes += item.data.length;
   }
 
-  private dropQueuedProgress(token: string | number): boolean {
-    const index = this.queue.findIndex((queued) => queued.progressToken === token);
+  private dropQueued(matches: (queued: QueuedFrame) => boolean): boolean {
+    const index = this.queue.findIndex(matches);
     if (index < 0) return false;
     this.queuedBytes -= this.queue[index].data.length;
     this.queue.splice(index, 1);
@@ -153,6 +163,11 @@ export class ResponseWriter {
     }
   }
 
+  /** Commits to SSE right away (a standalone stream that may stay silent for a while). */
+  open(): void {
+    this.startStream();
+  }
+
   private startStream(): void {
     if (this.streaming) return;
     this.streaming = true;
@@ -165,7 +180,7 @@ function frame(message: unknown): string {
   return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
 
-function progressTokenOf(message: JsonRpcNotification): string | number | undefined {
-  if (message.method !== 'notifications/progress') return undefined;
+function progressTokenOf(message: JsonRpcNotification | JsonRpcRequest): string | number | undefined {
+  if (message.method !== 'notifications/progress' || 'id' in message) return undefined;
   return message.params?.progressToken as string | number | undefined;
 }

@@ -1,0 +1,41 @@
+import type { JsonObject } from '../protocol/json-rpc.interface.js';
+import { McpErrorCode } from '../protocol/error-codes.enum.js';
+import { McpError } from '../protocol/mcp.error.js';
+import { LEGACY_RESOURCE_NOT_FOUND } from './legacy-versions.constants.js';
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Adapts a result to the 2025-11-25 shapes (BACKCOMPAT §8): no `resultType`, no cache hints, `structuredContent`
+ * only as an object, and `outputSchema` only with an object root.
+ */
+export function toLegacyResult(method: string, result: JsonObject): JsonObject {
+  const { resultType: _resultType, ttlMs: _ttlMs, cacheScope: _cacheScope, ...legacy } = result;
+  if (method === 'tools/list' && Array.isArray(legacy.tools)) {
+    legacy.tools = legacy.tools.map((tool: Record<string, unknown>) => {
+      if (tool.outputSchema === undefined || (isObject(tool.outputSchema) && tool.outputSchema.type === 'object')) return tool;
+      const { outputSchema: _dropped, ...rest } = tool;
+      return rest;
+    });
+  }
+  if (method === 'tools/call' && 'structuredContent' in legacy && !isObject(legacy.structuredContent)) {
+    delete legacy.structuredContent;
+  }
+  return legacy;
+}
+
+/**
+ * Adapts an error to the 2025-11-25 codes: resource not found is `-32002` there, and the 2026 codes
+ * `-32020..-32022` do not exist (they become `-32602`). Errors travel with HTTP 200 on this wire.
+ */
+export function toLegacyError(error: McpError): McpError {
+  if (error.code === McpErrorCode.InvalidParams && error.message === 'Resource not found') {
+    return new McpError(LEGACY_RESOURCE_NOT_FOUND, error.message, error.data);
+  }
+  const modernOnly =
+    error.code === McpErrorCode.HeaderMismatch ||
+    error.code === McpErrorCode.MissingRequiredClientCapability ||
+    error.code === McpErrorCode.UnsupportedProtocolVersion;
+  return new McpError(modernOnly ? McpErrorCode.InvalidParams : error.code, error.message, error.data);
+}

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import type { JsonRpcErrorResponse, JsonRpcId, JsonRpcNotification, JsonRpcResultResponse } from '../protocol/json-rpc.interface.js';
+import type { McpClientCapabilities, McpImplementation, McpLogLevel } from '../protocol/mcp-wire.interface.js';
+import type { ResponseChannel } from '../protocol/response-channel.js';
+
+interface PendingRequest {
+  resolve: (message: JsonRpcResultResponse | JsonRpcErrorResponse) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * One 2025-11-25 client: what `initialize` negotiated, the session-wide log level and resource subscriptions, the
+ * standalone GET stream, the calls in flight (for `notifications/cancelled`) and the server→client requests
+ * waiting for their answers.
+ */
+export class LegacySession {
+  /** Visible ASCII, 192 random bits. */
+  readonly id = randomBytes(24).toString('base64url');
+  initialized = false;
+  logLevel?: McpLogLevel;
+  readonly subscriptions = new Set<string>();
+  lastActivity = Date.now();
+  private stream?: ResponseChannel;
+  private readonly calls = new Map<JsonRpcId, AbortController>();
+  private readonly pending = new Map<string, PendingRequest>();
+  private nextRequestId = 1;
+
+  constructor(
+    readonly protocolVersion: string,
+    readonly capabilities: McpClientCapabilities,
+    readonly clientInfo: McpImplementation | undefined,
+    readonly principal: string | undefined,
+  ) {}
+
+  touch(): void {
+    this.lastActivity = Date.now();
+  }
+
+  /** Attaches the standalone GET stream; false if one is already open. */
+  attachStream(channel: ResponseChannel): boolean {
+    if (this.stream && !this.stream.isFinished) return false;
+    this.stream = channel;
+    return true;
+  }
+
+  detachStream(channel: ResponseChannel): void {
+    if (this.stream === channel) this.stream = undefined;
+  }
+
+  /** Sends a session-level notification on the GET stream; dropped when none is open. */
+  sendOnStream(notification: JsonRpcNotification): boolean {
+    return this.stream?.notify(notification) ?? false;
+  }
+
+  trackCall(id: JsonRpcId, abort: AbortController): void {
+    this.calls.set(id, abort);
+  }
+
+  untrackCall(id: JsonRpcId): void {
+    this.calls.delete(id);
+  }
+
+  /** `notifications/cancelled`: aborts the call's signal; unknown or finished ids are ignored. */
+  cancelCall(id: unknown, reason: unknown): void {
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    this.calls.get(id)?.abort(new Error(typeof reason === 'string' ? reason : 'Cancelled by the client'));
+  }
+
+  /** Reserves an id for a server→client request and resolves with the client's answer. */
+  expectResponse(): { id: string; response: Promise<JsonRpcResultResponse | JsonRpcErrorResponse>; cancel: (error: Error) => void } {
+    const id = `s-${this.nextRequestId++}`;
+    let entry!: PendingRequest;
+    const response = new Promise<JsonRpcResultResponse | JsonRpcErrorResponse>((resolve, reject) => {
+      entry = { resolve, reject };
+    });
+    this.pending.set(id, entry);
+    return {
+      id,
+      response,
+      cancel: (error) => {
+        if (this.pending.delete(id)) entry.reject(error);
+      },
+    };
+  }
+
+  /** Routes a POSTed JSON-RPC response to the request that waits for it; false when nothing waits. */
+  deliverResponse(message: JsonRpcResultResponse | JsonRpcErrorResponse): boolean {
+    const key = String(message.id);
+    const entry = this.pending.get(key);
+    if (!entry) return false;
+    this.pending.delete(key);
+    entry.resolve(message);
+    return true;
+  }
+
+  /** Ends the session: open calls abort, waiting requests fail, the GET stream closes. */
+  close(reason: string): void {
+    for (const abort of this.calls.values()) abort.abort(new Error(reason));
+    for (const entry of this.pending.values()) entry.reject(new Error(reason));
+    this.pending.clear();
+    this.calls.clear();
+    this.stream?.abandon();
+  }
+}
