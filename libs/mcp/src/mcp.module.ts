@@ -24,6 +24,7 @@ import { McpLegacyHttpHandler } from './legacy/legacy-http.handler.js';
 import { McpSessionStore } from './legacy/legacy-session.store.js';
 import { McpCompletionService } from './server/completion.service.js';
 import { McpDiscoverService } from './server/discover.service.js';
+import { McpCallTracker } from './server/call.tracker.js';
 import { McpDispatcher } from './server/mcp.dispatcher.js';
 import { McpPromptsService } from './server/prompts.service.js';
 import { McpResourcesService } from './server/resources.service.js';
@@ -88,6 +89,7 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH): DynamicModu
       McpPublisher,
       McpSubscriptionsService,
       McpDispatcher,
+      McpCallTracker,
       McpSessionStore,
       McpLegacyHttpHandler,
       McpHttpTransport,

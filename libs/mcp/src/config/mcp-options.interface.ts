@@ -79,6 +79,16 @@ export interface McpModuleOptions {
   maxListenStreams?: number;
   /** Interval of keep-alive comments on listen streams, in milliseconds. Default 15,000. */
   keepAliveMs?: number;
+  /**
+   * Longest a `tools/call`, `prompts/get` or `resources/read` (or any other request) may run, in milliseconds; then
+   * its `ctx.signal` aborts and the client gets `-32603`. `0` disables it. Default 5 minutes. Listen streams are
+   * exempt.
+   */
+  callTimeoutMs?: number;
+  /** On shutdown, how long calls in flight may take to answer after their signal aborted. Default 10 seconds. */
+  shutdownTimeoutMs?: number;
+  /** Deepest nesting of arrays and objects accepted in a request body. Default 64. */
+  maxJsonDepth?: number;
   /** 2025-11-25 sessions idle longer than this expire (later requests get 404), in milliseconds. Default 30 minutes. */
   sessionIdleMs?: number;
   /** Most 2025-11-25 sessions at once; `initialize` beyond it is refused with HTTP 503. Default 10,000. */

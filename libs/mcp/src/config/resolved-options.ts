@@ -23,6 +23,9 @@ export class McpResolvedOptions {
   readonly principal?: (request: unknown) => string | undefined;
   readonly maxListenStreams: number;
   readonly keepAliveMs: number;
+  readonly callTimeoutMs: number;
+  readonly shutdownTimeoutMs: number;
+  readonly maxJsonDepth: number;
   readonly sessionIdleMs: number;
   readonly maxSessions: number;
   readonly clientRequestTimeoutMs: number;
@@ -55,6 +58,9 @@ export class McpResolvedOptions {
     this.principal = options.principal;
     this.maxListenStreams = positive(options.maxListenStreams, 10_000, 'maxListenStreams');
     this.keepAliveMs = positive(options.keepAliveMs, 15_000, 'keepAliveMs');
+    this.callTimeoutMs = options.callTimeoutMs === 0 ? 0 : positive(options.callTimeoutMs, 5 * 60_000, 'callTimeoutMs');
+    this.shutdownTimeoutMs = positive(options.shutdownTimeoutMs, 10_000, 'shutdownTimeoutMs');
+    this.maxJsonDepth = positive(options.maxJsonDepth, 64, 'maxJsonDepth');
     this.sessionIdleMs = positive(options.sessionIdleMs, 30 * 60_000, 'sessionIdleMs');
     this.maxSessions = positive(options.maxSessions, 10_000, 'maxSessions');
     this.clientRequestTimeoutMs = positive(options.clientRequestTimeoutMs, 10 * 60_000, 'clientRequestTimeoutMs');

@@ -9,6 +9,7 @@ import { McpHeaders } from '../protocol/meta-keys.constants.js';
 import { MCP_LOG_LEVELS, type McpClientCapabilities, type McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { ResponseChannel } from '../protocol/response-channel.js';
+import { McpCallTracker } from '../server/call.tracker.js';
 import { McpDiscoverService } from '../server/discover.service.js';
 import { errorResponse, McpDispatcher } from '../server/mcp.dispatcher.js';
 import { LATEST_LEGACY_VERSION, LEGACY_PROTOCOL_VERSIONS } from './legacy-versions.constants.js';
@@ -38,6 +39,8 @@ export interface LegacyResponder {
   channel(): ResponseChannel;
   /** A standalone SSE stream for the session's server-initiated messages. */
   stream(): ResponseChannel;
+  /** Called when the server starts closing while this exchange is in flight. */
+  onShutdown?: () => void;
 }
 
 const sessionError = (status: number, message: string) => new McpError(McpErrorCode.InvalidRequest, message, undefined, status);
@@ -57,6 +60,7 @@ export class McpLegacyHttpHandler {
     private readonly dispatcher: McpDispatcher,
     private readonly discover: McpDiscoverService,
     private readonly options: McpResolvedOptions,
+    private readonly calls: McpCallTracker,
   ) {}
 
   async handlePost(exchange: LegacyExchange, incoming: IncomingRpc, respond: LegacyResponder): Promise<void> {
@@ -233,11 +237,13 @@ export class McpLegacyHttpHandler {
     };
     // On this wire a dropped connection is not a cancellation (B-HTTP-03): only notifications/cancelled aborts.
     session.trackCall(message.id as JsonRpcId, abort);
+    const untrack = this.calls.track(message.id, channel, abort, { timeout: true, onShutdown: respond.onShutdown });
     try {
       const outcome = await this.dispatcher.execute(scope);
       if (outcome.ok) channel.respond({ jsonrpc: '2.0', id: message.id, result: toLegacyResult(message.method, outcome.result) });
       else channel.respond(errorResponse(message.id, toLegacyError(outcome.error)));
     } finally {
+      untrack();
       session.untrackCall(message.id);
     }
   }

@@ -9,6 +9,7 @@ import { McpError } from '../../protocol/mcp.error.js';
 import { STATELESS_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.constants.js';
 import { parseRequestMeta } from '../../protocol/request-meta.parser.js';
 import { ResponseChannel } from '../../protocol/response-channel.js';
+import { McpCallTracker } from '../../server/call.tracker.js';
 import { errorResponse, McpDispatcher } from '../../server/mcp.dispatcher.js';
 import type { CapturedBody } from './captured-body.interface.js';
 import { HostOriginValidator } from './host-origin.validator.js';
@@ -38,7 +39,6 @@ export interface HttpExchange {
 export class McpHttpTransport implements BeforeApplicationShutdown {
   private readonly logger = new Logger('McpHttpTransport');
   private readonly hostOrigin: HostOriginValidator;
-  private readonly inFlight = new Map<AbortController, ServerResponse>();
   private shuttingDown = false;
   private readonly queueBounds: Omit<QueueBounds, 'overflow'>;
 
@@ -47,6 +47,7 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
     private readonly options: McpResolvedOptions,
     private readonly registry: McpRegistry,
     private readonly legacy: McpLegacyHttpHandler,
+    private readonly calls: McpCallTracker,
   ) {
     this.hostOrigin = new HostOriginValidator(options.allowedHosts, options.allowedOrigins);
     this.queueBounds = { maxFrames: options.maxQueuedFrames, maxBytes: options.maxQueuedBytes };
@@ -127,11 +128,14 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
         httpResponse: exchange.frameworkResponse,
         principal: this.options.principal?.(exchange.frameworkRequest),
       };
-      this.inFlight.set(abort, response);
+      const untrack = this.calls.track(message.id, channel, abort, {
+        timeout: message.method !== 'subscriptions/listen',
+        onShutdown: () => closeAfter(response),
+      });
       try {
         await this.dispatcher.dispatch(scope);
       } finally {
-        this.inFlight.delete(abort);
+        untrack();
       }
     } catch (error) {
       const mcpError = error instanceof McpError ? error : this.unexpected(error);
@@ -140,21 +144,19 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
   }
 
   /**
-   * Aborts the calls in flight before Nest closes the HTTP server, which waits for open connections: handlers
-   * see `ctx.signal` abort and can still answer.
+   * Drains the calls in flight before Nest closes the HTTP server (which waits for open connections): their
+   * signals abort, they answer within `shutdownTimeoutMs`, and their connections close after the answer.
    */
-  beforeApplicationShutdown(): void {
+  async beforeApplicationShutdown(): Promise<void> {
     this.shuttingDown = true;
-    for (const [abort, response] of this.inFlight) {
-      closeAfter(response);
-      abort.abort(new Error('The server is shutting down'));
-    }
+    await this.calls.drain();
   }
 
   private legacyResponder(response: ServerResponse, accepted: AcceptedMediaTypes): LegacyResponder {
     return {
       json: (status, body, headers) => writeJson(response, status, body, headers),
       empty: (status) => writeEmpty(response, status),
+      onShutdown: () => closeAfter(response),
       channel: () => {
         const channel = new ResponseChannel();
         new ResponseWriter(channel, response, accepted, { ...this.queueBounds, overflow: 'coalesce' });
@@ -185,8 +187,12 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
       }
       throw McpError.invalidRequest('Invalid Request: the body could not be read');
     }
+    const text = captured.raw.body.toString('utf8');
+    if (nestingDepth(text) > this.options.maxJsonDepth) {
+      throw McpError.invalidRequest(`Invalid Request: JSON nested deeper than ${this.options.maxJsonDepth} levels`);
+    }
     try {
-      return JSON.parse(captured.raw.body.toString('utf8'));
+      return JSON.parse(text);
     } catch {
       throw McpError.parseError();
     }
@@ -212,6 +218,27 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
 function closeAfter(response: ServerResponse): void {
   if (!response.headersSent) response.shouldKeepAlive = false;
   else response.once('finish', () => response.socket?.end());
+}
+
+/**
+ * The deepest nesting of arrays and objects in a JSON text, by one linear scan that skips strings: refuses
+ * pathological bodies before they reach recursive code (the parser, validators, digests).
+ */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i++; // backslash: skip the escaped character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > deepest) deepest = depth;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return deepest;
 }
 
 function isJsonContentType(contentType: string | undefined): boolean {
