@@ -36,6 +36,12 @@ export class McpRegistry {
   private readonly sorted = new Map<McpListKind, readonly unknown[]>();
   private readonly changes = new Subject<McpListKind>();
   private discovered = false;
+  private revision = 0;
+
+  /** Grows with every change: lets readers cache what they derive from the registry. */
+  get version(): number {
+    return this.revision;
+  }
 
   /** Emits the kind of list after every change made once discovery finished (for list-changed notifications). */
   readonly changes$ = this.changes.asObservable();
@@ -171,6 +177,7 @@ export class McpRegistry {
   }
 
   private changed(kind: McpListKind): void {
+    this.revision++;
     this.sorted.delete(kind);
     if (this.discovered) this.changes.next(kind);
   }

@@ -12,8 +12,20 @@ export class McpDiscoverService {
     private readonly options: McpResolvedOptions,
   ) {}
 
-  /** What this server implements right now: a feature is advertised when something of its kind is registered. */
+  private cached?: { version: number; capabilities: JsonObject };
+
+  /**
+   * What this server implements right now: a feature is advertised when something of its kind is registered.
+   * Computed once per registry version (it gates every request). Treat the result as read-only.
+   */
   capabilities(): JsonObject {
+    if (this.cached?.version === this.registry.version) return this.cached.capabilities;
+    const capabilities = this.computeCapabilities();
+    this.cached = { version: this.registry.version, capabilities };
+    return capabilities;
+  }
+
+  private computeCapabilities(): JsonObject {
     const capabilities: JsonObject = {};
     const hasPrompts = this.registry.listPrompts().length > 0;
     const hasResources = this.registry.listResources().length > 0 || this.registry.listResourceTemplates().length > 0;
