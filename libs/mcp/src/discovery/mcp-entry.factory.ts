@@ -5,7 +5,7 @@ import type { McpResourceTemplateOptions } from '../decorators/mcp-resource-temp
 import type { McpResourceOptions } from '../decorators/mcp-resource.decorator.js';
 import type { McpToolOptions } from '../decorators/mcp-tool.decorator.js';
 import { UriTemplate } from '../protocol/uri-template.js';
-import { compileSchema } from '../schema/index.js';
+import { compileSchema, type SchemaInput } from '../schema/index.js';
 import { McpDefinitionError } from './mcp-definition.error.js';
 import { checkParamHeaders } from './param-headers.js';
 import type { BoundCompletion, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from './registry-entries.interface.js';
@@ -25,8 +25,15 @@ export const McpEntryFactory = {
       throw new McpDefinitionError(where, `tool name "${name}" must be 1-128 characters of A-Z a-z 0-9 _ - .`);
     }
     const owner = `tool "${name}" (${where})`;
-    const input = options.input === undefined ? undefined : compileSchema(options.input, { role: 'input', owner });
-    const output = options.output === undefined ? undefined : compileSchema(options.output, { role: 'output', owner });
+    const compile = (schema: SchemaInput, role: 'input' | 'output') => {
+      try {
+        return compileSchema(schema, { role, owner });
+      } catch (error) {
+        throw new McpDefinitionError(where, (error as Error).message);
+      }
+    };
+    const input = options.input === undefined ? undefined : compile(options.input, 'input');
+    const output = options.output === undefined ? undefined : compile(options.output, 'output');
     const inputSchema = input?.jsonSchema ?? NO_ARGUMENTS_SCHEMA;
     return {
       definition: clean({

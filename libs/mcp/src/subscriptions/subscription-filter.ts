@@ -31,7 +31,8 @@ export function parseSubscriptionFilter(
   features: ListenFeatures,
   capabilities: McpClientCapabilities,
 ): SubscriptionFilter {
-  const raw = params.notifications ?? {};
+  // Absent means no filter; anything else (null included) must be an object.
+  const raw = params.notifications === undefined ? {} : params.notifications;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw McpError.invalidParams('Invalid params: notifications must be an object');
   }

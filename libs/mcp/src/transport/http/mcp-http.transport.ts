@@ -106,6 +106,9 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
         throw McpError.unsupportedVersion(meta.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS);
       }
       this.dispatcher.assertMethodAvailable(message.method);
+      if (message.method === 'subscriptions/listen' && !accepted.sse) {
+        throw new McpError(McpErrorCode.InvalidRequest, 'Not Acceptable: subscriptions/listen answers with text/event-stream', undefined, 406);
+      }
       if (message.method === 'tools/call') {
         // Validated against the current definition: a client with a stale schema gets -32020 and re-lists.
         const tool = this.registry.getTool(String(message.params?.name));
