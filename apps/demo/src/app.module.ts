@@ -1,8 +1,11 @@
 import { Module } from '@nestjs/common';
 import { McpModule } from 'nest-mcp';
+import { DeploymentsModule } from './deployments/index.js';
+import { FeatureFlags, FeatureFlagsTools } from './feature-flags/index.js';
+import { IntegrationsModule } from './integrations/index.js';
 import { ServicesModule } from './services/index.js';
 
-/** Root module of the operations console: the MCP server at `/mcp` plus the services feature. */
+/** Root module of the operations console: the MCP server at `/mcp` plus the console's features. */
 @Module({
   imports: [
     McpModule.forRoot({
@@ -11,11 +14,16 @@ import { ServicesModule } from './services/index.js';
       title: 'Operations console',
       instructions:
         'Operations console for the service fleet. Start with list_services or the ops://services resource, and ' +
-        'read ops://runbook before changing anything. scale_service and restart_service change production: ' +
-        'restart_service is destructive, so confirm it with the user first. Use the incident_summary prompt to ' +
-        'draft incident reports.',
+        'read ops://runbook before changing anything. scale_service, restart_service and deploy_release change ' +
+        'production: restart_service is destructive, so confirm it with the user first. decommission_service and ' +
+        'set_feature_flag need the admin role. Use the incident_summary prompt to draft incident reports, and ' +
+        'connect_pagerduty once to let the console page on-call teams.',
     }),
     ServicesModule,
+    DeploymentsModule,
+    IntegrationsModule,
   ],
+  // Feature flags register tools at run time through McpRegistry, which McpModule exports to this module only.
+  providers: [FeatureFlags, FeatureFlagsTools],
 })
 export class AppModule {}

@@ -32,10 +32,19 @@ describe.each(ADAPTERS)('ops-console demo (%s)', (adapter) => {
   });
 
   describe('tools', () => {
-    it('lists the four tools with schemas and annotations', async () => {
+    it('lists the tools with schemas and annotations', async () => {
       const { tools } = await client.listTools();
       const byName = new Map(tools.map((tool) => [tool.name, tool]));
-      expect([...byName.keys()].sort()).toEqual(['get_service', 'list_services', 'restart_service', 'scale_service']);
+      expect([...byName.keys()].sort()).toEqual([
+        'connect_pagerduty',
+        'decommission_service',
+        'deploy_release',
+        'get_service',
+        'list_services',
+        'restart_service',
+        'scale_service',
+        'set_feature_flag',
+      ]);
 
       const list = byName.get('list_services')!;
       expect(list.annotations).toEqual({ readOnlyHint: true });

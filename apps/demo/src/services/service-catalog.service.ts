@@ -65,6 +65,28 @@ export class ServiceCatalog {
     return { ...service };
   }
 
+  /** Records that `version` is now deployed and returns the service. Throws for an unknown name. */
+  deploy(name: string, version: string): ManagedService {
+    const service = this.get(name);
+    this.append(name, `deployed version ${version} (was ${service.version})`);
+    service.version = version;
+    return { ...service };
+  }
+
+  /** Removes a service from the fleet for good (its logs go with it). Throws for an unknown name. */
+  decommission(name: string): ManagedService {
+    const service = this.get(name);
+    this.services.delete(name);
+    this.logs.delete(name);
+    return { ...service };
+  }
+
+  /** Appends a line to a service's log (deployments report their steps there). Throws for an unknown name. */
+  note(name: string, message: string): void {
+    this.get(name);
+    this.append(name, message);
+  }
+
   /** Recent log lines of a service, oldest first, or `undefined` for an unknown service. */
   logsOf(name: string): string[] | undefined {
     return this.logs.get(name)?.slice();

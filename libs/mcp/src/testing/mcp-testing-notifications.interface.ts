@@ -13,3 +13,9 @@ export interface McpLogEntry {
   logger?: string;
   data: unknown;
 }
+
+/** A notification the server sent for a request, as received (`notifications/progress`, `notifications/message`, …). */
+export interface McpTestingNotification {
+  method: string;
+  params?: Record<string, unknown>;
+}

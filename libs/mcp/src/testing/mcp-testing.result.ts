@@ -1,10 +1,9 @@
-import type { JsonRpcNotification } from '../protocol/json-rpc.interface.js';
 import type { McpTestingInputRequest } from './mcp-testing-input.interface.js';
-import type { McpLogEntry, McpProgressUpdate } from './mcp-testing-notifications.interface.js';
+import type { McpLogEntry, McpProgressUpdate, McpTestingNotification } from './mcp-testing-notifications.interface.js';
 
 /** @internal What the client recorded while a call ran, over all its rounds. */
 export interface McpCallRecord {
-  notifications: JsonRpcNotification[];
+  notifications: McpTestingNotification[];
   inputRequests: McpTestingInputRequest[];
   rounds: number;
 }
@@ -15,7 +14,7 @@ export interface McpCallRecord {
  */
 export class McpTestingResult<R extends object> {
   /** Every notification the server sent for the call, in order. */
-  readonly notifications: readonly JsonRpcNotification[];
+  readonly notifications: readonly McpTestingNotification[];
   /** Progress notifications (`ctx.…Progress().emit`), in order. */
   readonly progress: readonly McpProgressUpdate[];
   /** Log notifications (`ctx.log`) at or above the requested `logLevel`, in order. */
@@ -34,12 +33,14 @@ export class McpTestingResult<R extends object> {
     this.notifications = record.notifications;
     this.inputRequests = record.inputRequests;
     this.rounds = record.rounds;
-    this.progress = paramsOf(record.notifications, 'notifications/progress').map(({ progressToken: _token, ...update }) => update as unknown as McpProgressUpdate);
+    this.progress = paramsOf(record.notifications, 'notifications/progress').map(
+      ({ progressToken: _token, ...update }) => update as unknown as McpProgressUpdate,
+    );
     this.logs = paramsOf(record.notifications, 'notifications/message') as unknown as McpLogEntry[];
   }
 }
 
-function paramsOf(notifications: readonly JsonRpcNotification[], method: string): Record<string, unknown>[] {
+function paramsOf(notifications: readonly McpTestingNotification[], method: string): Record<string, unknown>[] {
   return notifications.filter((notification) => notification.method === method).map((notification) => notification.params ?? {});
 }
 

@@ -1,0 +1,18 @@
+import { type CanActivate, type ExecutionContext, ForbiddenException, Injectable } from '@nestjs/common';
+import { McpExecutionContext } from 'nest-mcp';
+import { OPS_ADMIN_ROLE, OPS_ROLE_HEADER } from './ops-role.constants.js';
+
+/**
+ * Lets only operators with the admin role through (`x-ops-role: admin`). An ordinary Nest guard: on an MCP tool the
+ * HTTP request is the first argument, as on a controller, and a denial becomes an `isError` result the model can
+ * relay to the user.
+ */
+@Injectable()
+export class OpsAdminGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<{ headers: Record<string, string | string[] | undefined> }>();
+    if (request.headers[OPS_ROLE_HEADER] === OPS_ADMIN_ROLE) return true;
+    const tool = context.getType<string>() === 'mcp' ? McpExecutionContext.create(context).getHandlerName() : 'this action';
+    throw new ForbiddenException(`${tool} needs the ${OPS_ADMIN_ROLE} role; ask an admin to run it.`);
+  }
+}

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { McpArgs, McpCtx, McpTool, McpToolContext, McpToolError } from 'nest-mcp';
+import { ServiceCatalog, ServiceStatus } from '../services/index.js';
+import { DeploymentDto, DeployReleaseDto } from './dto/index.js';
+import { ReleasePipeline } from './release-pipeline.service.js';
+
+/** Rolling out new versions: a long job that reports progress and stops when the call is cancelled. */
+@Injectable()
+export class DeploymentsTools {
+  constructor(
+    private readonly catalog: ServiceCatalog,
+    private readonly pipeline: ReleasePipeline,
+  ) {}
+
+  @McpTool({
+    name: 'deploy_release',
+    title: 'Deploy a release',
+    description:
+      'Rolls a new version of a service out step by step (build, push, migrate, canary, traffic shift, cleanup), ' +
+      'reporting progress; takes a few seconds. Cancelling the call stops the rollout and the service keeps its ' +
+      'current version.',
+    input: DeployReleaseDto,
+    output: DeploymentDto,
+    annotations: { idempotentHint: false },
+  })
+  async deployRelease(@McpArgs() { name, version }: DeployReleaseDto, @McpCtx() ctx: McpToolContext): Promise<DeploymentDto> {
+    const service = this.catalog.find(name);
+    if (!service) throw new McpToolError(`No service named "${name}". Known services: ${this.catalog.names().join(', ')}.`);
+    if (service.status === ServiceStatus.Stopped) throw new McpToolError(`${name} is stopped; restart it with restart_service first.`);
+    if (service.version === version) throw new McpToolError(`${name} already runs ${version}.`);
+
+    const progress = ctx.percentProgress();
+    const steps = this.pipeline.steps;
+    for (const [index, step] of steps.entries()) {
+      const where = `step ${index + 1}/${steps.length} (${step})`;
+      ctx.log('info', `${name} ${version}: ${where}`, 'deploy_release');
+      try {
+        // The call's signal aborts when the client cancels or goes away: the pipeline stops where it is.
+        await this.pipeline.run(step, { service: name, version }, ctx.signal);
+      } catch (error) {
+        const outcome = ctx.signal.aborted ? 'cancelled' : `failed: ${(error as Error).message}`;
+        this.catalog.note(name, `deploy of ${version} ${outcome} at ${where}`);
+        throw new McpToolError(`Deploy of ${version} ${outcome} at ${where}. ${name} still runs ${service.version}.`);
+      }
+      progress.emit((index + 1) / steps.length, step);
+    }
+    this.catalog.deploy(name, version);
+    return { service: name, fromVersion: service.version, toVersion: version, steps: steps.length };
+  }
+}

@@ -1,0 +1,2 @@
+export * from './deploy-release.dto.js';
+export * from './deployment.dto.js';

@@ -1,0 +1,15 @@
+/*
+ * nest-mcp/testing: test MCP handlers with Nest's TestingModule, in-process or over HTTP.
+ */
+export { McpTestingClient } from './mcp-testing.client.js';
+export type { McpTestingRequestOptions, McpTestingCallOptions } from './mcp-testing-options.interface.js';
+export type { McpTestingMode } from './testing-transport.interface.js';
+export type { McpTestingInputRequest, McpTestingAnswer, McpElicitHandler } from './mcp-testing-input.interface.js';
+export type { McpProgressUpdate, McpLogEntry, McpTestingNotification } from './mcp-testing-notifications.interface.js';
+export type { McpDiscoverResult, McpCompletionReference } from './mcp-testing-wire.interface.js';
+export { McpTestingResult } from './mcp-testing.result.js';
+export { McpToolCallResult } from './mcp-tool-call.result.js';
+export { McpPromptResult } from './mcp-prompt.result.js';
+export { McpResourceReadResult } from './mcp-resource-read.result.js';
+export { McpListenStream, type McpListenFilter } from './mcp-listen.stream.js';
+export { McpTestingError } from './mcp-testing.error.js';

@@ -1,0 +1,285 @@
+import type { INestApplication, INestApplicationContext } from '@nestjs/common';
+import { MCP_MODULE_OPTIONS_EXTRAS } from '../config/mcp-extras.constants.js';
+import type { McpModuleExtras } from '../config/mcp-options.interface.js';
+import type { JsonObject, JsonRpcNotification, JsonRpcRequest } from '../protocol/json-rpc.interface.js';
+import { MetaKeys } from '../protocol/meta-keys.constants.js';
+import type {
+  McpCallToolResult,
+  McpCompletionResult,
+  McpGetPromptResult,
+  McpImplementation,
+  McpPromptDefinition,
+  McpReadResourceResult,
+  McpResourceDefinition,
+  McpResourceTemplateDefinition,
+  McpToolDefinition,
+} from '../protocol/mcp-wire.interface.js';
+import { LATEST_PROTOCOL_VERSION } from '../protocol/protocol-version.constants.js';
+import { HttpTestingTransport } from './http.transport.js';
+import { InProcessTestingTransport } from './in-process.transport.js';
+import { InputAnswerer } from './input-answerer.js';
+import { type McpListenFilter, McpListenStream } from './mcp-listen.stream.js';
+import { McpPromptResult } from './mcp-prompt.result.js';
+import { McpResourceReadResult } from './mcp-resource-read.result.js';
+import type { McpElicitHandler, McpTestingAnswer, McpTestingInputRequest } from './mcp-testing-input.interface.js';
+import type { McpProgressUpdate } from './mcp-testing-notifications.interface.js';
+import type { McpTestingCallOptions, McpTestingRequestOptions } from './mcp-testing-options.interface.js';
+import type { McpCompletionReference, McpDiscoverResult } from './mcp-testing-wire.interface.js';
+import { McpTestingError } from './mcp-testing.error.js';
+import type { McpCallRecord } from './mcp-testing.result.js';
+import { McpToolCallResult } from './mcp-tool-call.result.js';
+import type { McpTestingMode, TestingTransport } from './testing-transport.interface.js';
+
+const DEFAULT_CLIENT_INFO: McpImplementation = { name: 'nest-mcp-testing', version: '1.0.0' };
+const DEFAULT_MAX_ROUNDS = 10;
+/** Pages followed by the list methods before giving up on a server whose cursors never end. */
+const MAX_PAGES = 1_000;
+
+/**
+ * An MCP client for tests, speaking the 2026-07-28 wire to one server, with the same API in both of its modes:
+ *
+ * - `McpTestingClient.create(moduleRef)`: in-process. Each request runs through the application's dispatcher and the
+ *   real handler pipeline (guards, interceptors, pipes, filters, validation, result shaping), without HTTP. Guards
+ *   receive a plain request object `{ method, url, headers, body, user? }` that the test controls.
+ * - `McpTestingClient.connect(app)` (a listening app, or a URL): over real Streamable HTTP.
+ *
+ * Calls collect their progress and log notifications, and answer elicitations by performing the real multi
+ * round-trip retries (`inputResponses` + `requestState`) with answers from `answerWith` or `onElicit`.
+ *
+ * @example
+ * ```ts
+ * const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+ * const client = await McpTestingClient.create(moduleRef, { capabilities: { elicitation: { form: {} } } });
+ * client.answerWith({ action: 'accept', content: { confirm: true } });
+ * const result = await client.callTool('delete_backup', { id: 'b-1' });
+ * expect(result.text()).toBe('deleted b-1');
+ * ```
+ */
+export class McpTestingClient {
+  private readonly answers = new InputAnswerer();
+  private nextId = 1;
+
+  private constructor(
+    private readonly transport: TestingTransport,
+    private readonly defaults: McpTestingRequestOptions,
+  ) {}
+
+  /**
+   * An in-process client for a compiled `TestingModule` (or any application context). Initializes it if needed, so
+   * the MCP handlers are discovered; overrides made with `overrideProvider` / `overrideGuard` are in effect.
+   */
+  static async create(app: INestApplicationContext, options: McpTestingRequestOptions = {}): Promise<McpTestingClient> {
+    await app.init();
+    return new McpTestingClient(InProcessTestingTransport.from(app), options);
+  }
+
+  /** An HTTP client for a listening application (its MCP endpoint is found by itself) or an endpoint URL. */
+  static async connect(target: INestApplication | URL | string, options: McpTestingRequestOptions = {}): Promise<McpTestingClient> {
+    return new McpTestingClient(new HttpTestingTransport(await endpointOf(target)), options);
+  }
+
+  /** How this client reaches the server. */
+  get mode(): McpTestingMode {
+    return this.transport.mode;
+  }
+
+  /** Answers input requests with `handler` once the scripted answers (`answerWith`) have run out. */
+  onElicit(handler: McpElicitHandler): this {
+    this.answers.handleWith(handler);
+    return this;
+  }
+
+  /** Scripts answers, used in order, one per input request, across calls (before the `onElicit` handler). */
+  answerWith(...answers: McpTestingAnswer[]): this {
+    this.answers.enqueue(answers);
+    return this;
+  }
+
+  /** Scripted answers not used yet: assert it is 0 to prove a handler asked as often as expected. */
+  get pendingAnswers(): number {
+    return this.answers.pending;
+  }
+
+  /** `server/discover`: supported versions, capabilities, instructions. */
+  discover(options?: McpTestingRequestOptions): Promise<McpDiscoverResult> {
+    return this.request<McpDiscoverResult>('server/discover', {}, options);
+  }
+
+  /** `tools/list`, every page. */
+  listTools(options?: McpTestingRequestOptions): Promise<McpToolDefinition[]> {
+    return this.listAll<McpToolDefinition>('tools/list', 'tools', options);
+  }
+
+  /** `prompts/list`, every page. */
+  listPrompts(options?: McpTestingRequestOptions): Promise<McpPromptDefinition[]> {
+    return this.listAll<McpPromptDefinition>('prompts/list', 'prompts', options);
+  }
+
+  /** `resources/list`, every page. */
+  listResources(options?: McpTestingRequestOptions): Promise<McpResourceDefinition[]> {
+    return this.listAll<McpResourceDefinition>('resources/list', 'resources', options);
+  }
+
+  /** `resources/templates/list`, every page. */
+  listResourceTemplates(options?: McpTestingRequestOptions): Promise<McpResourceTemplateDefinition[]> {
+    return this.listAll<McpResourceTemplateDefinition>('resources/templates/list', 'resourceTemplates', options);
+  }
+
+  /**
+   * `tools/call`, with every elicitation round answered. A tool failure is a result with `isError`; a protocol
+   * error (unknown tool, `McpError`, …) throws `McpTestingError`.
+   */
+  async callTool(name: string, args: Record<string, unknown> = {}, options: McpTestingCallOptions = {}): Promise<McpToolCallResult> {
+    const { result, record } = await this.call('tools/call', { name, arguments: args }, options);
+    return new McpToolCallResult(result as unknown as McpCallToolResult, record);
+  }
+
+  /** `prompts/get`, with every elicitation round answered. */
+  async getPrompt(name: string, args: Record<string, string> = {}, options: McpTestingCallOptions = {}): Promise<McpPromptResult> {
+    const { result, record } = await this.call('prompts/get', { name, arguments: args }, options);
+    return new McpPromptResult(result as unknown as McpGetPromptResult, record);
+  }
+
+  /** `resources/read`, with every elicitation round answered. */
+  async readResource(uri: string, options: McpTestingCallOptions = {}): Promise<McpResourceReadResult> {
+    const { result, record } = await this.call('resources/read', { uri }, options);
+    return new McpResourceReadResult(result as unknown as McpReadResourceResult, record);
+  }
+
+  /**
+   * `completion/complete`.
+   *
+   * @example `await client.complete({ type: 'ref/prompt', name: 'incident_summary' }, { name: 'service', value: 'pay' })`
+   */
+  async complete(
+    ref: McpCompletionReference,
+    argument: { name: string; value: string },
+    context?: { arguments: Record<string, string> },
+    options?: McpTestingRequestOptions,
+  ): Promise<McpCompletionResult> {
+    const params = { ref, argument, ...(context && { context }) };
+    return (await this.request<{ completion: McpCompletionResult }>('completion/complete', params, options)).completion;
+  }
+
+  /** Opens a `subscriptions/listen` stream; resolves once the server acknowledged it. */
+  async listen(filter: McpListenFilter, options: McpTestingRequestOptions = {}): Promise<McpListenStream> {
+    const abort = new AbortController();
+    let acknowledge!: () => void;
+    const acknowledged = new Promise<void>((resolve) => (acknowledge = resolve));
+    const settings = { ...this.settings(options), signal: abort.signal };
+    // Sent on the next tick, so the stream exists before its first notification arrives.
+    const done = Promise.resolve().then(() =>
+      this.send('subscriptions/listen', { notifications: filter }, settings, false, (notification) => {
+        stream.push(notification);
+        if (notification.method === 'notifications/subscriptions/acknowledged') acknowledge();
+      }),
+    );
+    const stream = new McpListenStream(abort, done);
+    await Promise.race([acknowledged, done]);
+    return stream;
+  }
+
+  /** Sends any request once (no elicitation rounds) and resolves with its result; an error throws `McpTestingError`. */
+  request<T = Record<string, unknown>>(
+    method: string,
+    params: Record<string, unknown> = {},
+    options: McpTestingRequestOptions = {},
+  ): Promise<T> {
+    return this.send(method, params, this.settings(options), false, () => undefined) as Promise<T>;
+  }
+
+  private async listAll<T>(method: string, field: string, options?: McpTestingRequestOptions): Promise<T[]> {
+    const items: T[] = [];
+    let cursor: unknown;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const result = await this.request(method, cursor === undefined ? {} : { cursor }, options);
+      items.push(...((result[field] as T[] | undefined) ?? []));
+      cursor = result.nextCursor;
+      if (cursor === undefined) return items;
+    }
+    throw new Error(`${method} still had a next page after ${MAX_PAGES} pages`);
+  }
+
+  /** One call through every round: answers each `input_required` result and retries with the answers and state. */
+  private async call(
+    method: string,
+    params: JsonObject,
+    options: McpTestingCallOptions,
+  ): Promise<{ result: JsonObject; record: McpCallRecord }> {
+    const settings = this.settings(options);
+    const maxRounds = settings.maxRounds ?? DEFAULT_MAX_ROUNDS;
+    const callAnswers = [...(options.answers ?? [])];
+    const record: McpCallRecord = { notifications: [], inputRequests: [], rounds: 0 };
+    const onNotification = (notification: JsonRpcNotification) => {
+      record.notifications.push(notification);
+      if (notification.method === 'notifications/progress' && options.onProgress) {
+        const { progressToken: _token, ...update } = notification.params ?? {};
+        options.onProgress(update as unknown as McpProgressUpdate);
+      }
+    };
+    let retry: JsonObject = {};
+    for (;;) {
+      record.rounds++;
+      const result = await this.send(method, { ...params, ...retry }, settings, settings.progress !== false, onNotification);
+      if (result.resultType !== 'input_required') return { result, record };
+      if (record.rounds >= maxRounds) {
+        throw new Error(`${method} still asked for input after ${maxRounds} rounds (raise maxRounds if that is expected)`);
+      }
+      const inputResponses: JsonObject = {};
+      const asked = (result.inputRequests ?? {}) as Record<string, Pick<McpTestingInputRequest, 'method' | 'params'>>;
+      for (const [key, embedded] of Object.entries(asked)) {
+        const request: McpTestingInputRequest = { key, method: embedded.method, params: embedded.params ?? {}, round: record.rounds };
+        record.inputRequests.push(request);
+        inputResponses[key] = await this.answers.answer(request, callAnswers, options.onElicit);
+      }
+      retry = { inputResponses, ...(result.requestState !== undefined && { requestState: result.requestState }) };
+    }
+  }
+
+  private async send(
+    method: string,
+    params: JsonObject,
+    settings: McpTestingCallOptions,
+    progress: boolean,
+    onNotification: (notification: JsonRpcNotification) => void,
+  ): Promise<JsonObject> {
+    const id = this.nextId++;
+    const meta: JsonObject = {
+      ...settings.meta,
+      [MetaKeys.protocolVersion]: LATEST_PROTOCOL_VERSION,
+      [MetaKeys.clientCapabilities]: settings.capabilities ?? {},
+      [MetaKeys.clientInfo]: settings.clientInfo ?? DEFAULT_CLIENT_INFO,
+      ...(settings.logLevel !== undefined && { [MetaKeys.logLevel]: settings.logLevel }),
+      ...(progress && { [MetaKeys.progressToken]: `progress-${id}` }),
+    };
+    const message: JsonRpcRequest = { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } };
+    const { response, httpStatus } = await this.transport.send({ message, options: settings, onNotification });
+    if ('error' in response) {
+      throw new McpTestingError(response.error.code, response.error.message, response.error.data, httpStatus, method);
+    }
+    return response.result;
+  }
+
+  /** The client's defaults overridden by a call's options; headers are merged. */
+  private settings(options: McpTestingCallOptions = {}): McpTestingCallOptions {
+    return { ...this.defaults, ...options, headers: { ...this.defaults.headers, ...options.headers } };
+  }
+}
+
+/** The MCP endpoint of a listening application, or the given URL. */
+async function endpointOf(target: INestApplication | URL | string): Promise<URL> {
+  if (typeof target === 'string' || target instanceof URL) return new URL(target);
+  if (!(target.getHttpServer() as { listening?: boolean } | undefined)?.listening) {
+    throw new Error(
+      'McpTestingClient.connect needs a listening application (await app.listen(0, "127.0.0.1")); ' +
+        'use McpTestingClient.create(app) for in-process calls',
+    );
+  }
+  let path = '/mcp';
+  try {
+    path = target.get<symbol, McpModuleExtras>(MCP_MODULE_OPTIONS_EXTRAS, { strict: false }).path ?? path;
+  } catch {
+    // No McpModule in this application: the request will say so (404).
+  }
+  return new URL(path, await target.getUrl());
+}
