@@ -22,6 +22,7 @@ import { McpPublisher } from './subscriptions/mcp.publisher.js';
 import { McpSubscriptionsService } from './subscriptions/subscriptions.service.js';
 import { McpLegacyHttpHandler } from './legacy/legacy-http.handler.js';
 import { McpSessionStore } from './legacy/legacy-session.store.js';
+import { McpLegacyWireService } from './legacy/legacy-wire.service.js';
 import { McpCompletionService } from './server/completion.service.js';
 import { McpDiscoverService } from './server/discover.service.js';
 import { McpCallTracker } from './server/call.tracker.js';
@@ -32,6 +33,7 @@ import { McpToolsService } from './server/tools.service.js';
 import { BodyCaptureInstaller } from './transport/http/body-capture.installer.js';
 import { createMcpHttpController } from './transport/http/mcp-http.controller.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
+import { McpStdioTransport } from './transport/stdio/mcp-stdio.transport.js';
 
 const DEFAULT_PATH = '/mcp';
 
@@ -51,18 +53,19 @@ const DEFAULT_PATH = '/mcp';
 export class McpModule extends McpConfigurableModuleClass {
   /** Configures the server with static options. `path` (default `/mcp`) is the endpoint. */
   static forRoot(options: typeof MCP_OPTIONS_TYPE): DynamicModule {
-    return withServer(super.forRoot(options), options.path);
+    return withServer(super.forRoot(options), options.path, options.isGlobal);
   }
 
-  /** Configures the server with options from a factory (e.g. `ConfigService`); `path` stays static. */
+  /** Configures the server with options from a factory (e.g. `ConfigService`); `path` and `isGlobal` stay static. */
   static forRootAsync(options: typeof MCP_ASYNC_OPTIONS_TYPE): DynamicModule {
-    return withServer(super.forRootAsync(options), options.path);
+    return withServer(super.forRootAsync(options), options.path, options.isGlobal);
   }
 }
 
-function withServer(definition: DynamicModule, path = DEFAULT_PATH): DynamicModule {
+function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = true): DynamicModule {
   return {
     ...definition,
+    global: isGlobal,
     imports: [...(definition.imports ?? []), DiscoveryModule],
     controllers: [createMcpHttpController(path)],
     providers: [
@@ -91,8 +94,10 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH): DynamicModu
       McpDispatcher,
       McpCallTracker,
       McpSessionStore,
+      McpLegacyWireService,
       McpLegacyHttpHandler,
       McpHttpTransport,
+      McpStdioTransport,
       BodyCaptureInstaller,
     ],
     exports: [McpRegistry, McpPublisher, MCP_EVENT_BUS],

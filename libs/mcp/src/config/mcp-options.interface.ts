@@ -98,6 +98,12 @@ export interface McpModuleOptions {
   /** Put `io.modelcontextprotocol/serverInfo` in every result's `_meta`. Default true. */
   serverInfoInResults?: boolean;
   /**
+   * Where handlers' progress goes when a request carries no progress token. `'mcp'` (default): nowhere, as the spec
+   * requires. `'stderr'`: also to stderr, one NDJSON `ProgressEvent` per report (for CLI runs and scripts that read
+   * the server's stderr). Requests with a token get `notifications/progress` either way, and nothing on stderr.
+   */
+  progress?: 'mcp' | 'stderr';
+  /**
    * Tool arguments that fail `inputSchema`: an `isError` result the model can correct (`'result'`, default),
    * or a JSON-RPC `-32602` error (`'protocol'`).
    */
@@ -108,4 +114,9 @@ export interface McpModuleOptions {
 export interface McpModuleExtras {
   /** Path of the MCP endpoint. Default `/mcp`. */
   path?: string;
+  /**
+   * Registers the module globally, so `McpRegistry` and `McpPublisher` can be injected in any module. Default true;
+   * set false when one application serves several MCP endpoints.
+   */
+  isGlobal?: boolean;
 }

@@ -18,6 +18,7 @@ export class McpResolvedOptions {
   readonly requestStateTtlMs: number;
   readonly serverInfoInResults: boolean;
   readonly invalidToolArguments: 'result' | 'protocol';
+  readonly progress: 'mcp' | 'stderr';
   readonly maxQueuedFrames: number;
   readonly maxQueuedBytes: number;
   readonly principal?: (request: unknown) => string | undefined;
@@ -52,6 +53,10 @@ export class McpResolvedOptions {
     this.requestStateTtlMs = positive(options.requestState?.ttlMs, 5 * 60_000, 'requestState.ttlMs');
     this.serverInfoInResults = options.serverInfoInResults ?? true;
     this.invalidToolArguments = options.invalidToolArguments ?? 'result';
+    this.progress = options.progress ?? 'mcp';
+    if (this.progress !== 'mcp' && this.progress !== 'stderr') {
+      throw new Error(`McpModule: option "progress" must be 'mcp' or 'stderr'`);
+    }
     this.cacheHints = options.cacheHints ?? {};
     this.maxQueuedFrames = positive(options.streaming?.maxQueuedFrames, 128, 'streaming.maxQueuedFrames');
     this.maxQueuedBytes = positive(options.streaming?.maxQueuedBytes, 64 * 1024, 'streaming.maxQueuedBytes');

@@ -1,13 +1,14 @@
+import { IntrinsicException } from '@nestjs/common';
 import { McpErrorCode } from './error-codes.enum.js';
 
 /**
- * A protocol error: becomes a JSON-RPC error response (never an `isError` tool result).
+ * A protocol error (an `IntrinsicException`, so Nest's exception filters do not log it as a failure): becomes a JSON-RPC error response (never an `isError` tool result).
  *
  * Throw it from a handler when the request itself is wrong, e.g.
  * `throw McpError.invalidParams('Unknown region', { region })`.
  * The optional `httpStatus` is used when the error is answered before any streaming began.
  */
-export class McpError extends Error {
+export class McpError extends IntrinsicException {
   constructor(
     readonly code: number,
     message: string,
