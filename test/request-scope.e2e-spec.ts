@@ -8,6 +8,7 @@ import { connectClient } from './support/mcp-client.factory.js';
 
 let instances = 0;
 
+// #region docs:per-call-tools
 /** A request-scoped host: Nest builds one per call and injects the HTTP request. */
 @Injectable({ scope: Scope.REQUEST })
 class PerCallTools {
@@ -20,6 +21,7 @@ class PerCallTools {
     return { instance: this.serial, agent: this.request.headers['x-caller'] ?? 'unknown' };
   }
 }
+// #endregion docs:per-call-tools
 
 @Module({
   imports: [McpModule.forRoot({ name: 'scoped', version: '1.0.0' })],

@@ -73,11 +73,13 @@ export class ContentTools {
     return 'No elicitation needed';
   }
 
+  // #region docs:trigger-tool-change
   @McpTool({ name: 'test_trigger_tool_change', description: 'Publishes a tools list change' })
   async triggerToolChange() {
     await this.publisher.toolsListChanged();
     return 'tools/list_changed published';
   }
+  // #endregion docs:trigger-tool-change
 
   @McpTool({ name: 'test_trigger_prompt_change', description: 'Publishes a prompts list change' })
   async triggerPromptChange() {

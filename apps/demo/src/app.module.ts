@@ -6,6 +6,7 @@ import { IntegrationsModule } from './integrations/index.js';
 import { ServicesModule } from './services/index.js';
 
 /** Root module of the operations console: the MCP server at `/mcp` plus the console's features. */
+// #region docs:app-module
 @Module({
   imports: [
     McpModule.forRoot({
@@ -27,3 +28,4 @@ import { ServicesModule } from './services/index.js';
   providers: [FeatureFlags, FeatureFlagsTools],
 })
 export class AppModule {}
+// #endregion docs:app-module

@@ -15,12 +15,14 @@ function adapterName(argv: string[] = process.argv.slice(2), env: NodeJS.Process
   return name;
 }
 
+// #region docs:create-app
 async function createApp(adapter: AdapterName): Promise<INestApplication> {
   if (adapter === 'express') return NestFactory.create(AppModule);
   // Imported on demand, so that an Express deployment never loads Fastify.
   const { FastifyAdapter } = await import('@nestjs/platform-fastify');
   return NestFactory.create(AppModule, new FastifyAdapter());
 }
+// #endregion docs:create-app
 
 async function bootstrap(): Promise<void> {
   const adapter = adapterName();

@@ -4,6 +4,7 @@ import { ServiceCatalog } from '../services/index.js';
 import { ESTIMATE_COSTS_TOOL, estimateCosts } from './cost-estimate.tool.js';
 import { FeatureFlag } from './feature-flag.enum.js';
 
+// #region docs:feature-flags
 /**
  * The console's feature flags. Switching `cost-insights` adds or removes the `estimate_costs` tool at run time:
  * `McpRegistry` publishes the change, so clients listening with `toolsListChanged` are told to list tools again.
@@ -34,3 +35,4 @@ export class FeatureFlags {
     return true;
   }
 }
+// #endregion docs:feature-flags

@@ -3,6 +3,7 @@ import { McpArgs, McpContent, McpError, McpPrompt, type McpPromptMessage } from 
 import { DEFAULT_SEVERITY, INCIDENT_SEVERITIES, isIncidentSeverity } from './incident-severity.constants.js';
 import { ServiceCatalog } from './service-catalog.service.js';
 
+// #region docs:incident-summary-prompt
 /** Arguments of `incident_summary`; prompt arguments are always strings on the wire. */
 interface IncidentSummaryArgs {
   service: string;
@@ -18,10 +19,12 @@ export class ServicesPrompts {
     name: 'incident_summary',
     title: 'Incident summary',
     description: 'Drafts an incident summary for a service from its current state and recent logs.',
+    // #region docs:incident-summary-arguments
     arguments: [
       { name: 'service', description: 'The affected service', required: true, complete: 'completeService' },
       { name: 'severity', description: `One of ${INCIDENT_SEVERITIES.join(', ')} (default ${DEFAULT_SEVERITY})`, complete: 'completeSeverity' },
     ],
+    // #endregion docs:incident-summary-arguments
   })
   incidentSummary(@McpArgs() { service: name, severity = DEFAULT_SEVERITY }: IncidentSummaryArgs): McpPromptMessage[] {
     const service = this.catalog.find(name);
@@ -47,6 +50,7 @@ export class ServicesPrompts {
     ];
   }
 
+  // #region docs:completers
   /** Completes `service` from the catalog. */
   completeService(value: string): string[] {
     return this.catalog.namesStartingWith(value);
@@ -56,4 +60,6 @@ export class ServicesPrompts {
   completeSeverity(value: string): string[] {
     return INCIDENT_SEVERITIES.filter((severity) => severity.startsWith(value.toLowerCase()));
   }
+  // #endregion docs:completers
 }
+// #endregion docs:incident-summary-prompt

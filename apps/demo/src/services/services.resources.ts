@@ -4,6 +4,7 @@ import type { ManagedService } from './managed-service.interface.js';
 import { OPS_RUNBOOK } from './ops-runbook.constants.js';
 import { ServiceCatalog } from './service-catalog.service.js';
 
+// #region docs:services-resources
 /** Read-only views of the fleet for clients to attach as context: the runbook, the catalog, one service, its logs. */
 @Injectable()
 export class ServicesResources {
@@ -68,3 +69,4 @@ export class ServicesResources {
     return service;
   }
 }
+// #endregion docs:services-resources

@@ -39,6 +39,7 @@ export class ServicesTools {
     return this.require(name);
   }
 
+  // #region docs:scale-service
   @McpTool({
     name: 'scale_service',
     title: 'Scale a service',
@@ -54,7 +55,9 @@ export class ServicesTools {
     }
     return this.catalog.scale(name, replicas);
   }
+  // #endregion docs:scale-service
 
+  // #region docs:restart-service
   @McpTool({
     name: 'restart_service',
     title: 'Restart a service',
@@ -72,7 +75,9 @@ export class ServicesTools {
       ],
     };
   }
+  // #endregion docs:restart-service
 
+  // #region docs:decommission
   @McpTool({
     name: 'decommission_service',
     title: 'Decommission a service',
@@ -100,7 +105,9 @@ export class ServicesTools {
     this.catalog.decommission(name);
     return `Decommissioned ${name}${answer.content.reason ? ` (${answer.content.reason})` : ''}.`;
   }
+  // #endregion docs:decommission
 
+  // #region docs:require-service
   /** The service called `name`, or a tool error that lists the names the model may use instead. */
   private require(name: string): ManagedService {
     const service = this.catalog.find(name);
@@ -109,4 +116,5 @@ export class ServicesTools {
     }
     return service;
   }
+  // #endregion docs:require-service
 }

@@ -1,3 +1,4 @@
+// #region docs:scale-service-dto
 import { IsInt, Max, Min } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { ServiceNameDto } from './service-name.dto.js';
@@ -15,3 +16,4 @@ export class ScaleServiceDto extends ServiceNameDto {
   @Max(MAX_REPLICAS)
   replicas: number;
 }
+// #endregion docs:scale-service-dto
