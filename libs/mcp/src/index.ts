@@ -3,6 +3,10 @@
  */
 export { McpModule } from './mcp.module.js';
 export type { McpModuleOptions, McpModuleExtras, McpCacheHintOptions, McpRequestStateOptions, McpStreamingOptions } from './config/mcp-options.interface.js';
+export { McpStdio } from './transport/stdio/mcp-stdio.bootstrap.js';
+export type { McpStdioOptions, McpStdioServer } from './transport/stdio/mcp-stdio-options.interface.js';
+export { McpStderrLogger } from './transport/stdio/stderr.logger.js';
+export { redirectStdout, type StdoutRedirection } from './transport/stdio/stdout.guard.js';
 
 export { McpTool, type McpToolOptions } from './decorators/mcp-tool.decorator.js';
 export { McpPrompt, type McpPromptOptions, type McpPromptArgumentOptions } from './decorators/mcp-prompt.decorator.js';
@@ -29,6 +33,11 @@ export {
   IllegalProgressError,
   type McpProgressSource,
 } from './progress/index.js';
+export type { ProgressEvent } from './progress/progress-event.interface.js';
+export { createProgressEvent, formatProgressEvent, parseProgressLine, type ProgressReport, type ProgressLine } from './progress/progress-event.codec.js';
+export { ProgressEventWriter } from './progress/progress-event.writer.js';
+export { parseTraceparent, type TraceIds } from './protocol/traceparent.parser.js';
+
 export { McpInput, canElicit } from './mrtr/input-request.builders.js';
 export { McpForm, FormSchema, type FormField, type InferForm, type TitledOption } from './mrtr/form-schema.builder.js';
 export type { McpInputRequest } from './mrtr/input-request.interface.js';

@@ -6,6 +6,7 @@ import { MCP_PARAM_ARGS_METADATA } from '../decorators/mcp-metadata.constants.js
 import { McpParamType } from '../decorators/mcp-param-type.enum.js';
 import { MCP_CONTEXT_TYPE } from './mcp-execution-context.js';
 import type { McpHandler } from './mcp-handler.interface.js';
+import { noteNestLogged } from './handler-errors.util.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import { MrtrContext } from './mrtr.context.js';
 
@@ -46,7 +47,7 @@ export class McpHandlerFactory {
 
   private wrap(instance: object, methodName: string): HandlerFn {
     const callback = (instance as Record<string, (...args: unknown[]) => unknown>)[methodName];
-    return this.externalContextCreator.create(
+    const fn = this.externalContextCreator.create(
       instance,
       callback,
       methodName,
@@ -57,6 +58,14 @@ export class McpHandlerFactory {
       { guards: true, interceptors: true, filters: true },
       MCP_CONTEXT_TYPE,
     ) as HandlerFn;
+    return async (...args) => {
+      try {
+        return await fn(...args);
+      } catch (error) {
+        noteNestLogged(error);
+        throw error;
+      }
+    };
   }
 }
 

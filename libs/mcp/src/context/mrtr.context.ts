@@ -1,3 +1,4 @@
+import { Logger, type LoggerService } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { JsonRpcNotification } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
@@ -9,6 +10,8 @@ import type { McpInputRequest } from '../mrtr/input-request.interface.js';
 import { InputRequiredSignal } from '../mrtr/input-required.signal.js';
 import type { McpAnswers, McpElicitor } from '../mrtr/mcp-elicitor.interface.js';
 import type { McpProgressSource } from '../progress/mcp-progress-source.interface.js';
+import type { ProgressEvent } from '../progress/progress-event.interface.js';
+import { readProgressLines } from '../progress/progress-event.reader.js';
 import type { ProgressSink } from '../progress/progress-sink.interface.js';
 import { CountingProgress, DoubleProgress, LongProgress, PercentProgress } from '../progress/progress.emitters.js';
 
@@ -94,6 +97,39 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
 
   percentProgress(): PercentProgress {
     return new PercentProgress(this.sink);
+  }
+
+  /**
+   * Relays the progress of a command this handler runs: reads `readable` (typically a child process's stderr) line by
+   * line, turns every NDJSON `ProgressEvent` line into a progress report of this request, and passes every other line
+   * to the Nest logger (context: the handler name). Resolves when the stream ends or `ctx.signal` aborts.
+   *
+   * Reports follow the `doubleProgress` rules (finite, strictly increasing): a line that breaks them, or a malformed
+   * progress line, is skipped with a warning instead of failing the call. The total is `options.total`, or else the
+   * first event's `total`. Without a progress token nothing is sent, so the call behaves the same either way.
+   *
+   * @example
+   * ```ts
+   * const child = spawn('reindex', ['--progress=ndjson'], { signal: ctx.signal, stdio: ['ignore', 'pipe', 'pipe'] });
+   * const [output] = await Promise.all([text(child.stdout), ctx.progressFrom(child.stderr), once(child, 'close')]);
+   * ```
+   */
+  progressFrom(readable: NodeJS.ReadableStream, options: { total?: number; logger?: LoggerService } = {}): Promise<void> {
+    const logger = options.logger ?? new Logger(this.name);
+    let emitter: DoubleProgress | undefined;
+    const report = (event: ProgressEvent) => {
+      emitter ??= this.doubleProgress(options.total ?? event.total);
+      emitter.emit(event.progress, event.message);
+    };
+    return readProgressLines(
+      readable,
+      {
+        onEvent: report,
+        onRejected: (line, reason) => logger.warn(`Skipped a progress line (${reason}): ${line}`),
+        onOther: (line) => logger.log(line),
+      },
+      this.scope.signal,
+    );
   }
 
   async elicit<A>(key: string, request: McpInputRequest<A>): Promise<A> {
@@ -188,7 +224,10 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
 
   private sendProgress(progress: number, total: number | undefined, message: string | undefined): boolean {
     const progressToken = this.scope.meta.progressToken;
-    if (progressToken === undefined) return false;
+    if (progressToken === undefined) {
+      if (!this.completed && !this.scope.signal.aborted) this.scope.progressFallback?.(progress, total, message);
+      return false;
+    }
     const params: Record<string, unknown> = { progressToken, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;

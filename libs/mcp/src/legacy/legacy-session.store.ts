@@ -4,12 +4,6 @@ import type { McpChangeEvent } from '../subscriptions/mcp-event.interface.js';
 import { MCP_EVENT_BUS, type McpEventBus } from '../subscriptions/mcp-event-bus.interface.js';
 import { LegacySession } from './legacy-session.js';
 
-const LIST_CHANGED: Partial<Record<McpChangeEvent['type'], string>> = {
-  toolsListChanged: 'notifications/tools/list_changed',
-  promptsListChanged: 'notifications/prompts/list_changed',
-  resourcesListChanged: 'notifications/resources/list_changed',
-};
-
 /**
  * The 2025-11-25 sessions of this process: created by `initialize`, ended by DELETE, idle expiry or shutdown, and
  * capped. Change events from the bus reach every initialized session's GET stream (list changes, untagged) or the
@@ -76,15 +70,6 @@ export class McpSessionStore implements OnModuleDestroy {
   }
 
   private fanOut(event: McpChangeEvent): void {
-    for (const session of this.sessions.values()) {
-      if (!session.initialized) continue;
-      if (event.type === 'resourceUpdated') {
-        const subscribed = [...session.subscriptions].some((uri) => event.uri === uri || event.uri.startsWith(uri.endsWith('/') ? uri : `${uri}/`));
-        if (subscribed) session.sendOnStream({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: event.uri } });
-        continue;
-      }
-      const method = LIST_CHANGED[event.type];
-      if (method) session.sendOnStream({ jsonrpc: '2.0', method });
-    }
+    for (const session of this.sessions.values()) session.deliverChange(event);
   }
 }

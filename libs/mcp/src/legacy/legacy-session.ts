@@ -2,6 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { JsonRpcErrorResponse, JsonRpcId, JsonRpcNotification, JsonRpcResultResponse } from '../protocol/json-rpc.interface.js';
 import type { McpClientCapabilities, McpImplementation, McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import type { ResponseChannel } from '../protocol/response-channel.js';
+import type { McpChangeEvent } from '../subscriptions/mcp-event.interface.js';
+
+const LIST_CHANGED: Partial<Record<McpChangeEvent['type'], string>> = {
+  toolsListChanged: 'notifications/tools/list_changed',
+  promptsListChanged: 'notifications/prompts/list_changed',
+  resourcesListChanged: 'notifications/resources/list_changed',
+};
 
 interface PendingRequest {
   resolve: (message: JsonRpcResultResponse | JsonRpcErrorResponse) => void;
@@ -52,6 +59,21 @@ export class LegacySession {
     return this.stream?.notify(notification) ?? false;
   }
 
+  /**
+   * Tells an initialized session what a change event means on this wire (BACKCOMPAT §6): list changes always
+   * (untagged, no opt-in), resource updates only for subscribed URIs and their sub-resources. False when nothing went
+   * out (not initialized, not subscribed, or no stream open).
+   */
+  deliverChange(event: McpChangeEvent): boolean {
+    if (!this.initialized) return false;
+    if (event.type === 'resourceUpdated') {
+      const subscribed = [...this.subscriptions].some((uri) => event.uri === uri || event.uri.startsWith(uri.endsWith('/') ? uri : `${uri}/`));
+      return subscribed && this.sendOnStream({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: event.uri } });
+    }
+    const method = LIST_CHANGED[event.type];
+    return method !== undefined && this.sendOnStream({ jsonrpc: '2.0', method });
+  }
+
   trackCall(id: JsonRpcId, abort: AbortController): void {
     this.calls.set(id, abort);
   }
@@ -93,11 +115,16 @@ export class LegacySession {
     return true;
   }
 
+  /** Fails every server→client request still waiting for its answer: the client can no longer send one. */
+  failPendingRequests(reason: string): void {
+    for (const entry of this.pending.values()) entry.reject(new Error(reason));
+    this.pending.clear();
+  }
+
   /** Ends the session: open calls abort, waiting requests fail, the GET stream closes. */
   close(reason: string): void {
     for (const abort of this.calls.values()) abort.abort(new Error(reason));
-    for (const entry of this.pending.values()) entry.reject(new Error(reason));
-    this.pending.clear();
+    this.failPendingRequests(reason);
     this.calls.clear();
     this.stream?.abandon();
   }

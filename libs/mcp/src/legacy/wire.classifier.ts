@@ -31,3 +31,18 @@ export function isLegacySessionVerb(headers: IncomingHttpHeaders): boolean {
   if (typeof version === 'string' && MODERN.has(version)) return false;
   return typeof headers[McpHeaders.sessionId] === 'string';
 }
+
+/**
+ * Tells the wires apart on stdio (BACKCOMPAT §1.2), one message at a time, since a dual-era process may serve both
+ * (B-ERA-04): client responses, `initialize` and `notifications/initialized` are legacy; a request with the 2026
+ * `_meta` envelope, and `server/discover` (the dual-era clients' probe), are modern; anything else belongs to the
+ * process's 2025-11-25 session once `initialize` made one, and is otherwise modern — where it fails for want of
+ * `_meta`, with an error that names the versions.
+ */
+export function classifyStdioWire(incoming: IncomingMessage, hasSession: boolean): Wire {
+  if (incoming.kind === 'response') return 'legacy';
+  const { method, params } = incoming.message;
+  if (method === 'initialize' || method === 'notifications/initialized') return 'legacy';
+  if (hasStatelessEnvelope(params) || method === 'server/discover') return 'modern';
+  return hasSession ? 'legacy' : 'modern';
+}

@@ -10,6 +10,10 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 const malformed = <A>(): ParsedAnswer<A> => ({ ok: false, malformed: true });
 const invalid = <A>(): ParsedAnswer<A> => ({ ok: false, malformed: false });
 
+const SAMPLING_CONTENT_TYPES = new Set(['text', 'image', 'audio', 'tool_use', 'tool_result']);
+const isSamplingContent = (block: unknown): boolean =>
+  isObject(block) && typeof block.type === 'string' && SAMPLING_CONTENT_TYPES.has(block.type);
+
 /** `elicitation: {}` means form mode only (spec digest §17). */
 function elicitationModes(capabilities: McpClientCapabilities): { form: boolean; url: boolean } {
   const elicitation = capabilities.elicitation;
@@ -44,7 +48,11 @@ export const McpInput = {
         if (!isObject(raw) || typeof raw.action !== 'string' || !ACTIONS.has(raw.action)) return malformed();
         if (raw.action !== 'accept') return { ok: true, answer: { action: raw.action as 'decline' | 'cancel' } };
         if (!form.validate(raw.content)) return invalid();
-        return { ok: true, answer: { action: 'accept', content: raw.content as T } };
+        // Only the fields the form asked for reach the handler (answers are untrusted input).
+        const asked = Object.keys((form.requestedSchema.properties ?? {}) as object);
+        const submitted = raw.content as Record<string, unknown>;
+        const content = Object.fromEntries(asked.filter((name) => Object.hasOwn(submitted, name)).map((name) => [name, submitted[name]]));
+        return { ok: true, answer: { action: 'accept', content: content as T } };
       },
     };
   },
@@ -87,7 +95,8 @@ export const McpInput = {
       },
       parse: (raw) => {
         if (!isObject(raw) || (raw.role !== 'user' && raw.role !== 'assistant') || typeof raw.model !== 'string') return malformed();
-        if (raw.content === undefined) return malformed();
+        const blocks = Array.isArray(raw.content) ? raw.content : [raw.content];
+        if (blocks.length === 0 || !blocks.every(isSamplingContent)) return malformed();
         return { ok: true, answer: raw as SamplingAnswer };
       },
     };

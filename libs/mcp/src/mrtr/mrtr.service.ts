@@ -40,7 +40,7 @@ export class McpMrtrService {
     const answers = new Map(Object.entries(state.a));
     // Only answers to what the last round asked are taken; extra keys are ignored (T-MRTR-10).
     for (const key of state.p) {
-      if (key in responses) answers.set(key, responses[key]);
+      if (Object.hasOwn(responses, key)) answers.set(key, responses[key]);
     }
     return new AnswerLedger(answers);
   }

@@ -10,3 +10,5 @@ export * from './request-meta.parser.js';
 export * from './response-channel.js';
 export * from './uri-template.js';
 export * from './mcp-request-scope.interface.js';
+export * from './json-nesting.util.js';
+export * from './traceparent.parser.js';

@@ -29,4 +29,9 @@ export interface McpRequestScope {
   readonly wire?: 'modern' | 'legacy';
   /** Present on the legacy wire: `ctx.elicit` sends real requests instead of ending the round. */
   readonly liveRequests?: LiveClientRequests;
+  /**
+   * Receives the handler's validated progress when the request carried no progress token (module option
+   * `progress: 'stderr'`): the report is written as an NDJSON `ProgressEvent` instead of being dropped.
+   */
+  readonly progressFallback?: (progress: number, total: number | undefined, message: string | undefined) => void;
 }

@@ -13,6 +13,8 @@ interface TrackedCall {
   timer?: NodeJS.Timeout;
   /** Transport-specific work when the server starts closing (e.g. no keep-alive after this response). */
   onShutdown?: () => void;
+  /** Transport-specific work when the shutdown deadline passed with the call still open. */
+  onDeadline?: () => void;
 }
 
 /** Options of one tracked call. */
@@ -20,6 +22,7 @@ export interface TrackOptions {
   /** Whether `callTimeoutMs` applies (not to long-lived streams such as `subscriptions/listen`). */
   timeout: boolean;
   onShutdown?: () => void;
+  onDeadline?: () => void;
 }
 
 /**
@@ -44,21 +47,24 @@ export class McpCallTracker {
 
   /** Tracks a call until the returned function is called (when its final response went out). */
   track(id: JsonRpcId, channel: ResponseChannel, abort: AbortController, options: TrackOptions): () => void {
-    const call: TrackedCall = { id, channel, abort, onShutdown: options.onShutdown };
+    const call: TrackedCall = { id, channel, abort, onShutdown: options.onShutdown, onDeadline: options.onDeadline };
     const limit = this.options.callTimeoutMs;
     if (options.timeout && limit > 0) {
       call.timer = setTimeout(() => {
         abort.abort(new Error(`The call timed out after ${limit} ms`));
         channel.respond(errorResponse(id, new McpError(McpErrorCode.InternalError, `Request timed out after ${limit} ms`)));
+        // Answered: no longer in flight, whatever the handler does now.
+        this.forget(call);
       }, limit);
       call.timer.unref();
     }
     this.calls.add(call);
-    return () => {
-      clearTimeout(call.timer);
-      this.calls.delete(call);
-      if (this.calls.size === 0) this.drained?.();
-    };
+    return () => this.forget(call);
+  }
+
+  private forget(call: TrackedCall): void {
+    clearTimeout(call.timer);
+    if (this.calls.delete(call) && this.calls.size === 0) this.drained?.();
   }
 
   /** Aborts every call, waits for their answers up to the deadline, then answers the rest. */
@@ -76,10 +82,12 @@ export class McpCallTracker {
         };
       });
     }
-    for (const call of this.calls) {
+    for (const call of [...this.calls]) {
       call.channel.respond(
         errorResponse(call.id, new McpError(McpErrorCode.InternalError, 'The server shut down before the request completed')),
       );
+      call.onDeadline?.();
+      this.forget(call);
     }
   }
 }

@@ -1,5 +1,6 @@
 import { HttpException, type Logger } from '@nestjs/common';
 import { McpError } from '../protocol/mcp.error.js';
+import { wasNestLogged } from '../context/handler-errors.util.js';
 import { McpToolError } from './mcp-tool.error.js';
 
 /**
@@ -11,7 +12,7 @@ export function toolFailure(error: unknown, logger: Logger, toolName: string): {
   if (error instanceof McpError) return error;
   if (error instanceof McpToolError) return { text: error.message };
   if (error instanceof HttpException) return { text: httpExceptionMessage(error) };
-  logger.error(`Tool "${toolName}" failed`, (error as Error)?.stack ?? String(error));
+  if (!wasNestLogged(error)) logger.error(`Tool "${toolName}" failed`, (error as Error)?.stack ?? String(error));
   return { text: `Tool "${toolName}" failed with an internal error` };
 }
 
@@ -25,7 +26,7 @@ export function protocolFailure(error: unknown, logger: Logger, what: string): M
     return McpError.invalidParams(httpExceptionMessage(error));
   }
   if (error instanceof McpToolError) return McpError.invalidParams(error.message);
-  logger.error(`${what} failed`, (error as Error)?.stack ?? String(error));
+  if (!wasNestLogged(error)) logger.error(`${what} failed`, (error as Error)?.stack ?? String(error));
   return McpError.internal();
 }
 

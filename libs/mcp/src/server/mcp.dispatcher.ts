@@ -4,6 +4,9 @@ import { McpResolvedOptions } from '../config/resolved-options.js';
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcId } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { MetaKeys } from '../protocol/meta-keys.constants.js';
+import { TRACEPARENT_META_KEY } from '../protocol/traceparent.parser.js';
+import { createProgressEvent } from '../progress/progress-event.codec.js';
+import { ProgressEventWriter } from '../progress/progress-event.writer.js';
 import { McpCompletionService } from './completion.service.js';
 import { McpDiscoverService } from './discover.service.js';
 import type { McpMethodHandler } from './mcp-feature.interface.js';
@@ -27,6 +30,8 @@ export class McpDispatcher {
   private readonly logger = new Logger('McpDispatcher');
   private readonly routes: ReadonlyMap<string, Route>;
   private readonly resultMeta?: JsonObject;
+  /** Set with the option `progress: 'stderr'`: where progress of token-less requests is written. */
+  private readonly progressEvents?: ProgressEventWriter;
 
   constructor(
     private readonly discover: McpDiscoverService,
@@ -50,6 +55,7 @@ export class McpDispatcher {
       ['subscriptions/listen', { handle: (scope) => subscriptions.listen(scope, this.listenFeatures()) }],
     ]);
     this.resultMeta = options.serverInfoInResults ? { [MetaKeys.serverInfo]: options.serverInfo } : undefined;
+    this.progressEvents = options.progress === 'stderr' ? new ProgressEventWriter(process.stderr) : undefined;
   }
 
   /** Throws `-32601` (HTTP 404) unless the method exists and its capability is advertised. */
@@ -62,6 +68,10 @@ export class McpDispatcher {
 
   /** Runs the request and resolves with its raw result (no `resultType` or `serverInfo` yet) or its error. */
   async execute(scope: McpRequestScope): Promise<{ ok: true; result: JsonObject } | { ok: false; error: McpError }> {
+    // Every transport comes through here, so this is the one place that applies the `progress: 'stderr'` option.
+    if (this.progressEvents && scope.meta.progressToken === undefined && !scope.progressFallback) {
+      scope = { ...scope, progressFallback: this.stderrProgress(scope) };
+    }
     try {
       this.assertMethodAvailable(scope.method);
       return { ok: true, result: await this.routes.get(scope.method)!.handle(scope) };
@@ -75,6 +85,11 @@ export class McpDispatcher {
     const outcome = await this.execute(scope);
     if (outcome.ok) scope.channel.respond({ jsonrpc: '2.0', id: scope.id, result: this.decorate(outcome.result) });
     else scope.channel.respond(errorResponse(scope.id, outcome.error), outcome.error.httpStatus);
+  }
+
+  private stderrProgress(scope: McpRequestScope): NonNullable<McpRequestScope['progressFallback']> {
+    const traceparent = scope.meta.raw[TRACEPARENT_META_KEY];
+    return (progress, total, message) => this.progressEvents!.write(createProgressEvent({ progress, total, message }, { traceparent }));
   }
 
   private listenFeatures() {

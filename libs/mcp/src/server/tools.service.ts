@@ -41,7 +41,7 @@ export class McpToolsService {
     let input: unknown = args;
     if (entry.input) {
       const outcome = await entry.input.validate(args);
-      if (!outcome.valid) return this.invalidArguments(name, formatIssues(outcome.issues));
+      if (!outcome.valid) return this.invalidArguments(name, formatIssues(firstIssues(outcome.issues)));
       input = outcome.value;
     } else if (Object.keys(args).length > 0) {
       return this.invalidArguments(name, `the tool takes no arguments, got ${Object.keys(args).join(', ')}`);
@@ -81,6 +81,13 @@ export class McpToolsService {
     if (this.options.invalidToolArguments === 'protocol') throw McpError.invalidParams(message);
     return errorResult(message);
   }
+}
+
+const MAX_REPORTED_ISSUES = 20;
+
+/** Enough issues for a model to correct its call, without echoing a hostile payload back at length. */
+function firstIssues<T>(issues: readonly T[]): T[] {
+  return issues.length <= MAX_REPORTED_ISSUES ? [...issues] : issues.slice(0, MAX_REPORTED_ISSUES);
 }
 
 function errorResult(text: string): JsonObject {

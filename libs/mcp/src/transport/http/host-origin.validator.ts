@@ -37,6 +37,10 @@ export class HostOriginValidator {
   /** Returns the 403 error to answer, or undefined when the request may proceed. */
   check(request: IncomingMessage): McpError | undefined {
     const loopback = isLoopbackAddress(request.socket?.localAddress);
+    // Node keeps the first of several Host headers; RFC 9112 makes that a bad request.
+    if ((request.headersDistinct?.host?.length ?? 0) > 1) {
+      return new McpError(McpErrorCode.InvalidRequest, 'Bad Request: more than one Host header', undefined, 400);
+    }
     const host = request.headers.host;
     if (this.allowedHosts) {
       if (!host || !(this.allowedHosts.has(host.toLowerCase()) || this.allowedHosts.has(hostnameOf(host)))) {

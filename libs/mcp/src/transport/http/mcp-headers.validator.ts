@@ -59,7 +59,7 @@ export function requireStandardHeaders(headers: HeaderSource, request: JsonRpcRe
   if (single(headers, McpHeaders.method) === undefined) {
     throw McpError.headerMismatch('Header mismatch: the Mcp-Method header is required');
   }
-  if (NAME_FIELD[request.method] && single(headers, McpHeaders.name) === undefined) {
+  if (Object.hasOwn(NAME_FIELD, request.method) && single(headers, McpHeaders.name) === undefined) {
     throw McpError.headerMismatch(`Header mismatch: the Mcp-Name header is required for ${request.method}`);
   }
 }
@@ -76,7 +76,7 @@ export function checkHeadersAgainstBody(headers: HeaderSource, request: JsonRpcR
   if (methodHeader !== request.method) {
     throw McpError.headerMismatch(`Header mismatch: Mcp-Method header value '${methodHeader}' does not match body value '${request.method}'`);
   }
-  const field = NAME_FIELD[request.method];
+  const field = Object.hasOwn(NAME_FIELD, request.method) ? NAME_FIELD[request.method] : undefined;
   if (field) {
     const bodyValue = request.params?.[field];
     if (typeof bodyValue !== 'string') {

@@ -21,6 +21,7 @@ import { MCP_RAW_BODY } from './raw-body.constants.js';
 import { type AcceptedMediaTypes, type QueueBounds, ResponseWriter, writeEmpty, writeJson } from './response.writer.js';
 
 const STATELESS_VERSIONS = new Set(STATELESS_PROTOCOL_VERSIONS);
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The HTTP objects of one exchange: the raw Node pair, and the framework's request (handed to guards). */
 export interface HttpExchange {
@@ -134,6 +135,8 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
       const untrack = this.calls.track(message.id, channel, abort, {
         timeout: message.method !== 'subscriptions/listen',
         onShutdown: () => closeAfter(response),
+        // A reader that never drains its response must not hold the shutdown: drop the connection.
+        onDeadline: () => setTimeout(() => response.destroy(), 1_000).unref(),
       });
       try {
         await this.dispatcher.dispatch(scope);
@@ -142,6 +145,8 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
       }
     } catch (error) {
       const mcpError = error instanceof McpError ? error : this.unexpected(error);
+      // An upload refused for its size may still be arriving: close the connection after the answer.
+      if (mcpError.httpStatus === 413) closeAfter(response);
       writeJson(response, mcpError.httpStatus, errorResponse(id, mcpError));
     }
   }
@@ -190,7 +195,12 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
       }
       throw McpError.invalidRequest('Invalid Request: the body could not be read');
     }
-    const text = captured.raw.body.toString('utf8');
+    let text: string;
+    try {
+      text = STRICT_UTF8.decode(captured.raw.body);
+    } catch {
+      throw McpError.parseError('Parse error: the body is not valid UTF-8');
+    }
     if (nestingDepth(text) > this.options.maxJsonDepth) {
       throw McpError.invalidRequest(`Invalid Request: JSON nested deeper than ${this.options.maxJsonDepth} levels`);
     }

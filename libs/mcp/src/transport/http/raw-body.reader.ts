@@ -13,6 +13,12 @@ export function readRawBody(request: IncomingMessage, limit: number): Promise<Ra
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = Number.isFinite(declared) && declared > limit;
+    if (tooLarge) {
+      // Refused on its declared length alone: answer now and drop the upload (the connection closes after).
+      request.resume();
+      resolve({ ok: false, reason: 'too-large' });
+      return;
+    }
     const finish = (result: RawBody) => {
       request.off('data', onData);
       request.off('end', onEnd);

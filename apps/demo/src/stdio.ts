@@ -1,0 +1,13 @@
+import { McpStdio } from 'nest-mcp';
+import { AppModule } from './app.module.js';
+
+/**
+ * The operations console over stdio, for hosts that launch MCP servers as child processes (docs/stdio.md):
+ *
+ *   npm run build:demo && node dist/apps/demo/apps/demo/src/stdio.js
+ *
+ * Same module as the HTTP entry point (main.ts); no port is opened. Logs go to stderr, stdout carries only MCP.
+ */
+// #region docs:entry
+await McpStdio.run(AppModule);
+// #endregion docs:entry

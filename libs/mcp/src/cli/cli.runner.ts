@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { parseCliArguments, type CliInvocation } from './cli-arguments.parser.js';
+import { CliError, CliExitCode } from './cli.error.js';
+import { runCommand } from './cli.commands.js';
+import { CLI_DEFAULT_TIMEOUT_MS, CLI_VERSION } from './cli.constants.js';
+import { CLI_USAGE } from './cli-usage.constants.js';
+import type { ElicitationAnswer, ElicitationParams, ElicitationResponder } from './elicitation-responder.interface.js';
+import { connectTarget, type ConnectedTarget } from './mcp-target.connector.js';
+import { NdjsonProgressReporter } from './ndjson-progress.reporter.js';
+import { ProgressBarRenderer } from './progress-bar.renderer.js';
+import type { ProgressReporter } from './progress-reporter.interface.js';
+import { ProgressRelay } from './progress.relay.js';
+import { printResult } from './result.printer.js';
+import { ScriptedResponder } from './scripted.responder.js';
+import { TerminalFormResponder } from './terminal-form.responder.js';
+
+/** The process the CLI talks to: its three streams and an abort signal for Ctrl+C. */
+export interface CliIo {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  /** Aborts the request in flight (the client sends `notifications/cancelled` or closes the stream). */
+  interrupt?: AbortSignal;
+}
+
+/**
+ * Runs `nest-mcp` and resolves with its exit code. On a terminal (stderr is a TTY, no `--plain`) progress is a live
+ * bar and, when stdin is a TTY too, elicitations are asked as forms; otherwise progress is NDJSON `ProgressEvent`s
+ * on stderr, answers come from `--answer`, and the result is one JSON line on stdout. Every failure ends with one
+ * line on stderr: `nest-mcp: <reason>`.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let invocation: CliInvocation;
+  try {
+    const request = parseCliArguments(argv);
+    if (request.kind === 'help') {
+      io.stdout.write(CLI_USAGE);
+      return CliExitCode.Ok;
+    }
+    if (request.kind === 'version') {
+      io.stdout.write(`${CLI_VERSION}\n`);
+      return CliExitCode.Ok;
+    }
+    invocation = request.invocation;
+  } catch (error) {
+    return fail(io, error);
+  }
+
+  const interactive = !invocation.plain && Boolean(io.stderr.isTTY);
+  const traceparent = `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`;
+  const reporter: ProgressReporter = interactive
+    ? new ProgressBarRenderer(io.stderr, invocation.name ?? invocation.command)
+    : new NdjsonProgressReporter(io.stderr, traceparent);
+  const responder = new RecordingResponder(
+    interactive && io.stdin.isTTY ? new TerminalFormResponder(io.stdin, io.stderr, () => reporter.suspend()) : new ScriptedResponder(invocation.answers),
+  );
+  const abort = new AbortController();
+  const onInterrupt = () => abort.abort(new CliError('interrupted', CliExitCode.Interrupted));
+  io.interrupt?.addEventListener('abort', onInterrupt, { once: true });
+
+  let target: ConnectedTarget | undefined;
+  try {
+    target = await connectTarget(invocation.target, {
+      responder,
+      serverStderr: invocation.verbose ? { write: (chunk) => (reporter.suspend(), io.stderr.write(chunk)) } : undefined,
+      onProgress: new ProgressRelay(reporter).onprogress,
+    });
+    const outcome = await runCommand(invocation, {
+      client: target.client,
+      // Asks for progress (the client adds a token); the values are read off the transport by `onProgress`.
+      onprogress: () => undefined,
+      signal: abort.signal,
+      timeoutMs: invocation.timeoutMs ?? CLI_DEFAULT_TIMEOUT_MS,
+      traceparent,
+    });
+    reporter.finish();
+    printResult(invocation.command, outcome.result, io.stdout, !invocation.plain && Boolean(io.stdout.isTTY));
+    if (outcome.failure) return fail(io, new CliError(outcome.failure));
+    return CliExitCode.Ok;
+  } catch (error) {
+    reporter.finish();
+    // The client wraps what an elicitation handler throws; the responder's own reason is the useful one.
+    return fail(io, abort.signal.aborted ? abort.signal.reason : (responder.failure ?? error));
+  } finally {
+    io.interrupt?.removeEventListener('abort', onInterrupt);
+    await target?.close().catch(() => undefined);
+  }
+}
+
+/** Keeps the first failure of the responder it wraps. */
+class RecordingResponder implements ElicitationResponder {
+  failure?: unknown;
+
+  constructor(private readonly inner: ElicitationResponder) {}
+
+  async answer(key: string, params: ElicitationParams): Promise<ElicitationAnswer> {
+    try {
+      return await this.inner.answer(key, params);
+    } catch (error) {
+      this.failure ??= error;
+      throw error;
+    }
+  }
+}
+
+/** Writes the one line that says why, and gives the exit code. */
+function fail(io: CliIo, error: unknown): number {
+  const message = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0] || 'unknown error';
+  const usage = error instanceof CliError && error.exitCode === CliExitCode.Usage;
+  io.stderr.write(`nest-mcp: ${message}${usage ? ' (see nest-mcp --help)' : ''}\n`);
+  return error instanceof CliError ? error.exitCode : CliExitCode.Failed;
+}

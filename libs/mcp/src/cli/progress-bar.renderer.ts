@@ -1,0 +1,67 @@
+import type { ProgressReporter } from './progress-reporter.interface.js';
+
+const ERASE_LINE = '\r\x1b[2K';
+const HIDE_CURSOR = '\x1b[?25l';
+const SHOW_CURSOR = '\x1b[?25h';
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/** A terminal stream: `columns` is its width when it is a TTY. */
+export interface TerminalStream {
+  write(chunk: string): unknown;
+  columns?: number;
+}
+
+/**
+ * A live progress bar on one terminal line, redrawn in place (`\r` + erase line) at every value:
+ * `count [████████░░░░░░░░░░░░] 40% counted 4 of 10` with a total, a spinner and the value without one. The line is
+ * cut to the terminal's width so it never wraps (a wrapped line could not be redrawn in place).
+ */
+export class ProgressBarRenderer implements ProgressReporter {
+  private visible = false;
+  private cursorHidden = false;
+  private frame = 0;
+
+  constructor(
+    private readonly stream: TerminalStream,
+    private readonly label: string,
+  ) {}
+
+  report(progress: number, total: number | undefined, message: string | undefined): void {
+    this.stream.write(`${this.cursorHidden ? '' : HIDE_CURSOR}${ERASE_LINE}${this.line(progress, total, message)}`);
+    this.cursorHidden = true;
+    this.visible = true;
+  }
+
+  suspend(): void {
+    if (!this.visible) return;
+    this.stream.write(ERASE_LINE);
+    this.visible = false;
+  }
+
+  finish(): void {
+    this.suspend();
+    if (this.cursorHidden) this.stream.write(SHOW_CURSOR);
+    this.cursorHidden = false;
+  }
+
+  /** The text of the bar for these values (no control sequences). */
+  line(progress: number, total: number | undefined, message: string | undefined): string {
+    const columns = Math.max(20, (this.stream.columns ?? 80) - 1);
+    let text: string;
+    if (total !== undefined && total > 0) {
+      const fraction = Math.min(1, Math.max(0, progress / total));
+      const width = Math.max(10, Math.min(30, columns - this.label.length - 20));
+      const filled = Math.round(fraction * width);
+      text = `${this.label} [${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${String(Math.floor(fraction * 100)).padStart(3)}%`;
+    } else {
+      text = `${SPINNER[this.frame++ % SPINNER.length]} ${this.label} ${formatValue(progress)}`;
+    }
+    if (message) text += ` ${message.replace(/\s+/g, ' ')}`;
+    const chars = [...text];
+    return chars.length > columns ? `${chars.slice(0, columns - 1).join('')}…` : text;
+  }
+}
+
+function formatValue(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(2);
+}

@@ -1,0 +1,67 @@
+import type { CliCommand } from './cli-arguments.parser.js';
+
+type Block = Record<string, any>;
+
+/**
+ * Writes a command's result to stdout: as one line of JSON for programs (`--plain`, pipes), or as text for people
+ * on a terminal — tool names and descriptions, the text of content blocks, resource contents, prompt messages.
+ */
+export function printResult(command: CliCommand, result: Record<string, any>, out: { write(chunk: string): unknown }, forPeople: boolean): void {
+  if (!forPeople) {
+    out.write(`${JSON.stringify(result)}\n`);
+    return;
+  }
+  const lines: string[] = [];
+  switch (command) {
+    case 'tools': {
+      const tools = (result.tools ?? []) as Block[];
+      const width = Math.max(0, ...tools.map((tool) => String(tool.name).length));
+      for (const tool of tools) lines.push(`${String(tool.name).padEnd(width)}  ${firstLine(tool.description ?? tool.title ?? '')}`.trimEnd());
+      if (tools.length === 0) lines.push('(no tools)');
+      break;
+    }
+    case 'call': {
+      const content = (result.content ?? []) as Block[];
+      for (const block of content) lines.push(describeBlock(block));
+      if (content.length === 0 && result.structuredContent !== undefined) lines.push(JSON.stringify(result.structuredContent, null, 2));
+      break;
+    }
+    case 'read':
+      for (const contents of (result.contents ?? []) as Block[]) lines.push(describeContents(contents));
+      break;
+    case 'prompt':
+      if (result.description) lines.push(`# ${result.description}`);
+      for (const message of (result.messages ?? []) as Block[]) lines.push(`${message.role}: ${describeBlock(message.content ?? {})}`);
+      break;
+  }
+  out.write(`${lines.join('\n')}\n`);
+}
+
+function describeBlock(block: Block): string {
+  switch (block.type) {
+    case 'text':
+      return String(block.text);
+    case 'image':
+    case 'audio':
+      return `[${block.type} ${block.mimeType}, ${base64Bytes(block.data)} bytes]`;
+    case 'resource_link':
+      return `→ ${block.uri}${block.name ? ` (${block.name})` : ''}`;
+    case 'resource':
+      return describeContents(block.resource ?? {});
+    default:
+      return JSON.stringify(block);
+  }
+}
+
+function describeContents(contents: Block): string {
+  if (typeof contents.text === 'string') return contents.text;
+  return `[${contents.mimeType ?? 'binary'} ${contents.uri}, ${base64Bytes(contents.blob)} bytes]`;
+}
+
+function base64Bytes(data: unknown): number {
+  return typeof data === 'string' ? Buffer.from(data, 'base64').length : 0;
+}
+
+function firstLine(text: string): string {
+  return String(text).split('\n', 1)[0];
+}

@@ -1,0 +1,170 @@
+import { Injectable } from '@nestjs/common';
+import { McpResolvedOptions } from '../config/resolved-options.js';
+import type { JsonObject, JsonRpcId, JsonRpcRequest } from '../protocol/json-rpc.interface.js';
+import { McpErrorCode } from '../protocol/error-codes.enum.js';
+import { McpError } from '../protocol/mcp.error.js';
+import { MCP_LOG_LEVELS, type McpClientCapabilities, type McpImplementation, type McpLogLevel } from '../protocol/mcp-wire.interface.js';
+import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
+import type { ResponseChannel } from '../protocol/response-channel.js';
+import { McpCallTracker } from '../server/call.tracker.js';
+import { McpDiscoverService } from '../server/discover.service.js';
+import { errorResponse, McpDispatcher } from '../server/mcp.dispatcher.js';
+import { toLegacyError, toLegacyResult } from './legacy-result.shaper.js';
+import type { LegacySession } from './legacy-session.js';
+import { LATEST_LEGACY_VERSION, LEGACY_PROTOCOL_VERSIONS } from './legacy-versions.constants.js';
+import { SessionClientRequests } from './session-client-requests.js';
+
+const LEGACY_VERSIONS = new Set(LEGACY_PROTOCOL_VERSIONS);
+const LOG_LEVELS: ReadonlySet<string> = new Set(MCP_LOG_LEVELS);
+const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/;
+
+/** What a 2025-11-25 `initialize` asked for, after version negotiation. */
+export interface LegacyHandshake {
+  /** The negotiated version: the requested one when served, otherwise the latest legacy one. */
+  protocolVersion: string;
+  capabilities: McpClientCapabilities;
+  clientInfo?: McpImplementation;
+}
+
+/** What the transport adds to the scope of a legacy call. */
+export interface LegacyCallContext {
+  httpRequest?: unknown;
+  httpResponse?: unknown;
+  principal?: string;
+  /** Transport work when the server starts closing while the call is in flight (HTTP: end the connection after it). */
+  onShutdown?: () => void;
+}
+
+/**
+ * The 2025-11-25 wire without its transport (BACKCOMPAT §2, §5–§7): the `initialize` negotiation and result, the
+ * methods a session answers itself (`ping`, `logging/setLevel`, `resources/subscribe`), the session notifications,
+ * and every other method run through the same dispatcher and handlers as the 2026 wire, with live server→client
+ * requests and results and errors reshaped for this revision. Streamable HTTP and stdio both serve sessions with it.
+ */
+@Injectable()
+export class McpLegacyWireService {
+  constructor(
+    private readonly dispatcher: McpDispatcher,
+    private readonly discover: McpDiscoverService,
+    private readonly options: McpResolvedOptions,
+    private readonly calls: McpCallTracker,
+  ) {}
+
+  /**
+   * Reads `initialize` params. Negotiation never fails (an unknown version is answered with the latest legacy one
+   * and the client decides); missing fields are `-32602`, naming the versions served (legacy clients cannot fall
+   * forward, so the message must tell them what would work).
+   */
+  readHandshake(params: JsonObject): LegacyHandshake {
+    const requested = params.protocolVersion;
+    const capabilities = params.capabilities;
+    if (typeof requested !== 'string' || typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) {
+      throw McpError.invalidParams(
+        `Invalid params: initialize needs protocolVersion and capabilities; this server speaks ${[LATEST_LEGACY_VERSION, ...LEGACY_PROTOCOL_VERSIONS.slice(1)].join(', ')} and 2026-07-28`,
+      );
+    }
+    const clientInfo = typeof params.clientInfo === 'object' && params.clientInfo !== null ? (params.clientInfo as McpImplementation) : undefined;
+    return {
+      protocolVersion: LEGACY_VERSIONS.has(requested) ? requested : LATEST_LEGACY_VERSION,
+      capabilities: capabilities as McpClientCapabilities,
+      clientInfo,
+    };
+  }
+
+  /** The `InitializeResult` of a session (B-INIT-03): `serverInfo` is top-level on this wire. */
+  initializeResult(protocolVersion: string): JsonObject {
+    return {
+      protocolVersion,
+      capabilities: this.discover.capabilities(),
+      serverInfo: this.options.serverInfo,
+      ...(this.options.instructions !== undefined && { instructions: this.options.instructions }),
+    };
+  }
+
+  /** A client notification of the session; unknown ones (e.g. `notifications/roots/list_changed`) are ignored. */
+  notification(session: LegacySession, method: string, params: JsonObject): void {
+    if (method === 'notifications/initialized') session.initialized = true;
+    else if (method === 'notifications/cancelled') session.cancelCall(params.requestId, params.reason);
+  }
+
+  /**
+   * Answers the methods that only exist on this wire and only touch the session; `undefined` for everything the
+   * dispatcher serves. Failures are `McpError`s with HTTP status 200: on this wire a 404 means "session gone".
+   */
+  sessionMethod(session: LegacySession, message: JsonRpcRequest): JsonObject | undefined {
+    const params = message.params ?? {};
+    switch (message.method) {
+      case 'ping':
+        return {};
+      case 'logging/setLevel': {
+        if (typeof params.level !== 'string' || !LOG_LEVELS.has(params.level)) {
+          throw McpError.invalidParams(`Invalid params: level must be one of ${MCP_LOG_LEVELS.join(', ')}`);
+        }
+        session.logLevel = params.level as McpLogLevel;
+        return {};
+      }
+      case 'resources/subscribe':
+      case 'resources/unsubscribe': {
+        if (!('resources' in this.discover.capabilities())) throw methodNotFound(message.method);
+        if (typeof params.uri !== 'string' || !URI.test(params.uri)) throw McpError.invalidParams('Invalid params: uri must be an absolute URI');
+        if (message.method === 'resources/subscribe') session.subscriptions.add(params.uri);
+        else session.subscriptions.delete(params.uri);
+        return {};
+      }
+      case 'initialize':
+        throw McpError.invalidRequest('Invalid Request: this session is already initialized');
+      case 'subscriptions/listen':
+        throw methodNotFound(message.method);
+      default:
+        return undefined;
+    }
+  }
+
+  /**
+   * Runs a request of the session through the dispatcher and sends its final response, in 2025-11-25 shapes, on
+   * `channel`. The session's capabilities and log level stand in for the per-request `_meta`; `ctx.elicit` becomes a
+   * real server→client request on the same channel. Only `notifications/cancelled` aborts the call (a dropped
+   * connection does not, B-HTTP-03), besides the call timeout and shutdown. Never throws.
+   */
+  async execute(session: LegacySession, message: JsonRpcRequest, channel: ResponseChannel, context: LegacyCallContext = {}): Promise<void> {
+    const abort = new AbortController();
+    const params = message.params ?? {};
+    const meta = typeof params._meta === 'object' && params._meta !== null ? (params._meta as Record<string, unknown>) : {};
+    const progressToken = meta.progressToken;
+    const scope: McpRequestScope = {
+      id: message.id,
+      method: message.method,
+      params,
+      meta: {
+        protocolVersion: session.protocolVersion,
+        clientCapabilities: session.capabilities,
+        clientInfo: session.clientInfo,
+        logLevel: session.logLevel,
+        progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
+        raw: meta,
+      },
+      signal: abort.signal,
+      channel,
+      httpRequest: context.httpRequest,
+      httpResponse: context.httpResponse,
+      principal: context.principal,
+      wire: 'legacy',
+      liveRequests: new SessionClientRequests(session, channel, abort.signal, this.options.clientRequestTimeoutMs),
+    };
+    session.trackCall(message.id as JsonRpcId, abort);
+    const untrack = this.calls.track(message.id, channel, abort, { timeout: true, onShutdown: context.onShutdown });
+    try {
+      const outcome = await this.dispatcher.execute(scope);
+      if (outcome.ok) channel.respond({ jsonrpc: '2.0', id: message.id, result: toLegacyResult(message.method, outcome.result) });
+      else channel.respond(errorResponse(message.id, toLegacyError(outcome.error)));
+    } finally {
+      untrack();
+      session.untrackCall(message.id);
+    }
+  }
+}
+
+/** `-32601` as the 2025-11-25 wire sends it: with HTTP 200 (a 404 would tell the client its session is gone). */
+function methodNotFound(method: string): McpError {
+  return new McpError(McpErrorCode.MethodNotFound, `Method not found: ${method}`);
+}

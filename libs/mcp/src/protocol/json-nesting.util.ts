@@ -1,0 +1,23 @@
+/**
+ * The deepest nesting of arrays and objects in a JSON text, by one linear scan that skips strings: lets a transport
+ * refuse pathological messages (`maxJsonDepth`) before they reach recursive code (the parser, validators, digests).
+ * The text need not be valid JSON; the count is then meaningless but finite.
+ *
+ * @example jsonNestingDepth('{"a":[1,{"b":2}]}') // 3
+ */
+export function jsonNestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i++; // backslash: skip the escaped character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > deepest) deepest = depth;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return deepest;
+}

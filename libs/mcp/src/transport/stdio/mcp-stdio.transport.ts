@@ -1,0 +1,44 @@
+import { type BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { McpResolvedOptions } from '../../config/resolved-options.js';
+import { McpLegacyWireService } from '../../legacy/legacy-wire.service.js';
+import { McpCallTracker } from '../../server/call.tracker.js';
+import { McpDispatcher } from '../../server/mcp.dispatcher.js';
+import { MCP_EVENT_BUS, type McpEventBus } from '../../subscriptions/mcp-event-bus.interface.js';
+import { McpStdioConnection } from './stdio.connection.js';
+import type { StdioOutput } from './stdio-output.interface.js';
+
+/**
+ * The stdio transport of `McpModule` (spec digest §5): opens connections on pairs of streams, and stops the ones
+ * still open when the application shuts down. `McpStdio` is the public way in; this provider is what it finds in
+ * the application context.
+ */
+@Injectable()
+export class McpStdioTransport implements BeforeApplicationShutdown {
+  private readonly connections = new Set<McpStdioConnection>();
+
+  constructor(
+    private readonly dispatcher: McpDispatcher,
+    private readonly legacy: McpLegacyWireService,
+    private readonly calls: McpCallTracker,
+    private readonly options: McpResolvedOptions,
+    @Inject(MCP_EVENT_BUS) private readonly bus: McpEventBus,
+  ) {}
+
+  /** Serves MCP on `input` / `output` until the input ends or the connection is closed. */
+  connect(input: NodeJS.ReadableStream, output: StdioOutput): McpStdioConnection {
+    const connection = new McpStdioConnection(
+      { dispatcher: this.dispatcher, legacy: this.legacy, calls: this.calls, options: this.options, bus: this.bus },
+      input,
+      output,
+    );
+    this.connections.add(connection);
+    void connection.closed.then(() => this.connections.delete(connection));
+    connection.start();
+    return connection;
+  }
+
+  /** `app.close()` while connections are open: their calls see `ctx.signal` abort and are answered before the end. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all([...this.connections].map((connection) => connection.close('abort')));
+  }
+}

@@ -1,0 +1,332 @@
+import { Logger } from '@nestjs/common';
+import { McpResolvedOptions } from '../../config/resolved-options.js';
+import { McpErrorCode } from '../../protocol/error-codes.enum.js';
+import { jsonNestingDepth } from '../../protocol/json-nesting.util.js';
+import { parseJsonRpcMessage, readableId, type IncomingMessage } from '../../protocol/json-rpc-message.parser.js';
+import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
+import { McpError } from '../../protocol/mcp.error.js';
+import { STATELESS_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.constants.js';
+import type { McpRequestMeta } from '../../protocol/request-meta.interface.js';
+import { hasStatelessEnvelope, parseRequestMeta } from '../../protocol/request-meta.parser.js';
+import { ResponseChannel } from '../../protocol/response-channel.js';
+import { toLegacyError } from '../../legacy/legacy-result.shaper.js';
+import { LegacySession } from '../../legacy/legacy-session.js';
+import { McpLegacyWireService, type LegacyHandshake } from '../../legacy/legacy-wire.service.js';
+import { classifyStdioWire } from '../../legacy/wire.classifier.js';
+import { McpCallTracker } from '../../server/call.tracker.js';
+import { errorResponse, McpDispatcher } from '../../server/mcp.dispatcher.js';
+import type { McpEventBus } from '../../subscriptions/mcp-event-bus.interface.js';
+import { NdjsonLineSplitter } from './ndjson-line.splitter.js';
+import type { StdioOutput } from './stdio-output.interface.js';
+import { StdioMessageWriter } from './stdio-message.writer.js';
+
+const STATELESS_VERSIONS = new Set(STATELESS_PROTOCOL_VERSIONS);
+
+/** The collaborators of a connection, all singletons of `McpModule`. */
+export interface StdioConnectionDeps {
+  dispatcher: McpDispatcher;
+  legacy: McpLegacyWireService;
+  calls: McpCallTracker;
+  options: McpResolvedOptions;
+  bus: McpEventBus;
+}
+
+/**
+ * How a connection stops. `drain`: the client closed stdin — calls in flight finish and are answered, up to
+ * `shutdownTimeoutMs`. `abort`: the server is shutting down — their `ctx.signal` aborts first (DESIGN D6), then the
+ * same deadline. Either way, calls still open at the deadline are answered with `-32603`, and listen streams end
+ * at once with their closing result.
+ */
+export type StdioCloseMode = 'drain' | 'abort';
+
+interface InFlightCall {
+  channel: ResponseChannel;
+  /** Aborts a 2026 call (a 2025 session call is aborted through the session). */
+  abort?: AbortController;
+  listen: boolean;
+  untrack?: () => void;
+}
+
+/**
+ * One MCP peer on a pair of byte streams (spec digest §5, BACKCOMPAT §1.2): newline-delimited JSON-RPC in, one line
+ * per message out. Each request is served as soon as its line arrives — concurrently with the others — through the
+ * dispatcher (2026-07-28, stateless) or, once a first `initialize` made this process a 2025-11-25 session, through
+ * the legacy wire service, with real server→client requests written out and their answers read back in.
+ * `notifications/cancelled` aborts a call and silences it. A malformed line is answered with an error and
+ * otherwise ignored: nothing a client sends ends the connection but the end of its input.
+ */
+export class McpStdioConnection {
+  private readonly logger = new Logger('McpStdio');
+  private readonly writer: StdioMessageWriter;
+  private readonly splitter: NdjsonLineSplitter;
+  private readonly inFlight = new Map<JsonRpcId, InFlightCall>();
+  private readonly running = new Set<Promise<void>>();
+  private session?: LegacySession;
+  private stopListeningToBus?: () => void;
+  private state: 'idle' | 'open' | 'closing' = 'idle';
+  private closing?: Promise<void>;
+  private closedResolver?: () => void;
+
+  /** Resolves when the connection has stopped and its output is flushed. */
+  readonly closed: Promise<void>;
+
+  constructor(
+    private readonly deps: StdioConnectionDeps,
+    private readonly input: NodeJS.ReadableStream,
+    output: StdioOutput,
+  ) {
+    const { options } = deps;
+    this.writer = new StdioMessageWriter(output, { maxFrames: options.maxQueuedFrames, maxBytes: options.maxQueuedBytes }, (error) =>
+      this.onOutputBroken(error),
+    );
+    this.splitter = new NdjsonLineSplitter(options.maxBodyBytes);
+    this.closed = new Promise<void>((resolve) => {
+      this.closedResolver = resolve;
+    });
+  }
+
+  /** Starts reading the input. The connection closes by itself (mode `drain`) when the input ends. */
+  start(): void {
+    if (this.state !== 'idle') return;
+    this.state = 'open';
+    this.input.on('data', this.onData);
+    this.input.once('end', this.onEnd);
+    this.input.once('error', this.onInputError);
+  }
+
+  /** Stops reading and winds the connection down (see `StdioCloseMode`). Idempotent; resolves once closed. */
+  close(mode: StdioCloseMode = 'abort'): Promise<void> {
+    this.closing ??= this.shutdown(mode);
+    return this.closing;
+  }
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    this.splitter.push(bytes, this.lineSink);
+  };
+
+  private readonly onEnd = (): void => {
+    // A last message without its newline still counts: `printf '{…}' | server` is a legitimate script.
+    this.splitter.end(this.lineSink);
+    void this.close('drain');
+  };
+
+  private readonly onInputError = (error: Error): void => {
+    this.logger.warn(`stdin failed: ${error.message}`);
+    void this.close('drain');
+  };
+
+  private readonly lineSink = {
+    line: (text: string) => this.handleLine(text),
+    oversized: () =>
+      this.writer.write(errorResponse(undefined, McpError.invalidRequest(`Invalid Request: a message exceeds ${this.deps.options.maxBodyBytes} bytes`))),
+  };
+
+  private handleLine(text: string): void {
+    if (this.state !== 'open') return;
+    if (jsonNestingDepth(text) > this.deps.options.maxJsonDepth) {
+      this.writer.write(errorResponse(undefined, McpError.invalidRequest(`Invalid Request: JSON nested deeper than ${this.deps.options.maxJsonDepth} levels`)));
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      this.writer.write(errorResponse(undefined, McpError.parseError('Parse error: the line is not valid JSON')));
+      return;
+    }
+    let incoming: IncomingMessage;
+    try {
+      incoming = parseJsonRpcMessage(body);
+    } catch (error) {
+      this.writer.write(errorResponse(readableId(body), error as McpError));
+      return;
+    }
+    if (incoming.kind === 'notification') {
+      this.notification(incoming.message);
+      return;
+    }
+    if (incoming.kind === 'response') {
+      // An answer nobody waits for (late, duplicate, or no session) is dropped: responses are never answered.
+      if (!this.session?.deliverResponse(incoming.message)) this.logger.debug(`Dropped a response to ${String(incoming.message.id)}: nothing waits for it`);
+      return;
+    }
+    const request = incoming.message;
+    if (this.inFlight.has(request.id)) {
+      this.writer.write(errorResponse(request.id, McpError.invalidRequest(`Invalid Request: id ${JSON.stringify(request.id)} belongs to a request still in flight`)));
+      return;
+    }
+    const wire = classifyStdioWire(incoming, this.session !== undefined);
+    const work = (wire === 'modern' ? this.serveModern(request) : this.serveLegacy(request)).catch((error: unknown) => {
+      this.logger.error(`Unexpected failure serving ${request.method}`, (error as Error)?.stack ?? String(error));
+    });
+    this.running.add(work);
+    void work.finally(() => this.running.delete(work));
+  }
+
+  private notification(message: JsonRpcNotification): void {
+    const params = message.params ?? {};
+    if (message.method === 'notifications/cancelled') this.cancel(params.requestId, params.reason);
+    // The session sees its own notifications (initialized, cancelled, roots/list_changed…); others are ignored.
+    if (this.session) this.deps.legacy.notification(this.session, message.method, params);
+  }
+
+  /** `notifications/cancelled`: the call's signal aborts and nothing more is written for it (T-STDIO-04). */
+  private cancel(requestId: unknown, reason: unknown): void {
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    const call = this.inFlight.get(requestId);
+    if (!call) return;
+    call.channel.abandon();
+    call.abort?.abort(new Error(typeof reason === 'string' ? reason : 'Cancelled by the client'));
+  }
+
+  private async serveModern(request: JsonRpcRequest): Promise<void> {
+    let meta: McpRequestMeta;
+    try {
+      if (!hasStatelessEnvelope(request.params) && request.method !== 'server/discover') throw missingEnvelope();
+      meta = parseRequestMeta(request.params);
+      if (!STATELESS_VERSIONS.has(meta.protocolVersion)) throw McpError.unsupportedVersion(meta.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS);
+    } catch (error) {
+      this.writer.write(errorResponse(request.id, error as McpError));
+      return;
+    }
+    const listen = request.method === 'subscriptions/listen';
+    const call: InFlightCall = { channel: this.openChannel(), abort: new AbortController(), listen };
+    call.untrack = this.deps.calls.track(request.id, call.channel, call.abort!, { timeout: !listen });
+    this.inFlight.set(request.id, call);
+    try {
+      await this.deps.dispatcher.dispatch({
+        id: request.id,
+        method: request.method,
+        params: request.params ?? {},
+        meta,
+        signal: call.abort!.signal,
+        channel: call.channel,
+      });
+    } finally {
+      call.untrack();
+      this.inFlight.delete(request.id);
+    }
+  }
+
+  private async serveLegacy(request: JsonRpcRequest): Promise<void> {
+    if (request.method === 'initialize') {
+      this.initialize(request);
+      return;
+    }
+    const session = this.session!;
+    let local: JsonObject | undefined;
+    try {
+      local = this.deps.legacy.sessionMethod(session, request);
+    } catch (error) {
+      this.writer.write(errorResponse(request.id, toLegacyError(error as McpError)));
+      return;
+    }
+    if (local) {
+      this.writer.write({ jsonrpc: '2.0', id: request.id, result: local });
+      return;
+    }
+    const call: InFlightCall = { channel: this.openChannel(), listen: false };
+    this.inFlight.set(request.id, call);
+    try {
+      await this.deps.legacy.execute(session, request, call.channel);
+    } finally {
+      this.inFlight.delete(request.id);
+    }
+  }
+
+  /**
+   * The first `initialize` makes this process one 2025-11-25 session (BACKCOMPAT §1.2): it lives as long as the
+   * process, its list changes and resource updates go to stdout, and its server→client requests are answered on
+   * stdin. It is not kept in the HTTP session store: no id, no idle expiry, no cap.
+   */
+  private initialize(request: JsonRpcRequest): void {
+    if (this.session) {
+      this.writer.write(errorResponse(request.id, McpError.invalidRequest('Invalid Request: this process is already initialized')));
+      return;
+    }
+    let handshake: LegacyHandshake;
+    try {
+      handshake = this.deps.legacy.readHandshake(request.params ?? {});
+    } catch (error) {
+      this.writer.write(errorResponse(request.id, error as McpError));
+      return;
+    }
+    const session = new LegacySession(handshake.protocolVersion, handshake.capabilities, handshake.clientInfo, undefined);
+    session.attachStream(this.openChannel());
+    this.stopListeningToBus = this.deps.bus.subscribe((event) => session.deliverChange(event));
+    this.session = session;
+    this.writer.write({ jsonrpc: '2.0', id: request.id, result: this.deps.legacy.initializeResult(handshake.protocolVersion) });
+  }
+
+  /** A channel whose messages go to the output as they come (the writer keeps their order). */
+  private openChannel(): ResponseChannel {
+    const channel = new ResponseChannel();
+    channel.messages$.subscribe((message) => {
+      if (message.type !== 'keepalive') this.writer.write(message.message);
+    });
+    return channel;
+  }
+
+  private async shutdown(mode: StdioCloseMode): Promise<void> {
+    this.state = 'closing';
+    this.input.removeListener('data', this.onData);
+    this.input.pause();
+    // A listen stream never ends by itself: it ends now, with its closing result.
+    for (const call of this.inFlight.values()) {
+      if (call.listen || mode === 'abort') call.abort?.abort(new Error('The server is shutting down'));
+    }
+    if (mode === 'abort') this.session?.close('The server is shutting down');
+    // Nobody can answer a server→client request once stdin is gone.
+    this.session?.failPendingRequests('The client closed the connection');
+    await this.settle(this.deps.options.shutdownTimeoutMs);
+    for (const [id, call] of this.inFlight) {
+      call.abort?.abort(new Error('The server is shutting down'));
+      call.channel.respond(errorResponse(id, new McpError(McpErrorCode.InternalError, 'The server shut down before the request completed')));
+      call.untrack?.();
+    }
+    this.session?.close('The connection closed');
+    this.stopListeningToBus?.();
+    await withDeadline(this.writer.flush(), this.deps.options.shutdownTimeoutMs);
+    this.closedResolver?.();
+  }
+
+  /** Waits until no call is running (calls that arrive meanwhile included), or the deadline. */
+  private async settle(deadlineMs: number): Promise<void> {
+    const deadline = Date.now() + deadlineMs;
+    while (this.running.size > 0 && Date.now() < deadline) {
+      await withDeadline(Promise.allSettled([...this.running]), deadline - Date.now());
+    }
+  }
+
+  /** The reader of stdout went away: nothing can be answered any more, so stop everything now. */
+  private onOutputBroken(error: Error): void {
+    this.logger.warn(`stdout closed (${error.message}); stopping`);
+    for (const call of this.inFlight.values()) {
+      call.channel.abandon();
+      call.abort?.abort(new Error('The client went away'));
+    }
+    void this.close('abort');
+  }
+}
+
+/** A request with neither the 2026 envelope nor a session to belong to (BACKCOMPAT §1.2): name what would work. */
+function missingEnvelope(): McpError {
+  return McpError.invalidParams(
+    `Invalid params: _meta with the protocol version and client capabilities is required; this server speaks ${STATELESS_PROTOCOL_VERSIONS.join(', ')}, and ${SUPPORTED_PROTOCOL_VERSIONS.filter((version) => !STATELESS_VERSIONS.has(version)).join(', ')} after initialize`,
+    { supported: [...SUPPORTED_PROTOCOL_VERSIONS] },
+  );
+}
+
+/** Waits for `promise`, but no longer than `ms`; the timer never outlives the wait. */
+async function withDeadline(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, ms));
+  });
+  try {
+    await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
