@@ -48,7 +48,8 @@ export class McpResourcesService {
 
   async read(scope: McpRequestScope): Promise<JsonObject> {
     const uri = requireString(scope.params, 'uri');
-    if (uri.length > MAX_URI_LENGTH || !ABSOLUTE_URI.test(uri)) {
+    if (uri.length > MAX_URI_LENGTH) throw McpError.resourceNotFound(uri);
+    if (!ABSOLUTE_URI.test(uri)) {
       throw McpError.invalidParams('Invalid params: uri must be an absolute URI of printable ASCII characters');
     }
     const resource = this.registry.getResource(uri);

@@ -44,8 +44,14 @@ export class BodyCaptureInstaller implements OnModuleDestroy {
   }
 
   private installExpress(adapter: { use: (...args: unknown[]) => unknown }): void {
-    adapter.use((request: CapturingRequest, _response: ServerResponse, next: () => void) => {
+    adapter.use((request: CapturingRequest, response: ServerResponse, next: () => void) => {
       if (!this.isMcpPost(request)) return next();
+      if (Number(request.headers['content-length']) > this.options.maxBodyBytes) {
+        // Refused on its declared length: answer before Express's own parsers start reading the upload.
+        refuseOversized(response, this.options.maxBodyBytes);
+        request.resume();
+        return;
+      }
       void readRawBody(request, this.options.maxBodyBytes).then((raw) => {
         request[MCP_RAW_BODY] = {
           raw,
@@ -93,6 +99,17 @@ export class BodyCaptureInstaller implements OnModuleDestroy {
     const prefix = this.applicationConfig.getGlobalPrefix();
     return normalize(`/${prefix}/${this.extras.path}`);
   }
+}
+
+/** 413 with a JSON-RPC body, closing the connection (the rest of the upload is not read). */
+function refuseOversized(response: ServerResponse, limit: number): void {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    error: { code: -32600, message: `Payload Too Large: the body exceeds ${limit} bytes` },
+  });
+  response.shouldKeepAlive = false;
+  response.writeHead(413, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  response.end(body);
 }
 
 /** `//a/b/` → `/a/b`. */

@@ -1,4 +1,5 @@
 import { type BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
 import type { McpRequestScope } from '../../protocol/mcp-request-scope.interface.js';
@@ -21,7 +22,9 @@ import { MCP_RAW_BODY } from './raw-body.constants.js';
 import { type AcceptedMediaTypes, type QueueBounds, ResponseWriter, writeEmpty, writeJson } from './response.writer.js';
 
 const STATELESS_VERSIONS = new Set(STATELESS_PROTOCOL_VERSIONS);
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+const CLOSE_GRACE_MS = 250;
+// ignoreBOM keeps a byte order mark, which JSON (RFC 8259) then refuses as a parse error.
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The HTTP objects of one exchange: the raw Node pair, and the framework's request (handed to guards). */
 export interface HttpExchange {
@@ -49,6 +52,7 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
     private readonly registry: McpRegistry,
     private readonly legacy: McpLegacyHttpHandler,
     private readonly calls: McpCallTracker,
+    private readonly adapterHost: HttpAdapterHost,
   ) {
     this.hostOrigin = new HostOriginValidator(options.allowedHosts, options.allowedOrigins);
     this.queueBounds = { maxFrames: options.maxQueuedFrames, maxBytes: options.maxQueuedBytes };
@@ -157,6 +161,11 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.shuttingDown = true;
+    // The deadline holds for connections too: whatever is still open then (a reader that never drains its
+    // response, a client that connected and never sent a request) is closed, so Nest's server.close() returns.
+    const server = this.adapterHost.httpAdapter?.getHttpServer?.() as { closeAllConnections?: () => void } | undefined;
+    // A short grace after the deadline lets the drain's own -32603 answers reach their clients first.
+    setTimeout(() => server?.closeAllConnections?.(), this.options.shutdownTimeoutMs + CLOSE_GRACE_MS).unref();
     await this.calls.drain();
   }
 
