@@ -95,11 +95,10 @@ export class McpLegacyHttpHandler {
   handleGet(exchange: LegacyExchange, respond: LegacyResponder): void {
     try {
       const session = this.sessionOf(exchange);
+      // Checked before the stream commits its 200, so the refusal keeps its status.
+      if (session.hasOpenStream) throw sessionError(409, 'Conflict: this session already has an open stream');
       const channel = respond.stream();
-      if (!session.attachStream(channel)) {
-        channel.abandon();
-        throw sessionError(409, 'Conflict: this session already has an open stream');
-      }
+      session.attachStream(channel);
       exchange.response.once('close', () => session.detachStream(channel));
       const keepAlive = setInterval(() => channel.keepAlive(), this.options.keepAliveMs);
       keepAlive.unref();

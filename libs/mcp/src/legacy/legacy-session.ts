@@ -43,6 +43,11 @@ export class LegacySession {
     this.lastActivity = Date.now();
   }
 
+  /** Whether the standalone GET stream is open (it also keeps the session from idling out). */
+  get hasOpenStream(): boolean {
+    return this.stream !== undefined && !this.stream.isFinished;
+  }
+
   /** Attaches the standalone GET stream; false if one is already open. */
   attachStream(channel: ResponseChannel): boolean {
     if (this.stream && !this.stream.isFinished) return false;
