@@ -1,5 +1,8 @@
 import {
+  BadRequestException,
   createParamDecorator,
+  type PipeTransform,
+  UsePipes,
   type ExecutionContext,
   Injectable,
   Module,
@@ -40,9 +43,31 @@ class FriendlyErrors implements ExceptionFilter {
   }
 }
 
+interface RenameArgs {
+  name: unknown;
+  revision: unknown;
+}
+
+/** A pipe that fails the way Nest's ValidationPipe does: a BadRequestException with one message per problem. */
+class RenameValidationPipe implements PipeTransform<RenameArgs> {
+  transform(value: RenameArgs): RenameArgs {
+    const problems: string[] = [];
+    if (typeof value.name !== 'string') problems.push('name must be a string');
+    if (typeof value.revision !== 'number' || value.revision < 1) problems.push('revision must not be less than 1');
+    if (problems.length > 0) throw new BadRequestException(problems);
+    return value;
+  }
+}
+
 @Injectable()
 class PipelineTools {
   started = 0;
+
+  @McpTool({ description: 'Validated by a pipe', input: { type: 'object' } })
+  @UsePipes(RenameValidationPipe)
+  rename(@McpArgs() args: RenameArgs) {
+    return `renamed to ${String(args.name)} (revision ${String(args.revision)})`;
+  }
 
   @McpTool({ description: 'Decorated input, context by type', input: { type: 'object', properties: { q: { type: 'string' } } } })
   mixed(@McpArgs('q') q: string, ctx: McpToolContext) {
@@ -83,6 +108,16 @@ describe.each(ADAPTERS)('Nest pipeline around MCP handlers (%s)', (adapter) => {
   afterAll(async () => {
     await client?.close();
     await running?.close();
+  });
+
+  it('runs a ValidationPipe-style pipe on the input: failures reach the client as isError with its messages', async () => {
+    const failed = await client.callTool({ name: 'rename', arguments: { name: 42, revision: 0 } });
+    expect(failed.isError, JSON.stringify(failed)).toBe(true);
+    const text = (failed.content as { text: string }[])[0].text;
+    expect(text).toContain('name must be a string');
+    expect(text).toContain('revision must not be less than 1');
+    const passed = await client.callTool({ name: 'rename', arguments: { name: 'v2', revision: 3 } });
+    expect(passed.content).toEqual([{ type: 'text', text: 'renamed to v2 (revision 3)' }]);
   });
 
   it('injects the context by type next to a decorated input', async () => {
