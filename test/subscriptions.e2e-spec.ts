@@ -610,14 +610,27 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
       expect(subscription.honoredFilter).toEqual({ toolsListChanged: true, resourceSubscriptions: ['config://app'] });
       expect(ctx.subs.openStreams).toBe(1);
 
+      // A second official client whose filter matches neither change hears nothing of them.
+      const other = await connectClient(ctx.running.mcpUrl);
+      const otherSeen: string[] = [];
+      other.setNotificationHandler('notifications/tools/list_changed', () => void otherSeen.push('tools'));
+      other.setNotificationHandler('notifications/resources/updated', (n) => void otherSeen.push(`updated ${n.params.uri}`));
+      const otherSubscription = await other.listen({ promptsListChanged: true, resourceSubscriptions: ['config://other'] });
+      expect(otherSubscription.honoredFilter).toEqual({ promptsListChanged: true, resourceSubscriptions: ['config://other'] });
+
       ctx.registry.registerTool({ name: 'client_seen' }, () => 'ok');
       await ctx.publisher.resourceUpdated('config://app');
       await until(() => seen.length === 2, 2_000, 'both notifications to reach the client');
       expect(seen).toEqual(['tools', 'updated config://app']);
+      await ctx.publisher.resourceUpdated('config://other');
+      await until(() => otherSeen.length === 1, 2_000, 'the other client to hear its own resource');
+      expect(otherSeen).toEqual(['updated config://other']);
+      await otherSubscription.close();
+      await other.close();
 
       await subscription.close();
       await expect(subscription.closed).resolves.toBe('local');
-      await until(() => ctx.subs.openStreams === 0, 2_000, 'the subscription to end on the server');
+      await until(() => ctx.subs.openStreams === 0, 2_000, 'the subscriptions to end on the server');
       ctx.registry.removeTool('client_seen');
     });
   });
