@@ -67,6 +67,7 @@ export class ResponseWriter {
   private readonly queue: QueuedFrame[] = [];
   private queuedBytes = 0;
   private waitingForDrain = false;
+  private corked = false;
   private readonly subscription: Subscription;
 
   /** Notifications dropped or coalesced because the client read too slowly. */
@@ -148,10 +149,25 @@ export class ResponseWriter {
       this.response.end(item.data);
       return;
     }
+    this.corkUntilNextTick();
     if (!this.response.write(item.data)) {
       this.waitingForDrain = true;
       this.response.once('drain', () => this.flush());
     }
+  }
+
+  /**
+   * Frames written in the same tick (a handler emitting in a loop) leave in one socket write instead of one each:
+   * the response is corked at the first frame of a tick and uncorked on the next.
+   */
+  private corkUntilNextTick(): void {
+    if (this.corked) return;
+    this.corked = true;
+    this.response.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      if (!this.response.destroyed) this.response.uncork();
+    });
   }
 
   private flush(): void {
