@@ -21,3 +21,19 @@ export function jsonNestingDepth(text: string): number {
   }
   return deepest;
 }
+
+/**
+ * Whether a JSON text nests deeper than `max`. Cheap for ordinary messages: nesting can only be as deep as the text
+ * has opening brackets, so the full scan runs only when there are more than `max` of them.
+ */
+export function exceedsJsonDepth(text: string, max: number): boolean {
+  let brackets = 0;
+  for (const bracket of ['{', '[']) {
+    let index = text.indexOf(bracket);
+    while (index !== -1) {
+      if (++brackets > max) return jsonNestingDepth(text) > max;
+      index = text.indexOf(bracket, index + 1);
+    }
+  }
+  return false;
+}

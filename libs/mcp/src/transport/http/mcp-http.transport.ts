@@ -1,6 +1,8 @@
 import { type BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { exceedsJsonDepth } from '../../protocol/json-nesting.util.js';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
 import type { McpRequestScope } from '../../protocol/mcp-request-scope.interface.js';
 import { McpErrorCode } from '../../protocol/error-codes.enum.js';
@@ -23,8 +25,6 @@ import { type AcceptedMediaTypes, type QueueBounds, ResponseWriter, writeEmpty, 
 
 const STATELESS_VERSIONS = new Set(STATELESS_PROTOCOL_VERSIONS);
 const CLOSE_GRACE_MS = 250;
-// ignoreBOM keeps a byte order mark, which JSON (RFC 8259) then refuses as a parse error.
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The HTTP objects of one exchange: the raw Node pair, and the framework's request (handed to guards). */
 export interface HttpExchange {
@@ -44,7 +44,9 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
   private readonly logger = new Logger('McpHttpTransport');
   private readonly hostOrigin: HostOriginValidator;
   private shuttingDown = false;
-  private readonly queueBounds: Omit<QueueBounds, 'overflow'>;
+  /** Request streams coalesce progress for slow readers; listen streams disconnect them. */
+  private readonly requestBounds: QueueBounds;
+  private readonly listenBounds: QueueBounds;
 
   constructor(
     private readonly dispatcher: McpDispatcher,
@@ -55,7 +57,9 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
     private readonly adapterHost: HttpAdapterHost,
   ) {
     this.hostOrigin = new HostOriginValidator(options.allowedHosts, options.allowedOrigins);
-    this.queueBounds = { maxFrames: options.maxQueuedFrames, maxBytes: options.maxQueuedBytes };
+    const bounds = { maxFrames: options.maxQueuedFrames, maxBytes: options.maxQueuedBytes };
+    this.requestBounds = { ...bounds, overflow: 'coalesce' };
+    this.listenBounds = { ...bounds, overflow: 'disconnect' };
   }
 
   /**
@@ -122,8 +126,7 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
 
       const abort = new AbortController();
       const channel = new ResponseChannel();
-      const overflow = message.method === 'subscriptions/listen' ? 'disconnect' : 'coalesce';
-      new ResponseWriter(channel, response, accepted, { ...this.queueBounds, overflow });
+      new ResponseWriter(channel, response, accepted, message.method === 'subscriptions/listen' ? this.listenBounds : this.requestBounds);
       this.watchDisconnect(response, channel, abort);
       const scope: McpRequestScope = {
         id: message.id,
@@ -176,12 +179,12 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
       onShutdown: () => closeAfter(response),
       channel: () => {
         const channel = new ResponseChannel();
-        new ResponseWriter(channel, response, accepted, { ...this.queueBounds, overflow: 'coalesce' });
+        new ResponseWriter(channel, response, accepted, this.requestBounds);
         return channel;
       },
       stream: () => {
         const channel = new ResponseChannel();
-        new ResponseWriter(channel, response, { json: false, sse: true }, { ...this.queueBounds, overflow: 'disconnect' }).open();
+        new ResponseWriter(channel, response, { json: false, sse: true }, this.listenBounds).open();
         response.once('close', () => channel.abandon());
         return channel;
       },
@@ -204,13 +207,13 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
       }
       throw McpError.invalidRequest('Invalid Request: the body could not be read');
     }
-    let text: string;
-    try {
-      text = STRICT_UTF8.decode(captured.raw.body);
-    } catch {
-      throw McpError.parseError('Parse error: the body is not valid UTF-8');
+    const bytes = captured.raw.body;
+    // Valid UTF-8 (checked natively) and no byte order mark, which JSON (RFC 8259) lets parsers refuse.
+    if (!isUtf8(bytes) || (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)) {
+      throw McpError.parseError('Parse error: the body is not valid UTF-8 JSON');
     }
-    if (nestingDepth(text) > this.options.maxJsonDepth) {
+    const text = bytes.toString('utf8');
+    if (exceedsJsonDepth(text, this.options.maxJsonDepth)) {
       throw McpError.invalidRequest(`Invalid Request: JSON nested deeper than ${this.options.maxJsonDepth} levels`);
     }
     try {
@@ -242,36 +245,26 @@ function closeAfter(response: ServerResponse): void {
   else response.once('finish', () => response.socket?.end());
 }
 
-/**
- * The deepest nesting of arrays and objects in a JSON text, by one linear scan that skips strings: refuses
- * pathological bodies before they reach recursive code (the parser, validators, digests).
- */
-function nestingDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (inString) {
-      if (code === 0x5c) i++; // backslash: skip the escaped character
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) inString = true;
-    else if (code === 0x5b || code === 0x7b) {
-      if (++depth > deepest) deepest = depth;
-    } else if (code === 0x5d || code === 0x7d) depth--;
-  }
-  return deepest;
-}
-
 function isJsonContentType(contentType: string | undefined): boolean {
   if (!contentType) return false;
   const essence = contentType.split(';', 1)[0].trim().toLowerCase();
   return essence === 'application/json';
 }
 
+const ANY_MEDIA_TYPE: AcceptedMediaTypes = { json: true, sse: true };
+/** Clients send the same Accept header on every request: the last one parsed is kept. */
+let lastAccept: { header: string; accepted: AcceptedMediaTypes } | undefined;
+
 /** Reads the Accept header; absent means anything. Neither JSON nor SSE acceptable → 406. */
 function acceptedMediaTypes(accept: string | undefined): AcceptedMediaTypes {
-  if (!accept) return { json: true, sse: true };
+  if (!accept) return ANY_MEDIA_TYPE;
+  if (lastAccept?.header === accept) return lastAccept.accepted;
+  const accepted = parseAccept(accept);
+  lastAccept = { header: accept, accepted };
+  return accepted;
+}
+
+function parseAccept(accept: string): AcceptedMediaTypes {
   const types = accept.split(',').map((part) => part.split(';', 1)[0].trim().toLowerCase());
   const any = types.includes('*/*');
   const accepted = {

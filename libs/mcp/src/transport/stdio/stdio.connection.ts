@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
 import { McpErrorCode } from '../../protocol/error-codes.enum.js';
-import { jsonNestingDepth } from '../../protocol/json-nesting.util.js';
+import { exceedsJsonDepth } from '../../protocol/json-nesting.util.js';
 import { parseJsonRpcMessage, readableId, type IncomingMessage } from '../../protocol/json-rpc-message.parser.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
 import { McpError } from '../../protocol/mcp.error.js';
@@ -124,7 +124,7 @@ export class McpStdioConnection {
 
   private handleLine(text: string): void {
     if (this.state !== 'open') return;
-    if (jsonNestingDepth(text) > this.deps.options.maxJsonDepth) {
+    if (exceedsJsonDepth(text, this.deps.options.maxJsonDepth)) {
       this.writer.write(errorResponse(undefined, McpError.invalidRequest(`Invalid Request: JSON nested deeper than ${this.deps.options.maxJsonDepth} levels`)));
       return;
     }
