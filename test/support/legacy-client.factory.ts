@@ -1,9 +1,9 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
+import { IncrementalSseReader } from './sse-stream.reader.js';
 import {
   assertValidLegacyServerMessage,
   legacyRecordingFetch,
-  waitUntil,
   type LegacyRecorder,
 } from './legacy-schema.validator.js';
 
@@ -162,81 +162,19 @@ export async function rawInitialize(
  * A response read as it arrives: the session's GET stream, or a POST whose answer streams (`requestMethod` set: its
  * final response is validated as that method's result; on a GET stream a response is a problem).
  */
-export class LegacyStream {
-  readonly messages: LegacyMessage[] = [];
-  readonly problems: string[] = [];
-  raw = '';
-  endedByServer = false;
-  readonly ended: Promise<void>;
-  private buffer = '';
-
+export class LegacyStream extends IncrementalSseReader<LegacyMessage> {
   constructor(
-    readonly response: Response,
-    private readonly controller: AbortController,
+    response: Response,
+    controller: AbortController,
     private readonly requestMethod?: string,
   ) {
-    this.ended = this.pump();
+    super(response, controller);
   }
 
-  get status(): number {
-    return this.response.status;
-  }
-
-  async waitFor(predicate: (message: LegacyMessage) => boolean, what: string, timeoutMs = 3_000): Promise<LegacyMessage> {
-    await waitUntil(() => this.messages.some(predicate), timeoutMs, `${what}; frames so far: ${JSON.stringify(this.messages)}`);
-    return this.messages.find(predicate)!;
-  }
-
-  close(): void {
-    this.controller.abort();
-  }
-
-  private async pump(): Promise<void> {
-    if (!this.response.body) return;
-    const reader = this.response.body.getReader();
-    const decoder = new TextDecoder();
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) {
-          this.endedByServer = true;
-          break;
-        }
-        const text = decoder.decode(value, { stream: true });
-        this.raw += text;
-        this.buffer += text;
-        this.drain();
-      }
-    } catch {
-      // Aborted by the test.
-    }
-  }
-
-  private drain(): void {
-    for (;;) {
-      const match = /\r\n\r\n|\n\n|\r\r/.exec(this.buffer);
-      if (!match) break;
-      const event = this.buffer.slice(0, match.index);
-      this.buffer = this.buffer.slice(match.index + match[0].length);
-      const data = event
-        .split(/\r\n|\n|\r/)
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).replace(/^ /, ''));
-      if (data.length === 0) continue;
-      try {
-        const message = JSON.parse(data.join('\n')) as LegacyMessage;
-        try {
-          const isResponse = !('method' in message);
-          if (isResponse && this.requestMethod === undefined) throw new Error(`a response on the GET stream: ${JSON.stringify(message)}`);
-          assertValidLegacyServerMessage(message, isResponse ? this.requestMethod : undefined);
-        } catch (error) {
-          this.problems.push((error as Error).message);
-        }
-        this.messages.push(message);
-      } catch {
-        this.problems.push(`frame is not JSON: ${data.join('\n')}`);
-      }
-    }
+  protected validate(message: LegacyMessage): void {
+    const isResponse = !('method' in message);
+    if (isResponse && this.requestMethod === undefined) throw new Error(`a response on the GET stream: ${JSON.stringify(message)}`);
+    assertValidLegacyServerMessage(message, isResponse ? this.requestMethod : undefined);
   }
 }
 

@@ -18,10 +18,14 @@ export interface WireMessage {
   error?: { code: number; message: string; data?: unknown };
 }
 
-/** A POST whose answer is read as it streams. */
-export class OpenStream {
+/**
+ * An SSE response read as it arrives: every `data:` frame is parsed and handed to `validate` (which throws to
+ * record a problem), comment lines (keep-alives) are counted, and the test can wait for frames and close the stream.
+ * Shared by the 2026 listen streams (`OpenStream`) and the 2025 session streams (`LegacyStream`).
+ */
+export abstract class IncrementalSseReader<M extends object> {
   /** Every parsed `data:` frame so far, in order. */
-  readonly messages: WireMessage[] = [];
+  readonly messages: M[] = [];
   /** Schema or JSON problems found in frames (a test asserts this stays empty). */
   readonly problems: string[] = [];
   /** Comment lines (`:` …) seen so far: the keep-alives. */
@@ -38,10 +42,12 @@ export class OpenStream {
   constructor(
     readonly response: Response,
     private readonly controller: AbortController,
-    private readonly requestMethod: string,
   ) {
     this.ended = this.pump();
   }
+
+  /** Checks one parsed frame; throws to record a problem. */
+  protected abstract validate(message: M): void;
 
   get status(): number {
     return this.response.status;
@@ -52,13 +58,13 @@ export class OpenStream {
   }
 
   /** Waits until `count` frames arrived (default: one more than now). */
-  async nextFrames(count: number, timeoutMs = 3_000): Promise<WireMessage[]> {
+  async nextFrames(count: number, timeoutMs = 3_000): Promise<M[]> {
     await this.until(() => this.messages.length >= count, timeoutMs, `${count} frame(s)`);
     return this.messages.slice(0, count);
   }
 
   /** Waits for the first frame matching `predicate` and returns it. */
-  async waitFor(predicate: (message: WireMessage) => boolean, what: string, timeoutMs = 3_000): Promise<WireMessage> {
+  async waitFor(predicate: (message: M) => boolean, what: string, timeoutMs = 3_000): Promise<M> {
     await this.until(() => this.messages.some(predicate), timeoutMs, what);
     return this.messages.find(predicate)!;
   }
@@ -111,18 +117,35 @@ export class OpenStream {
       this.comments += lines.filter((line) => line.startsWith(':')).length;
       const data = lines.filter((line) => line.startsWith('data:')).map((line) => line.slice(5).replace(/^ /, ''));
       if (data.length === 0) continue;
+      let message: M;
       try {
-        const message = JSON.parse(data.join('\n')) as WireMessage;
-        try {
-          assertValidServerMessage(message, 'result' in message ? this.requestMethod : undefined);
-        } catch (error) {
-          this.problems.push((error as Error).message);
-        }
-        this.messages.push(message);
+        message = JSON.parse(data.join('\n')) as M;
       } catch {
         this.problems.push(`frame is not JSON: ${data.join('\n')}`);
+        continue;
       }
+      try {
+        this.validate(message);
+      } catch (error) {
+        this.problems.push((error as Error).message);
+      }
+      this.messages.push(message);
     }
+  }
+}
+
+/** A 2026-07-28 POST whose answer is read as it streams; frames are checked against the official schema. */
+export class OpenStream extends IncrementalSseReader<WireMessage> {
+  constructor(
+    response: Response,
+    controller: AbortController,
+    private readonly requestMethod: string,
+  ) {
+    super(response, controller);
+  }
+
+  protected validate(message: WireMessage): void {
+    assertValidServerMessage(message, 'result' in message ? this.requestMethod : undefined);
   }
 }
 
