@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { loadOfficialSchema } from './official-schema.js';
 
 /**
  * Validates what the server sends on the 2025-11-25 ("legacy") wire against the official, vendored 2025-11-25 JSON
@@ -14,35 +12,11 @@ import addFormats from 'ajv-formats';
  * response incrementally, so frames of a long-lived GET stream are recorded even when the client aborts it.
  */
 
-const SCHEMA_ID = 'https://modelcontextprotocol.io/schema/2025-11-25.json';
-
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats.default(ajv);
-ajv.addSchema({
-  ...JSON.parse(readFileSync(new URL('../schemas/schema-2025-11-25.json', import.meta.url), 'utf8')),
-  $id: SCHEMA_ID,
-});
-
-const validators = new Map<string, ValidateFunction>();
-
-function validatorFor(def: string): ValidateFunction {
-  let validate = validators.get(def);
-  if (!validate) {
-    validate = ajv.compile({ $ref: `${SCHEMA_ID}#/$defs/${def}` });
-    validators.set(def, validate);
-  }
-  return validate;
-}
+const schema = loadOfficialSchema('2025-11-25');
 
 /** Throws with Ajv's explanation unless `value` matches `$defs[def]` of the 2025-11-25 schema. */
 export function assertMatchesLegacyDef(def: string, value: unknown, what = def): void {
-  const validate = validatorFor(def);
-  if (!validate(value)) {
-    throw new Error(
-      `${what} does not match 2025-11-25 $defs/${def}: ${ajv.errorsText(validate.errors, { separator: '; ' })}\n` +
-        `message: ${JSON.stringify(value)}`,
-    );
-  }
+  schema.assertMatches(def, value, what);
 }
 
 function fail(reason: string, value: unknown): never {

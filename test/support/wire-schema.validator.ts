@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { loadOfficialSchema } from './official-schema.js';
 
 /**
  * Validates what the server puts on the wire against the official, vendored 2026-07-28 JSON Schema
@@ -10,26 +10,7 @@ import addFormats from 'ajv-formats';
  * The schema is compiled once per test file; validators for single `$defs` are built on first use.
  */
 
-const SCHEMA_ID = 'https://modelcontextprotocol.io/schema/2026-07-28.json';
-
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats.default(ajv);
-ajv.addSchema({
-  ...JSON.parse(readFileSync(new URL('../schemas/schema-2026-07-28.json', import.meta.url), 'utf8')),
-  $id: SCHEMA_ID,
-});
-
-const validators = new Map<string, ValidateFunction>();
-
-/** The validator of one `$defs` entry of the official schema. */
-function validatorFor(def: string): ValidateFunction {
-  let validate = validators.get(def);
-  if (!validate) {
-    validate = ajv.compile({ $ref: `${SCHEMA_ID}#/$defs/${def}` });
-    validators.set(def, validate);
-  }
-  return validate;
-}
+const schema = loadOfficialSchema('2026-07-28');
 
 /** A separate instance for schemas the server publishes (tool input/output schemas), so they never mix with the spec's. */
 const published = new Ajv2020({ strict: false, allErrors: true, addUsedSchema: false });
@@ -50,13 +31,7 @@ export function compilePublishedSchema(schema: unknown, what = 'schema'): (value
 
 /** Throws with Ajv's explanation unless `value` matches `$defs[def]`. */
 export function assertMatchesDef(def: string, value: unknown, what = def): void {
-  const validate = validatorFor(def);
-  if (!validate(value)) {
-    throw new Error(
-      `${what} does not match $defs/${def}: ${ajv.errorsText(validate.errors, { separator: '; ' })}\n` +
-        `message: ${JSON.stringify(value)}`,
-    );
-  }
+  schema.assertMatches(def, value, what);
 }
 
 function fail(reason: string, value: unknown): never {
