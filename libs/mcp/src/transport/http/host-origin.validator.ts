@@ -29,9 +29,13 @@ const forbidden = (message: string) => new McpError(McpErrorCode.InvalidRequest,
  * default, against loopback names when the connection itself arrived on a loopback address.
  */
 export class HostOriginValidator {
+  private warned = false;
+
   constructor(
     private readonly allowedHosts?: ReadonlySet<string>,
     private readonly allowedOrigins?: ReadonlySet<string>,
+    /** Called once, the first time a request arrives on a non-loopback address while no `allowedHosts` is set. */
+    private readonly onUnprotectedHost?: (address: string) => void,
   ) {}
 
   /** Returns the 403 error to answer, or undefined when the request may proceed. */
@@ -48,6 +52,10 @@ export class HostOriginValidator {
       }
     } else if (loopback && (!host || !LOOPBACK_HOSTS.has(hostnameOf(host)))) {
       return forbidden('Forbidden: Host header not allowed');
+    } else if (!loopback && !this.warned) {
+      // Any Host is accepted here: DNS rebinding is only prevented once the public names are configured.
+      this.warned = true;
+      this.onUnprotectedHost?.(request.socket?.localAddress ?? 'unknown');
     }
 
     const origin = request.headers.origin;

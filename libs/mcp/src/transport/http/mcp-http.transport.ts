@@ -56,7 +56,12 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
     private readonly calls: McpCallTracker,
     private readonly adapterHost: HttpAdapterHost,
   ) {
-    this.hostOrigin = new HostOriginValidator(options.allowedHosts, options.allowedOrigins);
+    this.hostOrigin = new HostOriginValidator(options.allowedHosts, options.allowedOrigins, (address) =>
+      this.logger.warn(
+        `MCP requests arrive on ${address}, a non-loopback address, and no allowedHosts is configured: any Host header ` +
+          'is accepted. Set McpModule option allowedHosts to the public host names (DNS-rebinding protection).',
+      ),
+    );
     const bounds = { maxFrames: options.maxQueuedFrames, maxBytes: options.maxQueuedBytes };
     this.requestBounds = { ...bounds, overflow: 'coalesce' };
     this.listenBounds = { ...bounds, overflow: 'disconnect' };
