@@ -12,6 +12,7 @@ import {
   sseDataFrames,
   type RecordingFetch,
 } from './support/wire-schema.validator.js';
+import { sleep, until } from './support/wait.util.js';
 
 /**
  * Cancellation (spec digest §4.5, §8; DESIGN D6) and per-request logging (§16) over real HTTP. A client that goes
@@ -37,15 +38,7 @@ function messagesOf(response: RawResponse, requestMethod: string): JsonRpcMessag
   return messages;
 }
 
-async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-}
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(ADAPTERS)('cancellation and logging (%s)', (adapter) => {
   let running: RunningApp;
@@ -95,7 +88,7 @@ describe.each(ADAPTERS)('cancellation and logging (%s)', (adapter) => {
     }
 
     async function assertCancelled(testId: string, abortAt: number, headersWereSent: boolean): Promise<void> {
-      await until(() => probe.hold?.abortedAt !== undefined, 2_000, 'ctx.signal to abort');
+      await until(() => probe.hold?.abortedAt !== undefined, 2_000, 'ctx.signal to abort', 1);
       const hold = probe.hold!;
       expect(hold.abortedAt! - abortAt).toBeLessThan(100);
       expect(hold.reason).toBeInstanceOf(Error);
@@ -113,7 +106,7 @@ describe.each(ADAPTERS)('cancellation and logging (%s)', (adapter) => {
 
     it('while a JSON response is pending: ctx.signal aborts within 100 ms, nothing is written after', async () => {
       const { controller, responsePromise } = startHold('hold-json', false);
-      await until(() => probe.hold !== undefined, 2_000, 'the handler to start');
+      await until(() => probe.hold !== undefined, 2_000, 'the handler to start', 1);
       const abortAt = Date.now();
       controller.abort();
       await expect(responsePromise).rejects.toThrow();
@@ -130,7 +123,7 @@ describe.each(ADAPTERS)('cancellation and logging (%s)', (adapter) => {
       expect(sseDataFrames(frame).map((data) => JSON.parse(data).params)).toEqual([
         { progressToken: 'hold-sse', progress: 1, message: 'holding' },
       ]);
-      await until(() => probe.hold !== undefined, 2_000, 'the handler to start waiting');
+      await until(() => probe.hold !== undefined, 2_000, 'the handler to start waiting', 1);
       const abortAt = Date.now();
       controller.abort();
       await expect(reader.read()).rejects.toThrow();
@@ -193,7 +186,7 @@ describe.each(ADAPTERS)('cancellation and logging (%s)', (adapter) => {
         outgoing.end(body);
       });
       answer.catch(() => undefined);
-      await until(() => otherProbe.hold !== undefined, 2_000, 'the handler to start');
+      await until(() => otherProbe.hold !== undefined, 2_000, 'the handler to start', 1);
       let closed = false;
       const closeAt = Date.now();
       const closing = other.close().then(() => {
@@ -209,7 +202,7 @@ describe.each(ADAPTERS)('cancellation and logging (%s)', (adapter) => {
 
     it('aborts ctx.signal of a call in flight within 100 ms; the handler can still answer', async () => {
       await holdThenClose(async ({ probe: otherProbe, closeAt, answer }) => {
-        await until(() => otherProbe.hold?.abortedAt !== undefined, 1_000, 'ctx.signal to abort on shutdown');
+        await until(() => otherProbe.hold?.abortedAt !== undefined, 1_000, 'ctx.signal to abort on shutdown', 1);
         expect(otherProbe.hold!.abortedAt! - closeAt).toBeLessThan(100);
         expect((otherProbe.hold!.reason as Error).message).toBe('The server is shutting down');
         const message = JSON.parse(await answer);
@@ -221,7 +214,7 @@ describe.each(ADAPTERS)('cancellation and logging (%s)', (adapter) => {
     it('app.close() completes promptly once that call has answered, even for a keep-alive client', async () => {
       await holdThenClose(async ({ closed, answer }) => {
         await answer;
-        await until(closed, 1_000, 'app.close() to complete while the client keeps its connection open');
+        await until(closed, 1_000, 'app.close() to complete while the client keeps its connection open', 1);
       });
     });
   });

@@ -2,8 +2,6 @@ import type { LoggerService } from '@nestjs/common';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpCallTracker } from '../libs/mcp/src/server/call.tracker.js';
 import { CatalogModule } from './fixtures/catalog.fixture.js';
@@ -11,7 +9,9 @@ import { elicitationModule } from './fixtures/elicitation.fixture.js';
 import { FaultProbe, faultsModule, SECRET, type HandlerRun } from './fixtures/faults.fixture.js';
 import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
 import { mcpHeaders, mcpPost, requestMeta } from './support/raw-request.util.js';
-import { openStream, sleep, until } from './support/sse-stream.reader.js';
+import { exposeGc, retainedBytes } from './support/memory.util.js';
+import { openStream } from './support/sse-stream.reader.js';
+import { sleep, until } from './support/wait.util.js';
 import { expectResult, messagesOf, textOf, type WireMessage } from './support/wire-response.util.js';
 import { assertValidServerMessage, sseDataFrames } from './support/wire-schema.validator.js';
 
@@ -62,23 +62,7 @@ function openConnections(server: Server): Promise<number> {
   return new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
 }
 
-/** A `gc()` when the runtime allows exposing it (see the progress suite), for memory measurements. */
-function exposeGc(): (() => void) | undefined {
-  try {
-    setFlagsFromString('--expose-gc');
-    const gc: unknown = runInNewContext('gc');
-    return typeof gc === 'function' ? (gc as () => void) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
-function retainedBytes(gc: (() => void) | undefined): number {
-  gc?.();
-  gc?.();
-  const usage = process.memoryUsage();
-  return usage.heapUsed + usage.external + usage.arrayBuffers;
-}
 
 /**
  * Closes an app without letting a known gap hang the suite: if `app.close()` has not finished after `graceMs` (a

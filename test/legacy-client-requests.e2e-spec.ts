@@ -14,8 +14,8 @@ import {
 import {
   assertAllLegacyValid,
   assertMatchesLegacyDef,
-  waitUntil,
 } from './support/legacy-schema.validator.js';
+import { sleep, until } from './support/wait.util.js';
 
 /**
  * Server→client requests on the 2025-11-25 wire (BACKCOMPAT §5, B-S2C-01..03, B-ELIC-01): the same `ctx.elicit`
@@ -29,7 +29,6 @@ import {
 type Handler = (request: { params: Record<string, unknown> }) => Promise<unknown>;
 type HandledMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const accept = (content: Record<string, unknown>) => ({ action: 'accept' as const, content });
 
@@ -368,7 +367,7 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
       await Promise.race([stream.ended, sleep(1_000)]);
       expect(stream.endedByServer).toBe(true);
       expect(stream.problems).toEqual([]);
-      await waitUntil(() => legacyProbe.waited !== undefined, 1_000, 'the handler to see the abort');
+      await until(() => legacyProbe.waited !== undefined, 1_000, 'the handler to see the abort');
       expect((legacyProbe.waited!.reason as Error).message).toBe('enough');
 
       // Cancellations are per request id: call-2 still runs until its own.
@@ -402,7 +401,7 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
       expect(legacyProbe.waited).toBeUndefined();
       // Only the explicit cancellation stops it.
       expect((await cancel(sessionId, 'drop-1', 'now really')).status).toBe(202);
-      await waitUntil(() => legacyProbe.waited !== undefined, 1_000, 'the handler to see the abort');
+      await until(() => legacyProbe.waited !== undefined, 1_000, 'the handler to see the abort');
       expect((legacyProbe.waited!.reason as Error).message).toBe('now really');
     });
 
@@ -414,11 +413,11 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
         { name: 'progressThenWait', arguments: {} },
         { signal: controller.signal, onprogress: () => (started = true) },
       );
-      await waitUntil(() => started, 2_000, 'the handler to start');
+      await until(() => started, 2_000, 'the handler to start');
       controller.abort('changed my mind');
       await expect(call).rejects.toBeDefined();
-      await waitUntil(() => legacyProbe.waited !== undefined, 2_000, 'the handler to see the abort');
-      await waitUntil(
+      await until(() => legacyProbe.waited !== undefined, 2_000, 'the handler to see the abort');
+      await until(
         () => connection.recorder.exchanges.some((exchange) => exchange.requestMethod === 'notifications/cancelled'),
         1_000,
         'the POSTed cancellation',

@@ -13,7 +13,8 @@ import {
   type LegacyRawResponse,
   type LegacyStream,
 } from './support/legacy-client.factory.js';
-import { assertAllLegacyValid, waitUntil } from './support/legacy-schema.validator.js';
+import { assertAllLegacyValid } from './support/legacy-schema.validator.js';
+import { sleep, until } from './support/wait.util.js';
 import { mcpPost } from './support/raw-request.util.js';
 import { listen } from './support/sse-stream.reader.js';
 
@@ -24,7 +25,6 @@ import { listen } from './support/sse-stream.reader.js';
  * cap. Every message read is checked against the 2025-11-25 schema.
  */
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A JSON-RPC error body (never an empty or HTML answer) with the given HTTP status. */
 function expectJsonRpcError(response: LegacyRawResponse, status: number): LegacyMessage {
@@ -204,7 +204,7 @@ describe.each(ADAPTERS)('2025-11-25 sessions (%s)', (adapter) => {
 
         await connection.client.subscribeResource({ uri: 'catalog://skus' });
         await publisher.resourceUpdated('catalog://skus');
-        await waitUntil(() => updates.length === 1, 2_000, 'the resource update');
+        await until(() => updates.length === 1, 2_000, 'the resource update');
         expect(updates).toEqual([{ uri: 'catalog://skus' }]);
 
         // Not subscribed to this one.
@@ -213,7 +213,7 @@ describe.each(ADAPTERS)('2025-11-25 sessions (%s)', (adapter) => {
         await publisher.resourceUpdated('catalog://skus');
         // A later notification on the same stream is the barrier: nothing about the resources came before it.
         await publisher.toolsListChanged();
-        await waitUntil(() => toolChanges.length === 1, 2_000, 'the tools list_changed barrier');
+        await until(() => toolChanges.length === 1, 2_000, 'the tools list_changed barrier');
         expect(updates).toEqual([{ uri: 'catalog://skus' }]);
 
         await connection.recorder.settled();
@@ -257,7 +257,7 @@ describe.each(ADAPTERS)('2025-11-25 sessions (%s)', (adapter) => {
         expect(quietStream.status).toBe(200);
 
         registry.registerTool({ name: 'runtimeEcho', description: 'Registered at run time' }, () => 'from runtime');
-        await waitUntil(() => [...seen.values()].every((methods) => methods.length === 1), 2_000, 'tools list_changed on both sessions');
+        await until(() => [...seen.values()].every((methods) => methods.length === 1), 2_000, 'tools list_changed on both sessions');
 
         // The new tool is listed and callable on this wire.
         const listed = await one.client.listTools();
@@ -268,7 +268,7 @@ describe.each(ADAPTERS)('2025-11-25 sessions (%s)', (adapter) => {
         await publisher.promptsListChanged();
         await publisher.resourcesListChanged();
         await publisher.toolsListChanged();
-        await waitUntil(() => [...seen.values()].every((methods) => methods.length === 5), 2_000, 'every list change on both sessions');
+        await until(() => [...seen.values()].every((methods) => methods.length === 5), 2_000, 'every list change on both sessions');
         for (const methods of seen.values()) expect(methods).toEqual(['tools', 'tools', 'prompts', 'resources', 'tools']);
 
         for (const connection of [one, two]) {
@@ -294,7 +294,7 @@ describe.each(ADAPTERS)('2025-11-25 sessions (%s)', (adapter) => {
         await running.app.get(McpPublisher).toolsListChanged();
         const tagged = await modern.waitFor((message) => message.method === 'notifications/tools/list_changed', 'tagged list_changed');
         expect(tagged.params?._meta?.['io.modelcontextprotocol/subscriptionId']).toBe('sub-legacy');
-        await waitUntil(() => legacyChanges.length === 1, 2_000, 'the untagged list_changed');
+        await until(() => legacyChanges.length === 1, 2_000, 'the untagged list_changed');
         modern.close();
         await modern.ended;
         expect(modern.problems).toEqual([]);

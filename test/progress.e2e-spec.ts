@@ -1,6 +1,4 @@
 import type { Client } from '@modelcontextprotocol/client';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StreamingModule, StreamProbe } from './fixtures/streaming.fixture.js';
 import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
@@ -13,6 +11,8 @@ import {
   sseDataFrames,
   type RecordingFetch,
 } from './support/wire-schema.validator.js';
+import { exposeGc, retainedBytes } from './support/memory.util.js';
+import { until } from './support/wait.util.js';
 
 /**
  * Progress (spec digest §7, DESIGN D2/D5) over real HTTP: what the official client sees, what the raw wire looks
@@ -45,35 +45,8 @@ function messagesOf(response: RawResponse, requestMethod: string): JsonRpcMessag
 
 const textOf = (result: { content?: unknown }) => (result.content as Array<{ text: string }>)[0].text;
 
-/**
- * A `gc()` for memory measurements: `global.gc` is unavailable (the runner does not start Node with --expose-gc),
- * so the flag is set at run time; undefined if even that is not possible (then the bound below is looser).
- */
-function exposeGc(): (() => void) | undefined {
-  try {
-    setFlagsFromString('--expose-gc');
-    const gc: unknown = runInNewContext('gc');
-    return typeof gc === 'function' ? (gc as () => void) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
-/** Bytes the process holds (heap, C++ objects bound to JS, array buffers), after a full collection when possible. */
-function retainedBytes(gc: (() => void) | undefined): number {
-  gc?.();
-  gc?.();
-  const usage = process.memoryUsage();
-  return usage.heapUsed + usage.external + usage.arrayBuffers;
-}
 
-async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 describe.each(ADAPTERS)('progress (%s)', (adapter) => {
   let running: RunningApp;

@@ -6,7 +6,8 @@ import { emptyModule, fullListenModule, RecordingEventBus } from './fixtures/lis
 import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
 import { connectClient } from './support/mcp-client.factory.js';
 import { mcpPost, type RawResponse } from './support/raw-request.util.js';
-import { listen, type OpenStream, until } from './support/sse-stream.reader.js';
+import { listen, type OpenStream } from './support/sse-stream.reader.js';
+import { until } from './support/wait.util.js';
 import { assertAllValid, assertValidServerMessage, recordingFetch } from './support/wire-schema.validator.js';
 
 /**

@@ -8,7 +8,8 @@ import { fullListenModule, RecordingEventBus, toolsOnlyListenModule } from './fi
 import { ADAPTERS, startApp, type AdapterName, type RunningApp } from './support/app.factory.js';
 import { connectClient } from './support/mcp-client.factory.js';
 import { mcpHeaders, mcpPost, requestMeta, type RawResponse } from './support/raw-request.util.js';
-import { listen, openStream, type OpenStream, sleep, until, type WireMessage } from './support/sse-stream.reader.js';
+import { listen, openStream, type OpenStream, type WireMessage } from './support/sse-stream.reader.js';
+import { sleep, until } from './support/wait.util.js';
 import { assertMatchesDef, assertValidServerMessage } from './support/wire-schema.validator.js';
 
 /**

@@ -1,3 +1,4 @@
+import { until } from './wait.util.js';
 import { loadOfficialSchema } from './official-schema.js';
 
 /**
@@ -202,14 +203,6 @@ function bodyInfo(init: RequestInit | undefined): { method?: string; id?: string
   }
 }
 
-/** Polls `condition` every 5 ms until it holds. */
-export async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 /**
  * A `fetch` wrapper (for `StreamableHTTPClientTransport`'s `fetch` option) that reads a clone of every response as
@@ -290,11 +283,11 @@ export function legacyRecordingFetch(base: typeof fetch = globalThis.fetch): Leg
       return recorded;
     },
     async waitForGet(status = 200, timeoutMs = 3_000) {
-      await waitUntil(() => exchanges.some((exchange) => exchange.verb === 'GET' && exchange.status === status), timeoutMs, `a GET answered ${status}`);
+      await until(() => exchanges.some((exchange) => exchange.verb === 'GET' && exchange.status === status), timeoutMs, `a GET answered ${status}`);
       return exchanges.find((exchange) => exchange.verb === 'GET' && exchange.status === status)!;
     },
     async waitFor(predicate, what, timeoutMs = 3_000) {
-      await waitUntil(() => recorded.some(predicate), timeoutMs, what);
+      await until(() => recorded.some(predicate), timeoutMs, what);
       return recorded.find(predicate)!;
     },
   };

@@ -1,4 +1,5 @@
 import { mcpHeaders, requestMeta, type RawPost } from './raw-request.util.js';
+import { sleep } from './wait.util.js';
 import { assertValidServerMessage } from './wire-schema.validator.js';
 
 /**
@@ -172,14 +173,3 @@ export function listen(url: URL, id: string | number, notifications: Record<stri
   return openStream(url, { method: 'subscriptions/listen', id, params: { notifications }, meta });
 }
 
-/** Resolves after `ms` milliseconds. */
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Polls `condition` every 5 ms until it holds. */
-export async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(5);
-  }
-}
