@@ -9,9 +9,9 @@ import { compileSchema, type SchemaInput } from '../schema/index.js';
 import { McpDefinitionError } from './mcp-definition.error.js';
 import { checkParamHeaders } from './param-headers.js';
 import type { BoundCompletion, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from './registry-entries.interface.js';
+import { ABSOLUTE_URI } from '../protocol/uri.util.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/;
 const NO_ARGUMENTS_SCHEMA = { type: 'object', additionalProperties: false };
 
 /**
@@ -82,7 +82,7 @@ export const McpEntryFactory = {
   },
 
   resource(where: string, options: McpResourceOptions & { name: string }, handler: McpHandler): ResourceEntry {
-    if (typeof options.uri !== 'string' || !URI.test(options.uri)) {
+    if (typeof options.uri !== 'string' || !ABSOLUTE_URI.test(options.uri)) {
       throw new McpDefinitionError(where, `resource uri "${String(options.uri)}" is not an absolute URI (RFC 3986)`);
     }
     if (options.size !== undefined && (!Number.isInteger(options.size) || options.size < 0)) {

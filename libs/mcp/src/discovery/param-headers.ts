@@ -1,4 +1,5 @@
 import { McpDefinitionError } from './mcp-definition.error.js';
+import { isJsonObject } from '../protocol/json-object.util.js';
 
 /** A tool argument mirrored into an `Mcp-Param-{Name}` header (`x-mcp-header`, spec digest §4.7). */
 export interface ParamHeaderBinding {
@@ -14,9 +15,6 @@ export interface ParamHeaderBinding {
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_TYPES = new Set(['string', 'integer', 'boolean']);
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * Finds the `x-mcp-header` annotations of a tool's input schema and checks every constraint the spec puts on them
  * (T-HTTP-23): a token name, unique case-insensitively, only on string/integer/boolean properties, reachable from
@@ -31,10 +29,10 @@ export function checkParamHeaders(where: string, inputSchema: Record<string, unk
       for (const item of schema) visit(item, path, false);
       return;
     }
-    if (!isObject(schema)) return;
+    if (!isJsonObject(schema)) return;
     if ('x-mcp-header' in schema) bindings.push(bind(schema, path, reachable));
     for (const [keyword, value] of Object.entries(schema)) {
-      if (keyword === 'properties' && isObject(value)) {
+      if (keyword === 'properties' && isJsonObject(value)) {
         for (const [property, subschema] of Object.entries(value)) visit(subschema, [...path, property], reachable);
       } else if (keyword !== 'x-mcp-header' && keyword !== 'const' && keyword !== 'enum' && keyword !== 'default' && keyword !== 'examples') {
         visit(value, path, false);

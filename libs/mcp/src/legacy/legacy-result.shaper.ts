@@ -2,9 +2,7 @@ import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { LEGACY_RESOURCE_NOT_FOUND } from './legacy-versions.constants.js';
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isJsonObject } from '../protocol/json-object.util.js';
 
 /**
  * Adapts a result to the 2025-11-25 shapes (BACKCOMPAT §8): no `resultType`, no cache hints, `structuredContent`
@@ -14,12 +12,12 @@ export function toLegacyResult(method: string, result: JsonObject): JsonObject {
   const { resultType: _resultType, ttlMs: _ttlMs, cacheScope: _cacheScope, ...legacy } = result;
   if (method === 'tools/list' && Array.isArray(legacy.tools)) {
     legacy.tools = legacy.tools.map((tool: Record<string, unknown>) => {
-      if (tool.outputSchema === undefined || (isObject(tool.outputSchema) && tool.outputSchema.type === 'object')) return tool;
+      if (tool.outputSchema === undefined || (isJsonObject(tool.outputSchema) && tool.outputSchema.type === 'object')) return tool;
       const { outputSchema: _dropped, ...rest } = tool;
       return rest;
     });
   }
-  if (method === 'tools/call' && 'structuredContent' in legacy && !isObject(legacy.structuredContent)) {
+  if (method === 'tools/call' && 'structuredContent' in legacy && !isJsonObject(legacy.structuredContent)) {
     delete legacy.structuredContent;
   }
   return legacy;

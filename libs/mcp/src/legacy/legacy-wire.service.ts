@@ -13,10 +13,10 @@ import { toLegacyError, toLegacyResult } from './legacy-result.shaper.js';
 import type { LegacySession } from './legacy-session.js';
 import { LATEST_LEGACY_VERSION, LEGACY_PROTOCOL_VERSIONS } from './legacy-versions.constants.js';
 import { SessionClientRequests } from './session-client-requests.js';
+import { ABSOLUTE_URI } from '../protocol/uri.util.js';
 
 const LEGACY_VERSIONS = new Set(LEGACY_PROTOCOL_VERSIONS);
 const LOG_LEVELS: ReadonlySet<string> = new Set(MCP_LOG_LEVELS);
-const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/;
 
 /** What a 2025-11-25 `initialize` asked for, after version negotiation. */
 export interface LegacyHandshake {
@@ -106,7 +106,7 @@ export class McpLegacyWireService {
       case 'resources/subscribe':
       case 'resources/unsubscribe': {
         if (!('resources' in this.discover.capabilities())) throw methodNotFound(message.method);
-        if (typeof params.uri !== 'string' || !URI.test(params.uri)) throw McpError.invalidParams('Invalid params: uri must be an absolute URI');
+        if (typeof params.uri !== 'string' || !ABSOLUTE_URI.test(params.uri)) throw McpError.invalidParams('Invalid params: uri must be an absolute URI');
         if (message.method === 'resources/subscribe') session.subscriptions.add(params.uri);
         else session.subscriptions.delete(params.uri);
         return {};

@@ -2,24 +2,22 @@ import type { McpClientCapabilities } from '../protocol/mcp-wire.interface.js';
 import type { FormSchema } from './form-schema.builder.js';
 import type { FormAnswer, RootsAnswer, SamplingAnswer, SamplingRequestParams, UrlAnswer } from './input-answers.interface.js';
 import type { McpInputRequest, ParsedAnswer } from './input-request.interface.js';
+import { isJsonObject } from '../protocol/json-object.util.js';
 
 const ACTIONS = new Set(['accept', 'decline', 'cancel']);
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 const malformed = <A>(): ParsedAnswer<A> => ({ ok: false, malformed: true });
 const invalid = <A>(): ParsedAnswer<A> => ({ ok: false, malformed: false });
 
 const SAMPLING_CONTENT_TYPES = new Set(['text', 'image', 'audio', 'tool_use', 'tool_result']);
 const isSamplingContent = (block: unknown): boolean =>
-  isObject(block) && typeof block.type === 'string' && SAMPLING_CONTENT_TYPES.has(block.type);
+  isJsonObject(block) && typeof block.type === 'string' && SAMPLING_CONTENT_TYPES.has(block.type);
 
 /** `elicitation: {}` means form mode only (spec digest §17). */
 function elicitationModes(capabilities: McpClientCapabilities): { form: boolean; url: boolean } {
   const elicitation = capabilities.elicitation;
-  if (!isObject(elicitation)) return { form: false, url: false };
+  if (!isJsonObject(elicitation)) return { form: false, url: false };
   const declaresModes = 'form' in elicitation || 'url' in elicitation;
-  return { form: !declaresModes || isObject(elicitation.form), url: isObject(elicitation.url) };
+  return { form: !declaresModes || isJsonObject(elicitation.form), url: isJsonObject(elicitation.url) };
 }
 
 /** Whether this request's capabilities allow elicitation in a mode. */
@@ -45,7 +43,7 @@ export const McpInput = {
       requiredCapabilities: { elicitation: { form: {} } },
       isAllowed: (capabilities) => canElicit(capabilities, 'form'),
       parse: (raw) => {
-        if (!isObject(raw) || typeof raw.action !== 'string' || !ACTIONS.has(raw.action)) return malformed();
+        if (!isJsonObject(raw) || typeof raw.action !== 'string' || !ACTIONS.has(raw.action)) return malformed();
         if (raw.action !== 'accept') return { ok: true, answer: { action: raw.action as 'decline' | 'cancel' } };
         if (!form.validate(raw.content)) return invalid();
         // Only the fields the form asked for reach the handler (answers are untrusted input).
@@ -71,7 +69,7 @@ export const McpInput = {
       requiredCapabilities: { elicitation: { url: {} } },
       isAllowed: (capabilities) => canElicit(capabilities, 'url'),
       parse: (raw) => {
-        if (!isObject(raw) || typeof raw.action !== 'string' || !ACTIONS.has(raw.action)) return malformed();
+        if (!isJsonObject(raw) || typeof raw.action !== 'string' || !ACTIONS.has(raw.action)) return malformed();
         return { ok: true, answer: { action: raw.action as UrlAnswer['action'] } };
       },
     };
@@ -90,11 +88,11 @@ export const McpInput = {
       requiredCapabilities: required,
       isAllowed: (capabilities) => {
         const sampling = capabilities.sampling;
-        if (!isObject(sampling)) return false;
-        return (!needsTools || isObject(sampling.tools)) && (!needsContext || isObject(sampling.context));
+        if (!isJsonObject(sampling)) return false;
+        return (!needsTools || isJsonObject(sampling.tools)) && (!needsContext || isJsonObject(sampling.context));
       },
       parse: (raw) => {
-        if (!isObject(raw) || (raw.role !== 'user' && raw.role !== 'assistant') || typeof raw.model !== 'string') return malformed();
+        if (!isJsonObject(raw) || (raw.role !== 'user' && raw.role !== 'assistant') || typeof raw.model !== 'string') return malformed();
         const blocks = Array.isArray(raw.content) ? raw.content : [raw.content];
         if (blocks.length === 0 || !blocks.every(isSamplingContent)) return malformed();
         return { ok: true, answer: raw as SamplingAnswer };
@@ -107,10 +105,10 @@ export const McpInput = {
     return {
       method: 'roots/list',
       requiredCapabilities: { roots: {} },
-      isAllowed: (capabilities) => isObject(capabilities.roots),
+      isAllowed: (capabilities) => isJsonObject(capabilities.roots),
       parse: (raw) => {
-        if (!isObject(raw) || !Array.isArray(raw.roots)) return malformed();
-        const valid = raw.roots.every((root) => isObject(root) && typeof root.uri === 'string' && root.uri.startsWith('file://'));
+        if (!isJsonObject(raw) || !Array.isArray(raw.roots)) return malformed();
+        const valid = raw.roots.every((root) => isJsonObject(root) && typeof root.uri === 'string' && root.uri.startsWith('file://'));
         return valid ? { ok: true, answer: raw as unknown as RootsAnswer } : malformed();
       },
     };

@@ -7,9 +7,7 @@ import { McpError } from '../protocol/mcp.error.js';
 import { AnswerLedger } from './answer-ledger.js';
 import { RequestStateCodec } from './request-state.codec.js';
 import type { RequestStatePayload } from './request-state.interface.js';
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isJsonObject } from '../protocol/json-object.util.js';
 
 /**
  * The round-trip bookkeeping of `tools/call`, `prompts/get` and `resources/read` (spec digest §6): opens the
@@ -26,12 +24,12 @@ export class McpMrtrService {
   /** The answers this call has. Malformed `inputResponses` or a state that does not verify → `-32602`. */
   begin(scope: McpRequestScope, target: string): AnswerLedger {
     const { inputResponses, requestState } = scope.params;
-    if (inputResponses !== undefined && !isObject(inputResponses)) {
+    if (inputResponses !== undefined && !isJsonObject(inputResponses)) {
       throw McpError.invalidParams('Invalid params: inputResponses must be an object');
     }
     const responses = inputResponses ?? {};
     for (const [key, value] of Object.entries(responses)) {
-      if (!isObject(value)) throw McpError.invalidParams(`Invalid params: inputResponses["${key}"] must be an object`);
+      if (!isJsonObject(value)) throw McpError.invalidParams(`Invalid params: inputResponses["${key}"] must be an object`);
     }
     if (requestState === undefined) {
       return new AnswerLedger(new Map(Object.entries(responses)));
@@ -66,7 +64,7 @@ export class McpMrtrService {
 
   private verify(opened: unknown, scope: McpRequestScope, target: string): RequestStatePayload {
     const state = opened as RequestStatePayload;
-    if (!isObject(state) || !isObject(state.a) || !Array.isArray(state.p) || typeof state.iat !== 'number') {
+    if (!isJsonObject(state) || !isJsonObject(state.a) || !Array.isArray(state.p) || typeof state.iat !== 'number') {
       throw McpError.invalidParams('Invalid requestState: malformed');
     }
     if (state.m !== scope.method || state.t !== target || state.d !== paramsDigest(scope.params)) {
@@ -94,7 +92,7 @@ export function paramsDigest(params: JsonObject): string {
 
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isObject(value)) {
+  if (isJsonObject(value)) {
     const keys = Object.keys(value).sort();
     return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
   }

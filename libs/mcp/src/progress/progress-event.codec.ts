@@ -1,5 +1,6 @@
 import { parseTraceparent } from '../protocol/traceparent.parser.js';
 import type { ProgressEvent } from './progress-event.interface.js';
+import { isJsonObject } from '../protocol/json-object.util.js';
 
 /** What a progress report says, before it is stamped: the values of `notifications/progress`. */
 export interface ProgressReport {
@@ -13,9 +14,6 @@ export type ProgressLine =
   | { kind: 'event'; event: ProgressEvent }
   | { kind: 'invalid'; reason: string }
   | { kind: 'other' };
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Stamps a report as a `ProgressEvent`: the time now, and the correlation ids of `traceparent` (the request's
@@ -60,7 +58,7 @@ export function parseProgressLine(line: string, now: () => Date = () => new Date
   } catch {
     return { kind: 'other' };
   }
-  if (!isObject(value) || value.type !== 'progress') return { kind: 'other' };
+  if (!isJsonObject(value) || value.type !== 'progress') return { kind: 'other' };
   if (typeof value.progress !== 'number') return { kind: 'invalid', reason: 'progress must be a number' };
   if (value.total !== undefined && typeof value.total !== 'number') return { kind: 'invalid', reason: 'total must be a number' };
   if (value.message !== undefined && typeof value.message !== 'string') return { kind: 'invalid', reason: 'message must be a string' };

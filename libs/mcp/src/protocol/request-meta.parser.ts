@@ -3,16 +3,14 @@ import { McpError } from './mcp.error.js';
 import { MCP_LOG_LEVELS, type McpLogLevel } from './mcp-wire.interface.js';
 import type { JsonObject } from './json-rpc.interface.js';
 import type { McpRequestMeta } from './request-meta.interface.js';
-
-const isPlainObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isJsonObject } from './json-object.util.js';
 
 const LOG_LEVELS: ReadonlySet<string> = new Set(MCP_LOG_LEVELS);
 
 /** Whether a request's params carry the 2026-07-28 `_meta` envelope (used to tell the two wires apart). */
 export function hasStatelessEnvelope(params: JsonObject | undefined): boolean {
   const meta = params?._meta;
-  return isPlainObject(meta) && MetaKeys.protocolVersion in meta;
+  return isJsonObject(meta) && MetaKeys.protocolVersion in meta;
 }
 
 /**
@@ -22,7 +20,7 @@ export function hasStatelessEnvelope(params: JsonObject | undefined): boolean {
  */
 export function parseRequestMeta(params: JsonObject | undefined): McpRequestMeta {
   const meta = params?._meta;
-  if (!isPlainObject(meta)) {
+  if (!isJsonObject(meta)) {
     throw McpError.invalidParams('Invalid params: _meta with the protocol version and client capabilities is required', undefined, 400);
   }
   const protocolVersion = meta[MetaKeys.protocolVersion];
@@ -30,11 +28,11 @@ export function parseRequestMeta(params: JsonObject | undefined): McpRequestMeta
     throw McpError.invalidParams(`Invalid params: _meta["${MetaKeys.protocolVersion}"] must be a string`, undefined, 400);
   }
   const clientCapabilities = meta[MetaKeys.clientCapabilities];
-  if (!isPlainObject(clientCapabilities)) {
+  if (!isJsonObject(clientCapabilities)) {
     throw McpError.invalidParams(`Invalid params: _meta["${MetaKeys.clientCapabilities}"] must be an object`, undefined, 400);
   }
   const clientInfo = meta[MetaKeys.clientInfo];
-  if (clientInfo !== undefined && !isPlainObject(clientInfo)) {
+  if (clientInfo !== undefined && !isJsonObject(clientInfo)) {
     throw McpError.invalidParams(`Invalid params: _meta["${MetaKeys.clientInfo}"] must be an object`, undefined, 400);
   }
   const logLevel = meta[MetaKeys.logLevel];

@@ -2,16 +2,13 @@ import type { CompileSchemaOptions } from './compiled-schema.interface.js';
 import { SchemaDefinitionError } from './schema-definition.error.js';
 import { appendPointer } from './schema-issues.util.js';
 import type { JsonSchemaObject } from './schema-input.interface.js';
+import { isJsonObject } from '../protocol/json-object.util.js';
 
 /** Deepest sub-schema nesting accepted at bootstrap (spec T-SCHEMA-05: bound validation cost). */
 export const MAX_SCHEMA_DEPTH = 64;
 
 /** Keywords whose value is a map of sub-schemas: the map itself is not a nesting level. */
 const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions']);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Throws unless `schema` nests at most {@link MAX_SCHEMA_DEPTH} levels. The root is level 1 and every nested
@@ -29,7 +26,7 @@ function assertDepth(node: unknown, level: number, pointer: string, options: Com
   }
   for (const [key, value] of Object.entries(node)) {
     const at = appendPointer(pointer, key);
-    if (SCHEMA_MAP_KEYWORDS.has(key) && isObject(value)) {
+    if (SCHEMA_MAP_KEYWORDS.has(key) && isJsonObject(value)) {
       for (const [name, sub] of Object.entries(value)) assertDepth(sub, level + 1, appendPointer(at, name), options);
     } else {
       assertDepth(value, Array.isArray(value) ? level : level + 1, at, options);

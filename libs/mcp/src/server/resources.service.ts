@@ -11,9 +11,8 @@ import { McpHandlerInvoker } from './handler.invoker.js';
 import { ListPager } from './list-pager.js';
 import { requireString } from './params.util.js';
 import { resourceResultOf } from './result-shapers.js';
+import { ABSOLUTE_ASCII_URI } from '../protocol/uri.util.js';
 
-/** RFC 3986: a scheme, then printable ASCII without spaces (other characters are percent-encoded). */
-const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[\x21-\x7e]*$/;
 const MAX_URI_LENGTH = 8192;
 
 /** `resources/list`, `resources/templates/list` and `resources/read`. */
@@ -49,7 +48,7 @@ export class McpResourcesService {
   async read(scope: McpRequestScope): Promise<JsonObject> {
     const uri = requireString(scope.params, 'uri');
     if (uri.length > MAX_URI_LENGTH) throw McpError.resourceNotFound(uri);
-    if (!ABSOLUTE_URI.test(uri)) {
+    if (!ABSOLUTE_ASCII_URI.test(uri)) {
       throw McpError.invalidParams('Invalid params: uri must be an absolute URI of printable ASCII characters');
     }
     const resource = this.registry.getResource(uri);

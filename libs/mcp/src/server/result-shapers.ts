@@ -6,20 +6,18 @@ import type {
   McpReadResourceResult,
   McpResourceContents,
 } from '../protocol/mcp-wire.interface.js';
+import { isJsonObject } from '../protocol/json-object.util.js';
 
 const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource_link', 'resource']);
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** Whether a value is one content block (`{ type: 'text' | 'image' | … }`). */
 export function isContentBlock(value: unknown): value is McpContentBlock {
-  return isObject(value) && typeof value.type === 'string' && CONTENT_TYPES.has(value.type);
+  return isJsonObject(value) && typeof value.type === 'string' && CONTENT_TYPES.has(value.type);
 }
 
 /** Whether a value is already a full `CallToolResult` (has a `content` array of blocks). */
 export function isCallToolResult(value: unknown): value is McpCallToolResult {
-  return isObject(value) && Array.isArray(value.content) && value.content.every(isContentBlock);
+  return isJsonObject(value) && Array.isArray(value.content) && value.content.every(isContentBlock);
 }
 
 /**
@@ -45,13 +43,13 @@ export function promptResultOf(returned: unknown, description?: string): McpGetP
   if (typeof returned === 'string') {
     return withDescription({ messages: [{ role: 'user', content: { type: 'text', text: returned } }] }, description);
   }
-  if (isObject(returned) && Array.isArray(returned.messages)) {
+  if (isJsonObject(returned) && Array.isArray(returned.messages)) {
     return returned as unknown as McpGetPromptResult;
   }
   if (Array.isArray(returned)) {
     return withDescription({ messages: returned.map(toPromptMessage) }, description);
   }
-  if (isObject(returned) && 'role' in returned) {
+  if (isJsonObject(returned) && 'role' in returned) {
     return withDescription({ messages: [toPromptMessage(returned)] }, description);
   }
   throw new TypeError('a prompt must return a string, messages, or { messages }');
@@ -59,7 +57,7 @@ export function promptResultOf(returned: unknown, description?: string): McpGetP
 
 function toPromptMessage(message: unknown): McpPromptMessage {
   if (typeof message === 'string') return { role: 'user', content: { type: 'text', text: message } };
-  if (isObject(message) && (message.role === 'user' || message.role === 'assistant')) {
+  if (isJsonObject(message) && (message.role === 'user' || message.role === 'assistant')) {
     const content = typeof message.content === 'string' ? { type: 'text' as const, text: message.content } : message.content;
     if (isContentBlock(content)) return { role: message.role, content };
   }
@@ -81,16 +79,16 @@ export function resourceResultOf(returned: unknown, uri: string, mimeType?: stri
     const blob = Buffer.from(returned.buffer, returned.byteOffset, returned.byteLength).toString('base64');
     return { contents: [{ uri, ...withMime, blob }] };
   }
-  if (isObject(returned) && Array.isArray(returned.contents)) {
+  if (isJsonObject(returned) && Array.isArray(returned.contents)) {
     return { ...returned, contents: returned.contents.map(checkContents) } as McpReadResourceResult;
   }
   if (Array.isArray(returned)) return { contents: returned.map(checkContents) };
-  if (isObject(returned)) return { contents: [checkContents({ uri, ...withMime, ...returned })] };
+  if (isJsonObject(returned)) return { contents: [checkContents({ uri, ...withMime, ...returned })] };
   throw new TypeError('a resource must return a string, bytes, contents, or { contents }');
 }
 
 function checkContents(value: unknown): McpResourceContents {
-  if (isObject(value) && typeof value.uri === 'string' && (typeof value.text === 'string' || typeof value.blob === 'string')) {
+  if (isJsonObject(value) && typeof value.uri === 'string' && (typeof value.text === 'string' || typeof value.blob === 'string')) {
     return value as unknown as McpResourceContents;
   }
   throw new TypeError('resource contents need a uri and either text or blob');

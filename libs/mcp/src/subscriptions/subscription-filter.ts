@@ -2,10 +2,10 @@ import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpClientCapabilities } from '../protocol/mcp-wire.interface.js';
 import type { McpChangeEvent } from './mcp-event.interface.js';
+import { ABSOLUTE_URI } from '../protocol/uri.util.js';
 
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const MAX_RESOURCE_SUBSCRIPTIONS = 1000;
-const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/;
 
 /** What a listen stream asked for, narrowed to what this server honours. */
 export interface SubscriptionFilter {
@@ -56,7 +56,7 @@ export function parseSubscriptionFilter(
   if (requested.resourcesListChanged === true && features.resources) filter.resourcesListChanged = true;
   const uris = requested.resourceSubscriptions;
   if (uris !== undefined) {
-    if (!Array.isArray(uris) || uris.length > MAX_RESOURCE_SUBSCRIPTIONS || !uris.every((uri) => typeof uri === 'string' && URI.test(uri))) {
+    if (!Array.isArray(uris) || uris.length > MAX_RESOURCE_SUBSCRIPTIONS || !uris.every((uri) => typeof uri === 'string' && ABSOLUTE_URI.test(uri))) {
       throw McpError.invalidParams(
         `Invalid params: notifications.resourceSubscriptions must be at most ${MAX_RESOURCE_SUBSCRIPTIONS} absolute URIs`,
       );

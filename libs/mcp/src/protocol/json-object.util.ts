@@ -1,0 +1,4 @@
+/** Whether a value is a JSON object: not null, not an array. The one check every layer uses on untrusted input. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

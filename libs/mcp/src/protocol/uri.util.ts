@@ -1,0 +1,11 @@
+/**
+ * An absolute URI (RFC 3986): a scheme, a colon, and no white space. Used where URIs are declared or named in
+ * filters (decorators, subscriptions).
+ */
+export const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/;
+
+/**
+ * The stricter form `resources/read` requires before any handler runs: printable ASCII only (other characters must
+ * be percent-encoded), so that what reaches a handler and is echoed in results is a valid `format: "uri"`.
+ */
+export const ABSOLUTE_ASCII_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[\x21-\x7e]*$/;
