@@ -3,12 +3,8 @@ import type { JsonRpcErrorResponse, JsonRpcId, JsonRpcNotification, JsonRpcResul
 import type { McpClientCapabilities, McpImplementation, McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import type { ResponseChannel } from '../protocol/response-channel.js';
 import type { McpChangeEvent } from '../subscriptions/mcp-event.interface.js';
+import { CHANGE_NOTIFICATIONS, coversUri } from '../subscriptions/subscription-filter.js';
 
-const LIST_CHANGED: Partial<Record<McpChangeEvent['type'], string>> = {
-  toolsListChanged: 'notifications/tools/list_changed',
-  promptsListChanged: 'notifications/prompts/list_changed',
-  resourcesListChanged: 'notifications/resources/list_changed',
-};
 
 interface PendingRequest {
   resolve: (message: JsonRpcResultResponse | JsonRpcErrorResponse) => void;
@@ -72,11 +68,10 @@ export class LegacySession {
   deliverChange(event: McpChangeEvent): boolean {
     if (!this.initialized) return false;
     if (event.type === 'resourceUpdated') {
-      const subscribed = [...this.subscriptions].some((uri) => event.uri === uri || event.uri.startsWith(uri.endsWith('/') ? uri : `${uri}/`));
-      return subscribed && this.sendOnStream({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: event.uri } });
+      const subscribed = [...this.subscriptions].some((uri) => coversUri(uri, event.uri));
+      return subscribed && this.sendOnStream({ jsonrpc: '2.0', method: CHANGE_NOTIFICATIONS.resourceUpdated, params: { uri: event.uri } });
     }
-    const method = LIST_CHANGED[event.type];
-    return method !== undefined && this.sendOnStream({ jsonrpc: '2.0', method });
+    return this.sendOnStream({ jsonrpc: '2.0', method: CHANGE_NOTIFICATIONS[event.type] });
   }
 
   trackCall(id: JsonRpcId, abort: AbortController): void {

@@ -66,22 +66,25 @@ export function parseSubscriptionFilter(
   return filter;
 }
 
+/** The notification method of each change event, on either wire. */
+export const CHANGE_NOTIFICATIONS: Readonly<Record<McpChangeEvent['type'], string>> = {
+  toolsListChanged: 'notifications/tools/list_changed',
+  promptsListChanged: 'notifications/prompts/list_changed',
+  resourcesListChanged: 'notifications/resources/list_changed',
+  resourceUpdated: 'notifications/resources/updated',
+};
+
 /** The notification method of an event, if the filter wants it. */
 export function notificationFor(filter: SubscriptionFilter, event: McpChangeEvent): string | undefined {
-  switch (event.type) {
-    case 'toolsListChanged':
-      return filter.toolsListChanged ? 'notifications/tools/list_changed' : undefined;
-    case 'promptsListChanged':
-      return filter.promptsListChanged ? 'notifications/prompts/list_changed' : undefined;
-    case 'resourcesListChanged':
-      return filter.resourcesListChanged ? 'notifications/resources/list_changed' : undefined;
-    case 'resourceUpdated':
-      return filter.resourceSubscriptions?.some((uri) => coversUri(uri, event.uri)) ? 'notifications/resources/updated' : undefined;
-  }
+  const wanted =
+    event.type === 'resourceUpdated'
+      ? filter.resourceSubscriptions?.some((uri) => coversUri(uri, event.uri)) === true
+      : filter[event.type] === true;
+  return wanted ? CHANGE_NOTIFICATIONS[event.type] : undefined;
 }
 
 /** A subscription to a URI also covers its sub-resources (`file:///dir` covers `file:///dir/a.txt`). */
-function coversUri(subscribed: string, updated: string): boolean {
+export function coversUri(subscribed: string, updated: string): boolean {
   if (subscribed === updated) return true;
   const prefix = subscribed.endsWith('/') ? subscribed : `${subscribed}/`;
   return updated.startsWith(prefix);
