@@ -1,6 +1,5 @@
 import { McpError } from './mcp.error.js';
 import type {
-  JsonObject,
   JsonRpcErrorResponse,
   JsonRpcNotification,
   JsonRpcRequest,
