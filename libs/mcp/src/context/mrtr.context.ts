@@ -45,7 +45,7 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
 
   /** Aborts when the client disconnects or the server shuts down; pass it on to I/O you start. */
   get signal(): AbortSignal {
-    return this.scope.signal;
+    return this.scope.cancellation.signal;
   }
 
   /** The JSON-RPC id of this request. */
@@ -128,7 +128,7 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
         onRejected: (line, reason) => logger.warn(`Skipped a progress line (${reason}): ${line}`),
         onOther: (line) => logger.log(line),
       },
-      this.scope.signal,
+      this.scope.cancellation.signal,
     );
   }
 
@@ -225,7 +225,7 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
   private sendProgress(progress: number, total: number | undefined, message: string | undefined): boolean {
     const progressToken = this.scope.meta.progressToken;
     if (progressToken === undefined) {
-      if (!this.completed && !this.scope.signal.aborted) this.scope.progressFallback?.(progress, total, message);
+      if (!this.completed && !this.scope.cancellation.aborted) this.scope.progressFallback?.(progress, total, message);
       return false;
     }
     const params: Record<string, unknown> = { progressToken, progress };
@@ -235,7 +235,7 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
   }
 
   private notify(notification: JsonRpcNotification): boolean {
-    if (this.completed || this.scope.signal.aborted) return false;
+    if (this.completed || this.scope.cancellation.aborted) return false;
     return this.scope.channel.notify(notification);
   }
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { CallCancellation } from '../protocol/call-cancellation.js';
 import type { JsonRpcErrorResponse, JsonRpcId, JsonRpcNotification, JsonRpcResultResponse } from '../protocol/json-rpc.interface.js';
 import type { McpClientCapabilities, McpImplementation, McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import type { ResponseChannel } from '../protocol/response-channel.js';
@@ -24,7 +25,7 @@ export class LegacySession {
   readonly subscriptions = new Set<string>();
   lastActivity = Date.now();
   private stream?: ResponseChannel;
-  private readonly calls = new Map<JsonRpcId, AbortController>();
+  private readonly calls = new Map<JsonRpcId, CallCancellation>();
   private readonly pending = new Map<string, PendingRequest>();
   private nextRequestId = 1;
 
@@ -74,7 +75,7 @@ export class LegacySession {
     return this.sendOnStream({ jsonrpc: '2.0', method: CHANGE_NOTIFICATIONS[event.type] });
   }
 
-  trackCall(id: JsonRpcId, abort: AbortController): void {
+  trackCall(id: JsonRpcId, abort: CallCancellation): void {
     this.calls.set(id, abort);
   }
 

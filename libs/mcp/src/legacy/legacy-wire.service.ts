@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
+import { CallCancellation } from '../protocol/call-cancellation.js';
 import type { JsonObject, JsonRpcId, JsonRpcRequest } from '../protocol/json-rpc.interface.js';
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
@@ -127,7 +128,7 @@ export class McpLegacyWireService {
    * connection does not, B-HTTP-03), besides the call timeout and shutdown. Never throws.
    */
   async execute(session: LegacySession, message: JsonRpcRequest, channel: ResponseChannel, context: LegacyCallContext = {}): Promise<void> {
-    const abort = new AbortController();
+    const abort = new CallCancellation();
     const params = message.params ?? {};
     const meta = typeof params._meta === 'object' && params._meta !== null ? (params._meta as Record<string, unknown>) : {};
     const progressToken = meta.progressToken;
@@ -143,22 +144,22 @@ export class McpLegacyWireService {
         progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
         raw: meta,
       },
-      signal: abort.signal,
+      cancellation: abort,
       channel,
       httpRequest: context.httpRequest,
       httpResponse: context.httpResponse,
       principal: context.principal,
       wire: 'legacy',
-      liveRequests: new SessionClientRequests(session, channel, abort.signal, this.options.clientRequestTimeoutMs),
+      liveRequests: new SessionClientRequests(session, channel, abort, this.options.clientRequestTimeoutMs),
     };
     session.trackCall(message.id as JsonRpcId, abort);
-    const untrack = this.calls.track(message.id, channel, abort, { timeout: true, onShutdown: context.onShutdown });
+    const tracked = this.calls.track(message.id, channel, abort, { timeout: true, onShutdown: context.onShutdown });
     try {
       const outcome = await this.dispatcher.execute(scope);
       if (outcome.ok) channel.respond({ jsonrpc: '2.0', id: message.id, result: toLegacyResult(message.method, outcome.result) });
       else channel.respond(errorResponse(message.id, toLegacyError(outcome.error)));
     } finally {
-      untrack();
+      this.calls.untrack(tracked);
       session.untrackCall(message.id);
     }
   }

@@ -1,5 +1,6 @@
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
+import type { CallCancellation } from '../protocol/call-cancellation.js';
 import type { LiveClientRequests } from '../protocol/mcp-request-scope.interface.js';
 import type { ResponseChannel } from '../protocol/response-channel.js';
 import type { LegacySession } from './legacy-session.js';
@@ -12,7 +13,7 @@ export class SessionClientRequests implements LiveClientRequests {
   constructor(
     private readonly session: LegacySession,
     private readonly channel: ResponseChannel,
-    private readonly signal: AbortSignal,
+    private readonly cancellation: CallCancellation,
     private readonly timeoutMs: number,
   ) {}
 
@@ -25,7 +26,8 @@ export class SessionClientRequests implements LiveClientRequests {
     }
     const timer = setTimeout(() => cancel(new Error(`The client did not answer ${method} in time`)), this.timeoutMs);
     const onAbort = () => cancel(new Error('The call was cancelled'));
-    this.signal.addEventListener('abort', onAbort, { once: true });
+    const signal = this.cancellation.signal;
+    signal.addEventListener('abort', onAbort, { once: true });
     try {
       const message = await response;
       if ('error' in message) {
@@ -37,7 +39,7 @@ export class SessionClientRequests implements LiveClientRequests {
       throw new McpError(McpErrorCode.InternalError, (error as Error).message);
     } finally {
       clearTimeout(timer);
-      this.signal.removeEventListener('abort', onAbort);
+      signal.removeEventListener('abort', onAbort);
     }
   }
 }

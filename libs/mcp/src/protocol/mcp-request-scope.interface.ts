@@ -1,3 +1,4 @@
+import type { CallCancellation } from './call-cancellation.js';
 import type { JsonObject, JsonRpcId } from './json-rpc.interface.js';
 import type { McpRequestMeta } from './request-meta.interface.js';
 import type { ResponseChannel } from './response-channel.js';
@@ -16,8 +17,8 @@ export interface McpRequestScope {
   readonly method: string;
   readonly params: JsonObject;
   readonly meta: McpRequestMeta;
-  /** Aborts when the client goes away or the server shuts down. */
-  readonly signal: AbortSignal;
+  /** Aborts when the client goes away, the call times out or the server shuts down (`ctx.signal`). */
+  readonly cancellation: CallCancellation;
   /** Where notifications and the final response of this request go. */
   readonly channel: ResponseChannel;
   /** The HTTP request and response (Express or Fastify objects), when the call came over HTTP. */

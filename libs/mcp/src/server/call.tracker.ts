@@ -1,20 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
+import type { CallCancellation } from '../protocol/call-cancellation.js';
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { JsonRpcId } from '../protocol/json-rpc.interface.js';
 import type { ResponseChannel } from '../protocol/response-channel.js';
 import { errorResponse } from './mcp.dispatcher.js';
 
-interface TrackedCall {
-  id: JsonRpcId;
-  channel: ResponseChannel;
-  abort: AbortController;
-  timer?: NodeJS.Timeout;
+/** One call in flight; the handle `track` returns, to hand back to `untrack`. */
+export interface TrackedCall {
+  readonly id: JsonRpcId;
+  readonly channel: ResponseChannel;
+  readonly cancellation: CallCancellation;
+  /** When the call times out (`performance.now()` ms); absent when `callTimeoutMs` does not apply. */
+  readonly deadline?: number;
   /** Transport-specific work when the server starts closing (e.g. no keep-alive after this response). */
-  onShutdown?: () => void;
+  readonly onShutdown?: () => void;
   /** Transport-specific work when the shutdown deadline passed with the call still open. */
-  onDeadline?: () => void;
+  readonly onDeadline?: () => void;
 }
 
 /** Options of one tracked call. */
@@ -32,10 +35,16 @@ export interface TrackOptions {
  *   handler returns later is dropped.
  * - Shutdown: every signal aborts so handlers can wind down, and the server waits for their answers up to
  *   `shutdownTimeoutMs`; calls still open then are answered with `-32603`.
+ *
+ * Every call has the same time limit, so deadlines come in the order calls started: one timer, armed for the
+ * oldest call, serves them all (instead of a timer per call, created and cleared on the hot path).
  */
 @Injectable()
 export class McpCallTracker {
   private readonly calls = new Set<TrackedCall>();
+  /** The calls with a deadline, oldest first. */
+  private readonly timed = new Set<TrackedCall>();
+  private timer?: NodeJS.Timeout;
   private drained?: () => void;
 
   constructor(private readonly options: McpResolvedOptions) {}
@@ -45,33 +54,60 @@ export class McpCallTracker {
     return this.calls.size;
   }
 
-  /** Tracks a call until the returned function is called (when its final response went out). */
-  track(id: JsonRpcId, channel: ResponseChannel, abort: AbortController, options: TrackOptions): () => void {
-    const call: TrackedCall = { id, channel, abort, onShutdown: options.onShutdown, onDeadline: options.onDeadline };
+  /** Tracks a call until `untrack` is called with the returned handle (when its final response went out). */
+  track(id: JsonRpcId, channel: ResponseChannel, cancellation: CallCancellation, options: TrackOptions): TrackedCall {
     const limit = this.options.callTimeoutMs;
-    if (options.timeout && limit > 0) {
-      call.timer = setTimeout(() => {
-        abort.abort(new Error(`The call timed out after ${limit} ms`));
-        channel.respond(errorResponse(id, new McpError(McpErrorCode.InternalError, `Request timed out after ${limit} ms`)));
-        // Answered: no longer in flight, whatever the handler does now.
-        this.forget(call);
-      }, limit);
-      call.timer.unref();
-    }
+    const timed = options.timeout && limit > 0;
+    const call: TrackedCall = {
+      id,
+      channel,
+      cancellation,
+      deadline: timed ? performance.now() + limit : undefined,
+      onShutdown: options.onShutdown,
+      onDeadline: options.onDeadline,
+    };
     this.calls.add(call);
-    return () => this.forget(call);
+    if (timed) {
+      this.timed.add(call);
+      this.timer ??= this.armTimer(limit);
+    }
+    return call;
   }
 
-  private forget(call: TrackedCall): void {
-    clearTimeout(call.timer);
+  /** The call's final response went out: it is no longer in flight. */
+  untrack(call: TrackedCall): void {
+    this.timed.delete(call);
     if (this.calls.delete(call) && this.calls.size === 0) this.drained?.();
+  }
+
+  private armTimer(delay: number): NodeJS.Timeout {
+    const timer = setTimeout(() => this.expire(), Math.max(1, Math.ceil(delay)));
+    timer.unref();
+    return timer;
+  }
+
+  /** Times out every call past its deadline, then waits for the next oldest one. */
+  private expire(): void {
+    this.timer = undefined;
+    const now = performance.now();
+    for (const call of this.timed) {
+      if (call.deadline! > now) {
+        this.timer = this.armTimer(call.deadline! - now);
+        return;
+      }
+      const limit = this.options.callTimeoutMs;
+      call.cancellation.abort(new Error(`The call timed out after ${limit} ms`));
+      call.channel.respond(errorResponse(call.id, new McpError(McpErrorCode.InternalError, `Request timed out after ${limit} ms`)));
+      // Answered: no longer in flight, whatever the handler does now.
+      this.untrack(call);
+    }
   }
 
   /** Aborts every call, waits for their answers up to the deadline, then answers the rest. */
   async drain(): Promise<void> {
     for (const call of this.calls) {
       call.onShutdown?.();
-      call.abort.abort(new Error('The server is shutting down'));
+      call.cancellation.abort(new Error('The server is shutting down'));
     }
     if (this.calls.size > 0) {
       await new Promise<void>((resolve) => {
@@ -87,7 +123,9 @@ export class McpCallTracker {
         errorResponse(call.id, new McpError(McpErrorCode.InternalError, 'The server shut down before the request completed')),
       );
       call.onDeadline?.();
-      this.forget(call);
+      this.untrack(call);
     }
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 }

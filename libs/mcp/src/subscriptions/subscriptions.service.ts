@@ -76,12 +76,12 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
         this.open.delete(end);
         clearInterval(keepAlive);
         unsubscribe();
-        scope.signal.removeEventListener('abort', end);
+        scope.cancellation.signal.removeEventListener('abort', end);
         resolve({ _meta: tag });
       };
       this.open.add(end);
       // The client closing the stream ends the subscription; nothing more is written for it.
-      scope.signal.addEventListener('abort', end, { once: true });
+      scope.cancellation.signal.addEventListener('abort', end, { once: true });
     });
   }
 }

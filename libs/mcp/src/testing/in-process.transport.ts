@@ -2,6 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS_EXTRAS } from '../config/mcp-extras.constants.js';
 import type { McpModuleExtras } from '../config/mcp-options.interface.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
+import { CallCancellation } from '../protocol/call-cancellation.js';
 import type { JsonRpcNotification } from '../protocol/json-rpc.interface.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
@@ -54,7 +55,7 @@ export class InProcessTestingTransport implements TestingTransport {
       ...options.request,
       ...(options.user !== undefined && { user: options.user }),
     };
-    const abort = new AbortController();
+    const abort = new CallCancellation();
     const channel = new ResponseChannel();
     return new Promise<TestingReply>((resolve, reject) => {
       let streaming = false;
@@ -83,16 +84,16 @@ export class InProcessTestingTransport implements TestingTransport {
             method: message.method,
             params: message.params ?? {},
             meta: parseRequestMeta(message.params),
-            signal: abort.signal,
+            cancellation: abort,
             channel,
             httpRequest: request,
             principal: options.principal ?? this.options.principal?.(request),
           };
-          const untrack = this.calls?.track(message.id, channel, abort, { timeout: message.method !== 'subscriptions/listen' });
+          const tracked = this.calls?.track(message.id, channel, abort, { timeout: message.method !== 'subscriptions/listen' });
           try {
             await this.dispatcher.dispatch(scope);
           } finally {
-            untrack?.();
+            if (tracked) this.calls!.untrack(tracked);
           }
         } catch (error) {
           if (!(error instanceof McpError)) throw error;

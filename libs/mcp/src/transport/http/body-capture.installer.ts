@@ -1,7 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import type { Subscription } from 'rxjs';
 import { MCP_MODULE_OPTIONS_EXTRAS } from '../../config/mcp-extras.constants.js';
 import type { McpModuleExtras } from '../../config/mcp-options.interface.js';
@@ -11,6 +10,11 @@ import { MCP_RAW_BODY } from './raw-body.constants.js';
 import { readRawBody } from './raw-body.reader.js';
 
 type CapturingRequest = IncomingMessage & { [MCP_RAW_BODY]?: CapturedBody };
+type FastifyLikeRequest = { raw: CapturingRequest };
+type HiddenBodyHeaders = NonNullable<CapturedBody['hidden']>;
+
+/** The headers that make Fastify parse a body. */
+const BODY_HEADERS = ['content-type', 'content-length', 'transfer-encoding', 'content-encoding'] as const;
 
 /**
  * Reads the body of POSTs to the MCP endpoint before the framework's JSON parser does, on both adapters.
@@ -52,7 +56,7 @@ export class BodyCaptureInstaller implements OnModuleDestroy {
         request.resume();
         return;
       }
-      void readRawBody(request, this.options.maxBodyBytes).then((raw) => {
+      readRawBody(request, this.options.maxBodyBytes, (raw) => {
         request[MCP_RAW_BODY] = {
           raw,
           contentType: request.headers['content-type'],
@@ -64,26 +68,35 @@ export class BodyCaptureInstaller implements OnModuleDestroy {
     });
   }
 
+  /**
+   * Fastify: the body is read in `preParsing`, and the body headers are hidden from Fastify until `preValidation`
+   * so that it parses nothing (a POST without Content-Type and length has no body to parse for it); they are back
+   * in place before guards, interceptors and the endpoint run.
+   */
   private installFastify(fastify: {
-    addHook: (name: 'preParsing', hook: (request: any, reply: unknown, payload: Readable) => Promise<Readable>) => void;
+    addHook(name: 'preParsing', hook: (request: FastifyLikeRequest, reply: unknown, payload: IncomingMessage, done: (error: null, payload: IncomingMessage) => void) => void): void;
+    addHook(name: 'preValidation', hook: (request: FastifyLikeRequest, reply: unknown, done: () => void) => void): void;
   }): void {
-    fastify.addHook('preParsing', async (request, _reply, payload) => {
-      const raw: CapturingRequest = request.raw;
-      if (!this.isMcpPost(raw)) return payload;
-      const captured: CapturedBody = {
-        raw: await readRawBody(payload as unknown as IncomingMessage, this.options.maxBodyBytes),
-        contentType: raw.headers['content-type'],
-        contentEncoding: raw.headers['content-encoding'],
-      };
-      raw[MCP_RAW_BODY] = captured;
-      // Hand Fastify's parser a tiny valid JSON body instead; the endpoint reads the captured bytes.
-      const placeholder = Readable.from([Buffer.from('{}')]) as Readable & { receivedEncodedLength: number };
-      placeholder.receivedEncodedLength = 2;
-      request.headers['content-type'] = 'application/json';
-      request.headers['content-length'] = '2';
-      delete request.headers['content-encoding'];
-      delete request.headers['transfer-encoding'];
-      return placeholder;
+    fastify.addHook('preParsing', (request, _reply, payload, done) => {
+      const raw = request.raw;
+      if (!this.isMcpPost(raw)) return done(null, payload);
+      readRawBody(payload, this.options.maxBodyBytes, (body) => {
+        const headers = raw.headers;
+        const hidden: HiddenBodyHeaders = {};
+        for (const name of BODY_HEADERS) {
+          if (headers[name] !== undefined) {
+            hidden[name] = headers[name];
+            delete headers[name];
+          }
+        }
+        raw[MCP_RAW_BODY] = { raw: body, contentType: hidden['content-type'], contentEncoding: hidden['content-encoding'], hidden };
+        done(null, payload);
+      });
+    });
+    fastify.addHook('preValidation', (request, _reply, done) => {
+      const hidden = request.raw[MCP_RAW_BODY]?.hidden;
+      if (hidden) Object.assign(request.raw.headers, hidden);
+      done();
     });
   }
 

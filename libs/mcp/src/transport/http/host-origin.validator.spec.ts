@@ -36,4 +36,15 @@ describe('HostOriginValidator', () => {
     expect(validator.check(requestOn('10.1.2.3', { host: 'mcp.example.com', origin: 'https://mcp.example.com' }))).toBeUndefined();
     expect(validator.check(requestOn('10.1.2.3', { host: 'mcp.example.com', origin: 'https://evil.example.com' }))?.httpStatus).toBe(403);
   });
+
+  it('refuses a repeated Host header, which Node hides from request.headers (400)', () => {
+    const validator = new HostOriginValidator();
+    const request = {
+      socket: { localAddress: '127.0.0.1' },
+      headers: { host: 'localhost' },
+      rawHeaders: ['Host', 'localhost', 'Accept', '*/*', 'HOST', 'evil.example.com'],
+    } as unknown as IncomingMessage;
+    expect(validator.check(request)?.httpStatus).toBe(400);
+    expect(validator.check({ ...request, rawHeaders: ['Host', 'localhost', 'Hostx', 'a'] } as IncomingMessage)).toBeUndefined();
+  });
 });

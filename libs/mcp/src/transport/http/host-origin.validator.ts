@@ -21,6 +21,20 @@ function hostnameOf(host: string): string {
   return colon < 0 ? lower : lower.slice(0, colon);
 }
 
+/** Node keeps only the first Host header in `headers`, so a repeated one is only visible in the raw list. */
+function hasRepeatedHost(rawHeaders: readonly string[] | undefined): boolean {
+  if (!rawHeaders) return false;
+  let seen = false;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index];
+    if (name.length === 4 && name.toLowerCase() === 'host') {
+      if (seen) return true;
+      seen = true;
+    }
+  }
+  return false;
+}
+
 const forbidden = (message: string) => new McpError(McpErrorCode.InvalidRequest, message, undefined, 403);
 
 /**
@@ -42,7 +56,7 @@ export class HostOriginValidator {
   check(request: IncomingMessage): McpError | undefined {
     const loopback = isLoopbackAddress(request.socket?.localAddress);
     // Node keeps the first of several Host headers; RFC 9112 makes that a bad request.
-    if ((request.headersDistinct?.host?.length ?? 0) > 1) {
+    if (hasRepeatedHost(request.rawHeaders)) {
       return new McpError(McpErrorCode.InvalidRequest, 'Bad Request: more than one Host header', undefined, 400);
     }
     const host = request.headers.host;

@@ -21,11 +21,17 @@ const NAME_FIELD: Readonly<Record<string, 'name' | 'uri'>> = {
 const VISIBLE_ASCII = /^[\x20-\x7E]*$/;
 const BASE64_SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 
-/** Reads one header as a single string; a repeated header is a conflict. */
+/**
+ * Reads one header as a single string; a repeated header is a conflict. Node joins the values of a repeated custom
+ * header with ", ", so only a value with a comma needs the (costlier, built on first use) distinct view.
+ */
 function single(source: HeaderSource, name: string): string | undefined {
   const value = source.headers[name];
-  if (Array.isArray(value) || (source.headersDistinct?.[name]?.length ?? 0) > 1) throw McpError.headerMismatch(`Header mismatch: ${name} was sent more than once`);
-  if (value !== undefined && !VISIBLE_ASCII.test(value)) {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value) || (value.includes(',') && (source.headersDistinct?.[name]?.length ?? 0) > 1)) {
+    throw McpError.headerMismatch(`Header mismatch: ${name} was sent more than once`);
+  }
+  if (!VISIBLE_ASCII.test(value)) {
     throw McpError.headerMismatch(`Header mismatch: ${name} contains invalid characters`);
   }
   return value;

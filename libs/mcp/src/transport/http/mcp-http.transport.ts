@@ -11,6 +11,7 @@ import type { JsonRpcId } from '../../protocol/json-rpc.interface.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { STATELESS_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.constants.js';
 import { parseRequestMeta } from '../../protocol/request-meta.parser.js';
+import { CallCancellation } from '../../protocol/call-cancellation.js';
 import { ResponseChannel } from '../../protocol/response-channel.js';
 import { McpCallTracker } from '../../server/call.tracker.js';
 import { errorResponse, McpDispatcher } from '../../server/mcp.dispatcher.js';
@@ -129,23 +130,23 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
         if (tool && tool.paramHeaders.length > 0) checkParamHeadersAgainstBody(request, message.params?.arguments, tool.paramHeaders);
       }
 
-      const abort = new AbortController();
+      const cancellation = new CallCancellation();
       const channel = new ResponseChannel();
-      new ResponseWriter(channel, response, accepted, message.method === 'subscriptions/listen' ? this.listenBounds : this.requestBounds);
-      this.watchDisconnect(response, channel, abort);
+      const listen = message.method === 'subscriptions/listen';
+      new ResponseWriter(channel, response, accepted, listen ? this.listenBounds : this.requestBounds, cancellation);
       const scope: McpRequestScope = {
         id: message.id,
         method: message.method,
         params: message.params ?? {},
         meta,
-        signal: abort.signal,
+        cancellation,
         channel,
         httpRequest: exchange.frameworkRequest,
         httpResponse: exchange.frameworkResponse,
         principal: this.options.principal?.(exchange.frameworkRequest),
       };
-      const untrack = this.calls.track(message.id, channel, abort, {
-        timeout: message.method !== 'subscriptions/listen',
+      const tracked = this.calls.track(message.id, channel, cancellation, {
+        timeout: !listen,
         onShutdown: () => closeAfter(response),
         // A reader that never drains its response must not hold the shutdown: drop the connection.
         onDeadline: () => setTimeout(() => response.destroy(), 1_000).unref(),
@@ -153,7 +154,7 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
       try {
         await this.dispatcher.dispatch(scope);
       } finally {
-        untrack();
+        this.calls.untrack(tracked);
       }
     } catch (error) {
       const mcpError = error instanceof McpError ? error : this.unexpected(error);
@@ -189,8 +190,8 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
       },
       stream: () => {
         const channel = new ResponseChannel();
+        // The writer abandons the channel when the client goes away.
         new ResponseWriter(channel, response, { json: false, sse: true }, this.listenBounds).open();
-        response.once('close', () => channel.abandon());
         return channel;
       },
     };
@@ -228,16 +229,6 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
     }
   }
 
-  /** A client that goes away cancels its request (spec §4.5); nothing more is written for it. */
-  private watchDisconnect(response: ServerResponse, channel: ResponseChannel, abort: AbortController): void {
-    response.once('close', () => {
-      if (!response.writableFinished) {
-        channel.abandon();
-        abort.abort(new Error('The client disconnected'));
-      }
-    });
-  }
-
   private unexpected(error: unknown): McpError {
     this.logger.error('Unexpected transport failure', (error as Error)?.stack ?? String(error));
     return McpError.internal();
@@ -250,10 +241,15 @@ function closeAfter(response: ServerResponse): void {
   else response.once('finish', () => response.socket?.end());
 }
 
+/** The last Content-Type seen and its verdict: clients send the same one on every request. */
+let lastContentType: { header: string; json: boolean } | undefined;
+
 function isJsonContentType(contentType: string | undefined): boolean {
   if (!contentType) return false;
-  const essence = contentType.split(';', 1)[0].trim().toLowerCase();
-  return essence === 'application/json';
+  if (lastContentType?.header === contentType) return lastContentType.json;
+  const json = contentType.split(';', 1)[0].trim().toLowerCase() === 'application/json';
+  lastContentType = { header: contentType, json };
+  return json;
 }
 
 const ANY_MEDIA_TYPE: AcceptedMediaTypes = { json: true, sse: true };

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import type { Subscription } from 'rxjs';
+import type { CallCancellation } from '../../protocol/call-cancellation.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
-import type { ChannelMessage, ResponseChannel } from '../../protocol/response-channel.js';
+import type { ChannelMessage, ChannelSink, ResponseChannel } from '../../protocol/response-channel.js';
 
 /** What the client's Accept header allows. */
 export interface AcceptedMediaTypes {
@@ -52,50 +52,54 @@ interface QueuedFrame {
   final: boolean;
 }
 
+/** Frames of one tick are written together, in pieces of about one socket high-water mark (16 KiB). */
+const MAX_BATCH_CHARS = 16 * 1024;
+
 /**
  * Streams a request's channel to the HTTP response (DESIGN D2, D5). Nothing is committed until the first message:
  * a final response that comes first goes out as one `application/json` body with its own status; a notification
  * that comes first upgrades the response to `text/event-stream`, and everything after it is an SSE frame, the final
  * response last.
  *
- * While the socket is full, frames wait in a bounded queue. At the bound, a new progress frame replaces the queued
- * one of the same token (progress only moves forward, so the newest value is all a late reader needs) and other
- * notifications are dropped; the final response is always queued, never dropped or reordered.
+ * Frames produced in the same tick (a handler emitting in a loop) leave in one `write` on the next tick, one
+ * HTTP chunk and one socket write instead of one each. While the socket is full, frames wait in a bounded queue. At
+ * the bound, a new progress frame replaces the queued one of the same token (progress only moves forward, so the
+ * newest value is all a late reader needs) and other notifications are dropped; the final response is always
+ * queued, never dropped or reordered.
+ *
+ * The writer is also the one place that notices a client going away: the response closing before it finished
+ * abandons the channel and cancels the call (spec §4.5).
  */
-export class ResponseWriter {
+export class ResponseWriter implements ChannelSink {
   private streaming = false;
   private readonly queue: QueuedFrame[] = [];
   private queuedBytes = 0;
   private waitingForDrain = false;
-  private corked = false;
-  private readonly subscription: Subscription;
+  /** Frames of the current tick, written on the next one. */
+  private batch = '';
+  private batchScheduled = false;
+  private readonly disconnect: () => void;
 
   /** Notifications dropped or coalesced because the client read too slowly. */
   droppedFrames = 0;
 
   constructor(
-    channel: ResponseChannel,
+    private readonly channel: ResponseChannel,
     private readonly response: ServerResponse,
     private readonly accepted: AcceptedMediaTypes,
     private readonly bounds: QueueBounds,
+    /** Cancelled when the client goes away before the response ended. */
+    private readonly cancellation?: CallCancellation,
   ) {
-    this.subscription = channel.messages$.subscribe({
-      next: (message) => this.write(message),
-      // A channel that ends without a final response (a standalone stream closed by the server) ends the response.
-      complete: () => {
-        if (this.streaming && !this.response.writableEnded && !this.waitingForDrain) this.response.end();
-      },
-    });
-    response.once('close', () => {
-      this.subscription.unsubscribe();
-      this.queue.length = 0;
-    });
+    this.disconnect = channel.connect(this);
+    response.once('close', () => this.closed());
   }
 
-  private write(message: ChannelMessage): void {
+  /** @internal The channel's next message. */
+  next(message: ChannelMessage): void {
     if (this.response.destroyed || this.response.writableEnded) return;
     if (message.type === 'keepalive') {
-      if (this.streaming && !this.waitingForDrain) this.response.write(': keep-alive\n\n');
+      if (this.streaming && !this.waitingForDrain) this.append(': keep-alive\n\n');
       return;
     }
     if (message.type === 'notification') {
@@ -112,6 +116,21 @@ export class ResponseWriter {
     }
     this.startStream();
     this.enqueue({ data: frame(message.message), final: true });
+  }
+
+  /** @internal The channel ended; a stream that ends without a final response (a standalone stream) ends here. */
+  complete(): void {
+    if (this.streaming && !this.response.writableEnded && !this.waitingForDrain) this.endWith('');
+  }
+
+  private closed(): void {
+    this.disconnect();
+    this.queue.length = 0;
+    this.batch = '';
+    if (!this.response.writableFinished) {
+      this.channel.abandon();
+      this.cancellation?.abort(new Error('The client disconnected'));
+    }
   }
 
   private enqueue(item: QueuedFrame): void {
@@ -145,29 +164,41 @@ export class ResponseWriter {
   }
 
   private send(item: QueuedFrame): void {
-    if (item.final) {
-      this.response.end(item.data);
+    if (item.final) this.endWith(item.data);
+    else this.append(item.data);
+  }
+
+  /** Adds to this tick's batch; the batch is written on the next tick, or now if it grew large. */
+  private append(data: string): void {
+    this.batch += data;
+    if (this.batch.length >= MAX_BATCH_CHARS) {
+      this.writeBatch();
       return;
     }
-    this.corkUntilNextTick();
-    if (!this.response.write(item.data)) {
+    if (!this.batchScheduled) {
+      this.batchScheduled = true;
+      process.nextTick(() => {
+        this.batchScheduled = false;
+        this.writeBatch();
+      });
+    }
+  }
+
+  private writeBatch(): void {
+    const data = this.batch;
+    if (data === '' || this.response.destroyed || this.response.writableEnded) return;
+    this.batch = '';
+    if (!this.response.write(data)) {
       this.waitingForDrain = true;
       this.response.once('drain', () => this.flush());
     }
   }
 
-  /**
-   * Frames written in the same tick (a handler emitting in a loop) leave in one socket write instead of one each:
-   * the response is corked at the first frame of a tick and uncorked on the next.
-   */
-  private corkUntilNextTick(): void {
-    if (this.corked) return;
-    this.corked = true;
-    this.response.cork();
-    process.nextTick(() => {
-      this.corked = false;
-      if (!this.response.destroyed) this.response.uncork();
-    });
+  /** The final frame leaves with whatever this tick still holds, in the same write. */
+  private endWith(data: string): void {
+    const batch = this.batch;
+    this.batch = '';
+    this.response.end(batch + data);
   }
 
   private flush(): void {

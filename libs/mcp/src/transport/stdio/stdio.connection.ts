@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
+import { CallCancellation } from '../../protocol/call-cancellation.js';
 import { McpErrorCode } from '../../protocol/error-codes.enum.js';
 import { exceedsJsonDepth } from '../../protocol/json-nesting.util.js';
 import { parseJsonRpcMessage, readableId, type IncomingMessage } from '../../protocol/json-rpc-message.parser.js';
@@ -13,7 +14,7 @@ import { toLegacyError } from '../../legacy/legacy-result.shaper.js';
 import { LegacySession } from '../../legacy/legacy-session.js';
 import { McpLegacyWireService, type LegacyHandshake } from '../../legacy/legacy-wire.service.js';
 import { classifyStdioWire } from '../../legacy/wire.classifier.js';
-import { McpCallTracker } from '../../server/call.tracker.js';
+import { McpCallTracker, type TrackedCall } from '../../server/call.tracker.js';
 import { errorResponse, McpDispatcher } from '../../server/mcp.dispatcher.js';
 import type { McpEventBus } from '../../subscriptions/mcp-event-bus.interface.js';
 import { NdjsonLineSplitter } from './ndjson-line.splitter.js';
@@ -42,9 +43,9 @@ export type StdioCloseMode = 'drain' | 'abort';
 interface InFlightCall {
   channel: ResponseChannel;
   /** Aborts a 2026 call (a 2025 session call is aborted through the session). */
-  abort?: AbortController;
+  abort?: CallCancellation;
   listen: boolean;
-  untrack?: () => void;
+  tracked?: TrackedCall;
 }
 
 /**
@@ -191,8 +192,8 @@ export class McpStdioConnection {
       return;
     }
     const listen = request.method === 'subscriptions/listen';
-    const call: InFlightCall = { channel: this.openChannel(), abort: new AbortController(), listen };
-    call.untrack = this.deps.calls.track(request.id, call.channel, call.abort!, { timeout: !listen });
+    const call: InFlightCall = { channel: this.openChannel(), abort: new CallCancellation(), listen };
+    call.tracked = this.deps.calls.track(request.id, call.channel, call.abort!, { timeout: !listen });
     this.inFlight.set(request.id, call);
     try {
       await this.deps.dispatcher.dispatch({
@@ -200,11 +201,11 @@ export class McpStdioConnection {
         method: request.method,
         params: request.params ?? {},
         meta,
-        signal: call.abort!.signal,
+        cancellation: call.abort!,
         channel: call.channel,
       });
     } finally {
-      call.untrack();
+      this.deps.calls.untrack(call.tracked);
       this.inFlight.delete(request.id);
     }
   }
@@ -283,7 +284,7 @@ export class McpStdioConnection {
     for (const [id, call] of this.inFlight) {
       call.abort?.abort(new Error('The server is shutting down'));
       call.channel.respond(errorResponse(id, new McpError(McpErrorCode.InternalError, 'The server shut down before the request completed')));
-      call.untrack?.();
+      if (call.tracked) this.deps.calls.untrack(call.tracked);
     }
     this.session?.close('The connection closed');
     this.stopListeningToBus?.();
