@@ -16,6 +16,8 @@ import type { ProgressSink } from '../progress/progress-sink.interface.js';
 import { CountingProgress, DoubleProgress, LongProgress, PercentProgress } from '../progress/progress.emitters.js';
 
 const MAX_LIVE_ATTEMPTS = 3;
+/** A number as JSON writes it (`JSON.stringify` turns non-finite values into null). */
+const jsonNumber = (value: number): string => (Number.isFinite(value) ? String(value) : 'null');
 const LOG_RANK: ReadonlyMap<string, number> = new Map(MCP_LOG_LEVELS.map((level, rank) => [level, rank]));
 
 /**
@@ -27,6 +29,8 @@ const LOG_RANK: ReadonlyMap<string, number> = new Map(MCP_LOG_LEVELS.map((level,
  */
 export class MrtrContext implements McpElicitor, McpProgressSource {
   private completed = false;
+  /** The serialized progress notification up to its `progress` value (the token is fixed for a call). */
+  private progressPrefix?: string;
   private readonly sink: ProgressSink;
 
   /** @internal */
@@ -228,10 +232,17 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
       if (!this.completed && !this.scope.cancellation.aborted) this.scope.progressFallback?.(progress, total, message);
       return false;
     }
+    if (this.completed || this.scope.cancellation.aborted) return false;
     const params: Record<string, unknown> = { progressToken, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
-    return this.notify({ jsonrpc: '2.0', method: 'notifications/progress', params });
+    // Serialized from a prefix built once per call: a streaming handler sends thousands of these, and
+    // JSON.stringify was half of the CPU per notification (docs/performance.md).
+    this.progressPrefix ??= `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":${JSON.stringify(progressToken)},"progress":`;
+    let json = this.progressPrefix + jsonNumber(progress);
+    if (total !== undefined) json += `,"total":${jsonNumber(total)}`;
+    if (message !== undefined) json += `,"message":${JSON.stringify(message)}`;
+    return this.scope.channel.notify({ jsonrpc: '2.0', method: 'notifications/progress', params }, `${json}}}`);
   }
 
   private notify(notification: JsonRpcNotification): boolean {

@@ -6,7 +6,12 @@ import type { JsonRpcErrorResponse, JsonRpcNotification, JsonRpcRequest, JsonRpc
  * requests) first, then exactly one final response.
  */
 export type ChannelMessage =
-  | { type: 'notification'; message: JsonRpcNotification | JsonRpcRequest }
+  | {
+      type: 'notification';
+      message: JsonRpcNotification | JsonRpcRequest;
+      /** The message already serialized, when its sender could do it cheaper than `JSON.stringify` (progress). */
+      json?: string;
+    }
   | { type: 'response'; message: JsonRpcResultResponse | JsonRpcErrorResponse; httpStatus: number }
   | { type: 'keepalive' };
 
@@ -55,10 +60,13 @@ export class ResponseChannel {
     return new Observable<ChannelMessage>((subscriber) => this.connect(subscriber));
   }
 
-  /** Sends a notification that belongs to this request. Returns false once the response went out. */
-  notify(message: JsonRpcNotification): boolean {
+  /**
+   * Sends a notification that belongs to this request; `json`, when given, is its exact serialization. Returns
+   * false once the response went out.
+   */
+  notify(message: JsonRpcNotification, json?: string): boolean {
     if (this.finished) return false;
-    this.sink?.next({ type: 'notification', message });
+    this.sink?.next({ type: 'notification', message, json });
     return true;
   }
 

@@ -106,7 +106,7 @@ export class ResponseWriter implements ChannelSink {
       // A client that cannot read SSE only gets the final response.
       if (!this.accepted.sse) return;
       this.startStream();
-      this.enqueue({ data: frame(message.message), progressToken: progressTokenOf(message.message), final: false });
+      this.enqueue({ data: frame(message.json ?? JSON.stringify(message.message)), progressToken: progressTokenOf(message.message), final: false });
       return;
     }
     // An error before any notification keeps its HTTP status even for a client that only accepts SSE.
@@ -115,7 +115,7 @@ export class ResponseWriter implements ChannelSink {
       return;
     }
     this.startStream();
-    this.enqueue({ data: frame(message.message), final: true });
+    this.enqueue({ data: frame(JSON.stringify(message.message)), final: true });
   }
 
   /** @internal The channel ended; a stream that ends without a final response (a standalone stream) ends here. */
@@ -223,8 +223,8 @@ export class ResponseWriter implements ChannelSink {
   }
 }
 
-function frame(message: unknown): string {
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+function frame(json: string): string {
+  return `event: message\ndata: ${json}\n\n`;
 }
 
 function progressTokenOf(message: JsonRpcNotification | JsonRpcRequest): string | number | undefined {
