@@ -26,12 +26,18 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
 import { connectClient } from './support/mcp-client.factory.js';
-import { mcpPost } from './support/raw-request.util.js';
+import { mcpPost, requestMeta } from './support/raw-request.util.js';
 
 /** A Nest custom parameter decorator, as users write them for controllers. */
 const CallerAgent = createParamDecorator((_data: unknown, context: ExecutionContext) => {
   const request = McpExecutionContext.create(context).getRequest<{ headers: Record<string, string | undefined> }>();
   return request.headers['user-agent'] ?? 'unknown';
+});
+
+/** The body headers of the HTTP request, as a guard or a custom decorator reads them. */
+const BodyHeaders = createParamDecorator((_data: unknown, context: ExecutionContext) => {
+  const { headers } = McpExecutionContext.create(context).getRequest<{ headers: Record<string, string | undefined> }>();
+  return `${headers['content-type']}; length ${headers['content-length']}`;
 });
 
 /** Turns any error into an `McpToolError`, but lets elicitation through untouched. */
@@ -72,6 +78,11 @@ class PipelineTools {
   @McpTool({ description: 'Decorated input, context by type', input: { type: 'object', properties: { q: { type: 'string' } } } })
   mixed(@McpArgs('q') q: string, ctx: McpToolContext) {
     return `${q} via ${ctx.handlerName()}`;
+  }
+
+  @McpTool({ description: 'Reports the body headers its request arrived with' })
+  bodyHeaders(@BodyHeaders() headers: string) {
+    return headers;
   }
 
   @McpTool({ description: 'Uses a Nest custom parameter decorator' })
@@ -128,6 +139,15 @@ describe.each(ADAPTERS)('Nest pipeline around MCP handlers (%s)', (adapter) => {
   it('runs Nest custom parameter decorators with the MCP execution context', async () => {
     const result = await client.callTool({ name: 'agent', arguments: {} });
     expect(result.content).toEqual([{ type: 'text', text: 'agent called by a client' }]);
+  });
+
+  it('shows handlers the body headers the client sent (the body capture hides them from the framework parser only)', async () => {
+    const params = { name: 'bodyHeaders', arguments: {} };
+    const rawBody = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { ...params, _meta: requestMeta() } });
+    const response = await mcpPost(running.mcpUrl, { method: 'tools/call', params, rawBody });
+    expect(response.status).toBe(200);
+    const text = (response.json as { result: { content: { text: string }[] } }).result.content[0].text;
+    expect(text).toBe(`application/json; length ${Buffer.byteLength(rawBody)}`);
   });
 
   it('lets an exception filter rewrite errors while elicitation passes through it', async () => {

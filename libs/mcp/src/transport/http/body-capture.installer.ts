@@ -84,9 +84,12 @@ export class BodyCaptureInstaller implements OnModuleDestroy {
         const headers = raw.headers;
         const hidden: HiddenBodyHeaders = {};
         for (const name of BODY_HEADERS) {
-          if (headers[name] !== undefined) {
-            hidden[name] = headers[name];
-            delete headers[name];
+          const value = headers[name];
+          if (value !== undefined) {
+            hidden[name] = value;
+            // Set to undefined rather than deleted: Fastify only tests for undefined, and a delete would turn the
+            // headers object into a slow dictionary for everyone reading it after.
+            headers[name] = undefined;
           }
         }
         raw[MCP_RAW_BODY] = { raw: body, contentType: hidden['content-type'], contentEncoding: hidden['content-encoding'], hidden };
