@@ -7,13 +7,13 @@ import { computeRatios, computeTargets } from './analysis.js';
 import { docsTemplate } from './docs-template.js';
 import { Fleet, verifyCount, verifyEcho } from './fleet.js';
 import { closeClientAgents } from './http-client.js';
-import { type BenchOptions, parseOptions } from './options.js';
+import { type BenchOptions, parseOptions, WORKLOADS } from './options.js';
 import { log } from './progress-log.js';
 import { renderResults, updateDocs } from './report.js';
 import type { RunResult } from './result.interface.js';
 import { runProfile } from './profile.js';
 import { killAllServers } from './server-process.js';
-import { SERVERS, type ServerId } from './servers.js';
+import { ALL_SERVER_IDS, SERVERS, type ServerId } from './servers.js';
 import { runBootstrap } from './workloads/bootstrap.workload.js';
 import { runEcho } from './workloads/echo.workload.js';
 import { LISTEN_SERVERS, runListen } from './workloads/listen.workload.js';
@@ -157,7 +157,9 @@ async function main(): Promise<number> {
   result.targets = computeTargets(result);
   result.meta.finishedAt = new Date().toISOString();
   result.meta.loadAverage.end = loadavg();
-  const file = writeResult(result, options, options.mode);
+  // A run of some workloads or servers only is named for what it is, so it is not mistaken for a complete one.
+  const partial = options.workloads.length < WORKLOADS.length || options.servers.length < ALL_SERVER_IDS.length;
+  const file = writeResult(result, options, partial ? `${options.mode}-partial` : options.mode);
   log(`run took ${((Date.now() - started) / 1000).toFixed(0)} s; results in ${relative(ROOT, file)}`);
   publish(result, file, options);
   return result.meta.errors.length ? 1 : 0;
