@@ -58,14 +58,11 @@ export class McpHandlerFactory {
       { guards: true, interceptors: true, filters: true },
       MCP_CONTEXT_TYPE,
     ) as HandlerFn;
-    return async (...args) => {
-      try {
-        return await fn(...args);
-      } catch (error) {
-        noteNestLogged(error);
-        throw error;
-      }
+    const noteAndRethrow = (error: unknown): never => {
+      noteNestLogged(error);
+      throw error;
     };
+    return (...args) => fn(...args).catch(noteAndRethrow);
   }
 }
 

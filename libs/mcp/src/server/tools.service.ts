@@ -40,7 +40,9 @@ export class McpToolsService {
 
     let input: unknown = args;
     if (entry.input) {
-      const outcome = await entry.input.validate(args);
+      // JSON Schema and most Standard Schemas validate synchronously: no await (one microtask less per call) then.
+      const validated = entry.input.validate(args);
+      const outcome = validated instanceof Promise ? await validated : validated;
       if (!outcome.valid) return this.invalidArguments(name, formatIssues(firstIssues(outcome.issues)));
       input = outcome.value;
     } else if (Object.keys(args).length > 0) {
@@ -54,15 +56,16 @@ export class McpToolsService {
       if (failure instanceof McpError) throw failure;
       return errorResult(failure.text);
     }
-    return (await this.shape(entry, outcome.value)) as unknown as JsonObject;
+    // Without an output schema the result is shaped synchronously.
+    if (!entry.output) return (isCallToolResult(outcome.value) ? outcome.value : toolContentOf(outcome.value)) as unknown as JsonObject;
+    return (await this.shapeStructured(entry, outcome.value)) as unknown as JsonObject;
   }
 
-  private async shape(entry: ToolEntry, returned: unknown): Promise<McpCallToolResult> {
+  private async shapeStructured(entry: ToolEntry, returned: unknown): Promise<McpCallToolResult> {
     if (isCallToolResult(returned)) {
-      if (entry.output && !returned.isError) await this.checkOutput(entry, returned.structuredContent);
+      if (!returned.isError) await this.checkOutput(entry, returned.structuredContent);
       return returned;
     }
-    if (!entry.output) return toolContentOf(returned);
     const value = await this.checkOutput(entry, returned);
     return structuredToolResult(value);
   }
