@@ -232,7 +232,6 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
       if (!this.completed && !this.scope.cancellation.aborted) this.scope.progressFallback?.(progress, total, message);
       return false;
     }
-    if (this.completed || this.scope.cancellation.aborted) return false;
     const params: Record<string, unknown> = { progressToken, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
@@ -242,11 +241,12 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
     let json = this.progressPrefix + jsonNumber(progress);
     if (total !== undefined) json += `,"total":${jsonNumber(total)}`;
     if (message !== undefined) json += `,"message":${JSON.stringify(message)}`;
-    return this.scope.channel.notify({ jsonrpc: '2.0', method: 'notifications/progress', params }, `${json}}}`);
+    return this.notify({ jsonrpc: '2.0', method: 'notifications/progress', params }, `${json}}}`);
   }
 
-  private notify(notification: JsonRpcNotification): boolean {
+  /** `json`, when given, is the notification already serialized. */
+  private notify(notification: JsonRpcNotification, json?: string): boolean {
     if (this.completed || this.scope.cancellation.aborted) return false;
-    return this.scope.channel.notify(notification);
+    return this.scope.channel.notify(notification, json);
   }
 }

@@ -75,8 +75,8 @@ export class LegacySession {
     return this.sendOnStream({ jsonrpc: '2.0', method: CHANGE_NOTIFICATIONS[event.type] });
   }
 
-  trackCall(id: JsonRpcId, abort: CallCancellation): void {
-    this.calls.set(id, abort);
+  trackCall(id: JsonRpcId, cancellation: CallCancellation): void {
+    this.calls.set(id, cancellation);
   }
 
   untrackCall(id: JsonRpcId): void {

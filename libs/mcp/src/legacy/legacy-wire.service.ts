@@ -128,7 +128,7 @@ export class McpLegacyWireService {
    * connection does not, B-HTTP-03), besides the call timeout and shutdown. Never throws.
    */
   async execute(session: LegacySession, message: JsonRpcRequest, channel: ResponseChannel, context: LegacyCallContext = {}): Promise<void> {
-    const abort = new CallCancellation();
+    const cancellation = new CallCancellation();
     const params = message.params ?? {};
     const meta = typeof params._meta === 'object' && params._meta !== null ? (params._meta as Record<string, unknown>) : {};
     const progressToken = meta.progressToken;
@@ -144,16 +144,16 @@ export class McpLegacyWireService {
         progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
         raw: meta,
       },
-      cancellation: abort,
+      cancellation,
       channel,
       httpRequest: context.httpRequest,
       httpResponse: context.httpResponse,
       principal: context.principal,
       wire: 'legacy',
-      liveRequests: new SessionClientRequests(session, channel, abort, this.options.clientRequestTimeoutMs),
+      liveRequests: new SessionClientRequests(session, channel, cancellation, this.options.clientRequestTimeoutMs),
     };
-    session.trackCall(message.id as JsonRpcId, abort);
-    const tracked = this.calls.track(message.id, channel, abort, { timeout: true, onShutdown: context.onShutdown });
+    session.trackCall(message.id as JsonRpcId, cancellation);
+    const tracked = this.calls.track(message.id, channel, cancellation, { timeout: true, onShutdown: context.onShutdown });
     try {
       const outcome = await this.dispatcher.execute(scope);
       if (outcome.ok) channel.respond({ jsonrpc: '2.0', id: message.id, result: toLegacyResult(message.method, outcome.result) });

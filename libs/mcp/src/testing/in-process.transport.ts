@@ -55,7 +55,7 @@ export class InProcessTestingTransport implements TestingTransport {
       ...options.request,
       ...(options.user !== undefined && { user: options.user }),
     };
-    const abort = new CallCancellation();
+    const cancellation = new CallCancellation();
     const channel = new ResponseChannel();
     return new Promise<TestingReply>((resolve, reject) => {
       let streaming = false;
@@ -71,7 +71,7 @@ export class InProcessTestingTransport implements TestingTransport {
       // The test cancelling is the client going away: nothing more reaches it, and the handler's signal aborts.
       const cancel = () => {
         channel.abandon();
-        abort.abort(options.signal!.reason);
+        cancellation.abort(options.signal!.reason);
         reject(options.signal!.reason);
       };
       if (options.signal?.aborted) return cancel();
@@ -84,12 +84,12 @@ export class InProcessTestingTransport implements TestingTransport {
             method: message.method,
             params: message.params ?? {},
             meta: parseRequestMeta(message.params),
-            cancellation: abort,
+            cancellation,
             channel,
             httpRequest: request,
             principal: options.principal ?? this.options.principal?.(request),
           };
-          const tracked = this.calls?.track(message.id, channel, abort, { timeout: message.method !== 'subscriptions/listen' });
+          const tracked = this.calls?.track(message.id, channel, cancellation, { timeout: message.method !== 'subscriptions/listen' });
           try {
             await this.dispatcher.dispatch(scope);
           } finally {

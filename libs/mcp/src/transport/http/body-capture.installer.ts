@@ -14,7 +14,7 @@ type FastifyLikeRequest = { raw: CapturingRequest };
 type HiddenBodyHeaders = NonNullable<CapturedBody['hidden']>;
 
 /** The headers that make Fastify parse a body. */
-const BODY_HEADERS = ['content-type', 'content-length', 'transfer-encoding', 'content-encoding'] as const;
+const BODY_HEADERS: readonly (keyof HiddenBodyHeaders)[] = ['content-type', 'content-length', 'transfer-encoding', 'content-encoding'];
 
 /**
  * Reads the body of POSTs to the MCP endpoint before the framework's JSON parser does, on both adapters.

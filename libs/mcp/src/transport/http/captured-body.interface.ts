@@ -3,7 +3,7 @@ import type { RawBody } from './raw-body.reader.js';
 /** The body of an MCP POST as captured before any framework body parser ran. */
 export interface CapturedBody {
   raw: RawBody;
-  /** The Content-Type the client sent . */
+  /** The Content-Type the client sent. */
   contentType?: string;
   /** The Content-Encoding the client sent; only identity is supported. */
   contentEncoding?: string;

@@ -241,28 +241,32 @@ function closeAfter(response: ServerResponse): void {
   else response.once('finish', () => response.socket?.end());
 }
 
-/** The last Content-Type seen and its verdict: clients send the same one on every request. */
-let lastContentType: { header: string; json: boolean } | undefined;
+/**
+ * Wraps a header parser so that the last header value and its result are kept: clients send the same Content-Type
+ * and Accept on every request. A parser that throws caches nothing.
+ */
+function lastValueCached<T>(parse: (header: string) => T): (header: string) => T {
+  let last: { header: string; parsed: T } | undefined;
+  return (header) => {
+    if (last?.header === header) return last.parsed;
+    const parsed = parse(header);
+    last = { header, parsed };
+    return parsed;
+  };
+}
+
+const isJsonMediaType = lastValueCached((contentType) => contentType.split(';', 1)[0].trim().toLowerCase() === 'application/json');
 
 function isJsonContentType(contentType: string | undefined): boolean {
-  if (!contentType) return false;
-  if (lastContentType?.header === contentType) return lastContentType.json;
-  const json = contentType.split(';', 1)[0].trim().toLowerCase() === 'application/json';
-  lastContentType = { header: contentType, json };
-  return json;
+  return contentType ? isJsonMediaType(contentType) : false;
 }
 
 const ANY_MEDIA_TYPE: AcceptedMediaTypes = { json: true, sse: true };
-/** Clients send the same Accept header on every request: the last one parsed is kept. */
-let lastAccept: { header: string; accepted: AcceptedMediaTypes } | undefined;
+const parseAcceptCached = lastValueCached(parseAccept);
 
 /** Reads the Accept header; absent means anything. Neither JSON nor SSE acceptable → 406. */
 function acceptedMediaTypes(accept: string | undefined): AcceptedMediaTypes {
-  if (!accept) return ANY_MEDIA_TYPE;
-  if (lastAccept?.header === accept) return lastAccept.accepted;
-  const accepted = parseAccept(accept);
-  lastAccept = { header: accept, accepted };
-  return accepted;
+  return accept ? parseAcceptCached(accept) : ANY_MEDIA_TYPE;
 }
 
 function parseAccept(accept: string): AcceptedMediaTypes {

@@ -43,7 +43,7 @@ export type StdioCloseMode = 'drain' | 'abort';
 interface InFlightCall {
   channel: ResponseChannel;
   /** Aborts a 2026 call (a 2025 session call is aborted through the session). */
-  abort?: CallCancellation;
+  cancellation?: CallCancellation;
   listen: boolean;
   tracked?: TrackedCall;
 }
@@ -178,7 +178,7 @@ export class McpStdioConnection {
     const call = this.inFlight.get(requestId);
     if (!call) return;
     call.channel.abandon();
-    call.abort?.abort(new Error(typeof reason === 'string' ? reason : 'Cancelled by the client'));
+    call.cancellation?.abort(new Error(typeof reason === 'string' ? reason : 'Cancelled by the client'));
   }
 
   private async serveModern(request: JsonRpcRequest): Promise<void> {
@@ -192,8 +192,8 @@ export class McpStdioConnection {
       return;
     }
     const listen = request.method === 'subscriptions/listen';
-    const call: InFlightCall = { channel: this.openChannel(), abort: new CallCancellation(), listen };
-    call.tracked = this.deps.calls.track(request.id, call.channel, call.abort!, { timeout: !listen });
+    const call: InFlightCall = { channel: this.openChannel(), cancellation: new CallCancellation(), listen };
+    call.tracked = this.deps.calls.track(request.id, call.channel, call.cancellation!, { timeout: !listen });
     this.inFlight.set(request.id, call);
     try {
       await this.deps.dispatcher.dispatch({
@@ -201,7 +201,7 @@ export class McpStdioConnection {
         method: request.method,
         params: request.params ?? {},
         meta,
-        cancellation: call.abort!,
+        cancellation: call.cancellation!,
         channel: call.channel,
       });
     } finally {
@@ -275,14 +275,14 @@ export class McpStdioConnection {
     this.input.pause();
     // A listen stream never ends by itself: it ends now, with its closing result.
     for (const call of this.inFlight.values()) {
-      if (call.listen || mode === 'abort') call.abort?.abort(new Error('The server is shutting down'));
+      if (call.listen || mode === 'abort') call.cancellation?.abort(new Error('The server is shutting down'));
     }
     if (mode === 'abort') this.session?.close('The server is shutting down');
     // Nobody can answer a server→client request once stdin is gone.
     this.session?.failPendingRequests('The client closed the connection');
     await this.settle(this.deps.options.shutdownTimeoutMs);
     for (const [id, call] of this.inFlight) {
-      call.abort?.abort(new Error('The server is shutting down'));
+      call.cancellation?.abort(new Error('The server is shutting down'));
       call.channel.respond(errorResponse(id, new McpError(McpErrorCode.InternalError, 'The server shut down before the request completed')));
       if (call.tracked) this.deps.calls.untrack(call.tracked);
     }
@@ -305,7 +305,7 @@ export class McpStdioConnection {
     this.logger.warn(`stdout closed (${error.message}); stopping`);
     for (const call of this.inFlight.values()) {
       call.channel.abandon();
-      call.abort?.abort(new Error('The client went away'));
+      call.cancellation?.abort(new Error('The client went away'));
     }
     void this.close('abort');
   }
