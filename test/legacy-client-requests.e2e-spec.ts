@@ -9,13 +9,13 @@ import {
   openLegacyPost,
   rawInitialize,
   type LegacyConnection,
-  type LegacyMessage,
 } from './support/legacy-client.factory.js';
 import {
   assertAllLegacyValid,
   assertMatchesLegacyDef,
 } from './support/legacy-schema.validator.js';
 import { sleep, until } from './support/wait.util.js';
+import type { WireMessage } from './support/wire-response.util.js';
 
 /**
  * Server→client requests on the 2025-11-25 wire (BACKCOMPAT §5, B-S2C-01..03, B-ELIC-01): the same `ctx.elicit`
@@ -57,7 +57,7 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
   /** Server→client requests the connection received, as recorded on the wire. */
   const serverRequests = (connection: LegacyConnection) =>
     connection.recorder.recorded.filter((record) => {
-      const message = record.message as LegacyMessage;
+      const message = record.message as WireMessage;
       return message.method !== undefined && message.id !== undefined;
     });
 
@@ -98,11 +98,11 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
       const [request] = serverRequests(connection);
       expect([request.verb, request.requestMethod]).toEqual(['POST', 'tools/call']);
       const frames = connection.recorder.recorded.filter((record) => record.requestMethod === 'tools/call' && record.requestId === request.requestId);
-      expect(frames.map((frame) => (frame.message as LegacyMessage).method ?? 'response')).toEqual(['elicitation/create', 'response']);
+      expect(frames.map((frame) => (frame.message as WireMessage).method ?? 'response')).toEqual(['elicitation/create', 'response']);
       // … and the client's answer was POSTed with the session header and accepted with 202 (B-HTTP-01).
       const answer = connection.recorder.exchanges.find((exchange) => exchange.bodyWasResponse)!;
       expect(answer.status).toBe(202);
-      expect((answer.sentBody as { id: unknown }).id).toBe((request.message as LegacyMessage).id);
+      expect((answer.sentBody as { id: unknown }).id).toBe((request.message as WireMessage).id);
       expect(answer.requestHeaders.get('mcp-session-id')).toBe(connection.sessionId);
     });
 
@@ -194,7 +194,7 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
       await connection.recorder.settled();
       const requests = serverRequests(connection);
       expect(requests).toHaveLength(3);
-      expect(new Set(requests.map((request) => (request.message as LegacyMessage).id)).size).toBe(3);
+      expect(new Set(requests.map((request) => (request.message as WireMessage).id)).size).toBe(3);
       expect(runs('survey')).toBe(1);
     });
 
@@ -248,7 +248,7 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
       expect(serverRequests(connection)).toEqual([]);
       const response = connection.recorder.recorded.filter((record) => record.requestMethod === 'tools/call').at(-1)!;
       expect(response.status).toBe(200);
-      expect((response.message as LegacyMessage).error?.code).toBe(-32602);
+      expect((response.message as WireMessage).error?.code).toBe(-32602);
     });
 
     it('ctx.canElicit reads the session capabilities: a tool with a fallback uses it', async () => {
@@ -274,7 +274,7 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
       expect(result.content).toEqual([{ type: 'text', text: 'test-model: Modules within modules' }]);
       expect(asked).toEqual([{ messages: [{ role: 'user', content: { type: 'text', text: 'A haiku about Nest' } }], maxTokens: 60 }]);
       await connection.recorder.settled();
-      expect(serverRequests(connection).map((record) => (record.message as LegacyMessage).method)).toEqual(['sampling/createMessage']);
+      expect(serverRequests(connection).map((record) => (record.message as WireMessage).method)).toEqual(['sampling/createMessage']);
     });
 
     it('sampling with tools for a client that declared sampling.tools', async () => {

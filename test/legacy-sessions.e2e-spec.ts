@@ -9,11 +9,11 @@ import {
   openLegacyGet,
   rawInitialize,
   type LegacyConnection,
-  type LegacyMessage,
   type LegacyRawResponse,
   type LegacyStream,
 } from './support/legacy-client.factory.js';
 import { assertAllLegacyValid } from './support/legacy-schema.validator.js';
+import type { WireMessage } from './support/wire-response.util.js';
 import { sleep, until } from './support/wait.util.js';
 import { mcpPost } from './support/raw-request.util.js';
 import { listen } from './support/sse-stream.reader.js';
@@ -27,7 +27,7 @@ import { listen } from './support/sse-stream.reader.js';
 
 
 /** A JSON-RPC error body (never an empty or HTML answer) with the given HTTP status. */
-function expectJsonRpcError(response: LegacyRawResponse, status: number): LegacyMessage {
+function expectJsonRpcError(response: LegacyRawResponse, status: number): WireMessage {
   expect(response.status, response.text).toBe(status);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   expect(response.messages).toHaveLength(1);
@@ -220,9 +220,9 @@ describe.each(ADAPTERS)('2025-11-25 sessions (%s)', (adapter) => {
         const recorded = connection.recorder.recorded;
         for (const method of ['resources/subscribe', 'resources/unsubscribe']) {
           const response = recorded.find((record) => record.requestMethod === method)!;
-          expect((response.message as LegacyMessage).result, method).toEqual({});
+          expect((response.message as WireMessage).result, method).toEqual({});
         }
-        const update = recorded.find((record) => (record.message as LegacyMessage).method === 'notifications/resources/updated')!;
+        const update = recorded.find((record) => (record.message as WireMessage).method === 'notifications/resources/updated')!;
         expect(update.verb).toBe('GET');
         expect(update.message).toEqual({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'catalog://skus' } });
       });
@@ -272,12 +272,12 @@ describe.each(ADAPTERS)('2025-11-25 sessions (%s)', (adapter) => {
         for (const methods of seen.values()) expect(methods).toEqual(['tools', 'tools', 'prompts', 'resources', 'tools']);
 
         for (const connection of [one, two]) {
-          const changes = connection.recorder.recorded.filter((record) => (record.message as LegacyMessage).method?.endsWith('/list_changed'));
+          const changes = connection.recorder.recorded.filter((record) => (record.message as WireMessage).method?.endsWith('/list_changed'));
           expect(changes).toHaveLength(5);
           for (const change of changes) {
             expect(change.verb).toBe('GET');
             // Untagged: no params at all (or no subscription id in them).
-            expect((change.message as LegacyMessage).params?._meta).toBeUndefined();
+            expect((change.message as WireMessage).params?._meta).toBeUndefined();
           }
         }
         expect(quietStream.messages).toEqual([]);

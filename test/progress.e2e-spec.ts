@@ -13,6 +13,7 @@ import {
 } from './support/wire-schema.validator.js';
 import { exposeGc, retainedBytes } from './support/memory.util.js';
 import { until } from './support/wait.util.js';
+import type { WireMessage } from './support/wire-response.util.js';
 
 /**
  * Progress (spec digest §7, DESIGN D2/D5) over real HTTP: what the official client sees, what the raw wire looks
@@ -26,19 +27,10 @@ interface ProgressParams {
   message?: string;
 }
 
-interface JsonRpcMessage {
-  jsonrpc: '2.0';
-  id?: string | number;
-  method?: string;
-  params?: Record<string, unknown>;
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string; data?: unknown };
-}
-
 /** The messages of a raw response: the SSE frames, or the one JSON body. Each is checked against the schema. */
-function messagesOf(response: RawResponse, requestMethod: string): JsonRpcMessage[] {
+function messagesOf(response: RawResponse, requestMethod: string): WireMessage[] {
   const isSse = response.headers.get('content-type')?.startsWith('text/event-stream');
-  const messages = (isSse ? sseDataFrames(response.text).map((data) => JSON.parse(data)) : [response.json]) as JsonRpcMessage[];
+  const messages = (isSse ? sseDataFrames(response.text).map((data) => JSON.parse(data)) : [response.json]) as WireMessage[];
   for (const message of messages) assertValidServerMessage(message, requestMethod);
   return messages;
 }
@@ -93,8 +85,8 @@ describe.each(ADAPTERS)('progress (%s)', (adapter) => {
       const recorded = (await recorder.settled()).filter((entry) => entry.requestMethod === 'tools/call');
       const last = recorded.slice(-6);
       expect(last.map((entry) => entry.contentType)).toEqual(Array(6).fill('text/event-stream'));
-      expect(last.slice(0, 5).map((entry) => (entry.message as JsonRpcMessage).method)).toEqual(Array(5).fill('notifications/progress'));
-      const response = last[5].message as JsonRpcMessage;
+      expect(last.slice(0, 5).map((entry) => (entry.message as WireMessage).method)).toEqual(Array(5).fill('notifications/progress'));
+      const response = last[5].message as WireMessage;
       expect(response.id).toBe(last[5].requestId);
       expect(response.result?.resultType).toBe('complete');
     });
@@ -309,7 +301,7 @@ describe.each(ADAPTERS)('progress (%s)', (adapter) => {
       expect(grown).toBeLessThan((gc ? 8 : 15) * 1024 * 1024);
 
       const text = await response.text();
-      const messages = sseDataFrames(text).map((data) => JSON.parse(data) as JsonRpcMessage);
+      const messages = sseDataFrames(text).map((data) => JSON.parse(data) as WireMessage);
       const progress = messages.filter((m) => m.method === 'notifications/progress').map((m) => m.params as unknown as ProgressParams);
 
       // Coalesced: far fewer frames arrived than were emitted, and far fewer bytes. (What the kernel's socket
@@ -351,7 +343,7 @@ describe.each(ADAPTERS)('progress (%s)', (adapter) => {
       // The context reported every progress step as sent.
       expect(probe.flood!.sentCount).toBe(10);
 
-      const messages = sseDataFrames(await response.text()).map((data) => JSON.parse(data) as JsonRpcMessage);
+      const messages = sseDataFrames(await response.text()).map((data) => JSON.parse(data) as WireMessage);
       const logs = messages.filter((m) => m.method === 'notifications/message');
       const progress = messages.filter((m) => m.method === 'notifications/progress').map((m) => m.params as unknown as ProgressParams);
       expect(logs.length).toBeLessThan(EMITTED / 2);

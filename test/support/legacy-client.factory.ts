@@ -6,6 +6,7 @@ import {
   legacyRecordingFetch,
   type LegacyRecorder,
 } from './legacy-schema.validator.js';
+import type { WireMessage } from './wire-response.util.js';
 
 /**
  * The 2025-11-25 ("legacy") side of the endpoint, two ways: the official client in its default `'legacy'`
@@ -43,26 +44,16 @@ export async function connectLegacyClient(
   return { client, transport, recorder, sessionId: transport.sessionId! };
 }
 
-/** A JSON-RPC message as the server sent it. */
-export interface LegacyMessage {
-  jsonrpc: '2.0';
-  id?: string | number;
-  method?: string;
-  params?: Record<string, unknown>;
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string; data?: unknown };
-}
-
 /** A raw exchange, read to its end. */
 export interface LegacyRawResponse {
   status: number;
   headers: Headers;
   text: string;
   /** The JSON body, or every SSE `data:` frame, parsed and schema-checked. */
-  messages: LegacyMessage[];
+  messages: WireMessage[];
 }
 
-function parseBody(text: string, contentType: string | null, requestMethod: string | undefined): LegacyMessage[] {
+function parseBody(text: string, contentType: string | null, requestMethod: string | undefined): WireMessage[] {
   if (text.length === 0) return [];
   const isSse = contentType?.startsWith('text/event-stream');
   const payloads = isSse
@@ -78,7 +69,7 @@ function parseBody(text: string, contentType: string | null, requestMethod: stri
         .filter((data) => data.length > 0)
     : [text];
   return payloads.map((payload) => {
-    const message = JSON.parse(payload) as LegacyMessage;
+    const message = JSON.parse(payload) as WireMessage;
     const isResponse = !('method' in message);
     assertValidLegacyServerMessage(message, isResponse ? requestMethod : undefined);
     return message;
@@ -162,7 +153,7 @@ export async function rawInitialize(
  * A response read as it arrives: the session's GET stream, or a POST whose answer streams (`requestMethod` set: its
  * final response is validated as that method's result; on a GET stream a response is a problem).
  */
-export class LegacyStream extends IncrementalSseReader<LegacyMessage> {
+export class LegacyStream extends IncrementalSseReader<WireMessage> {
   constructor(
     response: Response,
     controller: AbortController,
@@ -171,7 +162,7 @@ export class LegacyStream extends IncrementalSseReader<LegacyMessage> {
     super(response, controller);
   }
 
-  protected validate(message: LegacyMessage): void {
+  protected validate(message: WireMessage): void {
     const isResponse = !('method' in message);
     if (isResponse && this.requestMethod === undefined) throw new Error(`a response on the GET stream: ${JSON.stringify(message)}`);
     assertValidLegacyServerMessage(message, isResponse ? this.requestMethod : undefined);
