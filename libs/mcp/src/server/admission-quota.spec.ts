@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AdmissionQuota, type AdmissionLease, type AdmissionResult } from './admission-quota.js';
+import { addressGroup, AdmissionQuota, type AdmissionLease, type AdmissionResult } from './admission-quota.js';
 
 const leaseOf = (result: AdmissionResult): AdmissionLease => {
   if (!('lease' in result)) throw new Error(`refused: ${result.refused}`);
@@ -42,5 +42,18 @@ describe('AdmissionQuota', () => {
     const quota = new AdmissionQuota({ total: 10, perPrincipal: 1, perAddress: 1 });
     leaseOf(quota.tryAcquire({ principal: '10.0.0.1' }));
     leaseOf(quota.tryAcquire({ address: '10.0.0.1' }));
+  });
+
+  it('counts an IPv6 caller by its /64 and an IPv4-mapped one by its IPv4 address', () => {
+    expect(addressGroup('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(addressGroup('2001:0db8:0001:0002:ffff:1:2:3')).toBe('2001:db8:1:2::/64');
+    expect(addressGroup('::1')).toBe('0:0:0:0::/64');
+    expect(addressGroup('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(addressGroup('::ffff:10.1.2.3')).toBe('10.1.2.3');
+    expect(addressGroup('10.1.2.3')).toBe('10.1.2.3');
+    const quota = new AdmissionQuota({ total: 10, perPrincipal: 5, perAddress: 1 });
+    leaseOf(quota.tryAcquire({ address: '2001:db8:1:2::10' }));
+    expect(quota.tryAcquire({ address: '2001:db8:1:2::11' })).toEqual({ refused: 'address' });
+    leaseOf(quota.tryAcquire({ address: '2001:db8:1:3::10' }));
   });
 });

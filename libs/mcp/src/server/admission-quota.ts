@@ -1,3 +1,5 @@
+import { isIPv6 } from 'node:net';
+
 /** Limits of one kind of resource (sessions, listen streams, calls in flight). */
 export interface AdmissionLimits {
   /** Most held at once by everyone together. */
@@ -79,6 +81,23 @@ export class AdmissionQuota {
 /** Principals and addresses live in separate key spaces, so a principal named like an address is not confused with it. */
 function callerKey(key: AdmissionKey): string | undefined {
   if (key.principal !== undefined) return `p:${key.principal}`;
-  if (key.address !== undefined) return `a:${key.address}`;
+  if (key.address !== undefined) return `a:${addressGroup(key.address)}`;
   return undefined;
+}
+
+/**
+ * The unit an anonymous caller is counted by: an IPv4 address (IPv4-mapped IPv6 included), or the /64 prefix of an
+ * IPv6 address — one client is routinely given a whole /64 and could rotate through it to escape a per-address cap.
+ */
+export function addressGroup(address: string): string {
+  const lower = address.toLowerCase();
+  if (lower.startsWith('::ffff:') && lower.includes('.')) return lower.slice(7);
+  if (!isIPv6(lower)) return lower;
+  const zoneless = lower.split('%', 1)[0];
+  const [head, tail = ''] = zoneless.split('::');
+  const headGroups = head === '' ? [] : head.split(':');
+  const tailGroups = zoneless.includes('::') && tail !== '' ? tail.split(':') : [];
+  const missing = Math.max(0, 8 - headGroups.length - tailGroups.length);
+  const groups = [...headGroups, ...Array<string>(missing).fill('0'), ...tailGroups];
+  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }

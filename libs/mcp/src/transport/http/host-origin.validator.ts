@@ -1,8 +1,21 @@
 import type { IncomingMessage } from 'node:http';
+import { isIPv4, isIPv6 } from 'node:net';
 import { McpErrorCode } from '../../protocol/error-codes.enum.js';
 import { McpError } from '../../protocol/mcp.error.js';
+import {
+  describeHostOriginPolicy,
+  DUPLICATE_HOST,
+  HOST_MISSING_OR_MALFORMED,
+  HOST_NOT_IP_OR_LOCALHOST,
+  HOST_NOT_LISTED,
+  HOST_NOT_LOOPBACK,
+  ORIGIN_NOT_ALLOWED,
+  ORIGIN_NOT_LISTED,
+} from './host-origin.messages.js';
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+/** Host names accepted on a loopback connection when no `allowedHosts` is set. */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+const PORT = /^:\d{1,5}$/;
 
 /** Whether an address (as Node reports it) is a loopback address. */
 export function isLoopbackAddress(address: string | undefined): boolean {
@@ -10,15 +23,35 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
-/** `example.com:8080` → `example.com`, `[::1]:3000` → `[::1]`. */
-function hostnameOf(host: string): string {
+/**
+ * `Example.com:8080` → `example.com`, `[::1]:3000` → `[::1]`; undefined for an empty name or anything after the name
+ * that is not `:port`.
+ */
+function hostnameOf(host: string): string | undefined {
   const lower = host.trim().toLowerCase();
+  let end: number;
   if (lower.startsWith('[')) {
-    const end = lower.indexOf(']');
-    return end < 0 ? lower : lower.slice(0, end + 1);
+    end = lower.indexOf(']') + 1;
+    if (end === 0) return undefined;
+  } else {
+    end = lower.indexOf(':');
+    if (end < 0) end = lower.length;
   }
-  const colon = lower.indexOf(':');
-  return colon < 0 ? lower : lower.slice(0, colon);
+  if (end === 0 || (end < lower.length && !PORT.test(lower.slice(end)))) return undefined;
+  return lower.slice(0, end);
+}
+
+/**
+ * A dotted-quad IPv4 address or a bracketed IPv6 address. Node's `isIPv4` takes only the four-part decimal form, so
+ * `127.1` or `0x7f.0.0.1` (which resolvers read differently) are names here, and names need `allowedHosts`.
+ */
+function isIpLiteral(hostname: string): boolean {
+  return hostname.startsWith('[') ? hostname.endsWith(']') && isIPv6(hostname.slice(1, -1)) : isIPv4(hostname);
+}
+
+/** `localhost`, 127.0.0.0/8 or `[::1]`, as the URL parser writes them (it already turned `127.1` into `127.0.0.1`). */
+function isLoopbackHostname(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || (hostname.startsWith('127.') && isIPv4(hostname));
 }
 
 /** Node keeps only the first Host header in `headers`, so a repeated one is only visible in the raw list. */
@@ -38,54 +71,82 @@ function hasRepeatedHost(rawHeaders: readonly string[] | undefined): boolean {
 const forbidden = (message: string) => new McpError(McpErrorCode.InvalidRequest, message, undefined, 403);
 
 /**
- * DNS-rebinding protection (spec T-HTTP-02 and the conformance suite's `dns-rebinding-protection`): checks the
- * Host header, and the Origin header when a browser sends one, against the configured allow-lists — or, by
- * default, against loopback names when the connection itself arrived on a loopback address.
+ * DNS-rebinding protection (spec T-HTTP-02 and the conformance suite's `dns-rebinding-protection`). Fails closed:
+ *
+ * - `Host`: with `allowedHosts`, only those; without, `localhost`, `127.0.0.1` or `[::1]` on a loopback connection,
+ *   and `localhost` or an IP address on any other (a server on 0.0.0.0 in a container). A DNS name needs
+ *   `allowedHosts`: a rebinding page reaches the server under the attacker's name, never under an IP address.
+ * - `Origin`, when a browser sends one: with `allowedOrigins`, only those; without, a loopback origin, or the very IP
+ *   address and port of `Host`.
+ * - Several `Host` headers: 400 (RFC 9112).
  */
 export class HostOriginValidator {
-  private warned = false;
+  /** The last Host and connection kind seen, and their verdict: clients send the same Host on every request. */
+  private lastHost?: string;
+  private lastLoopback = false;
+  private lastVerdict?: McpError;
 
   constructor(
     private readonly allowedHosts?: ReadonlySet<string>,
     private readonly allowedOrigins?: ReadonlySet<string>,
-    /** Called once, the first time a request arrives on a non-loopback address while no `allowedHosts` is set. */
-    private readonly onUnprotectedHost?: (address: string) => void,
   ) {}
 
-  /** Returns the 403 error to answer, or undefined when the request may proceed. */
+  /** Returns the error to answer (400 or 403, `-32600`), or undefined when the request may proceed. */
   check(request: IncomingMessage): McpError | undefined {
-    const loopback = isLoopbackAddress(request.socket?.localAddress);
     // Node keeps the first of several Host headers; RFC 9112 makes that a bad request.
     if (hasRepeatedHost(request.rawHeaders)) {
-      return new McpError(McpErrorCode.InvalidRequest, 'Bad Request: more than one Host header', undefined, 400);
+      return new McpError(McpErrorCode.InvalidRequest, DUPLICATE_HOST, undefined, 400);
     }
     const host = request.headers.host;
-    if (this.allowedHosts) {
-      if (!host || !(this.allowedHosts.has(host.toLowerCase()) || this.allowedHosts.has(hostnameOf(host)))) {
-        return forbidden('Forbidden: Host header not allowed');
-      }
-    } else if (loopback && (!host || !LOOPBACK_HOSTS.has(hostnameOf(host)))) {
-      return forbidden('Forbidden: Host header not allowed');
-    } else if (!loopback && !this.warned) {
-      // Any Host is accepted here: DNS rebinding is only prevented once the public names are configured.
-      this.warned = true;
-      this.onUnprotectedHost?.(request.socket?.localAddress ?? 'unknown');
+    if (host === undefined) return forbidden(HOST_MISSING_OR_MALFORMED);
+    const loopback = isLoopbackAddress(request.socket?.localAddress);
+    if (host !== this.lastHost || loopback !== this.lastLoopback) {
+      this.lastVerdict = this.checkHost(host, loopback);
+      this.lastHost = host;
+      this.lastLoopback = loopback;
     }
-
+    if (this.lastVerdict) return this.lastVerdict;
     const origin = request.headers.origin;
-    if (origin === undefined) return undefined;
-    if (this.allowedOrigins) {
-      return this.allowedOrigins.has(origin.toLowerCase()) ? undefined : forbidden('Forbidden: Origin not allowed');
+    return origin === undefined ? undefined : this.checkOrigin(origin, host);
+  }
+
+  /** What is allowed and how to change it, for the startup log. */
+  describe(): string {
+    return describeHostOriginPolicy(this.allowedHosts, this.allowedOrigins);
+  }
+
+  private checkHost(host: string, loopback: boolean): McpError | undefined {
+    const hostname = hostnameOf(host);
+    if (hostname === undefined) return forbidden(HOST_MISSING_OR_MALFORMED);
+    if (this.allowedHosts) {
+      return this.allowedHosts.has(hostname) || this.allowedHosts.has(host.trim().toLowerCase()) ? undefined : forbidden(HOST_NOT_LISTED);
     }
-    let originHost: string;
+    // A loopback connection keeps the stricter rule: loopback names only.
+    if (loopback) return LOOPBACK_HOSTS.has(hostname) ? undefined : forbidden(HOST_NOT_LOOPBACK);
+    // `localhost` is resolved by the client's own machine (browsers never ask DNS for it), so a page cannot rebind it
+    // to this server; it is what a port-forward (Docker, kubectl) sends. Subdomains of localhost are not accepted:
+    // not every resolver keeps RFC 6761's promise for them.
+    return hostname === 'localhost' || isIpLiteral(hostname) ? undefined : forbidden(HOST_NOT_IP_OR_LOCALHOST);
+  }
+
+  private checkOrigin(origin: string, host: string): McpError | undefined {
+    if (this.allowedOrigins) return this.allowedOrigins.has(origin.toLowerCase()) ? undefined : forbidden(ORIGIN_NOT_LISTED);
+    let url: URL;
     try {
-      originHost = new URL(origin).host.toLowerCase();
+      url = new URL(origin);
     } catch {
-      return forbidden('Forbidden: Origin not allowed');
+      return forbidden(ORIGIN_NOT_ALLOWED);
     }
-    if (loopback) {
-      return LOOPBACK_HOSTS.has(hostnameOf(originHost)) ? undefined : forbidden('Forbidden: Origin not allowed');
+    // Only a serialized http(s) origin: no path, no credentials, not "null" (an opaque origin: sandboxed frame, file).
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin.toLowerCase()) {
+      return forbidden(ORIGIN_NOT_ALLOWED);
     }
-    return host && originHost === host.toLowerCase() ? undefined : forbidden('Forbidden: Origin not allowed');
+    if (isLoopbackHostname(url.hostname)) return undefined;
+    // An Origin whose host is an IP literal equal to Host (address and port) is not a rebinding vector: DNS
+    // rebinding needs a name whose answer the attacker changes, and a page at http://10.1.2.3:3000 was loaded from
+    // that address with no lookup at all. So it came from this very listener (same address, same port): it is the
+    // server's own page, same-origin, which the Host check already admitted. A page under any DNS name — the
+    // attacker's or the server's own — needs allowedOrigins.
+    return isIpLiteral(url.hostname) && url.host === host.trim().toLowerCase() ? undefined : forbidden(ORIGIN_NOT_ALLOWED);
   }
 }
