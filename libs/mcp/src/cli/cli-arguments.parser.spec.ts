@@ -43,6 +43,17 @@ describe('parseCliArguments', () => {
     expect(invocation(['read', '--stdio', 'srv', 'fixture://readme']).name).toBe('fixture://readme');
   });
 
+  it('reads --env and --inherit-env for a stdio target', () => {
+    const parsed = invocation(['call', '--stdio', 'srv', 't', '--env', 'API_KEY', '--env=MODE=a=b', '--env', 'EMPTY=', '--inherit-env']);
+    expect(parsed.env).toEqual([
+      ['API_KEY', undefined],
+      ['MODE', 'a=b'],
+      ['EMPTY', ''],
+    ]);
+    expect(parsed.inheritEnv).toBe(true);
+    expect(invocation(['tools', '--stdio', 'srv'])).toMatchObject({ env: [], inheritEnv: false });
+  });
+
   it('reads --json as an object', () => {
     expect(invocation(['prompt', 'https://x.test/mcp', 'greet', '--json', '{"who":"Ada"}']).json).toEqual({ who: 'Ada' });
   });
@@ -71,6 +82,9 @@ describe('parseCliArguments', () => {
     [['call', '--stdio', '', 't'], /--stdio needs a command/],
     [['tools', '--stdio', 'a', '--stdio', 'b'], /--stdio may be given once/],
     [['tools', '--plain=yes', 'http://x.test'], /--plain takes no value/],
+    [['tools', 'http://x.test/mcp', '--env', 'A=1'], /--env applies to --stdio targets only/],
+    [['tools', 'http://x.test/mcp', '--inherit-env'], /--inherit-env applies to --stdio targets only/],
+    [['tools', '--stdio', 'srv', '--env', '=1'], /--env expects NAME=value or NAME, got "=1"/],
   ])('refuses %j', (argv, message) => {
     expect(usageError(argv as string[])).toMatch(message);
   });

@@ -25,6 +25,10 @@ export interface CliInvocation {
   verbose: boolean;
   /** `--timeout ms`: longest wait for a response (reset by progress). */
   timeoutMs?: number;
+  /** `--env NAME=value` and `--env NAME` (the CLI's own value), in order: passed to a stdio server. */
+  env: [string, string | undefined][];
+  /** `--inherit-env`: a stdio server gets the CLI's whole environment, not the minimal one. */
+  inheritEnv: boolean;
 }
 
 /** `--help` or `--version` instead of a command. */
@@ -38,8 +42,10 @@ const APPLICABLE_OPTIONS: Record<CliCommand, string[]> = {
   read: ['--answer'],
   prompt: ['--arg', '--json', '--answer'],
 };
-const VALUE_OPTIONS = new Set(['--stdio', '--arg', '--json', '--answer', '--timeout']);
-const FLAG_OPTIONS = new Set(['--plain', '--verbose', '--help', '-h', '--version']);
+const VALUE_OPTIONS = new Set(['--stdio', '--arg', '--json', '--answer', '--timeout', '--env']);
+const FLAG_OPTIONS = new Set(['--plain', '--verbose', '--inherit-env', '--help', '-h', '--version']);
+/** Options about the process `--stdio` starts. */
+const STDIO_OPTIONS = ['--env', '--inherit-env'];
 
 /**
  * Reads `nest-mcp <command> <target> [name] [options]`. Options may come anywhere, as `--opt value` or
@@ -86,6 +92,9 @@ export function parseCliArguments(argv: readonly string[]): CliRequest {
   for (const option of ['--arg', '--json', '--answer']) {
     if (values.has(option) && !applicable.includes(option)) throw CliError.usage(`${option} does not apply to ${command}`);
   }
+  for (const option of STDIO_OPTIONS) {
+    if (target.kind !== 'stdio' && (values.has(option) || flags.has(option))) throw CliError.usage(`${option} applies to --stdio targets only`);
+  }
 
   return {
     kind: 'run',
@@ -99,6 +108,8 @@ export function parseCliArguments(argv: readonly string[]): CliRequest {
       plain: flags.has('--plain'),
       verbose: flags.has('--verbose'),
       timeoutMs: readTimeout(single(values, '--timeout')),
+      env: (values.get('--env') ?? []).map(readEnv),
+      inheritEnv: flags.has('--inherit-env'),
     },
   };
 }
@@ -131,6 +142,14 @@ function splitPair(pair: string, option: string): [string, string] {
   const equals = pair.indexOf('=');
   if (equals <= 0) throw CliError.usage(`${option} expects key=value, got "${pair}"`);
   return [pair.slice(0, equals), pair.slice(equals + 1)];
+}
+
+/** `NAME=value` sets a variable; a bare `NAME` passes the CLI's own value on. */
+function readEnv(entry: string): [string, string | undefined] {
+  const equals = entry.indexOf('=');
+  const name = equals < 0 ? entry : entry.slice(0, equals);
+  if (name === '') throw CliError.usage(`--env expects NAME=value or NAME, got "${entry}"`);
+  return [name, equals < 0 ? undefined : entry.slice(equals + 1)];
 }
 
 function readJson(text: string | undefined): Record<string, unknown> | undefined {

@@ -9,7 +9,9 @@ Usage:
 
 Target:
   http://host:port/mcp              a Streamable HTTP endpoint
-  --stdio "<command>"               a command that serves MCP on stdin/stdout, e.g. --stdio "node dist/stdio.js"
+  --stdio "<command>"               a command that serves MCP on stdin/stdout, e.g. --stdio "node dist/stdio.js";
+                                    it gets a minimal environment (PATH, HOME, USER, LOGNAME, SHELL, TERM, LANG,
+                                    LC_ALL, LC_CTYPE, TZ, TMPDIR), not your secrets and not NODE_OPTIONS
 
 Options:
   --arg key=value      an argument; typed by the tool's inputSchema (numbers, booleans, JSON for objects/arrays)
@@ -19,9 +21,13 @@ Options:
   --timeout ms         longest wait for the server; progress resets it (default 600000)
   --plain              machine output even on a terminal
   --verbose            show the stdio server's stderr
+  --env NAME=value     set a variable for the stdio server; --env NAME passes your own value on (repeatable)
+  --inherit-env        give the stdio server your whole environment (secrets included)
   -h, --help           this help
 
 On a terminal, progress is a live bar and elicitations are asked as a form. Otherwise progress goes to stderr as
 NDJSON ProgressEvents, the result goes to stdout as JSON, and answers come from --answer.
+The server's text never reaches the terminal raw: control characters (escape sequences, \\r, C1, bidi overrides)
+are shown escaped, e.g. \\x1b]52;…, and a link shows the host it opens; a link that is not http(s) is declined.
 Exit codes: 0 ok, 1 error (one line on stderr; also a tool result with isError), 2 usage, 130 interrupted.
 `;

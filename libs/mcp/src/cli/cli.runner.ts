@@ -12,7 +12,10 @@ import type { ProgressReporter } from './progress-reporter.interface.js';
 import { ProgressRelay } from './progress.relay.js';
 import { printResult } from './result.printer.js';
 import { ScriptedResponder } from './scripted.responder.js';
+import { buildServerEnvironment } from './server-environment.util.js';
 import { TerminalFormResponder } from './terminal-form.responder.js';
+import { TerminalTextDecoder } from './terminal-text.decoder.js';
+import { sanitizeTerminalText } from './terminal-text.sanitizer.js';
 
 /** The process the CLI talks to: its three streams and an abort signal for Ctrl+C. */
 export interface CliIo {
@@ -27,7 +30,9 @@ export interface CliIo {
  * Runs `nest-mcp` and resolves with its exit code. On a terminal (stderr is a TTY, no `--plain`) progress is a live
  * bar and, when stdin is a TTY too, elicitations are asked as forms; otherwise progress is NDJSON `ProgressEvent`s
  * on stderr, answers come from `--answer`, and the result is one JSON line on stdout. Every failure ends with one
- * line on stderr: `nest-mcp: <reason>`.
+ * line on stderr: `nest-mcp: <reason>`. Whatever the server controls reaches neither stream raw: on a terminal its
+ * control characters are shown escaped, in JSON they are JSON-escaped. A stdio server gets a minimal environment
+ * unless `--env` / `--inherit-env` say otherwise.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let invocation: CliInvocation;
@@ -58,12 +63,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const onInterrupt = () => abort.abort(new CliError('interrupted', CliExitCode.Interrupted));
   io.interrupt?.addEventListener('abort', onInterrupt, { once: true });
 
+  const serverStderr = new TerminalTextDecoder();
   let target: ConnectedTarget | undefined;
   try {
     target = await connectTarget(invocation.target, {
       responder,
-      serverStderr: invocation.verbose ? { write: (chunk) => (reporter.suspend(), io.stderr.write(chunk)) } : undefined,
+      serverStderr: invocation.verbose ? { write: (chunk) => (reporter.suspend(), io.stderr.write(serverStderr.write(chunk))) } : undefined,
       onProgress: new ProgressRelay(reporter).onprogress,
+      serverEnvironment: buildServerEnvironment(process.env, { inherit: invocation.inheritEnv, entries: invocation.env }),
     });
     const outcome = await runCommand(invocation, {
       client: target.client,
@@ -103,9 +110,9 @@ class RecordingResponder implements ElicitationResponder {
   }
 }
 
-/** Writes the one line that says why, and gives the exit code. */
+/** Writes the one line that says why (often the server's words: escaped), and gives the exit code. */
 function fail(io: CliIo, error: unknown): number {
-  const message = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0] || 'unknown error';
+  const message = sanitizeTerminalText((error instanceof Error ? error.message : String(error)).split('\n', 1)[0], { multiline: false }) || 'unknown error';
   const usage = error instanceof CliError && error.exitCode === CliExitCode.Usage;
   io.stderr.write(`nest-mcp: ${message}${usage ? ' (see nest-mcp --help)' : ''}\n`);
   return error instanceof CliError ? error.exitCode : CliExitCode.Failed;

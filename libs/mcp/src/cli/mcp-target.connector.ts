@@ -18,6 +18,11 @@ export interface ConnectOptions {
   serverStderr?: { write(chunk: Buffer | string): unknown };
   /** Every `notifications/progress` the server sends, as it arrives (see `tapProgress`). */
   onProgress?: (progress: ClientProgress) => void;
+  /**
+   * The whole environment of a stdio server (see `buildServerEnvironment`); nothing else of the CLI's reaches it.
+   * The official transport adds its own `DEFAULT_INHERITED_ENV_VARS`, which the minimal environment includes anyway.
+   */
+  serverEnvironment?: Record<string, string>;
 }
 
 /**
@@ -46,7 +51,7 @@ export async function connectTarget(target: CliTarget, options: ConnectOptions):
   if (target.kind === 'http') {
     transport = new StreamableHTTPClientTransport(target.url);
   } else {
-    const stdio = new InPlaceStdioClientTransport({ command: target.command, args: target.args, env: inheritedEnvironment(), stderr: 'pipe' });
+    const stdio = new InPlaceStdioClientTransport({ command: target.command, args: target.args, env: options.serverEnvironment ?? {}, stderr: 'pipe' });
     stdio.stderr?.on('data', (chunk: Buffer) => options.serverStderr?.write(chunk));
     transport = stdio;
   }
@@ -71,9 +76,4 @@ function tapProgress(transport: Transport, listener: (progress: ClientProgress) 
     }
     deliver?.call(transport, message, extra);
   };
-}
-
-/** A person running a server from their terminal expects it to see their environment (API keys, PATH…). */
-function inheritedEnvironment(): Record<string, string> {
-  return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }

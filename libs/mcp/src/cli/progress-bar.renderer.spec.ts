@@ -22,6 +22,13 @@ describe('ProgressBarRenderer', () => {
     expect(screen.written).not.toContain('\n');
   });
 
+  it("shows the server's control characters escaped: the message can neither move the cursor nor break the line", () => {
+    const screen = new Screen(200);
+    const bar = new ProgressBarRenderer(screen, 'job\x1b[2J');
+    bar.report(1, 2, 'a\x1b]52;c;aGk=\x07 b\r\x1b[3A c\u009b2J d\u202e e\nf');
+    expect(screen.written).toBe('\x1b[?25l\r\x1b[2Kjob\\x1b[2J [███████████████░░░░░░░░░░░░░░░]  50% a\\x1b]52;c;aGk=\\x07 b \\x1b[3A c\\x9b2J d\\u202e e f');
+  });
+
   it('spins without a total, and keeps the line within the terminal width', () => {
     const screen = new Screen(30);
     const bar = new ProgressBarRenderer(screen, 'job');

@@ -1,4 +1,5 @@
 import type { ProgressReporter } from './progress-reporter.interface.js';
+import { sanitizeTerminalText } from './terminal-text.sanitizer.js';
 
 const ERASE_LINE = '\r\x1b[2K';
 const HIDE_CURSOR = '\x1b[?25l';
@@ -14,17 +15,22 @@ export interface TerminalStream {
 /**
  * A live progress bar on one terminal line, redrawn in place (`\r` + erase line) at every value:
  * `count [████████░░░░░░░░░░░░] 40% counted 4 of 10` with a total, a spinner and the value without one. The line is
- * cut to the terminal's width so it never wraps (a wrapped line could not be redrawn in place).
+ * cut to the terminal's width so it never wraps (a wrapped line could not be redrawn in place). The server's message
+ * is shown with its control characters escaped: it can neither move the cursor nor break the line.
  */
 export class ProgressBarRenderer implements ProgressReporter {
   private visible = false;
   private cursorHidden = false;
   private frame = 0;
 
+  private readonly label: string;
+
   constructor(
     private readonly stream: TerminalStream,
-    private readonly label: string,
-  ) {}
+    label: string,
+  ) {
+    this.label = sanitizeTerminalText(label, { multiline: false });
+  }
 
   report(progress: number, total: number | undefined, message: string | undefined): void {
     this.stream.write(`${this.cursorHidden ? '' : HIDE_CURSOR}${ERASE_LINE}${this.line(progress, total, message)}`);
@@ -56,7 +62,7 @@ export class ProgressBarRenderer implements ProgressReporter {
     } else {
       text = `${SPINNER[this.frame++ % SPINNER.length]} ${this.label} ${formatValue(progress)}`;
     }
-    if (message) text += ` ${message.replace(/\s+/g, ' ')}`;
+    if (message) text += ` ${sanitizeTerminalText(message.replace(/\s+/g, ' '), { multiline: false })}`;
     const chars = [...text];
     return chars.length > columns ? `${chars.slice(0, columns - 1).join('')}…` : text;
   }

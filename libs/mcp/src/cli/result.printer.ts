@@ -1,14 +1,18 @@
 import type { CliCommand } from './cli-arguments.parser.js';
+import { describeLink } from './link-display.util.js';
+import { escapeUnsafeJson, sanitizeTerminalText } from './terminal-text.sanitizer.js';
 
 type Block = Record<string, any>;
 
 /**
  * Writes a command's result to stdout: as one line of JSON for programs (`--plain`, pipes), or as text for people
  * on a terminal — tool names and descriptions, the text of content blocks, resource contents, prompt messages.
+ * Everything here is the server's: in JSON no control character is left raw, and on a terminal each one is shown
+ * escaped; an http(s) resource link shows the host it goes to.
  */
 export function printResult(command: CliCommand, result: Record<string, any>, out: { write(chunk: string): unknown }, forPeople: boolean): void {
   if (!forPeople) {
-    out.write(`${JSON.stringify(result)}\n`);
+    out.write(`${escapeUnsafeJson(JSON.stringify(result))}\n`);
     return;
   }
   const lines: string[] = [];
@@ -34,7 +38,7 @@ export function printResult(command: CliCommand, result: Record<string, any>, ou
       for (const message of (result.messages ?? []) as Block[]) lines.push(`${message.role}: ${describeBlock(message.content ?? {})}`);
       break;
   }
-  out.write(`${lines.join('\n')}\n`);
+  out.write(`${sanitizeTerminalText(lines.join('\n'))}\n`);
 }
 
 function describeBlock(block: Block): string {
@@ -45,7 +49,7 @@ function describeBlock(block: Block): string {
     case 'audio':
       return `[${block.type} ${block.mimeType}, ${base64Bytes(block.data)} bytes]`;
     case 'resource_link':
-      return `→ ${block.uri}${block.name ? ` (${block.name})` : ''}`;
+      return `→ ${linkText(String(block.uri))}${block.name ? ` (${block.name})` : ''}`;
     case 'resource':
       return describeContents(block.resource ?? {});
     default:
@@ -56,6 +60,11 @@ function describeBlock(block: Block): string {
 function describeContents(contents: Block): string {
   if (typeof contents.text === 'string') return contents.text;
   return `[${contents.mimeType ?? 'binary'} ${contents.uri}, ${base64Bytes(contents.blob)} bytes]`;
+}
+
+/** An http(s) link with the host it really opens; any other URI (a resource's own scheme) as it is. */
+function linkText(uri: string): string {
+  return /^https?:/i.test(uri) ? describeLink(uri).text : uri;
 }
 
 function base64Bytes(data: unknown): number {

@@ -20,6 +20,16 @@ describe('ScriptedResponder', () => {
     expect((error as CliError).exitCode).toBe(CliExitCode.Failed);
   });
 
+  it('names the link of a URL elicitation with its real host, and declines a link that is not http(s)', async () => {
+    const url = { mode: 'url' as const, message: 'Sign in', url: 'https://good.example@аррӏе.com/login' };
+    await expect(new ScriptedResponder(new Map()).answer('signin', url)).rejects.toThrow(
+      'input required: "signin" (Sign in); open https://good.example@xn--80ak6aa92e.com/login (host: xn--80ak6aa92e.com; "good.example@" is a user name, not the host), then pass --answer signin=accept',
+    );
+    const script = { mode: 'url' as const, message: 'Continue', url: 'javascript:alert(1)' };
+    expect(await new ScriptedResponder(new Map([['s', 'accept']])).answer('s', script)).toEqual({ action: 'decline' });
+    expect(await new ScriptedResponder(new Map()).answer('s', script)).toEqual({ action: 'decline' });
+  });
+
   it('fails instead of sending a refused answer again', async () => {
     const responder = new ScriptedResponder(new Map([['confirm', '{"confirm":"yes"}']]));
     await responder.answer('confirm', FORM);

@@ -1,5 +1,6 @@
 import { CliError } from './cli.error.js';
 import type { ElicitationAnswer, ElicitationParams, ElicitationResponder } from './elicitation-responder.interface.js';
+import { describeLink } from './link-display.util.js';
 
 const ACTIONS = new Set(['accept', 'decline', 'cancel']);
 
@@ -7,7 +8,8 @@ const ACTIONS = new Set(['accept', 'decline', 'cancel']);
  * Answers elicitations from `--answer key=…` (non-interactive runs): a JSON object accepts with that content;
  * `accept`, `decline` or `cancel` answer with that action. Each answer is given once: when the server asks the same
  * key again, it refused the answer, and sending it again would only loop. A question without an answer fails the
- * run with a line that says which `--answer` is missing.
+ * run with a line that says which `--answer` is missing (for a URL elicitation, with the link to open and its real
+ * host). A URL elicitation whose link is not http(s) is declined, whatever `--answer` says.
  */
 export class ScriptedResponder implements ElicitationResponder {
   private readonly used = new Set<string>();
@@ -15,11 +17,13 @@ export class ScriptedResponder implements ElicitationResponder {
   constructor(private readonly answers: ReadonlyMap<string, string>) {}
 
   async answer(key: string, params: ElicitationParams): Promise<ElicitationAnswer> {
+    const link = params.mode === 'url' ? describeLink(String(params.url)) : undefined;
+    if (link && !link.openable) return { action: 'decline' };
     const raw = this.answers.get(key);
     if (raw === undefined) {
+      if (link) throw new CliError(`input required: "${key}" (${oneLine(params.message)}); open ${link.text}, then pass --answer ${key}=accept`);
       const fields = Object.keys(params.requestedSchema?.properties ?? {});
-      const example = params.mode === 'url' ? 'accept' : `'${JSON.stringify(Object.fromEntries(fields.map((field) => [field, '…'])))}'`;
-      throw new CliError(`input required: "${key}" (${oneLine(params.message)}); pass --answer ${key}=${example}`);
+      throw new CliError(`input required: "${key}" (${oneLine(params.message)}); pass --answer ${key}='${JSON.stringify(Object.fromEntries(fields.map((field) => [field, '…'])))}'`);
     }
     if (this.used.has(key)) throw new CliError(`the server did not accept the answer to "${key}" (${oneLine(params.message)})`);
     this.used.add(key);

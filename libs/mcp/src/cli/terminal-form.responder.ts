@@ -1,5 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { ElicitationAnswer, ElicitationParams, ElicitationResponder } from './elicitation-responder.interface.js';
+import { describeLink } from './link-display.util.js';
+import { sanitizeTerminalText } from './terminal-text.sanitizer.js';
 
 const BOLD = '\x1b[1m';
 const DIM = '\x1b[2m';
@@ -12,6 +14,11 @@ interface Choice {
   title: string;
 }
 
+/** Server text that must stay on its line (a title, a choice, a hint), control characters escaped. */
+const inline = (text: unknown): string => sanitizeTerminalText(String(text), { multiline: false });
+/** Server text that may span lines (the message, a description), control characters escaped. */
+const block = (text: unknown): string => sanitizeTerminalText(String(text));
+
 /** Thrown inside the form when the person presses Ctrl+C: the elicitation is answered with `cancel`. */
 class FormCancelled extends Error {}
 
@@ -19,7 +26,8 @@ class FormCancelled extends Error {}
  * Asks an elicitation as a form on the terminal (node:readline): the message, then one question per field of the
  * requested schema — typed, with its title, description, default and choices — re-asking until the value fits,
  * then whether to send it (accept), decline or cancel. Ctrl+C cancels the elicitation, not the program. A URL
- * elicitation shows the link and waits until the person is done.
+ * elicitation shows the link with the host it really opens and waits until the person is done; a link that is not
+ * http(s) is declined without asking. Every text of the server is shown with its control characters escaped.
  */
 export class TerminalFormResponder implements ElicitationResponder {
   constructor(
@@ -43,7 +51,7 @@ export class TerminalFormResponder implements ElicitationResponder {
       }
     };
     try {
-      this.output.write(`\n${BOLD}? ${params.message}${RESET}\n`);
+      this.output.write(`\n${BOLD}? ${block(params.message)}${RESET}\n`);
       if (params.mode === 'url') return await this.urlAnswer(params, ask);
       const content: Record<string, unknown> = {};
       const required = new Set(params.requestedSchema?.required ?? []);
@@ -67,7 +75,12 @@ export class TerminalFormResponder implements ElicitationResponder {
   }
 
   private async urlAnswer(params: ElicitationParams, ask: (query: string) => Promise<string>): Promise<ElicitationAnswer> {
-    this.output.write(`  Open: ${params.url}\n`);
+    const link = describeLink(String(params.url));
+    if (!link.openable) {
+      this.output.write(`  Declined, the server asked to open ${link.text}\n`);
+      return { action: 'decline' };
+    }
+    this.output.write(`  Open ${link.text}\n`);
     const reply = (await ask(`  Done? ${DIM}[Y]es, [n]o = decline, [c]ancel${RESET} `)).toLowerCase();
     if (reply === 'n' || reply === 'no' || reply === 'decline') return { action: 'decline' };
     if (reply === 'c' || reply === 'cancel') return { action: 'cancel' };
@@ -76,13 +89,13 @@ export class TerminalFormResponder implements ElicitationResponder {
 
   /** Asks one field until the reply fits its schema; `undefined` for an optional field left empty. */
   private async askField(name: string, schema: FieldSchema, required: boolean, ask: (query: string) => Promise<string>): Promise<unknown> {
-    const title = typeof schema.title === 'string' ? schema.title : name;
-    if (typeof schema.description === 'string') this.output.write(`  ${DIM}${schema.description}${RESET}\n`);
+    const title = inline(typeof schema.title === 'string' ? schema.title : name);
+    if (typeof schema.description === 'string') this.output.write(`  ${DIM}${block(schema.description)}${RESET}\n`);
     const choices = choicesOf(schema.type === 'array' ? (schema.items as FieldSchema | undefined) : schema);
-    if (choices) choices.forEach((choice, index) => this.output.write(`    ${index + 1}) ${choice.title}\n`));
-    const hint = [fieldHint(schema, choices), schema.default !== undefined ? `default ${JSON.stringify(schema.default)}` : required ? '' : 'optional']
-      .filter(Boolean)
-      .join(', ');
+    if (choices) choices.forEach((choice, index) => this.output.write(`    ${index + 1}) ${inline(choice.title)}\n`));
+    const hint = inline(
+      [fieldHint(schema, choices), schema.default !== undefined ? `default ${JSON.stringify(schema.default)}` : required ? '' : 'optional'].filter(Boolean).join(', '),
+    );
     for (;;) {
       const reply = await ask(`  ${title}${hint ? ` ${DIM}(${hint})${RESET}` : ''}: `);
       if (reply === '') {
