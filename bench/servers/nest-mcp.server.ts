@@ -29,6 +29,8 @@ function benchModule(generatedTools: number): DynamicModule {
         version: '1.0.0',
         requestState: { keys: [BENCH_STATE_KEY] },
         maxListenStreams: 20_000,
+        // Every bench stream comes from one anonymous address.
+        maxListenStreamsPerAddress: 20_000,
       }),
     ],
     providers: [BenchTools, ...(generatedTools > 0 ? [generatedToolsProvider(generatedTools)] : [])],

@@ -26,6 +26,11 @@ export interface McpRequestScope {
   readonly httpResponse?: unknown;
   /** The authenticated caller, when a principal source is configured. */
   readonly principal?: string;
+  /**
+   * The peer address of the connection (`request.socket.remoteAddress`), when the call came over HTTP: the key of
+   * per-address caps for callers without a principal. Behind a proxy it is the proxy's address.
+   */
+  readonly remoteAddress?: string;
   /** Which wire the request came on: results and errors are shaped for it. Default modern. */
   readonly wire?: 'modern' | 'legacy';
   /** Present on the legacy wire: `ctx.elicit` sends real requests instead of ending the round. */

@@ -1,3 +1,4 @@
+export * from './delivery.policy.js';
 export * from './in-memory-event-bus.js';
 export * from './mcp-event-bus.interface.js';
 export * from './mcp-event.interface.js';

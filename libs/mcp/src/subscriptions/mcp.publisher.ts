@@ -1,14 +1,27 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { McpChangeEvent, McpEventAudience } from './mcp-event.interface.js';
 import { MCP_EVENT_BUS, type McpEventBus } from './mcp-event-bus.interface.js';
 
+/** Options of one published change. */
+export interface McpPublishOptions {
+  /**
+   * Only listeners whose principal is listed receive the event (anonymous listeners never do). Without it, every
+   * listener subscribed to the change receives it — so give one whenever the URI or list is not meant for everyone.
+   */
+  audience?: McpEventAudience;
+}
+
 /**
- * Tells listening clients that something changed (`subscriptions/listen`). Inject it anywhere.
- * Registry changes at run time publish list changes by themselves.
+ * Tells listening clients that something changed (`subscriptions/listen`, and 2025-11-25 session streams). Inject
+ * it anywhere. Registry changes at run time publish list changes by themselves (to everyone).
  *
  * @example
  * ```ts
  * constructor(private readonly publisher: McpPublisher) {}
- * async save(config: Config) { await this.store.save(config); await this.publisher.resourceUpdated('config://app'); }
+ * async save(user: string, profile: Profile) {
+ *   await this.store.save(user, profile);
+ *   await this.publisher.resourceUpdated(`users:${user}/profile`, { audience: { principals: [user] } });
+ * }
  * ```
  */
 @Injectable()
@@ -16,23 +29,34 @@ export class McpPublisher {
   constructor(@Inject(MCP_EVENT_BUS) private readonly bus: McpEventBus) {}
 
   /** The list of tools changed. */
-  async toolsListChanged(): Promise<void> {
-    await this.bus.publish({ type: 'toolsListChanged' });
+  async toolsListChanged(options?: McpPublishOptions): Promise<void> {
+    await this.bus.publish(addressed({ type: 'toolsListChanged' }, options));
   }
 
   /** The list of prompts changed. */
-  async promptsListChanged(): Promise<void> {
-    await this.bus.publish({ type: 'promptsListChanged' });
+  async promptsListChanged(options?: McpPublishOptions): Promise<void> {
+    await this.bus.publish(addressed({ type: 'promptsListChanged' }, options));
   }
 
   /** The list of resources (or resource templates) changed. */
-  async resourcesListChanged(): Promise<void> {
-    await this.bus.publish({ type: 'resourcesListChanged' });
+  async resourcesListChanged(options?: McpPublishOptions): Promise<void> {
+    await this.bus.publish(addressed({ type: 'resourcesListChanged' }, options));
   }
 
   /** The contents of a resource changed; clients subscribed to it (or to a parent URI) are told. */
-  async resourceUpdated(uri: string): Promise<void> {
+  async resourceUpdated(uri: string, options?: McpPublishOptions): Promise<void> {
     if (typeof uri !== 'string' || uri.length === 0) throw new TypeError('resourceUpdated needs a URI');
-    await this.bus.publish({ type: 'resourceUpdated', uri });
+    await this.bus.publish(addressed({ type: 'resourceUpdated', uri }, options));
   }
+}
+
+/** The event with a copy of its audience (plain JSON, detached from the caller's array), checked. */
+function addressed(event: McpChangeEvent, options: McpPublishOptions | undefined): McpChangeEvent {
+  const audience = options?.audience;
+  if (audience === undefined) return event;
+  const principals: unknown = audience?.principals;
+  if (!Array.isArray(principals) || !principals.every((principal) => typeof principal === 'string')) {
+    throw new TypeError('McpPublisher: audience.principals must be an array of principal strings');
+  }
+  return { ...event, audience: { principals: [...principals] } };
 }

@@ -5,7 +5,8 @@ import type { McpChangeEvent } from './mcp-event.interface.js';
 import { ABSOLUTE_URI } from '../protocol/uri.util.js';
 
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-const MAX_RESOURCE_SUBSCRIPTIONS = 1000;
+/** Most resource URIs one listener follows: a 2026 listen filter, and a 2025-11-25 session's `resources/subscribe` set. */
+export const MAX_RESOURCE_SUBSCRIPTIONS = 1000;
 
 /** What a listen stream asked for, narrowed to what this server honours. */
 export interface SubscriptionFilter {

@@ -3,9 +3,12 @@ import type { Subscription } from 'rxjs';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry, type McpListKind } from '../discovery/mcp.registry.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
+import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { MetaKeys } from '../protocol/meta-keys.constants.js';
+import { AdmissionQuota, type AdmissionRefusal } from '../server/admission-quota.js';
+import { mayDeliver, type McpListener } from './delivery.policy.js';
 import type { McpChangeEvent } from './mcp-event.interface.js';
 import { MCP_EVENT_BUS, type McpEventBus } from './mcp-event-bus.interface.js';
 import { notificationFor, parseSubscriptionFilter, type ListenFeatures } from './subscription-filter.js';
@@ -17,22 +20,35 @@ const LIST_EVENTS: Record<McpListKind, McpChangeEvent> = {
   resourceTemplates: { type: 'resourcesListChanged' },
 };
 
+/** Seconds a refused listener is told to wait (`Retry-After`, and `error.data.retryAfterSeconds`). */
+export const LISTEN_RETRY_AFTER_SECONDS = 1;
+
 /**
  * `subscriptions/listen` (spec digest §9): acknowledges the honoured filter first, then forwards matching change
  * events from the event bus, each tagged with the subscription id, with keep-alive comments in between. The stream
  * lasts until the client closes it; on shutdown the server ends it with the closing result.
  * Runtime changes of the registry are published as list changes.
+ *
+ * Streams are admitted by fair shares (a total, per principal, per remote address for anonymous callers), and each
+ * event reaches a stream only if its audience and the `authorizeDelivery` hook admit the stream's principal.
  */
 @Injectable()
 export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
   private readonly open = new Set<() => void>();
+  private readonly quota: AdmissionQuota;
   private registryChanges?: Subscription;
 
   constructor(
     @Inject(MCP_EVENT_BUS) private readonly bus: McpEventBus,
     private readonly registry: McpRegistry,
     private readonly options: McpResolvedOptions,
-  ) {}
+  ) {
+    this.quota = new AdmissionQuota({
+      total: options.maxListenStreams,
+      perPrincipal: options.maxListenStreamsPerPrincipal,
+      perAddress: options.maxListenStreamsPerAddress,
+    });
+  }
 
   onModuleInit(): void {
     this.registryChanges = this.registry.changes$.subscribe((kind) => void this.bus.publish(LIST_EVENTS[kind]));
@@ -51,11 +67,13 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
 
   listen(scope: McpRequestScope, features: ListenFeatures): Promise<JsonObject> {
     const filter = parseSubscriptionFilter(scope.params, features, scope.meta.clientCapabilities);
-    if (this.open.size >= this.options.maxListenStreams) {
-      throw new McpError(-32603, 'Too many open subscriptions; retry later', undefined, 503);
-    }
+    const admission = this.quota.tryAcquire({ principal: scope.principal, address: scope.remoteAddress });
+    if ('refused' in admission) throw this.refusal(admission.refused);
     const subscriptionId = scope.id;
     const tag = { [MetaKeys.subscriptionId]: subscriptionId };
+    // Read once, when the stream opens: the same object is shown to the hook for every event.
+    const listener: McpListener = Object.freeze({ principal: scope.principal });
+    const authorize = this.options.authorizeDelivery;
     scope.channel.notify({
       jsonrpc: '2.0',
       method: 'notifications/subscriptions/acknowledged',
@@ -65,7 +83,7 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
     return new Promise<JsonObject>((resolve) => {
       const unsubscribe = this.bus.subscribe((event) => {
         const method = notificationFor(filter, event);
-        if (!method) return;
+        if (!method || !mayDeliver(listener, event, authorize)) return;
         const params: JsonObject = { _meta: tag };
         if (event.type === 'resourceUpdated') params.uri = event.uri;
         scope.channel.notify({ jsonrpc: '2.0', method, params });
@@ -74,6 +92,7 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
       keepAlive.unref();
       const end = () => {
         this.open.delete(end);
+        admission.lease.release();
         clearInterval(keepAlive);
         unsubscribe();
         scope.cancellation.signal.removeEventListener('abort', end);
@@ -81,7 +100,22 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
       };
       this.open.add(end);
       // The client closing the stream ends the subscription; nothing more is written for it.
-      scope.cancellation.signal.addEventListener('abort', end, { once: true });
+      if (scope.cancellation.signal.aborted) end();
+      else scope.cancellation.signal.addEventListener('abort', end, { once: true });
     });
+  }
+
+  /** The server is full (503), or this caller holds its share already (429); both say when to retry. */
+  private refusal(refused: AdmissionRefusal): McpError {
+    const data = { retryAfterSeconds: LISTEN_RETRY_AFTER_SECONDS };
+    if (refused === 'total') {
+      const limit = this.options.maxListenStreams;
+      return new McpError(McpErrorCode.InternalError, `Too many open subscriptions on this server (maxListenStreams: ${limit}); retry later`, data, 503);
+    }
+    const [who, option, limit] =
+      refused === 'principal'
+        ? ['for this principal', 'maxListenStreamsPerPrincipal', this.options.maxListenStreamsPerPrincipal]
+        : ['from this address', 'maxListenStreamsPerAddress', this.options.maxListenStreamsPerAddress];
+    return new McpError(McpErrorCode.InternalError, `Too many open subscriptions ${who} (${option}: ${limit}); close one or retry later`, data, 429);
   }
 }

@@ -14,8 +14,10 @@ export interface QueueBounds {
   maxFrames: number;
   maxBytes: number;
   /**
-   * At the bound: `coalesce` keeps the newest progress per token and drops other notifications (request streams);
-   * `disconnect` closes the response (listen streams, whose change notifications must not be lost silently).
+   * At the bound: `coalesce` keeps the newest progress per token and drops other notifications (request streams).
+   * `disconnect` (listen streams, whose change notifications must not be lost silently): a change notification
+   * replaces the queued one of the same list or URI, at any queue length; anything else that does not fit closes the
+   * response.
    */
   overflow: 'coalesce' | 'disconnect';
 }
@@ -26,16 +28,26 @@ const SSE_HEADERS = {
   'X-Accel-Buffering': 'no',
 } as const;
 
-/** Writes one JSON body with its status. */
+/**
+ * Writes one JSON body with its status. A refusal (429, 503) whose JSON-RPC error carries `data.retryAfterSeconds`
+ * also gets it as `Retry-After`.
+ */
 export function writeJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (response.headersSent || response.destroyed) return;
   const payload = JSON.stringify(body);
+  const retryAfter = status === 429 || status === 503 ? retryAfterOf(body) : undefined;
   response.writeHead(status, {
+    ...(retryAfter !== undefined && { 'Retry-After': retryAfter }),
     ...headers,
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(payload),
   });
   response.end(payload);
+}
+
+function retryAfterOf(body: unknown): string | undefined {
+  const seconds = (body as { error?: { data?: { retryAfterSeconds?: unknown } } } | undefined)?.error?.data?.retryAfterSeconds;
+  return typeof seconds === 'number' && Number.isInteger(seconds) && seconds >= 0 ? String(seconds) : undefined;
 }
 
 /** Writes a status with no body (202 for notifications, 405 for other verbs). */
@@ -49,6 +61,8 @@ interface QueuedFrame {
   data: string;
   /** The progress token, for frames that may be coalesced. */
   progressToken?: string | number;
+  /** A listen stream's change notification, keyed by method (and URI): a newer one with the same key replaces it. */
+  changeKey?: string;
   final: boolean;
 }
 
@@ -65,7 +79,9 @@ const MAX_BATCH_CHARS = 16 * 1024;
  * HTTP chunk and one socket write instead of one each. While the socket is full, frames wait in a bounded queue. At
  * the bound, a new progress frame replaces the queued one of the same token (progress only moves forward, so the
  * newest value is all a late reader needs) and other notifications are dropped; the final response is always
- * queued, never dropped or reordered.
+ * queued, never dropped or reordered. A listen stream instead coalesces its change notifications while they wait
+ * (one per list, one per updated URI), so a slow reader holds a bounded queue and still learns of every change;
+ * only what cannot be coalesced disconnects it at the bound.
  *
  * The writer is also the one place that notices a client going away: the response closing before it finished
  * abandons the channel and cancels the call (spec §4.5).
@@ -74,6 +90,8 @@ export class ResponseWriter implements ChannelSink {
   private streaming = false;
   private readonly queue: QueuedFrame[] = [];
   private queuedBytes = 0;
+  /** The change notifications in `queue`, by key (listen streams only). */
+  private queuedChanges?: Map<string, QueuedFrame>;
   private waitingForDrain = false;
   /** Frames of the current tick, written on the next one. */
   private batch = '';
@@ -106,7 +124,8 @@ export class ResponseWriter implements ChannelSink {
       // A client that cannot read SSE only gets the final response.
       if (!this.accepted.sse) return;
       this.startStream();
-      this.enqueue({ data: frame(message.json ?? JSON.stringify(message.message)), progressToken: progressTokenOf(message.message), final: false });
+      const changeKey = this.bounds.overflow === 'disconnect' ? changeKeyOf(message.message) : undefined;
+      this.enqueue({ data: frame(message.json ?? JSON.stringify(message.message)), progressToken: progressTokenOf(message.message), changeKey, final: false });
       return;
     }
     // An error before any notification keeps its HTTP status even for a client that only accepts SSE.
@@ -126,6 +145,7 @@ export class ResponseWriter implements ChannelSink {
   private closed(): void {
     this.disconnect();
     this.queue.length = 0;
+    this.queuedChanges?.clear();
     this.batch = '';
     if (!this.response.writableFinished) {
       this.channel.abandon();
@@ -136,6 +156,15 @@ export class ResponseWriter implements ChannelSink {
   private enqueue(item: QueuedFrame): void {
     if (!this.waitingForDrain) {
       this.send(item);
+      return;
+    }
+    const waiting = item.changeKey !== undefined ? this.queuedChanges?.get(item.changeKey) : undefined;
+    if (waiting) {
+      // The same change notification is still waiting: it takes the newest content and keeps its place. It leaves
+      // after this change happened, so the client re-reads the latest state either way.
+      this.queuedBytes += item.data.length - waiting.data.length;
+      waiting.data = item.data;
+      this.droppedFrames++;
       return;
     }
     if (!item.final && (this.queue.length >= this.bounds.maxFrames || this.queuedBytes + item.data.length > this.bounds.maxBytes)) {
@@ -153,6 +182,7 @@ export class ResponseWriter implements ChannelSink {
     }
     this.queue.push(item);
     this.queuedBytes += item.data.length;
+    if (item.changeKey !== undefined) (this.queuedChanges ??= new Map()).set(item.changeKey, item);
   }
 
   private dropQueued(matches: (queued: QueuedFrame) => boolean): boolean {
@@ -206,6 +236,7 @@ export class ResponseWriter implements ChannelSink {
     while (this.queue.length > 0 && !this.waitingForDrain && !this.response.destroyed) {
       const item = this.queue.shift()!;
       this.queuedBytes -= item.data.length;
+      if (item.changeKey !== undefined) this.queuedChanges?.delete(item.changeKey);
       this.send(item);
     }
   }
@@ -225,6 +256,23 @@ export class ResponseWriter implements ChannelSink {
 
 function frame(json: string): string {
   return `event: message\ndata: ${json}\n\n`;
+}
+
+/** The key under which a listen stream coalesces a change notification: its method, and the URI of an update. */
+function changeKeyOf(message: JsonRpcNotification | JsonRpcRequest): string | undefined {
+  if ('id' in message) return undefined;
+  switch (message.method) {
+    case 'notifications/tools/list_changed':
+    case 'notifications/prompts/list_changed':
+    case 'notifications/resources/list_changed':
+      return message.method;
+    case 'notifications/resources/updated': {
+      const uri = message.params?.uri;
+      return typeof uri === 'string' ? `updated ${uri}` : undefined;
+    }
+    default:
+      return undefined;
+  }
 }
 
 function progressTokenOf(message: JsonRpcNotification | JsonRpcRequest): string | number | undefined {
