@@ -14,6 +14,7 @@ import type { ProgressEvent } from '../progress/progress-event.interface.js';
 import { readProgressLines } from '../progress/progress-event.reader.js';
 import type { ProgressSink } from '../progress/progress-sink.interface.js';
 import { CountingProgress, DoubleProgress, LongProgress, PercentProgress } from '../progress/progress.emitters.js';
+import { RequestProgressSink } from '../progress/request-progress.sink.js';
 
 const MAX_LIVE_ATTEMPTS = 3;
 /** A number as JSON writes it (`JSON.stringify` turns non-finite values into null). */
@@ -39,7 +40,8 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
     private readonly name: string,
     private readonly ledger: AnswerLedger = new AnswerLedger(new Map()),
   ) {
-    this.sink = { send: (progress, total, message) => this.sendProgress(progress, total, message) };
+    // One sink for every emitter and progressFrom of the call: the values of one progress token must increase.
+    this.sink = new RequestProgressSink({ send: (progress, total, message) => this.sendProgress(progress, total, message) });
   }
 
   /** The name of the tool or prompt, or the URI (template) of the resource being served. */
@@ -108,8 +110,9 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
    * line, turns every NDJSON `ProgressEvent` line into a progress report of this request, and passes every other line
    * to the Nest logger (context: the handler name). Resolves when the stream ends or `ctx.signal` aborts.
    *
-   * Reports follow the `doubleProgress` rules (finite, strictly increasing): a line that breaks them, or a malformed
-   * progress line, is skipped with a warning instead of failing the call. The total is `options.total`, or else the
+   * Reports follow the `doubleProgress` rules (finite, strictly increasing, also across the other emitters of this
+   * request): a line that breaks them, or a malformed progress line, is skipped with a warning instead of failing
+   * the call. The total is `options.total`, or else the
    * first event's `total`. Without a progress token nothing is sent, so the call behaves the same either way.
    *
    * @example

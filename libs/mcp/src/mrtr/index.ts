@@ -1,5 +1,6 @@
 export * from './answer-ledger.js';
 export * from './form-schema.builder.js';
+export * from './in-memory-request-state.store.js';
 export * from './input-answers.interface.js';
 export * from './input-request.builders.js';
 export * from './input-request.interface.js';
@@ -8,3 +9,4 @@ export * from './mcp-elicitor.interface.js';
 export * from './mrtr.service.js';
 export * from './request-state.codec.js';
 export * from './request-state.interface.js';
+export * from './request-state-store.interface.js';

@@ -1,12 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { createHash } from 'node:crypto';
 import { McpResolvedOptions } from '../config/resolved-options.js';
+import { McpRegistry } from '../discovery/mcp.registry.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { AnswerLedger } from './answer-ledger.js';
 import { RequestStateCodec } from './request-state.codec.js';
 import type { RequestStatePayload } from './request-state.interface.js';
+import { principalBindingWarning } from './principal-binding.warning.js';
 import { isJsonObject } from '../protocol/json-object.util.js';
 
 /**
@@ -15,14 +18,37 @@ import { isJsonObject } from '../protocol/json-object.util.js';
  * and — when the handler asked for more — builds the `input_required` result with a newly sealed state.
  */
 @Injectable()
-export class McpMrtrService {
+export class McpMrtrService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('McpModule');
+
   constructor(
     private readonly codec: RequestStateCodec,
     private readonly options: McpResolvedOptions,
+    private readonly registry: McpRegistry,
+    private readonly adapterHost: HttpAdapterHost,
   ) {}
 
-  /** The answers this call has. Malformed `inputResponses` or a state that does not verify → `-32602`. */
-  begin(scope: McpRequestScope, target: string): AnswerLedger {
+  /**
+   * Warns once when states and sessions are not bound to a caller. Runs after the explorer's own bootstrap hook
+   * (it comes first among the module's providers), so the registry holds the decorated handlers.
+   */
+  onApplicationBootstrap(): void {
+    const registry = this.registry;
+    const warning = principalBindingWarning({
+      hasPrincipal: this.options.principal !== undefined,
+      servesHttp: this.adapterHost.httpAdapter !== undefined,
+      legacyWire: this.options.legacyWire,
+      hasHandlers:
+        registry.listTools().length + registry.listPrompts().length + registry.listResources().length + registry.listResourceTemplates().length > 0,
+    });
+    if (warning) this.logger.warn(warning);
+  }
+
+  /**
+   * The answers this call has. Malformed `inputResponses` or a state that does not verify → `-32602`. A Promise only
+   * when a single-use store must record the state (`requestState.singleUse`); a first round never waits.
+   */
+  begin(scope: McpRequestScope, target: string): AnswerLedger | Promise<AnswerLedger> {
     const { inputResponses, requestState } = scope.params;
     if (inputResponses !== undefined && !isJsonObject(inputResponses)) {
       throw McpError.invalidParams('Invalid params: inputResponses must be an object');
@@ -34,13 +60,22 @@ export class McpMrtrService {
     if (requestState === undefined) {
       return new AnswerLedger(new Map(Object.entries(responses)));
     }
-    const state = this.verify(this.codec.open(requestState), scope, target);
+    const opened = this.codec.openState(requestState);
+    const state = this.verify(opened.payload, scope, target);
     const answers = new Map(Object.entries(state.a));
     // Only answers to what the last round asked are taken; extra keys are ignored (T-MRTR-10).
     for (const key of state.p) {
       if (Object.hasOwn(responses, key)) answers.set(key, responses[key]);
     }
-    return new AnswerLedger(answers);
+    const store = this.options.requestStateStore;
+    if (!store) return new AnswerLedger(answers);
+    // Recorded only once every check passed, so a refused state does not take a slot; before the handler runs.
+    return Promise.resolve(store.consume(opened.id, state.iat + this.options.requestStateTtlMs)).then((fresh) => {
+      if (fresh !== true) {
+        throw McpError.invalidParams('Invalid requestState: this requestState was already used (states are single-use); start the call again without it');
+      }
+      return new AnswerLedger(answers);
+    });
   }
 
   /** The `input_required` result when the handler asked for input this round, else undefined. */

@@ -1,4 +1,5 @@
 import { ConsoleLogger, Logger, type LoggerService } from '@nestjs/common';
+import { ApplicationConfig } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpResolvedOptions } from '../config/resolved-options.js';
@@ -15,8 +16,12 @@ const KEY_A = newKey();
 const KEY_B = newKey();
 const KEY_C = newKey();
 
-function codecWith(keys?: string[]): RequestStateCodec {
-  return new RequestStateCodec(new McpResolvedOptions({ name: 'x', version: '1', requestState: keys ? { keys } : {} }));
+/** A codec as the module builds it: the server's name, its endpoint path and, optionally, the app's global prefix. */
+function codecWith(keys?: string[], server: { name?: string; path?: string; prefix?: string } = {}): RequestStateCodec {
+  const options = new McpResolvedOptions({ name: server.name ?? 'x', version: '1', requestState: keys ? { keys } : {} });
+  const config = new ApplicationConfig();
+  if (server.prefix !== undefined) config.setGlobalPrefix(server.prefix);
+  return new RequestStateCodec(options, { path: server.path ?? '/mcp' }, config);
 }
 
 const PAYLOAD = {
@@ -180,6 +185,42 @@ describe('RequestStateCodec', () => {
     it('a valid ciphertext of something that is not JSON cannot be produced by a client (only the server seals)', () => {
       // Re-encrypting is impossible without the key; the nearest a client can get is garbage → integrity failure.
       rejection(codec, tokenOf(randomBytes(bytesOf(sealed).length)));
+    });
+  });
+
+  describe('bound to the server and its endpoint (associated data)', () => {
+    it('opens on another replica of the same server: same keys, name and endpoint', () => {
+      const sealed = codecWith([KEY_A], { name: 'ops', path: '/mcp' }).seal(PAYLOAD);
+      expect(codecWith([KEY_A], { name: 'ops', path: '/mcp' }).open(sealed)).toEqual(PAYLOAD);
+      // The same endpoint spelled with a trailing or doubled slash is the same endpoint.
+      expect(codecWith([KEY_A], { name: 'ops', path: 'mcp/' }).open(sealed)).toEqual(PAYLOAD);
+    });
+
+    it.each([
+      ['another server name', { name: 'billing', path: '/mcp' }],
+      ['another endpoint path', { name: 'ops', path: '/admin/mcp' }],
+      ['another global prefix', { name: 'ops', path: '/mcp', prefix: 'v2' }],
+      ['a name that only differs in case', { name: 'Ops', path: '/mcp' }],
+    ])('a state from a server with the same keys but %s → -32602, like an altered state', (_label, other) => {
+      const sealed = codecWith([KEY_A], { name: 'ops', path: '/mcp' }).seal(PAYLOAD);
+      expect(rejection(codecWith([KEY_A], other), sealed).message).toBe('Invalid requestState: integrity check failed');
+    });
+
+    it('name and path cannot be shifted into each other (an unambiguous encoding)', () => {
+      // Concatenated, both would read "ops/a/mcp".
+      const sealed = codecWith([KEY_A], { name: 'ops', path: '/a/mcp' }).seal(PAYLOAD);
+      rejection(codecWith([KEY_A], { name: 'ops/a', path: '/mcp' }), sealed);
+    });
+
+    it('each sealing has its own id (key id and IV), the same every time that state is opened', () => {
+      const codec = codecWith([KEY_A]);
+      const first = codec.seal(PAYLOAD);
+      const second = codec.seal(PAYLOAD);
+      const opened = codec.openState(first);
+      expect(opened.payload).toEqual(PAYLOAD);
+      expect(opened.id).toBe(bytesOf(first).subarray(0, KEY_ID_BYTES + IV_BYTES).toString('base64url'));
+      expect(codec.openState(first).id).toBe(opened.id);
+      expect(codec.openState(second).id).not.toBe(opened.id);
     });
   });
 

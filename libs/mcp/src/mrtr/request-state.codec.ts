@@ -1,10 +1,13 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { ApplicationConfig } from '@nestjs/core';
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { MCP_MODULE_OPTIONS_EXTRAS } from '../config/mcp-extras.constants.js';
+import type { McpModuleExtras } from '../config/mcp-options.interface.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpError } from '../protocol/mcp.error.js';
 
 const VERSION = 'v1';
-const AAD = Buffer.from('nest-mcp/requestState/v1');
+const AAD_LABEL = 'nest-mcp/requestState/v1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const KEY_ID_BYTES = 4;
@@ -18,17 +21,39 @@ interface Key {
 
 const invalidState = (reason: string) => McpError.invalidParams(`Invalid requestState: ${reason}`);
 
+/** A state that opened: what it carries, and an id unique to this sealing (its key id and random IV). */
+export interface OpenedRequestState {
+  payload: unknown;
+  id: string;
+}
+
+/** `//a/b/` → `/a/b`. */
+function normalizePath(path: string): string {
+  const collapsed = path.replace(/\/{2,}/g, '/');
+  return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
+}
+
 /**
  * Seals and opens `requestState` with AES-256-GCM (DESIGN D4): confidential and tamper-evident, so a client can
  * neither read nor alter what the server carried between rounds. The first key seals; every key opens (rotation).
  * Format: `v1.<base64url(keyId | iv | ciphertext | tag)>`.
+ *
+ * The associated data names the server (`name`) and its endpoint (global prefix + `path`): two servers that share
+ * keys — or two endpoints of one application — cannot open each other's states, which fail like altered ones.
  */
 @Injectable()
 export class RequestStateCodec {
   private readonly logger = new Logger('RequestStateCodec');
   private readonly keys: readonly Key[];
+  /** Built on first use: the global prefix is set after the providers are created. */
+  private aad?: Buffer;
 
-  constructor(options: McpResolvedOptions) {
+  constructor(
+    private readonly options: McpResolvedOptions,
+    @Inject(MCP_MODULE_OPTIONS_EXTRAS) private readonly extras: McpModuleExtras,
+    // Absent in a standalone application context (stdio): no global prefix there.
+    @Optional() private readonly applicationConfig?: ApplicationConfig,
+  ) {
     const secrets = options.requestStateKeys.map((encoded, index) => {
       const secret = Buffer.from(encoded, 'base64');
       if (secret.length !== 32) {
@@ -50,7 +75,7 @@ export class RequestStateCodec {
     const key = this.keys[0];
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', key.secret, iv);
-    cipher.setAAD(AAD);
+    cipher.setAAD(this.associatedData());
     const ciphertext = Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]);
     const token = `${VERSION}.${Buffer.concat([key.id, iv, ciphertext, cipher.getAuthTag()]).toString('base64url')}`;
     // Never issue a state that open() would refuse: the flow could not finish.
@@ -62,6 +87,11 @@ export class RequestStateCodec {
 
   /** Opens a state; anything that does not verify is `-32602`. */
   open(token: unknown): unknown {
+    return this.openState(token).payload;
+  }
+
+  /** Opens a state and tells its id (for single-use stores); anything that does not verify is `-32602`. */
+  openState(token: unknown): OpenedRequestState {
     if (typeof token !== 'string' || token.length > MAX_STATE_CHARS || !token.startsWith(`${VERSION}.`)) {
       throw invalidState('malformed');
     }
@@ -75,12 +105,22 @@ export class RequestStateCodec {
     const tag = bytes.subarray(bytes.length - TAG_BYTES);
     try {
       const decipher = createDecipheriv('aes-256-gcm', key.secret, iv);
-      decipher.setAAD(AAD);
+      decipher.setAAD(this.associatedData());
       decipher.setAuthTag(tag);
       const plaintext = Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
-      return JSON.parse(plaintext);
+      return { payload: JSON.parse(plaintext), id: bytes.subarray(0, KEY_ID_BYTES + IV_BYTES).toString('base64url') };
     } catch {
       throw invalidState('integrity check failed');
     }
+  }
+
+  /** The label, the server name and the endpoint path, JSON-encoded so that no two pairs give the same bytes. */
+  private associatedData(): Buffer {
+    if (!this.aad) {
+      const prefix = this.applicationConfig?.getGlobalPrefix() ?? '';
+      const endpoint = normalizePath(`/${prefix}/${this.extras.path ?? '/mcp'}`);
+      this.aad = Buffer.from(JSON.stringify([AAD_LABEL, this.options.serverInfo.name, endpoint]));
+    }
+    return this.aad;
   }
 }

@@ -1,6 +1,7 @@
 export * from './illegal-progress.error.js';
 export * from './mcp-progress-source.interface.js';
 export * from './progress-sink.interface.js';
+export * from './request-progress.sink.js';
 export * from './progress.emitters.js';
 export * from './progress-event.codec.js';
 export * from './progress-event.interface.js';

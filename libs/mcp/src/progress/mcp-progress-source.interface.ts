@@ -2,7 +2,9 @@ import type { CountingProgress, DoubleProgress, LongProgress, PercentProgress } 
 
 /**
  * Creates typed progress emitters bound to the current request's progress token. Values are checked whether or not
- * the client asked for progress; only sending depends on the token.
+ * the client asked for progress; only sending depends on the token. All emitters of one request (and
+ * `ctx.progressFrom`) share one order: a value not above the last one any of them reported throws
+ * `IllegalProgressError`, as the spec requires the progress of one token to increase with each notification.
  */
 export interface McpProgressSource {
   /** Any finite, strictly increasing values; optional total. */

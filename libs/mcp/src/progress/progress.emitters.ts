@@ -38,8 +38,10 @@ abstract class MonotonicEmitter {
       throw new IllegalProgressError(`progress must strictly increase: ${value} after ${this.last}`);
     }
     checkMessage(message);
+    // The request's sink may refuse the value too (another emitter went higher): only then is it this emitter's last.
+    const sent = this.sink.send(wireValue, this.total, message);
     this.last = value;
-    return this.sink.send(wireValue, this.total, message);
+    return sent;
   }
 }
 

@@ -27,7 +27,9 @@ export class McpHandlerInvoker {
     input: unknown,
     createContext: (ledger: AnswerLedger) => MrtrContext,
   ): Promise<InvocationOutcome> {
-    const ledger = this.mrtr.begin(scope, target);
+    const begun = this.mrtr.begin(scope, target);
+    // Awaited only when a single-use store records the state: the plain path keeps no extra await.
+    const ledger = begun instanceof Promise ? await begun : begun;
     const context = createContext(ledger);
     let outcome: InvocationOutcome;
     try {
