@@ -1,5 +1,7 @@
 import type { McpCacheHints, McpIcon } from '../protocol/mcp-wire.interface.js';
 import type { McpEventBus } from '../subscriptions/mcp-event-bus.interface.js';
+import type { McpRequestStateStore } from '../mrtr/request-state-store.interface.js';
+import type { McpDeliveryAuthorizer } from '../subscriptions/delivery.policy.js';
 
 /** Cache hints per kind of cacheable result; each falls back to `default`. */
 export interface McpCacheHintOptions {
@@ -12,7 +14,10 @@ export interface McpCacheHintOptions {
   resourcesRead?: McpCacheHints;
 }
 
-/** How `requestState` of Multi Round-Trip Requests is sealed. */
+/**
+ * How `requestState` of Multi Round-Trip Requests is sealed. A state opens only on a server with the same keys, the
+ * same `name` and the same endpoint path (global prefix included): replicas share all three.
+ */
 export interface McpRequestStateOptions {
   /**
    * AES-256 keys, base64 (32 bytes each). The first seals, all are tried to open (rotation).
@@ -21,9 +26,18 @@ export interface McpRequestStateOptions {
   keys?: string[];
   /** How long a sealed state stays valid, in milliseconds. Default 5 minutes. */
   ttlMs?: number;
+  /**
+   * Accept each state once: a retry that sends a state again gets `-32602` "already used". `true` keeps the used
+   * ids in this process (`InMemoryRequestStateStore`, at most 100,000 at once); pass a store shared by every
+   * replica (e.g. Redis) when there are several. Default false: a state may be sent again until it expires.
+   */
+  singleUse?: boolean | McpRequestStateStore;
 }
 
-/** Bounds of the per-response queue used when a client reads a stream slower than the server writes it. */
+/**
+ * Bounds of the per-response queue used when a client reads a stream slower than the server writes it; over stdio,
+ * of the queue of the process's stdout (responses and server→client requests there are never dropped).
+ */
 export interface McpStreamingOptions {
   /** Frames kept waiting for a slow client before progress is coalesced and other notifications dropped. Default 128. */
   maxQueuedFrames?: number;
@@ -45,14 +59,20 @@ export interface McpModuleOptions {
   /** Guidance for the model, returned by `server/discover`. */
   instructions?: string;
   /**
-   * Host header values accepted (DNS-rebinding protection), e.g. `['mcp.example.com']`; a port is ignored.
-   * Default: on a loopback connection only `localhost`, `127.0.0.1` and `[::1]`; elsewhere any host.
+   * Host header values accepted (DNS-rebinding protection), e.g. `['mcp.example.com']`, compared case-insensitively;
+   * an entry without a port matches any port, an entry with one only that port. When set, only these are accepted
+   * (not even `localhost` or IP addresses unless listed). Set it to serve the endpoint under a DNS name.
+   * Default (fails closed): on a loopback connection only `localhost`, `127.0.0.1` and `[::1]`; on any other address
+   * (0.0.0.0 in a container) `localhost` and IP addresses. Any other Host gets 403 / `-32600`. The policy is logged
+   * once at startup (`McpHttpTransport`).
    */
   allowedHosts?: string[];
   /**
-   * Origin header values accepted when a browser sends one, e.g. `['https://app.example.com']`.
-   * Default: loopback origins on a loopback connection, otherwise the same origin as the Host header.
-   * A request without `Origin` is always accepted.
+   * Origin header values accepted when a browser sends one: full origins such as `['https://app.example.com']`
+   * (scheme, host, port; no trailing slash), compared case-insensitively. When set, only these are accepted.
+   * Default: loopback origins (`http(s)://localhost`, `127.x.x.x`, `[::1]`, any port), and an origin whose host is
+   * the IP address and port of the Host header. A page under a DNS name, even the server's own, needs this option.
+   * A request without `Origin` (not a browser) is always accepted; `Origin: null` never is.
    */
   allowedOrigins?: string[];
   /** Largest accepted request body in bytes. Default 4 MiB. */
@@ -67,7 +87,8 @@ export interface McpModuleOptions {
   streaming?: McpStreamingOptions;
   /**
    * Who is calling, for binding `requestState` to its caller: e.g. `(req) => req.user?.sub` after an auth guard.
-   * Receives the framework's HTTP request. Default: no principal.
+   * Receives the framework's HTTP request. Default: no principal (an HTTP server with handlers or 2025-11-25
+   * sessions then logs one warning at startup: states and sessions are not bound to a caller).
    */
   principal?: (request: unknown) => string | undefined;
   /**
@@ -75,8 +96,26 @@ export interface McpModuleOptions {
    * give a shared bus (e.g. Redis pub/sub) when several replicas serve the same clients.
    */
   eventBus?: McpEventBus;
-  /** Most `subscriptions/listen` streams open at once; more are refused with HTTP 503. Default 10,000. */
+  /** Most `subscriptions/listen` streams open at once; more are refused with HTTP 503 and `Retry-After`. Default 10,000. */
   maxListenStreams?: number;
+  /**
+   * Most `subscriptions/listen` streams one principal (see `principal`) holds open at once, so that one client cannot
+   * take every slot of `maxListenStreams`; more are refused with HTTP 429 and `Retry-After`. Default 100.
+   */
+  maxListenStreamsPerPrincipal?: number;
+  /**
+   * Most `subscriptions/listen` streams callers without a principal hold open from one remote address; more are
+   * refused with HTTP 429 and `Retry-After`. Raise it when many anonymous clients share one address (a proxy that
+   * does not forward the client's own). Default 100.
+   */
+  maxListenStreamsPerAddress?: number;
+  /**
+   * Decides whether a change event may reach a listener, after the event's `audience` admitted it (an event published
+   * with an audience reaches only the principals it lists; one without reaches every subscriber). Runs for every
+   * event × subscribed listener, so it is synchronous: only `true` delivers; `false`, a Promise or a throw refuses.
+   * Applies to `subscriptions/listen` streams and to 2025-11-25 session streams. Default: none (audience only).
+   */
+  authorizeDelivery?: McpDeliveryAuthorizer;
   /** Interval of keep-alive comments on listen streams, in milliseconds. Default 15,000. */
   keepAliveMs?: number;
   /**
@@ -85,14 +124,58 @@ export interface McpModuleOptions {
    * exempt.
    */
   callTimeoutMs?: number;
+  /**
+   * Most requests in flight at once over HTTP, on both wires (listen streams are not counted: they have their own
+   * caps); more are refused with HTTP 503, `Retry-After` and `-32603`. Default 1,000.
+   */
+  maxCallsInFlight?: number;
+  /**
+   * Most requests one principal (see `principal`) has in flight at once over HTTP, so that one client cannot take
+   * every slot of `maxCallsInFlight`; more are refused with HTTP 429, `Retry-After` and `-32603`. Default 128.
+   */
+  maxCallsInFlightPerPrincipal?: number;
+  /**
+   * Most requests callers without a principal have in flight at once from one remote address; more are refused with
+   * HTTP 429, `Retry-After` and `-32603`. Raise it when many anonymous clients share one address (a proxy that does
+   * not forward the client's own). Default 128.
+   */
+  maxCallsInFlightPerAddress?: number;
   /** On shutdown, how long calls in flight may take to answer after their signal aborted. Default 10 seconds. */
   shutdownTimeoutMs?: number;
   /** Deepest nesting of arrays and objects accepted in a request body. Default 64. */
   maxJsonDepth?: number;
   /** 2025-11-25 sessions idle longer than this expire (later requests get 404), in milliseconds. Default 30 minutes. */
   sessionIdleMs?: number;
-  /** Most 2025-11-25 sessions at once; `initialize` beyond it is refused with HTTP 503. Default 10,000. */
+  /** Most 2025-11-25 sessions at once; `initialize` beyond it is refused with HTTP 503 and `Retry-After`. Default 10,000. */
   maxSessions?: number;
+  /**
+   * Most 2025-11-25 sessions one principal (see `principal`) holds at once, so that one client cannot take every slot
+   * of `maxSessions`; `initialize` beyond it is refused with HTTP 429 and `Retry-After`. Default 100.
+   */
+  maxSessionsPerPrincipal?: number;
+  /**
+   * Most 2025-11-25 sessions callers without a principal hold from one remote address; `initialize` beyond it is
+   * refused with HTTP 429 and `Retry-After`. Raise it when many anonymous clients share one address (a proxy that
+   * does not forward the client's own). Default 100.
+   */
+  maxSessionsPerAddress?: number;
+  /**
+   * Bytes all 2025-11-25 sessions may hold together (what each keeps of `initialize`, and its subscribed URIs, as
+   * estimated by the server); beyond it `initialize` is refused with HTTP 503 and `resources/subscribe` with -32603.
+   * Default 64 MiB.
+   */
+  maxSessionBytes?: number;
+  /**
+   * Largest `initialize` params of a 2025-11-25 client, in bytes of JSON; larger ones are refused with HTTP 413 and
+   * -32602. A session keeps only a small bounded copy of them either way. Default 8 KiB.
+   */
+  maxInitializeBytes?: number;
+  /**
+   * Serve 2025-11-25 clients (`initialize`, sessions, the GET stream, DELETE) on the same endpoint and on stdio.
+   * `false` answers every request as a 2026-07-28-only server does: `initialize` without the 2026 envelope gets its
+   * error, GET and DELETE get 405. Default true.
+   */
+  legacyWire?: boolean;
   /** How long a 2025-11-25 server→client request (elicitation, sampling, roots) waits for its answer. Default 10 minutes. */
   clientRequestTimeoutMs?: number;
   /** Put `io.modelcontextprotocol/serverInfo` in every result's `_meta`. Default true. */

@@ -2,6 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { McpCacheHints, McpImplementation } from '../protocol/mcp-wire.interface.js';
 import { MCP_MODULE_OPTIONS } from './mcp-module-definition.js';
 import type { McpCacheHintOptions, McpModuleOptions } from './mcp-options.interface.js';
+import { InMemoryRequestStateStore } from '../mrtr/in-memory-request-state.store.js';
+import type { McpRequestStateStore } from '../mrtr/request-state-store.interface.js';
+import type { McpDeliveryAuthorizer } from '../subscriptions/delivery.policy.js';
 
 const DEFAULT_CACHE_HINTS: McpCacheHints = { ttlMs: 0, cacheScope: 'private' };
 
@@ -16,6 +19,8 @@ export class McpResolvedOptions {
   readonly pageSize: number;
   readonly requestStateKeys: readonly string[];
   readonly requestStateTtlMs: number;
+  /** Where used states are recorded when `requestState.singleUse` is on. */
+  readonly requestStateStore?: McpRequestStateStore;
   readonly serverInfoInResults: boolean;
   readonly invalidToolArguments: 'result' | 'protocol';
   readonly progress: 'mcp' | 'stderr';
@@ -23,12 +28,23 @@ export class McpResolvedOptions {
   readonly maxQueuedBytes: number;
   readonly principal?: (request: unknown) => string | undefined;
   readonly maxListenStreams: number;
+  readonly maxListenStreamsPerPrincipal: number;
+  readonly maxListenStreamsPerAddress: number;
+  readonly authorizeDelivery?: McpDeliveryAuthorizer;
   readonly keepAliveMs: number;
   readonly callTimeoutMs: number;
+  readonly maxCallsInFlight: number;
+  readonly maxCallsInFlightPerPrincipal: number;
+  readonly maxCallsInFlightPerAddress: number;
   readonly shutdownTimeoutMs: number;
   readonly maxJsonDepth: number;
   readonly sessionIdleMs: number;
   readonly maxSessions: number;
+  readonly maxSessionsPerPrincipal: number;
+  readonly maxSessionsPerAddress: number;
+  readonly maxSessionBytes: number;
+  readonly maxInitializeBytes: number;
+  readonly legacyWire: boolean;
   readonly clientRequestTimeoutMs: number;
   private readonly cacheHints: McpCacheHintOptions;
 
@@ -51,6 +67,7 @@ export class McpResolvedOptions {
     this.pageSize = positive(options.pageSize, 100, 'pageSize');
     this.requestStateKeys = options.requestState?.keys ?? [];
     this.requestStateTtlMs = positive(options.requestState?.ttlMs, 5 * 60_000, 'requestState.ttlMs');
+    this.requestStateStore = singleUseStore(options.requestState?.singleUse);
     this.serverInfoInResults = options.serverInfoInResults ?? true;
     this.invalidToolArguments = options.invalidToolArguments ?? 'result';
     this.progress = options.progress ?? 'mcp';
@@ -62,12 +79,29 @@ export class McpResolvedOptions {
     this.maxQueuedBytes = positive(options.streaming?.maxQueuedBytes, 64 * 1024, 'streaming.maxQueuedBytes');
     this.principal = options.principal;
     this.maxListenStreams = positive(options.maxListenStreams, 10_000, 'maxListenStreams');
+    this.maxListenStreamsPerPrincipal = positive(options.maxListenStreamsPerPrincipal, 100, 'maxListenStreamsPerPrincipal');
+    this.maxListenStreamsPerAddress = positive(options.maxListenStreamsPerAddress, 100, 'maxListenStreamsPerAddress');
+    if (options.authorizeDelivery !== undefined && typeof options.authorizeDelivery !== 'function') {
+      throw new Error('McpModule: option "authorizeDelivery" must be a function');
+    }
+    this.authorizeDelivery = options.authorizeDelivery;
     this.keepAliveMs = positive(options.keepAliveMs, 15_000, 'keepAliveMs');
     this.callTimeoutMs = options.callTimeoutMs === 0 ? 0 : positive(options.callTimeoutMs, 5 * 60_000, 'callTimeoutMs');
+    this.maxCallsInFlight = positive(options.maxCallsInFlight, 1_000, 'maxCallsInFlight');
+    this.maxCallsInFlightPerPrincipal = positive(options.maxCallsInFlightPerPrincipal, 128, 'maxCallsInFlightPerPrincipal');
+    this.maxCallsInFlightPerAddress = positive(options.maxCallsInFlightPerAddress, 128, 'maxCallsInFlightPerAddress');
     this.shutdownTimeoutMs = positive(options.shutdownTimeoutMs, 10_000, 'shutdownTimeoutMs');
     this.maxJsonDepth = positive(options.maxJsonDepth, 64, 'maxJsonDepth');
     this.sessionIdleMs = positive(options.sessionIdleMs, 30 * 60_000, 'sessionIdleMs');
     this.maxSessions = positive(options.maxSessions, 10_000, 'maxSessions');
+    this.maxSessionsPerPrincipal = positive(options.maxSessionsPerPrincipal, 100, 'maxSessionsPerPrincipal');
+    this.maxSessionsPerAddress = positive(options.maxSessionsPerAddress, 100, 'maxSessionsPerAddress');
+    this.maxSessionBytes = positive(options.maxSessionBytes, 64 * 1024 * 1024, 'maxSessionBytes');
+    this.maxInitializeBytes = positive(options.maxInitializeBytes, 8 * 1024, 'maxInitializeBytes');
+    if (options.legacyWire !== undefined && typeof options.legacyWire !== 'boolean') {
+      throw new Error('McpModule: option "legacyWire" must be a boolean');
+    }
+    this.legacyWire = options.legacyWire ?? true;
     this.clientRequestTimeoutMs = positive(options.clientRequestTimeoutMs, 10 * 60_000, 'clientRequestTimeoutMs');
   }
 
@@ -75,6 +109,15 @@ export class McpResolvedOptions {
   cacheHintsFor(kind: Exclude<keyof McpCacheHintOptions, 'default'>): McpCacheHints {
     return this.cacheHints[kind] ?? this.cacheHints.default ?? DEFAULT_CACHE_HINTS;
   }
+}
+
+function singleUseStore(singleUse: boolean | McpRequestStateStore | undefined): McpRequestStateStore | undefined {
+  if (singleUse === undefined || singleUse === false) return undefined;
+  if (singleUse === true) return new InMemoryRequestStateStore();
+  if (typeof singleUse?.consume !== 'function') {
+    throw new Error('McpModule: option "requestState.singleUse" must be true, false or a store with a consume(stateId, expiresAt) method');
+  }
+  return singleUse;
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {

@@ -8,9 +8,12 @@ import { McpError } from '../protocol/mcp.error.js';
 import { McpHeaders } from '../protocol/meta-keys.constants.js';
 import { ResponseChannel } from '../protocol/response-channel.js';
 import { errorResponse } from '../server/mcp.dispatcher.js';
+import type { CapturedBody } from '../transport/http/captured-body.interface.js';
+import { MCP_RAW_BODY } from '../transport/http/raw-body.constants.js';
 import { toLegacyError } from './legacy-result.shaper.js';
 import type { LegacySession } from './legacy-session.js';
-import { McpSessionStore } from './legacy-session.store.js';
+import { SESSION_RETRY_AFTER_SECONDS } from './legacy-session.constants.js';
+import { McpSessionStore, type SessionRefusal } from './legacy-session.store.js';
 import { McpLegacyWireService, type LegacyHandshake } from './legacy-wire.service.js';
 
 /** What the HTTP transport hands over for one legacy exchange. */
@@ -32,6 +35,12 @@ export interface LegacyResponder {
   stream(): ResponseChannel;
   /** Called when the server starts closing while this exchange is in flight. */
   onShutdown?: () => void;
+}
+
+/** The length of the POST body the transport captured (every MCP POST has one), for the `initialize` size check. */
+function capturedBodyBytes(request: IncomingMessage): number | undefined {
+  const raw = (request as IncomingMessage & { [MCP_RAW_BODY]?: CapturedBody })[MCP_RAW_BODY]?.raw;
+  return raw?.ok ? raw.body.length : undefined;
 }
 
 const sessionError = (status: number, message: string) => new McpError(McpErrorCode.InvalidRequest, message, undefined, status);
@@ -82,6 +91,7 @@ export class McpLegacyHttpHandler {
         httpRequest: exchange.frameworkRequest,
         httpResponse: exchange.frameworkResponse,
         principal: exchange.principal,
+        caller: { principal: exchange.principal, address: exchange.request.socket.remoteAddress },
         onShutdown: respond.onShutdown,
       });
     } catch (error) {
@@ -124,19 +134,54 @@ export class McpLegacyHttpHandler {
   private initialize(exchange: LegacyExchange, message: JsonRpcRequest, respond: LegacyResponder): void {
     let handshake: LegacyHandshake;
     try {
-      handshake = this.wire.readHandshake(message.params ?? {});
+      handshake = this.wire.readHandshake(message.params ?? {}, capturedBodyBytes(exchange.request));
     } catch (error) {
-      respond.json(200, errorResponse(message.id, error as McpError));
+      const mcpError = error as McpError;
+      respond.json(mcpError.httpStatus, errorResponse(message.id, mcpError));
       return;
     }
-    const { protocolVersion, capabilities, clientInfo } = handshake;
-    const session = this.sessions.create(protocolVersion, capabilities, clientInfo, exchange.principal);
-    if (!session) {
-      respond.json(503, errorResponse(message.id, new McpError(McpErrorCode.InternalError, 'Too many sessions; retry later')));
+    const created = this.sessions.create(handshake, { principal: exchange.principal, address: exchange.request.socket.remoteAddress });
+    if ('refused' in created) {
+      const refusal = this.refusal(created.refused);
+      respond.json(refusal.httpStatus, errorResponse(message.id, refusal), { 'Retry-After': String(SESSION_RETRY_AFTER_SECONDS) });
       return;
     }
-    const result = this.wire.initializeResult(protocolVersion);
-    respond.json(200, { jsonrpc: '2.0', id: message.id, result }, { 'Mcp-Session-Id': session.id });
+    const result = this.wire.initializeResult(handshake.protocolVersion);
+    respond.json(200, { jsonrpc: '2.0', id: message.id, result }, { 'Mcp-Session-Id': created.session.id });
+  }
+
+  /**
+   * A refused `initialize`: 503 when the server is full (sessions or their bytes), 429 when this caller already holds
+   * its share — it can end one of its sessions (DELETE) instead of waiting. Both name the limit and its option.
+   */
+  private refusal(refused: SessionRefusal): McpError {
+    const data = { retryAfterSeconds: SESSION_RETRY_AFTER_SECONDS };
+    const { maxSessions, maxSessionBytes, maxSessionsPerPrincipal, maxSessionsPerAddress } = this.options;
+    switch (refused) {
+      case 'total':
+        return new McpError(McpErrorCode.InternalError, `Too many sessions on this server (limit ${maxSessions}, option maxSessions); retry later`, data, 503);
+      case 'memory':
+        return new McpError(
+          McpErrorCode.InternalError,
+          `Sessions hold all the memory this server allows them (limit ${maxSessionBytes} bytes, option maxSessionBytes); retry later`,
+          data,
+          503,
+        );
+      case 'principal':
+        return new McpError(
+          McpErrorCode.InternalError,
+          `Too many sessions for this principal (limit ${maxSessionsPerPrincipal}, option maxSessionsPerPrincipal); end one with DELETE or retry later`,
+          data,
+          429,
+        );
+      case 'address':
+        return new McpError(
+          McpErrorCode.InternalError,
+          `Too many sessions from this address (limit ${maxSessionsPerAddress}, option maxSessionsPerAddress); end one with DELETE or retry later`,
+          data,
+          429,
+        );
+    }
   }
 
   private sessionOf(exchange: LegacyExchange): LegacySession {

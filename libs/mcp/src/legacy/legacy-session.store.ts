@@ -2,16 +2,27 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import type { McpChangeEvent } from '../subscriptions/mcp-event.interface.js';
 import { MCP_EVENT_BUS, type McpEventBus } from '../subscriptions/mcp-event-bus.interface.js';
+import { AdmissionQuota, type AdmissionKey, type AdmissionLease, type AdmissionRefusal } from '../server/admission-quota.js';
 import { LegacySession } from './legacy-session.js';
+import type { LegacyHandshake } from './legacy-wire.service.js';
+import { SessionMemoryBudget } from './session-memory.budget.js';
+
+/** Why `initialize` got no session: a count cap (`total`, `principal`, `address`) or the `maxSessionBytes` budget. */
+export type SessionRefusal = AdmissionRefusal | 'memory';
 
 /**
  * The 2025-11-25 sessions of this process: created by `initialize`, ended by DELETE, idle expiry or shutdown, and
- * capped. Change events from the bus reach every initialized session's GET stream (list changes, untagged) or the
- * sessions subscribed to a resource. Sessions live in memory: the legacy wire needs sticky routing across replicas.
+ * capped — in number (`maxSessions`, and fair shares per principal and per remote address) and in the bytes they
+ * hold together (`maxSessionBytes`); every end gives the slot and the bytes back. Change events from the bus reach
+ * every initialized session's GET stream (list changes, untagged) or the sessions subscribed to a resource. Sessions
+ * live in memory: the legacy wire needs sticky routing across replicas.
  */
 @Injectable()
 export class McpSessionStore implements OnModuleDestroy {
   private readonly sessions = new Map<string, LegacySession>();
+  private readonly leases = new Map<string, AdmissionLease>();
+  private readonly quota: AdmissionQuota;
+  private readonly budget: SessionMemoryBudget;
   private readonly sweeper: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
 
@@ -19,6 +30,12 @@ export class McpSessionStore implements OnModuleDestroy {
     private readonly options: McpResolvedOptions,
     @Inject(MCP_EVENT_BUS) bus: McpEventBus,
   ) {
+    this.quota = new AdmissionQuota({
+      total: options.maxSessions,
+      perPrincipal: options.maxSessionsPerPrincipal,
+      perAddress: options.maxSessionsPerAddress,
+    });
+    this.budget = new SessionMemoryBudget(options.maxSessionBytes);
     this.sweeper = setInterval(() => this.expireIdle(), Math.min(options.sessionIdleMs / 2, 60_000));
     this.sweeper.unref();
     this.unsubscribe = bus.subscribe((event) => this.fanOut(event));
@@ -28,13 +45,27 @@ export class McpSessionStore implements OnModuleDestroy {
     return this.sessions.size;
   }
 
-  /** A new session, or undefined when the cap is reached. */
-  create(...args: ConstructorParameters<typeof LegacySession>): LegacySession | undefined {
+  /** Bytes the sessions hold together, as counted for `maxSessionBytes`. */
+  get heldBytes(): number {
+    return this.budget.held;
+  }
+
+  /**
+   * A new session for what `initialize` negotiated, bound to the caller's principal; or the limit that refuses it.
+   * An anonymous caller is counted by its remote address.
+   */
+  create(handshake: LegacyHandshake, caller: AdmissionKey): { session: LegacySession } | { refused: SessionRefusal } {
     this.expireIdle();
-    if (this.sessions.size >= this.options.maxSessions) return undefined;
-    const session = new LegacySession(...args);
+    const admission = this.quota.tryAcquire(caller);
+    if ('refused' in admission) return admission;
+    if (!this.budget.tryReserve(LegacySession.baseBytes(handshake.clientInfo))) {
+      admission.lease.release();
+      return { refused: 'memory' };
+    }
+    const session = new LegacySession(handshake.protocolVersion, handshake.capabilities, handshake.clientInfo, caller.principal, this.budget);
     this.sessions.set(session.id, session);
-    return session;
+    this.leases.set(session.id, admission.lease);
+    return { session };
   }
 
   /** The live session with that id, bound to the same principal; undefined otherwise (answered 404). */
@@ -52,6 +83,8 @@ export class McpSessionStore implements OnModuleDestroy {
     const session = this.sessions.get(id);
     if (!session) return false;
     this.sessions.delete(id);
+    this.leases.get(id)?.release();
+    this.leases.delete(id);
     session.close(reason);
     return true;
   }
@@ -70,6 +103,6 @@ export class McpSessionStore implements OnModuleDestroy {
   }
 
   private fanOut(event: McpChangeEvent): void {
-    for (const session of this.sessions.values()) session.deliverChange(event);
+    for (const session of this.sessions.values()) session.deliverChange(event, this.options.authorizeDelivery);
   }
 }

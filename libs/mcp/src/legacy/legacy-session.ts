@@ -1,10 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { CallCancellation } from '../protocol/call-cancellation.js';
+import { McpErrorCode } from '../protocol/error-codes.enum.js';
+import { McpError } from '../protocol/mcp.error.js';
 import type { JsonRpcErrorResponse, JsonRpcId, JsonRpcNotification, JsonRpcResultResponse } from '../protocol/json-rpc.interface.js';
 import type { McpClientCapabilities, McpImplementation, McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import type { ResponseChannel } from '../protocol/response-channel.js';
 import type { McpChangeEvent } from '../subscriptions/mcp-event.interface.js';
-import { CHANGE_NOTIFICATIONS, coversUri } from '../subscriptions/subscription-filter.js';
+import { CHANGE_NOTIFICATIONS, coversUri, MAX_RESOURCE_SUBSCRIPTIONS } from '../subscriptions/subscription-filter.js';
+import { mayDeliver, type McpDeliveryAuthorizer } from '../subscriptions/delivery.policy.js';
+import { MAX_SUBSCRIPTION_BYTES_PER_SESSION, SESSION_BASE_BYTES, STRING_ENTRY_BYTES } from './legacy-session.constants.js';
+import type { SessionMemoryBudget } from './session-memory.budget.js';
 
 
 interface PendingRequest {
@@ -16,14 +21,22 @@ interface PendingRequest {
  * One 2025-11-25 client: what `initialize` negotiated, the session-wide log level and resource subscriptions, the
  * standalone GET stream, the calls in flight (for `notifications/cancelled`) and the server→client requests
  * waiting for their answers.
+ *
+ * A session lives as long as its client keeps it busy, so everything it keeps is bounded: the capabilities and
+ * `clientInfo` are the bounded copies `initialize` made, and subscriptions are capped in number and bytes. With a
+ * `budget` (HTTP sessions), what the session keeps is also counted against `maxSessionBytes`: the store reserves
+ * {@link LegacySession.baseBytes} before creating it, each subscription reserves its URI, and `close` gives it all back.
  */
 export class LegacySession {
   /** Visible ASCII, 192 random bits. */
   readonly id = randomBytes(24).toString('base64url');
   initialized = false;
   logLevel?: McpLogLevel;
-  readonly subscriptions = new Set<string>();
   lastActivity = Date.now();
+  private readonly subscribed = new Set<string>();
+  private subscriptionBytes = 0;
+  private heldBytes: number;
+  private closed = false;
   private stream?: ResponseChannel;
   private readonly calls = new Map<JsonRpcId, CallCancellation>();
   private readonly pending = new Map<string, PendingRequest>();
@@ -34,7 +47,61 @@ export class LegacySession {
     readonly capabilities: McpClientCapabilities,
     readonly clientInfo: McpImplementation | undefined,
     readonly principal: string | undefined,
-  ) {}
+    private readonly budget?: SessionMemoryBudget,
+  ) {
+    this.heldBytes = LegacySession.baseBytes(clientInfo);
+  }
+
+  /** What a session with this `clientInfo` costs before any subscription, for the `maxSessionBytes` budget. */
+  static baseBytes(clientInfo: McpImplementation | undefined): number {
+    let bytes = SESSION_BASE_BYTES;
+    for (const field of [clientInfo?.name, clientInfo?.version, clientInfo?.title]) {
+      if (field !== undefined) bytes += field.length + STRING_ENTRY_BYTES;
+    }
+    return bytes;
+  }
+
+  /** The resource URIs this session subscribed to. */
+  get subscriptions(): ReadonlySet<string> {
+    return this.subscribed;
+  }
+
+  /**
+   * `resources/subscribe`: adds a URI, within the bounds of a session (at most `MAX_RESOURCE_SUBSCRIPTIONS` URIs and
+   * `MAX_SUBSCRIPTION_BYTES_PER_SESSION` bytes: -32602) and of the server (`maxSessionBytes`: -32603). Subscribing
+   * again to a URI already held changes nothing. A refusal leaves the session as it was.
+   */
+  subscribe(uri: string): void {
+    // A session that already ended (a request raced its DELETE) keeps nothing more.
+    if (this.closed || this.subscribed.has(uri)) return;
+    if (this.subscribed.size >= MAX_RESOURCE_SUBSCRIPTIONS) {
+      throw McpError.invalidParams(`Invalid params: a session subscribes to at most ${MAX_RESOURCE_SUBSCRIPTIONS} resources; unsubscribe from one first`);
+    }
+    const bytes = uri.length + STRING_ENTRY_BYTES;
+    if (this.subscriptionBytes + bytes > MAX_SUBSCRIPTION_BYTES_PER_SESSION) {
+      throw McpError.invalidParams(
+        `Invalid params: the URIs a session subscribes to may take at most ${MAX_SUBSCRIPTION_BYTES_PER_SESSION} bytes together; unsubscribe from some first`,
+      );
+    }
+    if (this.budget && !this.budget.tryReserve(bytes)) {
+      throw new McpError(
+        McpErrorCode.InternalError,
+        `Sessions hold all the memory this server allows them (option maxSessionBytes, ${this.budget.limit} bytes); retry later`,
+      );
+    }
+    this.subscribed.add(uri);
+    this.subscriptionBytes += bytes;
+    this.heldBytes += bytes;
+  }
+
+  /** `resources/unsubscribe`: removes a URI (one not subscribed is ignored) and gives its bytes back. */
+  unsubscribe(uri: string): void {
+    if (!this.subscribed.delete(uri)) return;
+    const bytes = uri.length + STRING_ENTRY_BYTES;
+    this.subscriptionBytes -= bytes;
+    this.heldBytes -= bytes;
+    this.budget?.release(bytes);
+  }
 
   touch(): void {
     this.lastActivity = Date.now();
@@ -63,14 +130,16 @@ export class LegacySession {
 
   /**
    * Tells an initialized session what a change event means on this wire (BACKCOMPAT §6): list changes always
-   * (untagged, no opt-in), resource updates only for subscribed URIs and their sub-resources. False when nothing went
-   * out (not initialized, not subscribed, or no stream open).
+   * (untagged, no opt-in), resource updates only for subscribed URIs and their sub-resources; either only if the
+   * event's audience and the `authorizeDelivery` hook admit the session's principal. False when nothing went out (not
+   * initialized, not subscribed, not admitted, or no stream open).
    */
-  deliverChange(event: McpChangeEvent): boolean {
+  deliverChange(event: McpChangeEvent, authorize?: McpDeliveryAuthorizer): boolean {
     if (!this.initialized) return false;
+    if (event.type === 'resourceUpdated' && ![...this.subscriptions].some((uri) => coversUri(uri, event.uri))) return false;
+    if (!mayDeliver({ principal: this.principal }, event, authorize)) return false;
     if (event.type === 'resourceUpdated') {
-      const subscribed = [...this.subscriptions].some((uri) => coversUri(uri, event.uri));
-      return subscribed && this.sendOnStream({ jsonrpc: '2.0', method: CHANGE_NOTIFICATIONS.resourceUpdated, params: { uri: event.uri } });
+      return this.sendOnStream({ jsonrpc: '2.0', method: CHANGE_NOTIFICATIONS.resourceUpdated, params: { uri: event.uri } });
     }
     return this.sendOnStream({ jsonrpc: '2.0', method: CHANGE_NOTIFICATIONS[event.type] });
   }
@@ -128,5 +197,9 @@ export class LegacySession {
     this.failPendingRequests(reason);
     this.calls.clear();
     this.stream?.abandon();
+    if (!this.closed) {
+      this.closed = true;
+      this.budget?.release(this.heldBytes);
+    }
   }
 }

@@ -7,10 +7,14 @@ import { McpError } from '../protocol/mcp.error.js';
 import { MCP_LOG_LEVELS, type McpClientCapabilities, type McpImplementation, type McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import type { ResponseChannel } from '../protocol/response-channel.js';
+import type { AdmissionKey, AdmissionLease } from '../server/admission-quota.js';
 import { McpCallTracker } from '../server/call.tracker.js';
 import { McpDiscoverService } from '../server/discover.service.js';
 import { errorResponse, McpDispatcher } from '../server/mcp.dispatcher.js';
+import { boundedCapabilities, boundedClientInfo } from './client-profile.util.js';
+import { exceedsJsonBytes } from './json-size.util.js';
 import { toLegacyError, toLegacyResult } from './legacy-result.shaper.js';
+import { MAX_SUBSCRIBED_URI_LENGTH } from './legacy-session.constants.js';
 import type { LegacySession } from './legacy-session.js';
 import { LATEST_LEGACY_VERSION, LEGACY_PROTOCOL_VERSIONS } from './legacy-versions.constants.js';
 import { SessionClientRequests } from './session-client-requests.js';
@@ -32,6 +36,11 @@ export interface LegacyCallContext {
   httpRequest?: unknown;
   httpResponse?: unknown;
   principal?: string;
+  /**
+   * Over HTTP: the call takes a slot of the calls-in-flight caps for this caller (its principal, or its remote address
+   * when anonymous). Absent on stdio, whose one client owns the process: not counted.
+   */
+  caller?: AdmissionKey;
   /** Transport work when the server starts closing while the call is in flight (HTTP: end the connection after it). */
   onShutdown?: () => void;
 }
@@ -54,9 +63,20 @@ export class McpLegacyWireService {
   /**
    * Reads `initialize` params. Negotiation never fails (an unknown version is answered with the latest legacy one
    * and the client decides); missing fields are `-32602`, naming the versions served (legacy clients cannot fall
-   * forward, so the message must tell them what would work).
+   * forward, so the message must tell them what would work). A request over `maxInitializeBytes` is `-32602` with HTTP
+   * 413: measured by `messageBytes` (the body's length, known to the transport) or, when not given, by a walk of
+   * `params` that stops at the limit. The handshake holds bounded copies of what the server reads, never the client's
+   * objects: a session keeps them for its whole life.
    */
-  readHandshake(params: JsonObject): LegacyHandshake {
+  readHandshake(params: JsonObject, messageBytes?: number): LegacyHandshake {
+    const limit = this.options.maxInitializeBytes;
+    if (messageBytes !== undefined ? messageBytes > limit : exceedsJsonBytes(params, limit)) {
+      throw McpError.invalidParams(
+        `Invalid params: an initialize request may be at most ${limit} bytes (McpModule option maxInitializeBytes); send only protocolVersion, capabilities and clientInfo`,
+        { limit },
+        413,
+      );
+    }
     const requested = params.protocolVersion;
     const capabilities = params.capabilities;
     if (typeof requested !== 'string' || typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) {
@@ -64,11 +84,10 @@ export class McpLegacyWireService {
         `Invalid params: initialize needs protocolVersion and capabilities; this server speaks ${[LATEST_LEGACY_VERSION, ...LEGACY_PROTOCOL_VERSIONS.slice(1)].join(', ')} and 2026-07-28`,
       );
     }
-    const clientInfo = typeof params.clientInfo === 'object' && params.clientInfo !== null ? (params.clientInfo as McpImplementation) : undefined;
     return {
       protocolVersion: LEGACY_VERSIONS.has(requested) ? requested : LATEST_LEGACY_VERSION,
-      capabilities: capabilities as McpClientCapabilities,
-      clientInfo,
+      capabilities: boundedCapabilities(capabilities as JsonObject),
+      clientInfo: boundedClientInfo(params.clientInfo),
     };
   }
 
@@ -107,9 +126,11 @@ export class McpLegacyWireService {
       case 'resources/subscribe':
       case 'resources/unsubscribe': {
         if (!('resources' in this.discover.capabilities())) throw methodNotFound(message.method);
-        if (typeof params.uri !== 'string' || !ABSOLUTE_URI.test(params.uri)) throw McpError.invalidParams('Invalid params: uri must be an absolute URI');
-        if (message.method === 'resources/subscribe') session.subscriptions.add(params.uri);
-        else session.subscriptions.delete(params.uri);
+        if (typeof params.uri !== 'string' || params.uri.length > MAX_SUBSCRIBED_URI_LENGTH || !ABSOLUTE_URI.test(params.uri)) {
+          throw McpError.invalidParams(`Invalid params: uri must be an absolute URI of at most ${MAX_SUBSCRIBED_URI_LENGTH} characters`);
+        }
+        if (message.method === 'resources/subscribe') session.subscribe(params.uri);
+        else session.unsubscribe(params.uri);
         return {};
       }
       case 'initialize':
@@ -125,9 +146,18 @@ export class McpLegacyWireService {
    * Runs a request of the session through the dispatcher and sends its final response, in 2025-11-25 shapes, on
    * `channel`. The session's capabilities and log level stand in for the per-request `_meta`; `ctx.elicit` becomes a
    * real server→client request on the same channel. Only `notifications/cancelled` aborts the call (a dropped
-   * connection does not, B-HTTP-03), besides the call timeout and shutdown. Never throws.
+   * connection does not, B-HTTP-03), besides the call timeout and shutdown. A call refused by the calls-in-flight
+   * caps is answered 429/503 at once. Never throws.
    */
   async execute(session: LegacySession, message: JsonRpcRequest, channel: ResponseChannel, context: LegacyCallContext = {}): Promise<void> {
+    let lease: AdmissionLease | undefined;
+    try {
+      if (context.caller) lease = this.calls.admit(context.caller.principal, context.caller.address);
+    } catch (error) {
+      const refusal = error as McpError;
+      channel.respond(errorResponse(message.id, refusal), refusal.httpStatus);
+      return;
+    }
     const cancellation = new CallCancellation();
     const params = message.params ?? {};
     const meta = typeof params._meta === 'object' && params._meta !== null ? (params._meta as Record<string, unknown>) : {};
@@ -149,11 +179,12 @@ export class McpLegacyWireService {
       httpRequest: context.httpRequest,
       httpResponse: context.httpResponse,
       principal: context.principal,
+      remoteAddress: context.caller?.address,
       wire: 'legacy',
       liveRequests: new SessionClientRequests(session, channel, cancellation, this.options.clientRequestTimeoutMs),
     };
     session.trackCall(message.id as JsonRpcId, cancellation);
-    const tracked = this.calls.track(message.id, channel, cancellation, { timeout: true, onShutdown: context.onShutdown });
+    const tracked = this.calls.track(message.id, channel, cancellation, { timeout: true, lease, onShutdown: context.onShutdown });
     try {
       const outcome = await this.dispatcher.execute(scope);
       if (outcome.ok) channel.respond({ jsonrpc: '2.0', id: message.id, result: toLegacyResult(message.method, outcome.result) });

@@ -5,7 +5,14 @@ import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { JsonRpcId } from '../protocol/json-rpc.interface.js';
 import type { ResponseChannel } from '../protocol/response-channel.js';
+import { AdmissionQuota, type AdmissionKey, type AdmissionLease, type AdmissionRefusal } from './admission-quota.js';
 import { errorResponse } from './mcp.dispatcher.js';
+
+/** Seconds a caller refused for load is told to wait (`Retry-After`, and `error.data.retryAfterSeconds`). */
+export const CALLS_RETRY_AFTER_SECONDS = 1;
+
+/** The per-address key of a caller whose connection has no address any more. */
+const UNKNOWN_ADDRESS = 'unknown';
 
 /** One call in flight; the handle `track` returns, to hand back to `untrack`. */
 export interface TrackedCall {
@@ -18,6 +25,8 @@ export interface TrackedCall {
   readonly onShutdown?: () => void;
   /** Transport-specific work when the shutdown deadline passed with the call still open. */
   readonly onDeadline?: () => void;
+  /** The call's slot of the calls-in-flight caps, given back when the call is untracked. */
+  readonly lease?: AdmissionLease;
 }
 
 /** Options of one tracked call. */
@@ -26,6 +35,8 @@ export interface TrackOptions {
   timeout: boolean;
   onShutdown?: () => void;
   onDeadline?: () => void;
+  /** The slot `admit` gave the call; released with the call. */
+  lease?: AdmissionLease;
 }
 
 /**
@@ -35,6 +46,11 @@ export interface TrackOptions {
  *   handler returns later is dropped.
  * - Shutdown: every signal aborts so handlers can wind down, and the server waits for their answers up to
  *   `shutdownTimeoutMs`; calls still open then are answered with `-32603`.
+ * - Fair shares (`maxCallsInFlight`, `…PerPrincipal`, `…PerAddress`): a transport `admit`s a call before it runs and
+ *   hands the slot to `track`; it is given back when the call is untracked — its answer went out, it timed out
+ *   (even if its handler ignores the signal), or the drain answered it. A client that went away aborts the signal;
+ *   the slot comes back when the handler stops, or at the timeout. HTTP calls are admitted, on both wires; stdio
+ *   calls are not (one client, which owns the process), nor are listen streams (capped by their own options).
  *
  * Every call has the same time limit, so deadlines come in the order calls started: one timer, armed for the
  * oldest call, serves them all (instead of a timer per call, created and cleared on the hot path).
@@ -46,12 +62,41 @@ export class McpCallTracker {
   private readonly timed = new Set<TrackedCall>();
   private timer?: NodeJS.Timeout;
   private drained?: () => void;
+  private readonly quota: AdmissionQuota;
 
-  constructor(private readonly options: McpResolvedOptions) {}
+  constructor(private readonly options: McpResolvedOptions) {
+    this.quota = new AdmissionQuota({
+      total: options.maxCallsInFlight,
+      perPrincipal: options.maxCallsInFlightPerPrincipal,
+      perAddress: options.maxCallsInFlightPerAddress,
+    });
+  }
 
-  /** Calls in flight right now. */
+  /** Calls in flight right now (admitted or not, listen streams included). */
   get size(): number {
     return this.calls.size;
+  }
+
+  /** Calls holding a slot of the calls-in-flight caps right now. */
+  get counted(): number {
+    return this.quota.size;
+  }
+
+  /** Slots this caller (a principal, or an anonymous remote address) holds right now. */
+  countedFor(caller: AdmissionKey): number {
+    return this.quota.heldBy(caller);
+  }
+
+  /**
+   * Takes a slot of the calls-in-flight caps for a caller, to hand to `track`. Throws the refusal: `-32603` with HTTP
+   * 503 when the server is full (`maxCallsInFlight`), 429 when this caller holds its share already; both carry
+   * `data.retryAfterSeconds`, which the HTTP writer repeats as `Retry-After`.
+   */
+  admit(principal: string | undefined, address: string | undefined): AdmissionLease {
+    // A socket already closed has no address: such anonymous callers are counted under one key, not skipped.
+    const admission = this.quota.tryAcquire({ principal, address: address ?? UNKNOWN_ADDRESS });
+    if ('refused' in admission) throw this.refusal(admission.refused);
+    return admission.lease;
   }
 
   /** Tracks a call until `untrack` is called with the returned handle (when its final response went out). */
@@ -65,6 +110,7 @@ export class McpCallTracker {
       deadline: timed ? performance.now() + limit : undefined,
       onShutdown: options.onShutdown,
       onDeadline: options.onDeadline,
+      lease: options.lease,
     };
     this.calls.add(call);
     if (timed) {
@@ -76,6 +122,7 @@ export class McpCallTracker {
 
   /** The call's final response went out: it is no longer in flight. */
   untrack(call: TrackedCall): void {
+    call.lease?.release();
     this.timed.delete(call);
     if (this.calls.delete(call) && this.calls.size === 0) this.drained?.();
   }
@@ -127,5 +174,20 @@ export class McpCallTracker {
     }
     clearTimeout(this.timer);
     this.timer = undefined;
+  }
+
+  /** The server is full (503), or this caller holds its share already (429); both say when to retry. */
+  private refusal(refused: AdmissionRefusal): McpError {
+    const data = { retryAfterSeconds: CALLS_RETRY_AFTER_SECONDS };
+    const retry = `retry after ${CALLS_RETRY_AFTER_SECONDS} s`;
+    if (refused === 'total') {
+      const limit = this.options.maxCallsInFlight;
+      return new McpError(McpErrorCode.InternalError, `Too many calls in flight on this server (maxCallsInFlight: ${limit}); ${retry}`, data, 503);
+    }
+    const [who, option, limit] =
+      refused === 'principal'
+        ? ['for this principal', 'maxCallsInFlightPerPrincipal', this.options.maxCallsInFlightPerPrincipal]
+        : ['from this address', 'maxCallsInFlightPerAddress', this.options.maxCallsInFlightPerAddress];
+    return new McpError(McpErrorCode.InternalError, `Too many calls in flight ${who} (${option}: ${limit}); wait for one to finish or ${retry}`, data, 429);
   }
 }

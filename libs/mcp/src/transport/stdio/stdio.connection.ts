@@ -157,7 +157,8 @@ export class McpStdioConnection {
       this.writer.write(errorResponse(request.id, McpError.invalidRequest(`Invalid Request: id ${JSON.stringify(request.id)} belongs to a request still in flight`)));
       return;
     }
-    const wire = classifyStdioWire(incoming, this.session !== undefined);
+    // With `legacyWire: false` every request is served as a 2026-only server would: `initialize` makes no session.
+    const wire = this.deps.options.legacyWire ? classifyStdioWire(incoming, this.session !== undefined) : 'modern';
     const work = (wire === 'modern' ? this.serveModern(request) : this.serveLegacy(request)).catch((error: unknown) => {
       this.logger.error(`Unexpected failure serving ${request.method}`, (error as Error)?.stack ?? String(error));
     });
@@ -184,7 +185,7 @@ export class McpStdioConnection {
   private async serveModern(request: JsonRpcRequest): Promise<void> {
     let meta: McpRequestMeta;
     try {
-      if (!hasStatelessEnvelope(request.params) && request.method !== 'server/discover') throw missingEnvelope();
+      if (!hasStatelessEnvelope(request.params) && request.method !== 'server/discover') throw missingEnvelope(this.deps.options.legacyWire);
       meta = parseRequestMeta(request.params);
       if (!STATELESS_VERSIONS.has(meta.protocolVersion)) throw McpError.unsupportedVersion(meta.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS);
     } catch (error) {
@@ -255,7 +256,7 @@ export class McpStdioConnection {
     }
     const session = new LegacySession(handshake.protocolVersion, handshake.capabilities, handshake.clientInfo, undefined);
     session.attachStream(this.openChannel());
-    this.stopListeningToBus = this.deps.bus.subscribe((event) => session.deliverChange(event));
+    this.stopListeningToBus = this.deps.bus.subscribe((event) => session.deliverChange(event, this.deps.options.authorizeDelivery));
     this.session = session;
     this.writer.write({ jsonrpc: '2.0', id: request.id, result: this.deps.legacy.initializeResult(handshake.protocolVersion) });
   }
@@ -311,10 +312,14 @@ export class McpStdioConnection {
   }
 }
 
-/** A request with neither the 2026 envelope nor a session to belong to (BACKCOMPAT §1.2): name what would work. */
-function missingEnvelope(): McpError {
+/**
+ * A request with neither the 2026 envelope nor a session to belong to (BACKCOMPAT §1.2): name what would work (not
+ * `initialize` when the 2025-11-25 wire is off).
+ */
+function missingEnvelope(legacyWire: boolean): McpError {
+  const legacy = legacyWire ? `, and ${SUPPORTED_PROTOCOL_VERSIONS.filter((version) => !STATELESS_VERSIONS.has(version)).join(', ')} after initialize` : '';
   return McpError.invalidParams(
-    `Invalid params: _meta with the protocol version and client capabilities is required; this server speaks ${STATELESS_PROTOCOL_VERSIONS.join(', ')}, and ${SUPPORTED_PROTOCOL_VERSIONS.filter((version) => !STATELESS_VERSIONS.has(version)).join(', ')} after initialize`,
+    `Invalid params: _meta with the protocol version and client capabilities is required; this server speaks ${STATELESS_PROTOCOL_VERSIONS.join(', ')}${legacy}`,
     { supported: [...SUPPORTED_PROTOCOL_VERSIONS] },
   );
 }
