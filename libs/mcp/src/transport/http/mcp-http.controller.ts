@@ -1,6 +1,7 @@
-import { Controller, Delete, Get, Post, Req, Res, type Type } from '@nestjs/common';
+import { Controller, Delete, Get, Post, Req, Res, SetMetadata, type Type } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpHttpTransport, type HttpExchange } from './mcp-http.transport.js';
+import { FASTIFY_ROUTE_CONFIG_METADATA, MCP_CAPTURED_ROUTE } from './raw-body.constants.js';
 
 type FrameworkRequest = IncomingMessage | { raw: IncomingMessage };
 type FrameworkResponse = ServerResponse | { raw: ServerResponse; hijack: () => void };
@@ -8,9 +9,13 @@ type FrameworkResponse = ServerResponse | { raw: ServerResponse; hijack: () => v
 /** Express hands Node's objects; Fastify wraps them (and must be told that the reply is written by hand). */
 function exchangeOf(request: FrameworkRequest, response: FrameworkResponse): HttpExchange {
   if ('hijack' in response && typeof response.hijack === 'function') response.hijack();
+  const raw = 'raw' in response && response.raw ? response.raw : (response as ServerResponse);
+  // Express announces itself on every response; the endpoint's answers name no framework. The rest of the app is
+  // left as configured (`app.disable('x-powered-by')` covers it).
+  raw.removeHeader('X-Powered-By');
   return {
     request: 'raw' in request && request.raw ? request.raw : (request as IncomingMessage),
-    response: 'raw' in response && response.raw ? response.raw : (response as ServerResponse),
+    response: raw,
     frameworkRequest: request,
     frameworkResponse: response,
   };
@@ -25,7 +30,10 @@ export function createMcpHttpController(path: string): Type {
   class McpHttpController {
     constructor(private readonly transport: McpHttpTransport) {}
 
+    // The marker by which the body capture finds this route in the router (see BodyCaptureInstaller).
     @Post()
+    @SetMetadata(MCP_CAPTURED_ROUTE, path)
+    @SetMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { [MCP_CAPTURED_ROUTE]: path })
     post(@Req() request: FrameworkRequest, @Res() response: FrameworkResponse): Promise<void> {
       return this.transport.handlePost(exchangeOf(request, response));
     }

@@ -1,4 +1,4 @@
-import { type BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -41,10 +41,11 @@ export interface HttpExchange {
  * dispatch with a response channel whose first message decides between JSON and SSE.
  */
 @Injectable()
-export class McpHttpTransport implements BeforeApplicationShutdown {
+export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('McpHttpTransport');
   private readonly hostOrigin: HostOriginValidator;
   private shuttingDown = false;
+  private uncapturedLogged = false;
   /** Request streams coalesce progress for slow readers; listen streams disconnect them. */
   private readonly requestBounds: QueueBounds;
   private readonly listenBounds: QueueBounds;
@@ -57,20 +58,23 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
     private readonly calls: McpCallTracker,
     private readonly adapterHost: HttpAdapterHost,
   ) {
-    this.hostOrigin = new HostOriginValidator(options.allowedHosts, options.allowedOrigins, (address) =>
-      this.logger.warn(
-        `MCP requests arrive on ${address}, a non-loopback address, and no allowedHosts is configured: any Host header ` +
-          'is accepted. Set McpModule option allowedHosts to the public host names (DNS-rebinding protection).',
-      ),
-    );
+    this.hostOrigin = new HostOriginValidator(options.allowedHosts, options.allowedOrigins);
     const bounds = { maxFrames: options.maxQueuedFrames, maxBytes: options.maxQueuedBytes };
     this.requestBounds = { ...bounds, overflow: 'coalesce' };
     this.listenBounds = { ...bounds, overflow: 'disconnect' };
   }
 
   /**
-   * GET and DELETE belong to 2025-11-25 sessions (the standalone stream, session termination). Without a session id
-   * they are 405, as on a 2026-only server: the 2026 wire has neither.
+   * Says once, at startup, what the Host/Origin check lets through and which option changes it. Only when there is an
+   * HTTP server: a stdio application has none (and its stdout belongs to the protocol).
+   */
+  onApplicationBootstrap(): void {
+    if (this.adapterHost.httpAdapter) this.logger.log(this.hostOrigin.describe());
+  }
+
+  /**
+   * GET and DELETE belong to 2025-11-25 sessions (the standalone stream, session termination). Without a session id,
+   * or with `legacyWire: false`, they are 405, as on a 2026-only server: the 2026 wire has neither.
    */
   handleOtherVerb(exchange: HttpExchange, verb: 'GET' | 'DELETE'): void {
     const forbidden = this.hostOrigin.check(exchange.request);
@@ -78,7 +82,7 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
       writeJson(exchange.response, forbidden.httpStatus, errorResponse(undefined, forbidden));
       return;
     }
-    if (!isLegacySessionVerb(exchange.request.headers)) {
+    if (!this.options.legacyWire || !isLegacySessionVerb(exchange.request.headers)) {
       writeEmpty(exchange.response, 405, { Allow: 'POST' });
       return;
     }
@@ -96,11 +100,11 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
     try {
       const forbidden = this.hostOrigin.check(request);
       if (forbidden) throw forbidden;
-      const body = this.readBody(request, exchange.frameworkRequest);
+      const body = this.readBody(request);
       id = readableId(body);
       const accepted = acceptedMediaTypes(request.headers.accept);
       const incoming = parseJsonRpcMessage(body);
-      if (classifyWire(request.headers, incoming) === 'legacy') {
+      if (this.options.legacyWire && classifyWire(request.headers, incoming) === 'legacy') {
         const principal = this.options.principal?.(exchange.frameworkRequest);
         await this.legacy.handlePost({ ...exchange, principal }, incoming, this.legacyResponder(response, accepted));
         return;
@@ -130,9 +134,14 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
         if (tool && tool.paramHeaders.length > 0) checkParamHeadersAgainstBody(request, message.params?.arguments, tool.paramHeaders);
       }
 
+      const listen = message.method === 'subscriptions/listen';
+      const principal = this.options.principal?.(exchange.frameworkRequest);
+      const remoteAddress = request.socket.remoteAddress;
+      // A call takes a slot of the calls-in-flight caps before anything is built for it (refused: 429/503);
+      // listen streams have caps of their own.
+      const lease = listen ? undefined : this.calls.admit(principal, remoteAddress);
       const cancellation = new CallCancellation();
       const channel = new ResponseChannel();
-      const listen = message.method === 'subscriptions/listen';
       new ResponseWriter(channel, response, accepted, listen ? this.listenBounds : this.requestBounds, cancellation);
       const scope: McpRequestScope = {
         id: message.id,
@@ -143,10 +152,12 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
         channel,
         httpRequest: exchange.frameworkRequest,
         httpResponse: exchange.frameworkResponse,
-        principal: this.options.principal?.(exchange.frameworkRequest),
+        principal,
+        remoteAddress,
       };
       const tracked = this.calls.track(message.id, channel, cancellation, {
         timeout: !listen,
+        lease,
         onShutdown: () => closeAfter(response),
         // A reader that never drains its response must not hold the shutdown: drop the connection.
         onDeadline: () => setTimeout(() => response.destroy(), 1_000).unref(),
@@ -158,8 +169,6 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
       }
     } catch (error) {
       const mcpError = error instanceof McpError ? error : this.unexpected(error);
-      // An upload refused for its size may still be arriving: close the connection after the answer.
-      if (mcpError.httpStatus === 413) closeAfter(response);
       writeJson(response, mcpError.httpStatus, errorResponse(id, mcpError));
     }
   }
@@ -197,10 +206,13 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
     };
   }
 
-  /** Decodes the captured body (or, if the capture hook did not see this request, what the framework parsed). */
-  private readBody(request: IncomingMessage, frameworkRequest: unknown): unknown {
+  /**
+   * Decodes the body the capture read (`BodyCaptureInstaller`). A request it did not see is refused: what the
+   * framework parsed has passed none of the endpoint's checks (limit, depth, Content-Type, encoding).
+   */
+  private readBody(request: IncomingMessage): unknown {
     const captured = (request as IncomingMessage & { [MCP_RAW_BODY]?: CapturedBody })[MCP_RAW_BODY];
-    if (!captured) return (frameworkRequest as { body?: unknown }).body;
+    if (!captured) throw this.uncaptured(request);
     if (!isJsonContentType(captured.contentType)) {
       throw new McpError(McpErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json', undefined, 415);
     }
@@ -208,6 +220,7 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
       throw new McpError(McpErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Encoding is not supported', undefined, 415);
     }
     if (!captured.raw.ok) {
+      // The capture answers oversized uploads itself (`refuseUpload`); this only guards against a capture that did not.
       if (captured.raw.reason === 'too-large') {
         throw new McpError(McpErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${this.options.maxBodyBytes} bytes`, undefined, 413);
       }
@@ -227,6 +240,26 @@ export class McpHttpTransport implements BeforeApplicationShutdown {
     } catch {
       throw McpError.parseError();
     }
+  }
+
+  /** 500 for a request that reached the endpoint around the body capture; the first one is logged with the why. */
+  private uncaptured(request: IncomingMessage): McpError {
+    if (!this.uncapturedLogged) {
+      this.uncapturedLogged = true;
+      this.logger.error(
+        `A POST to ${JSON.stringify((request.url ?? '').slice(0, 200))} reached the MCP endpoint but its body was not captured, ` +
+          'so it was refused with 500 (logged once). nest-mcp reads the body of the requests the router sends to the endpoint ' +
+          "before the framework's parsers do; this one got there otherwise: a URL rewritten by middleware after the capture " +
+          "ran (rewrite it before Nest's adapter sees the request, e.g. Fastify's rewriteUrl), or an HTTP adapter the capture " +
+          'cannot hook into (see the McpBodyCapture error at startup).',
+      );
+    }
+    return new McpError(
+      McpErrorCode.InternalError,
+      'Internal error: the request body was not captured by the MCP endpoint, so the request is refused (the server log says why)',
+      undefined,
+      500,
+    );
   }
 
   private unexpected(error: unknown): McpError {

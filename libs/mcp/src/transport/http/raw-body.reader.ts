@@ -1,45 +1,45 @@
-import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 
 /** The outcome of reading a request body with a size limit. */
 export type RawBody = { ok: true; body: Buffer } | { ok: false; reason: 'too-large' | 'aborted' };
 
+const TOO_LARGE: RawBody = { ok: false, reason: 'too-large' };
+const ABORTED: RawBody = { ok: false, reason: 'aborted' };
+
 /**
- * Reads the whole body up to `limit` bytes, then calls `done` once. Past the limit the rest is drained and discarded
- * (memory stays bounded, and the client still gets a proper 413 instead of a reset connection). A callback rather
- * than a promise: it runs on every MCP POST.
+ * Reads the whole body from `upload` (the request, or the stream a Fastify `preParsing` hook hands on) up to `limit`
+ * bytes, then calls `done` once. A body over the limit — by its declared Content-Length, or found while reading — is
+ * reported at once, with the rest of the upload still arriving: the caller answers 413 and discards it
+ * (`refuseUpload`). Nothing past the limit is buffered. A callback rather than a promise: it runs on every MCP POST.
  */
-export function readRawBody(request: IncomingMessage, limit: number, done: (body: RawBody) => void): void {
-  const declared = Number(request.headers['content-length']);
+export function readRawBody(upload: Readable, contentLength: string | undefined, limit: number, done: (body: RawBody) => void): void {
+  const declared = Number(contentLength);
   if (Number.isFinite(declared) && declared > limit) {
-    // Refused on its declared length alone: answer now and drop the upload (the connection closes after).
-    request.resume();
-    done({ ok: false, reason: 'too-large' });
+    done(TOO_LARGE);
     return;
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  let tooLarge = false;
   const finish = (result: RawBody) => {
-    request.off('data', onData);
-    request.off('end', onEnd);
-    request.off('error', onError);
-    request.off('aborted', onError);
+    upload.off('data', onData);
+    upload.off('end', onEnd);
+    upload.off('error', onError);
+    upload.off('aborted', onError);
     done(result);
   };
   const onData = (chunk: Buffer) => {
-    if (tooLarge) return;
     size += chunk.length;
     if (size > limit) {
-      tooLarge = true;
       chunks.length = 0;
+      finish(TOO_LARGE);
       return;
     }
     chunks.push(chunk);
   };
-  const onEnd = () => finish(tooLarge ? { ok: false, reason: 'too-large' } : { ok: true, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size) });
-  const onError = () => finish({ ok: false, reason: 'aborted' });
-  request.on('data', onData);
-  request.on('end', onEnd);
-  request.on('error', onError);
-  request.on('aborted', onError);
+  const onEnd = () => finish({ ok: true, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size) });
+  const onError = () => finish(ABORTED);
+  upload.on('data', onData);
+  upload.on('end', onEnd);
+  upload.on('error', onError);
+  upload.on('aborted', onError);
 }
