@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
   IsArray,
   IsEmail,
   IsEnum,
@@ -11,8 +12,11 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { IsObject } from 'class-validator';
 import { describe, expect, it } from 'vitest';
 import { compileSchema } from './compile-schema.util.js';
+import { MAX_DTO_OBJECT_KEYS } from './dto-schema.adapter.js';
+import { MAX_SCHEMA_ISSUES } from './schema-issues.util.js';
 import { SchemaDefinitionError } from './schema-definition.error.js';
 import type { ValidationOutcome } from './validation-outcome.interface.js';
 
@@ -186,5 +190,116 @@ describe('compileSchema (DTO class)', () => {
 
     expect(() => compileSchema(Pair, options)).toThrow(SchemaDefinitionError);
     expect(() => compileSchema(Pair, options)).toThrow(/tool 'create_task'.*named "Item"/);
+  });
+});
+
+class SamplesDto {
+  @IsInt({ each: true })
+  values!: number[];
+}
+
+class PointDto {
+  @IsInt()
+  @Min(0)
+  x!: number;
+}
+
+class PathDto {
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => PointDto)
+  points!: PointDto[];
+}
+
+class CappedPathDto {
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => PointDto)
+  points!: PointDto[];
+}
+
+class CodeDto {
+  @IsString()
+  @MinLength(3)
+  code!: string;
+
+  @IsOptional()
+  @IsObject()
+  labels?: Record<string, unknown>;
+}
+
+/** `{ ...base, k0: 0, …, k<count-1>: 0 }`. */
+function manyKeys(count: number, base: Record<string, unknown> = {}): Record<string, unknown> {
+  const value: Record<string, unknown> = { ...base };
+  for (let index = 0; index < count; index++) value[`k${index}`] = 0;
+  return value;
+}
+
+describe('compileSchema (DTO class): hostile arguments stay cheap (issue #13)', () => {
+  const tooMany = `must NOT have more than ${MAX_DTO_OBJECT_KEYS} properties`;
+
+  it('300,000 extra keys → one issue, quickly (class-transformer is quadratic in an object’s keys)', () => {
+    const started = performance.now();
+    const outcome = sync(compileSchema(CodeDto, options).validate(manyKeys(300_000, { code: 'abc' })));
+
+    expect(outcome).toEqual({ valid: false, issues: [{ path: '', message: tooMany }] });
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('names a crowded nested object, in objects and in arrays', () => {
+    const compiled = compileSchema(CreateTaskDto, options);
+
+    expect(sync(compiled.validate({ title: 't', tags: [], owner: manyKeys(MAX_DTO_OBJECT_KEYS + 1) }))).toEqual({
+      valid: false,
+      issues: [{ path: '/owner', message: tooMany }],
+    });
+    expect(sync(compiled.validate({ title: 't', tags: [{ name: 'a' }, manyKeys(MAX_DTO_OBJECT_KEYS + 1, { name: 'b' })] }))).toEqual({
+      valid: false,
+      issues: [{ path: '/tags/1', message: tooMany }],
+    });
+  });
+
+  it(`still accepts ${MAX_DTO_OBJECT_KEYS} keys, extra ones stripped as before`, () => {
+    const compiled = compileSchema<CodeDto>(CodeDto, options);
+    const outcome = sync(compiled.validate(manyKeys(MAX_DTO_OBJECT_KEYS - 2, { code: 'abc', labels: manyKeys(MAX_DTO_OBJECT_KEYS) })));
+
+    expect(outcome.valid).toBe(true);
+    if (!outcome.valid) return;
+    expect(Object.keys(outcome.value)).toEqual(['code', 'labels']);
+    expect(Object.keys(outcome.value.labels!)).toHaveLength(MAX_DTO_OBJECT_KEYS);
+  });
+
+  it('does not bound a handler’s own output (role output)', () => {
+    const outcome = sync(compileSchema(CodeDto, { role: 'output', owner: "tool 'code'" }).validate({ code: 'abc', labels: manyKeys(2_000) }));
+
+    expect(outcome.valid).toBe(true);
+  });
+
+  it('1,000,000 strings for an integer array → one issue', () => {
+    const outcome = sync(compileSchema(SamplesDto, options).validate({ values: Array.from({ length: 1_000_000 }, () => 'x') }));
+
+    expect(outcome).toEqual({ valid: false, issues: [{ path: '/values', message: 'each value in values must be an integer number' }] });
+  });
+
+  it('20,000 invalid nested items → the first MAX_SCHEMA_ISSUES issues, the rest counted', () => {
+    const outcome = sync(compileSchema(PathDto, options).validate({ points: Array.from({ length: 20_000 }, () => ({ x: -1 })) }));
+
+    expect(outcome).toMatchObject({ valid: false, omitted: 20_000 - MAX_SCHEMA_ISSUES });
+    if (outcome.valid) return;
+    expect(outcome.issues).toHaveLength(MAX_SCHEMA_ISSUES);
+    expect(outcome.issues[0]).toEqual({ path: '/points/0/x', message: 'x must not be less than 0' });
+  });
+
+  it('stops at the first failed constraint of a property, so @ArrayMaxSize skips the nested items', () => {
+    expect(sync(compileSchema(CodeDto, options).validate({ code: 5 }))).toEqual({
+      valid: false,
+      issues: [{ path: '/code', message: 'code must be longer than or equal to 3 characters' }],
+    });
+    const started = performance.now();
+    const outcome = sync(compileSchema(CappedPathDto, options).validate({ points: Array.from({ length: 200_000 }, () => ({})) }));
+
+    expect(outcome).toEqual({ valid: false, issues: [{ path: '/points', message: 'points must contain no more than 100 elements' }] });
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });

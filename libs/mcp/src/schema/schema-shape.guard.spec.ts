@@ -26,7 +26,7 @@ describe('schema depth bound (T-SCHEMA-05)', () => {
   });
 
   it('treats keyword arrays (allOf, prefixItems…) as transparent', () => {
-    let schema: Record<string, unknown> = { type: 'string' };
+    let schema: Record<string, unknown> = { description: 'leaf' };
     for (let level = 1; level < MAX_SCHEMA_DEPTH; level++) schema = { allOf: [schema] };
     expect(() => compileSchema({ ...schema, type: 'object' }, options)).not.toThrow();
     expect(() => compileSchema({ type: 'object', allOf: [schema] }, options)).toThrow(/nested deeper/);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { compileSchema } from './compile-schema.util.js';
 import { SchemaDefinitionError } from './schema-definition.error.js';
+import { MAX_SCHEMA_ISSUES } from './schema-issues.util.js';
 import type { ValidationOutcome } from './validation-outcome.interface.js';
 
 const input = { role: 'input', owner: "tool 'book'" } as const;
@@ -118,5 +119,47 @@ describe('compileSchema (Standard Schema)', () => {
   it('requires an object root for input schemas', () => {
     expect(() => compileSchema(z.string(), input)).toThrow(/root must be an object schema.*got type "string"/);
     expect(sync(compileSchema(z.string(), output).validate('ok'))).toEqual({ valid: true, value: 'ok' });
+  });
+});
+
+describe('compileSchema (Standard Schema): bounded issues (issue #13)', () => {
+  it('maps only the first MAX_SCHEMA_ISSUES of 1,000,000 reported issues and counts the rest', () => {
+    const reported = Array.from({ length: 1_000_000 }, (_, index) => ({ message: 'must be integer', path: ['values', index] }));
+    const custom: StandardSchemaV1 = {
+      '~standard': {
+        version: 1,
+        vendor: 'custom',
+        validate: () => ({ issues: reported }),
+        jsonSchema: { input: () => ({ type: 'object' }), output: () => ({ type: 'object' }) },
+      } as StandardSchemaV1['~standard'],
+    };
+
+    const outcome = sync(compileSchema(custom, input).validate({}));
+
+    expect(outcome).toMatchObject({ valid: false, omitted: 1_000_000 - MAX_SCHEMA_ISSUES });
+    if (outcome.valid) return;
+    expect(outcome.issues).toHaveLength(MAX_SCHEMA_ISSUES);
+    expect(outcome.issues[9]).toEqual({ path: '/values/9', message: 'must be integer' });
+  });
+
+  it('bounds zod’s issues for 10,000 wrong array items', () => {
+    const outcome = sync(
+      compileSchema(z.object({ values: z.array(z.number().int()) }), input).validate({ values: Array.from({ length: 10_000 }, () => 'x') }),
+    );
+
+    expect(outcome).toMatchObject({ valid: false, omitted: 10_000 - MAX_SCHEMA_ISSUES });
+    if (outcome.valid) return;
+    expect(outcome.issues).toHaveLength(MAX_SCHEMA_ISSUES);
+    expect(outcome.issues[0].path).toBe('/values/0');
+  });
+
+  it('keeps fewer issues as they are, without an omitted count', () => {
+    expect(sync(compileSchema(z.object({ a: z.string(), b: z.number() }), input).validate({}))).toEqual({
+      valid: false,
+      issues: [
+        { path: '/a', message: expect.any(String) },
+        { path: '/b', message: expect.any(String) },
+      ],
+    });
   });
 });

@@ -2,9 +2,9 @@ import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/sp
 import type { CompiledSchema, CompileSchemaOptions } from './compiled-schema.interface.js';
 import { SchemaDefinitionError } from './schema-definition.error.js';
 import type { JsonSchemaObject } from './schema-input.interface.js';
-import { appendPointer } from './schema-issues.util.js';
+import { appendPointer, keepIssues } from './schema-issues.util.js';
 import { assertSchemaShape } from './schema-shape.guard.js';
-import type { ValidationOutcome } from './validation-outcome.interface.js';
+import type { SchemaIssue, ValidationOutcome } from './validation-outcome.interface.js';
 
 const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -43,16 +43,17 @@ function toJsonSchema({ vendor, jsonSchema: converter }: StandardProps, options:
   return $schema === DRAFT_2020_12 ? rest : generated;
 }
 
-/** Maps a Standard Schema result (issues with key paths) to a {@link ValidationOutcome}. */
+/** Maps one Standard Schema issue (a key path) to a JSON Pointer issue. */
+function toIssue({ message, path = [] }: StandardSchemaV1.Issue): SchemaIssue {
+  return { path: appendPointer('', ...path.map((segment) => (typeof segment === 'object' ? segment.key : segment))), message };
+}
+
+/**
+ * Maps a Standard Schema result to a {@link ValidationOutcome}. Vendors report every issue (zod: one per wrong array
+ * item); only the first `MAX_SCHEMA_ISSUES` are mapped, the rest counted.
+ */
 function toOutcome<T>(result: StandardSchemaV1.Result<unknown>): ValidationOutcome<T> {
-  if (!result.issues) return { valid: true, value: result.value as T };
-  return {
-    valid: false,
-    issues: result.issues.map(({ message, path = [] }) => ({
-      path: appendPointer('', ...path.map((segment) => (typeof segment === 'object' ? segment.key : segment))),
-      message,
-    })),
-  };
+  return result.issues ? keepIssues(result.issues, toIssue) : { valid: true, value: result.value as T };
 }
 
 /**

@@ -6,5 +6,9 @@ export interface SchemaIssue {
   message: string;
 }
 
-/** The result of {@link CompiledSchema.validate}: the (possibly transformed) value, or the issues found. */
-export type ValidationOutcome<T = unknown> = { valid: true; value: T } | { valid: false; issues: SchemaIssue[] };
+/**
+ * The result of {@link CompiledSchema.validate}: the (possibly transformed) value, or the issues found — at most
+ * `MAX_SCHEMA_ISSUES` of them, with `omitted` counting those the validator reported beyond (absent when none, or
+ * when the validator stopped at its first failure).
+ */
+export type ValidationOutcome<T = unknown> = { valid: true; value: T } | { valid: false; issues: SchemaIssue[]; omitted?: number };

@@ -7,7 +7,7 @@ import type { ToolEntry } from '../discovery/registry-entries.interface.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpCallToolResult } from '../protocol/mcp-wire.interface.js';
-import { formatIssues } from '../schema/index.js';
+import { formatIssues, formatKeys } from '../schema/index.js';
 import { toolFailure } from './exception.mapper.js';
 import { McpHandlerInvoker } from './handler.invoker.js';
 import { ListPager } from './list-pager.js';
@@ -43,10 +43,10 @@ export class McpToolsService {
       // JSON Schema and most Standard Schemas validate synchronously: no await (one microtask less per call) then.
       const validated = entry.input.validate(args);
       const outcome = validated instanceof Promise ? await validated : validated;
-      if (!outcome.valid) return this.invalidArguments(name, formatIssues(firstIssues(outcome.issues)));
+      if (!outcome.valid) return this.invalidArguments(name, formatIssues(outcome.issues, outcome.omitted));
       input = outcome.value;
-    } else if (Object.keys(args).length > 0) {
-      return this.invalidArguments(name, `the tool takes no arguments, got ${Object.keys(args).join(', ')}`);
+    } else if (hasOwnKeys(args)) {
+      return this.invalidArguments(name, `the tool takes no arguments, got ${formatKeys(args)}`);
     }
 
     const outcome = await this.invoker.invoke(scope, name, entry.handler, input, (ledger) => new McpToolContext(scope, name, ledger));
@@ -75,7 +75,7 @@ export class McpToolsService {
     const plain = toPlainJson(value);
     const outcome = await entry.output!.validate(plain);
     if (outcome.valid) return plain;
-    this.logger.error(`Tool "${entry.definition.name}" returned a value that breaks its outputSchema: ${formatIssues(outcome.issues)}`);
+    this.logger.error(`Tool "${entry.definition.name}" returned a value that breaks its outputSchema: ${formatIssues(outcome.issues, outcome.omitted)}`);
     throw McpError.internal(`Tool "${entry.definition.name}" produced an invalid result`);
   }
 
@@ -86,11 +86,10 @@ export class McpToolsService {
   }
 }
 
-const MAX_REPORTED_ISSUES = 20;
-
-/** Enough issues for a model to correct its call, without echoing a hostile payload back at length. */
-function firstIssues<T>(issues: readonly T[]): T[] {
-  return issues.length <= MAX_REPORTED_ISSUES ? [...issues] : issues.slice(0, MAX_REPORTED_ISSUES);
+/** Whether an object has an own key, without copying its keys (arguments may have hundreds of thousands). */
+function hasOwnKeys(value: object): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return true;
+  return false;
 }
 
 function errorResult(text: string): JsonObject {
