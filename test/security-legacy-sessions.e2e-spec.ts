@@ -1,10 +1,9 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { McpModuleOptions } from 'nest-mcp';
 import { legacySecurityModule } from './fixtures/legacy-security.fixture.js';
 import { ADAPTERS, startApp, type AdapterName, type RunningApp } from './support/app.factory.js';
+import { forkFixtureServer } from './support/forked-server.js';
 import { connectLegacyClient, LEGACY_VERSION } from './support/legacy-client.factory.js';
 import { assertValidLegacyServerMessage } from './support/legacy-schema.validator.js';
 import { mcpPost, PROTOCOL_VERSION } from './support/raw-request.util.js';
@@ -455,40 +454,15 @@ interface ServerProcess {
   kill(): void;
 }
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
 async function forkServer(adapter: AdapterName, options: Partial<McpModuleOptions>): Promise<ServerProcess> {
-  const child: ChildProcess = fork(`${ROOT}test/fixtures/legacy-memory-main.fixture.ts`, [adapter, JSON.stringify(options)], {
-    cwd: ROOT,
-    execArgv: ['--import', `${ROOT}test/support/ts-child.loader.mjs`, '--expose-gc', '--max-old-space-size=1536'],
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  const next = <T>(key: string) =>
-    new Promise<T>((resolve, reject) => {
-      const onMessage = (message: Record<string, T>) => {
-        if (!(key in message)) return;
-        child.off('exit', onExit);
-        child.off('message', onMessage);
-        resolve(message[key]);
-      };
-      const onExit = (code: number | null) => reject(new Error(`server exited (${code}): ${stderr}`));
-      child.on('message', onMessage);
-      child.once('exit', onExit);
-    });
-  const port = await next<number>('ready');
+  const server = await forkFixtureServer('test/fixtures/legacy-memory-main.fixture.ts', [adapter, JSON.stringify(options)]);
   return {
-    url: new URL(`http://127.0.0.1:${port}/mcp`),
+    url: server.url,
     retained: async () => {
-      const memory = next<{ heapUsed: number; external: number; arrayBuffers: number }>('memory');
-      child.send('measure');
-      const { heapUsed, external, arrayBuffers } = await memory;
+      const { heapUsed, external, arrayBuffers } = await server.ask<{ heapUsed: number; external: number; arrayBuffers: number }>('measure', 'memory');
       return heapUsed + external + arrayBuffers;
     },
-    kill: () => {
-      child.kill('SIGKILL');
-    },
+    kill: () => server.kill(),
   };
 }
 

@@ -1,9 +1,8 @@
-import { type ChildProcess, fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpModuleOptions } from 'nest-mcp';
 import { validationModule } from './fixtures/security-validation.fixture.js';
 import { ADAPTERS, startApp, type AdapterName, type RunningApp } from './support/app.factory.js';
+import { forkFixtureServer } from './support/forked-server.js';
 import { mcpPost, type RawResponse } from './support/raw-request.util.js';
 import { expectError, expectResult, textOf } from './support/wire-response.util.js';
 
@@ -54,46 +53,17 @@ interface ServerProcess {
   kill(): void;
 }
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
 async function forkServer(adapter: AdapterName, options: Partial<McpModuleOptions> = {}): Promise<ServerProcess> {
-  const child: ChildProcess = fork(`${ROOT}test/fixtures/security-validation-main.fixture.ts`, [adapter, JSON.stringify(options)], {
-    cwd: ROOT,
-    execArgv: ['--import', `${ROOT}test/support/ts-child.loader.mjs`, '--expose-gc', '--max-old-space-size=1536'],
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  const next = <T>(key: string) =>
-    new Promise<T>((resolve, reject) => {
-      const onMessage = (message: Record<string, T>) => {
-        if (!(key in message)) return;
-        child.off('exit', onExit);
-        child.off('message', onMessage);
-        resolve(message[key]);
-      };
-      const onExit = (code: number | null) => reject(new Error(`server exited (${code}): ${stderr}`));
-      child.on('message', onMessage);
-      child.once('exit', onExit);
-    });
-  const port = await next<number>('ready');
+  const server = await forkFixtureServer('test/fixtures/security-validation-main.fixture.ts', [adapter, JSON.stringify(options)]);
   let base = 0;
   return {
-    url: new URL(`http://127.0.0.1:${port}/mcp`),
+    url: server.url,
     reset: async () => {
-      const answer = next<number>('reset');
-      child.send('reset');
-      base = await answer;
+      base = await server.ask<number>('reset', 'reset');
       return base;
     },
-    peakGrowth: async () => {
-      const answer = next<{ peakRss: number }>('peak');
-      child.send('peak');
-      return (await answer).peakRss - base;
-    },
-    kill: () => {
-      child.kill('SIGKILL');
-    },
+    peakGrowth: async () => (await server.ask<{ peakRss: number }>('peak', 'peak')).peakRss - base,
+    kill: () => server.kill(),
   };
 }
 

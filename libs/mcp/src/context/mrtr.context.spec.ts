@@ -1,4 +1,3 @@
-import type { LoggerService } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { CallCancellation } from '../protocol/call-cancellation.js';
@@ -6,6 +5,7 @@ import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js
 import { type ChannelMessage, ResponseChannel } from '../protocol/response-channel.js';
 import { IllegalProgressError } from '../progress/illegal-progress.error.js';
 import { MrtrContext } from './mrtr.context.js';
+import { RecordingLogger } from '../../../../test/support/recording.logger.js';
 
 /** A context on a channel whose messages are collected. */
 function contextFor(progressToken: string | number | undefined): { context: MrtrContext; sent: ChannelMessage[] } {
@@ -57,16 +57,6 @@ describe('MrtrContext progress serialization', () => {
 /** The progress values of the notifications a context sent. */
 const progressValues = (sent: ChannelMessage[]) =>
   sent.map((message) => (message.type === 'notification' ? (message.message.params as { progress: number }).progress : Number.NaN));
-
-/** A logger that keeps its warnings. */
-class RecordingLogger implements LoggerService {
-  readonly warnings: string[] = [];
-  log(): void {}
-  error(): void {}
-  warn(message: unknown): void {
-    this.warnings.push(String(message));
-  }
-}
 
 describe('MrtrContext progress: one order per request, across emitters and progressFrom', () => {
   it.each([

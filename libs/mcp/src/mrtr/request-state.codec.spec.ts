@@ -1,10 +1,11 @@
-import { ConsoleLogger, Logger, type LoggerService } from '@nestjs/common';
+import { ConsoleLogger, Logger } from '@nestjs/common';
 import { ApplicationConfig } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { RequestStateCodec } from './request-state.codec.js';
+import { RecordingLogger } from '../../../../test/support/recording.logger.js';
 
 /** Layout of the sealed bytes after `v1.`: keyId(4) | iv(12) | ciphertext | tag(16). */
 const KEY_ID_BYTES = 4;
@@ -56,15 +57,6 @@ function flipped(token: string, index: number): string {
   const at = index < 0 ? bytes.length + index : index;
   bytes[at] ^= 0x01;
   return tokenOf(bytes);
-}
-
-class RecordingLogger implements LoggerService {
-  readonly warnings: string[] = [];
-  log(): void {}
-  error(): void {}
-  warn(message: unknown): void {
-    this.warnings.push(String(message));
-  }
 }
 
 describe('RequestStateCodec', () => {

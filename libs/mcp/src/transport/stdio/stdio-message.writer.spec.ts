@@ -1,8 +1,9 @@
-import { ConsoleLogger, Logger, type LoggerService } from '@nestjs/common';
+import { ConsoleLogger, Logger } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StdioMessageWriter } from './stdio-message.writer.js';
+import { RecordingLogger } from '../../../../../test/support/recording.logger.js';
 
 /** An output that accepts `capacity` writes before it reports back-pressure, until `drain()` is called. */
 class FakeOutput extends EventEmitter {
@@ -39,15 +40,6 @@ function labelOf(chunk: string): string {
 }
 
 /** Keeps the warnings the writer logs. */
-class RecordingLogger implements LoggerService {
-  readonly warnings: string[] = [];
-  log(): void {}
-  error(): void {}
-  warn(message: unknown): void {
-    this.warnings.push(String(message));
-  }
-}
-
 describe('StdioMessageWriter', () => {
   it('writes each message as one line in one write call, line breaks in strings escaped', () => {
     const output = new FakeOutput();
