@@ -21,6 +21,8 @@ export class SessionClientRequests implements LiveClientRequests {
     const { id, response, cancel } = this.session.expectResponse();
     const sent = this.channel.request(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: { ...params } });
     if (!sent) {
+      // Nothing will await this answer: settle it quietly, or the rejection would be unhandled (and end the process).
+      response.catch(() => undefined);
       cancel(new Error('The call already ended'));
       throw McpError.internal();
     }
