@@ -1,28 +1,35 @@
 #!/usr/bin/env node
 /**
- * `nest-mcp` — the terminal client of libs/mcp/src/cli (docs/stdio.md).
+ * `nest-mcp` — the terminal client of libs/cli, published as `nest-mcp-cli` (docs/stdio.md).
  *
  *   npx nest-mcp tools http://127.0.0.1:3000/mcp
  *   npx nest-mcp call --stdio "node dist/apps/demo/apps/demo/src/stdio.js" list_services
  *
- * Runs the compiled CLI (dist/cli, from `npm run build:cli`), compiling it first with tsc when the build is missing
- * or older than its sources, so `npx nest-mcp` works straight after `npm ci`. The build is written to a temporary
+ * Runs the CLI compiled from this repository's sources into dist/cli, compiling it first with tsc when the build is
+ * missing or older than its sources, so `npx nest-mcp` works straight after `npm ci`. The CLI imports the server
+ * library as the package `nest-mcp`; here that name is the `paths` alias of tsconfig.json, so the library's sources
+ * are compiled beside it and the import is rewritten to a relative one, as `nest build` does for the apps. (The
+ * published package, `npm run build:cli`, keeps `nest-mcp` a package import.) The build is written to a temporary
  * folder and moved into place, so two commands starting at once never run a half-written build. Compiler output
  * goes to stderr: stdout is the command's.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'dist/cli');
-const ENTRY = join(OUT, 'cli/main.js');
-const TSCONFIG = join(ROOT, 'libs/mcp/tsconfig.cli.json');
+const CLI_OUT = 'libs/cli/src';
+const LIBRARY_ENTRY = 'libs/mcp/src/index.js';
+const ENTRY = join(OUT, CLI_OUT, 'main.js');
+const TSCONFIG = join(ROOT, 'libs/cli/tsconfig.cli.json');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
-/** What the CLI is compiled from: its folder and the library folders it imports (progress events, trace ids). */
-const SOURCE_DIRS = ['libs/mcp/src/cli', 'libs/mcp/src/progress', 'libs/mcp/src/protocol'].map((dir) => join(ROOT, dir));
+/** What the CLI is compiled from: its own sources and the server library it imports as `nest-mcp`. */
+const SOURCE_DIRS = ['libs/cli/src', 'libs/mcp/src'].map((dir) => join(ROOT, dir));
 const CONFIG_FILES = [TSCONFIG, join(ROOT, 'tsconfig.json')];
+/** `'nest-mcp'` in an emitted `import … from` or `import()`. */
+const LIBRARY_SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*)(['"])nest-mcp\2/g;
 
 function newestMtime(dir) {
   let newest = 0;
@@ -41,14 +48,28 @@ function isStale() {
   return Math.max(...SOURCE_DIRS.map(newestMtime), ...CONFIG_FILES.map((file) => statSync(file).mtimeMs)) > built;
 }
 
+/** `from 'nest-mcp'` → a relative import of the library compiled beside the CLI. */
+function rewriteLibraryImports(out) {
+  const library = join(out, LIBRARY_ENTRY);
+  for (const entry of readdirSync(join(out, CLI_OUT), { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+    const file = join(entry.parentPath, entry.name);
+    const specifier = relative(entry.parentPath, library).split('\\').join('/').replace(/^(?!\.)/, './');
+    const text = readFileSync(file, 'utf8');
+    const rewritten = text.replace(LIBRARY_SPECIFIER, (_, head, quote) => `${head}${quote}${specifier}${quote}`);
+    if (rewritten !== text) writeFileSync(file, rewritten);
+  }
+}
+
 function build() {
   if (!existsSync(TSC)) {
-    process.stderr.write('nest-mcp: the CLI is not built and TypeScript is not installed; run npm run build:cli\n');
+    process.stderr.write('nest-mcp: the CLI is not built and TypeScript is not installed; run npm ci first\n');
     process.exit(1);
   }
   const staging = `${OUT}.building-${process.pid}`;
   try {
     execFileSync(process.execPath, [TSC, '-p', TSCONFIG, '--outDir', staging, '--noCheck'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
+    rewriteLibraryImports(staging);
     rmSync(OUT, { recursive: true, force: true });
     renameSync(staging, OUT);
   } catch (error) {

@@ -2,8 +2,8 @@
 import { runCli } from './cli.runner.js';
 
 /**
- * The `nest-mcp` command (see `bin/nest-mcp.mjs` and docs/stdio.md). Ctrl+C cancels the request in flight; a second
- * Ctrl+C ends the process at once.
+ * The `nest-mcp` command of the `nest-mcp-cli` package (in this repository, `bin/nest-mcp.mjs` runs it; see
+ * docs/stdio.md). Ctrl+C cancels the request in flight; a second Ctrl+C ends the process at once.
  */
 const interrupt = new AbortController();
 process.on('SIGINT', () => {

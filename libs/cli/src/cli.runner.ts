@@ -53,9 +53,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   const interactive = !invocation.plain && Boolean(io.stderr.isTTY);
   const traceparent = `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`;
-  const reporter: ProgressReporter = interactive
-    ? new ProgressBarRenderer(io.stderr, invocation.name ?? invocation.command)
-    : new NdjsonProgressReporter(io.stderr, traceparent);
+  let reporter: ProgressReporter;
+  try {
+    reporter = interactive
+      ? new ProgressBarRenderer(io.stderr, invocation.name ?? invocation.command)
+      : await NdjsonProgressReporter.open(io.stderr, traceparent);
+  } catch (error) {
+    return fail(io, error);
+  }
   const responder = new RecordingResponder(
     interactive && io.stdin.isTTY ? new TerminalFormResponder(io.stdin, io.stderr, () => reporter.suspend()) : new ScriptedResponder(invocation.answers),
   );
