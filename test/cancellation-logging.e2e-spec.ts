@@ -15,7 +15,7 @@ import {
 import { sleep, until } from './support/wait.util.js';
 
 /**
- * Cancellation (spec digest §4.5, §8; DESIGN D6) and per-request logging (§16) over real HTTP. A client that goes
+ * Cancellation (spec digest §4.5, §8; docs/logging-and-cancellation.md) and per-request logging (§16) over real HTTP. A client that goes
  * away aborts `ctx.signal` at once and nothing more is written for its request; `ctx.log` reaches only requests that
  * asked for a log level, and only at or above it.
  */
@@ -160,7 +160,7 @@ describe.each(ADAPTERS)('cancellation and logging (%s)', (adapter) => {
     });
   });
 
-  describe('server shutdown (DESIGN D6)', () => {
+  describe('server shutdown (ADR 0012)', () => {
     /**
      * Starts `hold` on a fresh app through a keep-alive agent (as real clients connect), then begins `app.close()`.
      * The agent is destroyed afterwards, so a server that waits for the client's idle connection still closes.

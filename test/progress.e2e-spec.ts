@@ -16,7 +16,7 @@ import { until } from './support/wait.util.js';
 import type { WireMessage } from './support/wire-response.util.js';
 
 /**
- * Progress (spec digest §7, DESIGN D2/D5) over real HTTP: what the official client sees, what the raw wire looks
+ * Progress (spec digest §7, ADR 0002, ADR 0008) over real HTTP: what the official client sees, what the raw wire looks
  * like with and without a progress token, illegal values, and a client that reads far slower than a handler emits.
  */
 
@@ -348,7 +348,7 @@ describe.each(ADAPTERS)('progress (%s)', (adapter) => {
       const progress = messages.filter((m) => m.method === 'notifications/progress').map((m) => m.params as unknown as ProgressParams);
       expect(logs.length).toBeLessThan(EMITTED / 2);
       expect(messages.at(-1)!.id).toBe('logs-1');
-      // DESIGN D5: pending progress is coalesced to the newest; the newest value must not be lost because other
+      // ADR 0008: pending progress is coalesced to the newest; the newest value must not be lost because other
       // notifications filled the queue first.
       expect(progress.map((p) => p.progress).at(-1)).toBe(10);
     });

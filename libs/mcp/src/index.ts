@@ -32,10 +32,14 @@ export {
   PercentProgress,
   IllegalProgressError,
   type McpProgressSource,
+  type ProgressEvent,
+  createProgressEvent,
+  formatProgressEvent,
+  parseProgressLine,
+  type ProgressReport,
+  type ProgressLine,
+  ProgressEventWriter,
 } from './progress/index.js';
-export type { ProgressEvent } from './progress/progress-event.interface.js';
-export { createProgressEvent, formatProgressEvent, parseProgressLine, type ProgressReport, type ProgressLine } from './progress/progress-event.codec.js';
-export { ProgressEventWriter } from './progress/progress-event.writer.js';
 export { parseTraceparent, type TraceIds } from './protocol/traceparent.parser.js';
 
 export { McpInput, canElicit } from './mrtr/input-request.builders.js';
@@ -44,15 +48,15 @@ export type { McpInputRequest } from './mrtr/input-request.interface.js';
 export { InputRequiredSignal, isInputRequired } from './mrtr/input-required.signal.js';
 export type { FormAnswer, UrlAnswer, SamplingAnswer, RootsAnswer, SamplingRequestParams } from './mrtr/input-answers.interface.js';
 export type { McpElicitor, McpAnswers } from './mrtr/mcp-elicitor.interface.js';
-export type { McpRequestStateStore } from './mrtr/request-state-store.interface.js';
+export type { McpRequestStateStore } from './protocol/request-state-store.interface.js';
 export { InMemoryRequestStateStore, type InMemoryRequestStateStoreOptions } from './mrtr/in-memory-request-state.store.js';
 
 export { McpRegistry, type McpListKind, type McpRuntimeHandler } from './discovery/mcp.registry.js';
 export { McpPublisher, type McpPublishOptions } from './subscriptions/mcp.publisher.js';
-export { MCP_EVENT_BUS, type McpEventBus } from './subscriptions/mcp-event-bus.interface.js';
+export { MCP_EVENT_BUS, type McpEventBus } from './protocol/mcp-event-bus.interface.js';
 export { InMemoryEventBus } from './subscriptions/in-memory-event-bus.js';
-export type { McpChangeEvent, McpEventAudience } from './subscriptions/mcp-event.interface.js';
-export type { McpDeliveryAuthorizer, McpListener } from './subscriptions/delivery.policy.js';
+export type { McpChangeEvent, McpEventAudience } from './protocol/mcp-event.interface.js';
+export type { McpDeliveryAuthorizer, McpListener } from './protocol/delivery-authorizer.interface.js';
 export { McpDefinitionError } from './discovery/mcp-definition.error.js';
 
 export { McpContent } from './server/mcp-content.js';

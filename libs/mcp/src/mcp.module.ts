@@ -16,21 +16,23 @@ import { McpRegistry } from './discovery/mcp.registry.js';
 import { McpMrtrService } from './mrtr/mrtr.service.js';
 import { RequestStateCodec } from './mrtr/request-state.codec.js';
 import { McpHandlerInvoker } from './server/handler.invoker.js';
+import { PrincipalBindingCheck } from './server/principal-binding.check.js';
 import { InMemoryEventBus } from './subscriptions/in-memory-event-bus.js';
-import { MCP_EVENT_BUS } from './subscriptions/mcp-event-bus.interface.js';
+import { MCP_EVENT_BUS } from './protocol/mcp-event-bus.interface.js';
 import { McpPublisher } from './subscriptions/mcp.publisher.js';
 import { McpSubscriptionsService } from './subscriptions/subscriptions.service.js';
-import { McpLegacyHttpHandler } from './legacy/legacy-http.handler.js';
 import { McpSessionStore } from './legacy/legacy-session.store.js';
 import { McpLegacyWireService } from './legacy/legacy-wire.service.js';
 import { McpCompletionService } from './server/completion.service.js';
 import { McpDiscoverService } from './server/discover.service.js';
+import { McpCallRunner } from './server/call.runner.js';
 import { McpCallTracker } from './server/call.tracker.js';
 import { McpDispatcher } from './server/mcp.dispatcher.js';
 import { McpPromptsService } from './server/prompts.service.js';
 import { McpResourcesService } from './server/resources.service.js';
 import { McpToolsService } from './server/tools.service.js';
 import { BodyCaptureInstaller } from './transport/http/body-capture.installer.js';
+import { McpLegacyHttpHandler } from './transport/http/legacy-session-http.handler.js';
 import { createMcpHttpController } from './transport/http/mcp-http.controller.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
 import { McpStdioTransport } from './transport/stdio/mcp-stdio.transport.js';
@@ -78,6 +80,7 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = t
       McpExplorer,
       RequestStateCodec,
       McpMrtrService,
+      PrincipalBindingCheck,
       McpHandlerInvoker,
       McpDiscoverService,
       McpToolsService,
@@ -93,6 +96,7 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = t
       McpSubscriptionsService,
       McpDispatcher,
       McpCallTracker,
+      McpCallRunner,
       McpSessionStore,
       McpLegacyWireService,
       McpLegacyHttpHandler,

@@ -1,7 +1,7 @@
 import type { McpCacheHints, McpIcon } from '../protocol/mcp-wire.interface.js';
-import type { McpEventBus } from '../subscriptions/mcp-event-bus.interface.js';
-import type { McpRequestStateStore } from '../mrtr/request-state-store.interface.js';
-import type { McpDeliveryAuthorizer } from '../subscriptions/delivery.policy.js';
+import type { McpEventBus } from '../protocol/mcp-event-bus.interface.js';
+import type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
+import type { McpDeliveryAuthorizer } from '../protocol/delivery-authorizer.interface.js';
 
 /** Cache hints per kind of cacheable result; each falls back to `default`. */
 export interface McpCacheHintOptions {

@@ -2,9 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { McpCacheHints, McpImplementation } from '../protocol/mcp-wire.interface.js';
 import { MCP_MODULE_OPTIONS } from './mcp-module-definition.js';
 import type { McpCacheHintOptions, McpModuleOptions } from './mcp-options.interface.js';
-import { InMemoryRequestStateStore } from '../mrtr/in-memory-request-state.store.js';
-import type { McpRequestStateStore } from '../mrtr/request-state-store.interface.js';
-import type { McpDeliveryAuthorizer } from '../subscriptions/delivery.policy.js';
+import type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
+import type { McpDeliveryAuthorizer } from '../protocol/delivery-authorizer.interface.js';
 
 const DEFAULT_CACHE_HINTS: McpCacheHints = { ttlMs: 0, cacheScope: 'private' };
 
@@ -19,8 +18,11 @@ export class McpResolvedOptions {
   readonly pageSize: number;
   readonly requestStateKeys: readonly string[];
   readonly requestStateTtlMs: number;
-  /** Where used states are recorded when `requestState.singleUse` is on. */
-  readonly requestStateStore?: McpRequestStateStore;
+  /**
+   * `requestState.singleUse`, checked: `true` for the built-in in-memory store (created by `McpMrtrService`, since
+   * mrtr/ is a layer above config/), the app's own store, or undefined when states are not single-use.
+   */
+  readonly requestStateSingleUse?: true | McpRequestStateStore;
   readonly serverInfoInResults: boolean;
   readonly invalidToolArguments: 'result' | 'protocol';
   readonly progress: 'mcp' | 'stderr';
@@ -67,7 +69,7 @@ export class McpResolvedOptions {
     this.pageSize = positive(options.pageSize, 100, 'pageSize');
     this.requestStateKeys = options.requestState?.keys ?? [];
     this.requestStateTtlMs = positive(options.requestState?.ttlMs, 5 * 60_000, 'requestState.ttlMs');
-    this.requestStateStore = singleUseStore(options.requestState?.singleUse);
+    this.requestStateSingleUse = singleUseStore(options.requestState?.singleUse);
     this.serverInfoInResults = options.serverInfoInResults ?? true;
     this.invalidToolArguments = options.invalidToolArguments ?? 'result';
     this.progress = options.progress ?? 'mcp';
@@ -111,9 +113,9 @@ export class McpResolvedOptions {
   }
 }
 
-function singleUseStore(singleUse: boolean | McpRequestStateStore | undefined): McpRequestStateStore | undefined {
+function singleUseStore(singleUse: boolean | McpRequestStateStore | undefined): true | McpRequestStateStore | undefined {
   if (singleUse === undefined || singleUse === false) return undefined;
-  if (singleUse === true) return new InMemoryRequestStateStore();
+  if (singleUse === true) return true;
   if (typeof singleUse?.consume !== 'function') {
     throw new Error('McpModule: option "requestState.singleUse" must be true, false or a store with a consume(stateId, expiresAt) method');
   }

@@ -32,15 +32,15 @@ export class McpHandlerFactory {
 
     if (wrapper.isDependencyTreeStatic() && !wrapper.isTransient) {
       const fn = this.wrap(wrapper.instance as object, methodName);
-      return { invoke: (input, context) => fn(httpRequestOf(context), httpResponseOf(context), input, context) };
+      return { invoke: (input, context) => fn(context.httpRequest, context.httpResponse, input, context) };
     }
     return {
       invoke: async (input, context) => {
-        const request = httpRequestOf(context) ?? {};
+        const request = context.httpRequest ?? {};
         const contextId = ContextIdFactory.getByRequest(request as object);
         this.moduleRef.registerRequestByContextId(request, contextId);
         const instance = await this.moduleRef.resolve(wrapper.token as Type, contextId, { strict: false });
-        return this.wrap(instance as object, methodName)(request, httpResponseOf(context), input, context);
+        return this.wrap(instance as object, methodName)(request, context.httpResponse, input, context);
       },
     };
   }
@@ -65,10 +65,6 @@ export class McpHandlerFactory {
     return (...args) => fn(...args).catch(noteAndRethrow);
   }
 }
-
-const httpRequestOf = (context: MrtrContext): unknown => (context as unknown as { scope: { httpRequest?: unknown } }).scope.httpRequest;
-const httpResponseOf = (context: MrtrContext): unknown =>
-  (context as unknown as { scope: { httpResponse?: unknown } }).scope.httpResponse;
 
 /**
  * Completes a handler's parameter metadata (once per method): parameters without a decorator that are typed with a

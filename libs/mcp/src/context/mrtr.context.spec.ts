@@ -7,20 +7,26 @@ import { IllegalProgressError } from '../progress/illegal-progress.error.js';
 import { MrtrContext } from './mrtr.context.js';
 import { RecordingLogger } from '../../../../test/support/recording.logger.js';
 
-/** A context on a channel whose messages are collected. */
-function contextFor(progressToken: string | number | undefined): { context: MrtrContext; sent: ChannelMessage[] } {
+/** The parts of a call's scope the tests change. */
+interface TestScope {
+  cancellation: CallCancellation;
+  progressFallback?: (progress: number) => void;
+}
+
+/** A context on a channel whose messages are collected, and its scope. */
+function contextFor(progressToken: string | number | undefined): { context: MrtrContext; sent: ChannelMessage[]; scope: TestScope } {
   const channel = new ResponseChannel();
   const sent: ChannelMessage[] = [];
   channel.connect({ next: (message) => sent.push(message), complete: () => undefined });
-  const scope = {
+  const scope: TestScope & Record<string, unknown> = {
     id: 1,
     method: 'tools/call',
     params: {},
     meta: { protocolVersion: '2026-07-28', clientCapabilities: {}, progressToken, raw: {} },
     cancellation: new CallCancellation(),
     channel,
-  } as unknown as McpRequestScope;
-  return { context: new MrtrContext(scope, 'tool'), sent };
+  };
+  return { context: MrtrContext.open(scope as unknown as McpRequestScope, 'tool'), sent, scope };
 }
 
 describe('MrtrContext progress serialization', () => {
@@ -44,8 +50,7 @@ describe('MrtrContext progress serialization', () => {
   });
 
   it('sends nothing once the call is cancelled, and never creates the signal for it', () => {
-    const { context, sent } = contextFor('t');
-    const scope = (context as unknown as { scope: McpRequestScope }).scope;
+    const { context, sent, scope } = contextFor('t');
     scope.cancellation.abort(new Error('gone'));
     context.countingProgress().emit();
     expect(sent).toHaveLength(0);
@@ -81,9 +86,8 @@ describe('MrtrContext progress: one order per request, across emitters and progr
   });
 
   it('the stderr fallback (no token) only ever receives increasing values too', () => {
-    const { context } = contextFor(undefined);
+    const { context, scope } = contextFor(undefined);
     const fallback: number[] = [];
-    const scope = (context as unknown as { scope: { progressFallback?: (progress: number) => void } }).scope;
     scope.progressFallback = (progress) => fallback.push(progress);
     context.percentProgress().emit(0.5);
     expect(() => context.countingProgress().emit()).not.toThrow(); // 1 > 0.5

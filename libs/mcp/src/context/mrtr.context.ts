@@ -29,19 +29,53 @@ const LOG_RANK: ReadonlyMap<string, number> = new Map(MCP_LOG_LEVELS.map((level,
  * code before the last `elicit` must be idempotent.
  */
 export class MrtrContext implements McpElicitor, McpProgressSource {
+  // Set once, by `open`: the constructor takes nothing, so the published declarations name no internal type.
+  /** @internal */
+  protected scope: McpRequestScope;
+  private name: string;
+  private ledger: AnswerLedger;
   private completed = false;
   /** The serialized progress notification up to its `progress` value (the token is fixed for a call). */
   private progressPrefix?: string;
   private readonly sink: ProgressSink;
 
-  /** @internal */
-  constructor(
-    /** @internal */ protected readonly scope: McpRequestScope,
-    private readonly name: string,
-    private readonly ledger: AnswerLedger = new AnswerLedger(new Map()),
-  ) {
+  /** Contexts are made by nest-mcp for each call; a handler receives its own through `@McpCtx()`. */
+  protected constructor() {
     // One sink for every emitter and progressFrom of the call: the values of one progress token must increase.
     this.sink = new RequestProgressSink({ send: (progress, total, message) => this.sendProgress(progress, total, message) });
+  }
+
+  /**
+   * @internal The only way contexts are made: the context of one call of `name` (tool, prompt, resource URI or
+   * template), with the answers the call has so far.
+   *
+   * @example McpToolContext.open(scope, 'deploy', ledger)
+   */
+  static open<C extends MrtrContext>(
+    this: typeof MrtrContext & { prototype: C },
+    scope: McpRequestScope,
+    name: string,
+    ledger: AnswerLedger = new AnswerLedger(new Map()),
+  ): C {
+    // `this` is the context class `open` was called on, so the instance is a C.
+    const context = new this() as C;
+    context.scope = scope;
+    context.name = name;
+    context.ledger = ledger;
+    return context;
+  }
+
+  /**
+   * @internal The HTTP request and response the call came with (Express or Fastify objects; undefined off HTTP):
+   * arguments 0 and 1 of the Nest pipeline that runs the handler.
+   */
+  get httpRequest(): unknown {
+    return this.scope.httpRequest;
+  }
+
+  /** @internal See `httpRequest`. */
+  get httpResponse(): unknown {
+    return this.scope.httpResponse;
   }
 
   /** The name of the tool or prompt, or the URI (template) of the resource being served. */

@@ -38,12 +38,12 @@ export class McpRegistry {
   private discovered = false;
   private revision = 0;
 
-  /** Grows with every change: lets readers cache what they derive from the registry. */
+  /** @internal Grows with every change: lets readers cache what they derive from the registry. */
   get version(): number {
     return this.revision;
   }
 
-  /** Emits the kind of list after every change made once discovery finished (for list-changed notifications). */
+  /** @internal Emits the kind of list after each change once discovery finished (list-changed notifications). */
   readonly changes$ = this.changes.asObservable();
 
   /** @internal Called by the explorer once the decorated handlers are registered. */
@@ -129,35 +129,42 @@ export class McpRegistry {
     return this.remove(this.templates, uriTemplate, 'resourceTemplates');
   }
 
+  /** @internal The entry of a tool, for the features that serve it. */
   getTool(name: string): ToolEntry | undefined {
     return this.tools.get(name);
   }
 
+  /** @internal */
   getPrompt(name: string): PromptEntry | undefined {
     return this.prompts.get(name);
   }
 
+  /** @internal */
   getResource(uri: string): ResourceEntry | undefined {
     return this.resources.get(uri);
   }
 
+  /** @internal */
   getResourceTemplate(uriTemplate: string): ResourceTemplateEntry | undefined {
     return this.templates.get(uriTemplate);
   }
 
+  /** @internal Tools by name (code-point order). */
   listTools(): readonly ToolEntry[] {
     return this.list('tools', this.tools);
   }
 
+  /** @internal */
   listPrompts(): readonly PromptEntry[] {
     return this.list('prompts', this.prompts);
   }
 
+  /** @internal */
   listResources(): readonly ResourceEntry[] {
     return this.list('resources', this.resources);
   }
 
-  /** Templates, most specific first, so that the first match of a URI is the best one. */
+  /** @internal Templates, most specific first, so that the first match of a URI is the best one. */
   listResourceTemplates(): readonly ResourceTemplateEntry[] {
     return this.list('resourceTemplates', this.templates);
   }

@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
-import type { McpChangeEvent } from '../subscriptions/mcp-event.interface.js';
-import { MCP_EVENT_BUS, type McpEventBus } from '../subscriptions/mcp-event-bus.interface.js';
-import { AdmissionQuota, type AdmissionKey, type AdmissionLease, type AdmissionRefusal } from '../server/admission-quota.js';
+import type { McpChangeEvent } from '../protocol/mcp-event.interface.js';
+import { MCP_EVENT_BUS, type McpEventBus } from '../protocol/mcp-event-bus.interface.js';
+import { AdmissionQuota, type AdmissionKey, type AdmissionLease, type AdmissionRefusal } from '../protocol/admission-quota.js';
 import { LegacySession } from './legacy-session.js';
 import type { LegacyHandshake } from './legacy-wire.service.js';
 import { SessionMemoryBudget } from './session-memory.budget.js';

@@ -5,9 +5,10 @@ import { McpError } from '../protocol/mcp.error.js';
 import type { JsonRpcErrorResponse, JsonRpcId, JsonRpcNotification, JsonRpcResultResponse } from '../protocol/json-rpc.interface.js';
 import type { McpClientCapabilities, McpImplementation, McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import type { ResponseChannel } from '../protocol/response-channel.js';
-import type { McpChangeEvent } from '../subscriptions/mcp-event.interface.js';
+import type { McpChangeEvent } from '../protocol/mcp-event.interface.js';
 import { CHANGE_NOTIFICATIONS, coversUri, MAX_RESOURCE_SUBSCRIPTIONS } from '../subscriptions/subscription-filter.js';
-import { mayDeliver, type McpDeliveryAuthorizer } from '../subscriptions/delivery.policy.js';
+import { mayDeliver } from '../subscriptions/delivery.policy.js';
+import type { McpDeliveryAuthorizer } from '../protocol/delivery-authorizer.interface.js';
 import { MAX_SUBSCRIPTION_BYTES_PER_SESSION, SESSION_BASE_BYTES, STRING_ENTRY_BYTES } from './legacy-session.constants.js';
 import type { SessionMemoryBudget } from './session-memory.budget.js';
 

@@ -1,23 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
-import { CallCancellation } from '../protocol/call-cancellation.js';
-import type { JsonObject, JsonRpcId, JsonRpcRequest } from '../protocol/json-rpc.interface.js';
+import type { JsonObject, JsonRpcRequest } from '../protocol/json-rpc.interface.js';
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { MCP_LOG_LEVELS, type McpClientCapabilities, type McpImplementation, type McpLogLevel } from '../protocol/mcp-wire.interface.js';
-import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
-import type { ResponseChannel } from '../protocol/response-channel.js';
-import type { AdmissionKey, AdmissionLease } from '../server/admission-quota.js';
-import { McpCallTracker } from '../server/call.tracker.js';
+import type { McpRequestMeta } from '../protocol/request-meta.interface.js';
+import type { CallPort } from '../server/call-port.interface.js';
 import { McpDiscoverService } from '../server/discover.service.js';
-import { errorResponse, McpDispatcher } from '../server/mcp.dispatcher.js';
 import { boundedCapabilities, boundedClientInfo } from './client-profile.util.js';
 import { exceedsJsonBytes } from './json-size.util.js';
-import { toLegacyError, toLegacyResult } from './legacy-result.shaper.js';
+import type { LegacyCallRequest } from './legacy-call-request.interface.js';
+import { LegacyCallPort } from './legacy-call.port.js';
 import { MAX_SUBSCRIBED_URI_LENGTH } from './legacy-session.constants.js';
 import type { LegacySession } from './legacy-session.js';
 import { LATEST_LEGACY_VERSION, LEGACY_PROTOCOL_VERSIONS } from './legacy-versions.constants.js';
-import { SessionClientRequests } from './session-client-requests.js';
 import { ABSOLUTE_URI } from '../protocol/uri.util.js';
 
 const LEGACY_VERSIONS = new Set(LEGACY_PROTOCOL_VERSIONS);
@@ -31,20 +27,6 @@ export interface LegacyHandshake {
   clientInfo?: McpImplementation;
 }
 
-/** What the transport adds to the scope of a legacy call. */
-export interface LegacyCallContext {
-  httpRequest?: unknown;
-  httpResponse?: unknown;
-  principal?: string;
-  /**
-   * Over HTTP: the call takes a slot of the calls-in-flight caps for this caller (its principal, or its remote address
-   * when anonymous). Absent on stdio, whose one client owns the process: not counted.
-   */
-  caller?: AdmissionKey;
-  /** Transport work when the server starts closing while the call is in flight (HTTP: end the connection after it). */
-  onShutdown?: () => void;
-}
-
 /**
  * The 2025-11-25 wire without its transport (BACKCOMPAT §2, §5–§7): the `initialize` negotiation and result, the
  * methods a session answers itself (`ping`, `logging/setLevel`, `resources/subscribe`), the session notifications,
@@ -54,10 +36,8 @@ export interface LegacyCallContext {
 @Injectable()
 export class McpLegacyWireService {
   constructor(
-    private readonly dispatcher: McpDispatcher,
     private readonly discover: McpDiscoverService,
     private readonly options: McpResolvedOptions,
-    private readonly calls: McpCallTracker,
   ) {}
 
   /**
@@ -143,56 +123,30 @@ export class McpLegacyWireService {
   }
 
   /**
-   * Runs a request of the session through the dispatcher and sends its final response, in 2025-11-25 shapes, on
-   * `channel`. The session's capabilities and log level stand in for the per-request `_meta`; `ctx.elicit` becomes a
-   * real server→client request on the same channel. Only `notifications/cancelled` aborts the call (a dropped
-   * connection does not, B-HTTP-03), besides the call timeout and shutdown. A call refused by the calls-in-flight
-   * caps is answered 429/503 at once. Never throws.
+   * The port that runs a transport's session calls (`McpCallRunner.run`) through the same dispatcher and handlers
+   * as the 2026 wire, with live server→client requests and 2025-11-25 result and error shapes; `transport` says where
+   * the messages go. Build it once per transport. Only `notifications/cancelled` aborts such a call (a dropped
+   * connection does not, B-HTTP-03), besides the call timeout and shutdown.
    */
-  async execute(session: LegacySession, message: JsonRpcRequest, channel: ResponseChannel, context: LegacyCallContext = {}): Promise<void> {
-    let lease: AdmissionLease | undefined;
-    try {
-      if (context.caller) lease = this.calls.admit(context.caller.principal, context.caller.address);
-    } catch (error) {
-      const refusal = error as McpError;
-      channel.respond(errorResponse(message.id, refusal), refusal.httpStatus);
-      return;
-    }
-    const cancellation = new CallCancellation();
-    const params = message.params ?? {};
+  callPort<R extends LegacyCallRequest>(transport: CallPort<R>): CallPort<R> {
+    return new LegacyCallPort(transport, this.options.clientRequestTimeoutMs);
+  }
+
+  /**
+   * What a session call carries instead of the 2026 `_meta` envelope: the session's negotiated version, capabilities,
+   * client info and log level, and the request's own `progressToken`.
+   */
+  callMeta(session: LegacySession, params: JsonObject): McpRequestMeta {
     const meta = typeof params._meta === 'object' && params._meta !== null ? (params._meta as Record<string, unknown>) : {};
     const progressToken = meta.progressToken;
-    const scope: McpRequestScope = {
-      id: message.id,
-      method: message.method,
-      params,
-      meta: {
-        protocolVersion: session.protocolVersion,
-        clientCapabilities: session.capabilities,
-        clientInfo: session.clientInfo,
-        logLevel: session.logLevel,
-        progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
-        raw: meta,
-      },
-      cancellation,
-      channel,
-      httpRequest: context.httpRequest,
-      httpResponse: context.httpResponse,
-      principal: context.principal,
-      remoteAddress: context.caller?.address,
-      wire: 'legacy',
-      liveRequests: new SessionClientRequests(session, channel, cancellation, this.options.clientRequestTimeoutMs),
+    return {
+      protocolVersion: session.protocolVersion,
+      clientCapabilities: session.capabilities,
+      clientInfo: session.clientInfo,
+      logLevel: session.logLevel,
+      progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
+      raw: meta,
     };
-    session.trackCall(message.id as JsonRpcId, cancellation);
-    const tracked = this.calls.track(message.id, channel, cancellation, { timeout: true, lease, onShutdown: context.onShutdown });
-    try {
-      const outcome = await this.dispatcher.execute(scope);
-      if (outcome.ok) channel.respond({ jsonrpc: '2.0', id: message.id, result: toLegacyResult(message.method, outcome.result) });
-      else channel.respond(errorResponse(message.id, toLegacyError(outcome.error)));
-    } finally {
-      this.calls.untrack(tracked);
-      session.untrackCall(message.id);
-    }
   }
 }
 

@@ -26,8 +26,13 @@ export class FormSchema<T> {
   /** Type carrier for inference only; never set. */
   declare readonly __type?: T;
 
-  /** @internal */
-  constructor(readonly requestedSchema: Readonly<Record<string, unknown>>) {}
+  /** @internal A form of this restricted JSON Schema (built by `McpForm.object`). */
+  static of<T>(requestedSchema: Readonly<Record<string, unknown>>): FormSchema<T> {
+    return new FormSchema<T>(requestedSchema);
+  }
+
+  /** Forms are built with `McpForm.object`. */
+  private constructor(readonly requestedSchema: Readonly<Record<string, unknown>>) {}
 
   /** Validates answer content; the answer is untrusted input. */
   validate(content: unknown): boolean {
@@ -122,6 +127,6 @@ export const McpForm = {
       properties[name] = formField.schema;
       if (!formField.isOptional) required.push(name);
     }
-    return new FormSchema({ type: 'object', properties, ...(required.length > 0 && { required }) });
+    return FormSchema.of({ type: 'object', properties, ...(required.length > 0 && { required }) });
   },
 };

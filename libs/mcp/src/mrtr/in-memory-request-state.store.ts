@@ -1,6 +1,6 @@
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
-import type { McpRequestStateStore } from './request-state-store.interface.js';
+import type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
 
 /** Options of `InMemoryRequestStateStore`. */
 export interface InMemoryRequestStateStoreOptions {

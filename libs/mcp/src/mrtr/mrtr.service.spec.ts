@@ -1,9 +1,8 @@
-import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
+import { ApplicationConfig } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { McpModuleOptions } from '../config/mcp-options.interface.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
-import { McpRegistry } from '../discovery/mcp.registry.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { AnswerLedger } from './answer-ledger.js';
@@ -11,13 +10,13 @@ import { InMemoryRequestStateStore } from './in-memory-request-state.store.js';
 import { McpInput } from './input-request.builders.js';
 import { McpMrtrService } from './mrtr.service.js';
 import { RequestStateCodec } from './request-state.codec.js';
-import type { McpRequestStateStore } from './request-state-store.interface.js';
+import type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
 
 const KEY = randomBytes(32).toString('base64');
 
 function serviceWith(requestState: McpModuleOptions['requestState'] = {}): McpMrtrService {
   const options = new McpResolvedOptions({ name: 'ops', version: '1', requestState: { keys: [KEY], ...requestState } });
-  return new McpMrtrService(new RequestStateCodec(options, { path: '/mcp' }, new ApplicationConfig()), options, new McpRegistry(), new HttpAdapterHost());
+  return new McpMrtrService(new RequestStateCodec(options, { path: '/mcp' }, new ApplicationConfig()), options);
 }
 
 const scopeOf = (params: Record<string, unknown>) =>

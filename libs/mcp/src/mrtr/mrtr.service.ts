@@ -1,15 +1,14 @@
-import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
+import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { McpResolvedOptions } from '../config/resolved-options.js';
-import { McpRegistry } from '../discovery/mcp.registry.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
+import type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
 import { AnswerLedger } from './answer-ledger.js';
+import { InMemoryRequestStateStore } from './in-memory-request-state.store.js';
 import { RequestStateCodec } from './request-state.codec.js';
 import type { RequestStatePayload } from './request-state.interface.js';
-import { principalBindingWarning } from './principal-binding.warning.js';
 import { isJsonObject } from '../protocol/json-object.util.js';
 
 /**
@@ -18,30 +17,16 @@ import { isJsonObject } from '../protocol/json-object.util.js';
  * and — when the handler asked for more — builds the `input_required` result with a newly sealed state.
  */
 @Injectable()
-export class McpMrtrService implements OnApplicationBootstrap {
-  private readonly logger = new Logger('McpModule');
+export class McpMrtrService {
+  /** Where used states are recorded when `requestState.singleUse` is on. */
+  private readonly store?: McpRequestStateStore;
 
   constructor(
     private readonly codec: RequestStateCodec,
     private readonly options: McpResolvedOptions,
-    private readonly registry: McpRegistry,
-    private readonly adapterHost: HttpAdapterHost,
-  ) {}
-
-  /**
-   * Warns once when states and sessions are not bound to a caller. Runs after the explorer's own bootstrap hook
-   * (it comes first among the module's providers), so the registry holds the decorated handlers.
-   */
-  onApplicationBootstrap(): void {
-    const registry = this.registry;
-    const warning = principalBindingWarning({
-      hasPrincipal: this.options.principal !== undefined,
-      servesHttp: this.adapterHost.httpAdapter !== undefined,
-      legacyWire: this.options.legacyWire,
-      hasHandlers:
-        registry.listTools().length + registry.listPrompts().length + registry.listResources().length + registry.listResourceTemplates().length > 0,
-    });
-    if (warning) this.logger.warn(warning);
+  ) {
+    const singleUse = options.requestStateSingleUse;
+    this.store = singleUse === true ? new InMemoryRequestStateStore() : singleUse;
   }
 
   /**
@@ -67,7 +52,7 @@ export class McpMrtrService implements OnApplicationBootstrap {
     for (const key of state.p) {
       if (Object.hasOwn(responses, key)) answers.set(key, responses[key]);
     }
-    const store = this.options.requestStateStore;
+    const store = this.store;
     if (!store) return new AnswerLedger(answers);
     // Recorded only once every check passed, so a refused state does not take a slot; before the handler runs.
     return Promise.resolve(store.consume(opened.id, state.iat + this.options.requestStateTtlMs)).then((fresh) => {

@@ -34,7 +34,7 @@ function normalizePath(path: string): string {
 }
 
 /**
- * Seals and opens `requestState` with AES-256-GCM (DESIGN D4): confidential and tamper-evident, so a client can
+ * Seals and opens `requestState` with AES-256-GCM (ADR 0004): confidential and tamper-evident, so a client can
  * neither read nor alter what the server carried between rounds. The first key seals; every key opens (rotation).
  * Format: `v1.<base64url(keyId | iv | ciphertext | tag)>`.
  *

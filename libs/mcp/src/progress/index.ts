@@ -1,9 +1,10 @@
-export * from './illegal-progress.error.js';
-export * from './mcp-progress-source.interface.js';
-export * from './progress-sink.interface.js';
-export * from './request-progress.sink.js';
-export * from './progress.emitters.js';
-export * from './progress-event.codec.js';
-export * from './progress-event.interface.js';
-export * from './progress-event.reader.js';
-export * from './progress-event.writer.js';
+/*
+ * What other folders may use of progress/: the typed emitters handlers get from their context, and the NDJSON
+ * `ProgressEvent` contract (its codec and writer).
+ */
+export { DoubleProgress, LongProgress, CountingProgress, PercentProgress } from './progress.emitters.js';
+export { IllegalProgressError } from './illegal-progress.error.js';
+export type { McpProgressSource } from './mcp-progress-source.interface.js';
+export type { ProgressEvent } from './progress-event.interface.js';
+export { createProgressEvent, formatProgressEvent, parseProgressLine, type ProgressReport, type ProgressLine } from './progress-event.codec.js';
+export { ProgressEventWriter } from './progress-event.writer.js';

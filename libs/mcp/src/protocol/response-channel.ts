@@ -1,4 +1,4 @@
-import { Observable } from 'rxjs';
+import { Observable, ObjectUnsubscribedError, Subject } from 'rxjs';
 import type { JsonRpcErrorResponse, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse } from './json-rpc.interface.js';
 
 /**
@@ -15,23 +15,54 @@ export type ChannelMessage =
   | { type: 'response'; message: JsonRpcResultResponse | JsonRpcErrorResponse; httpStatus: number }
   | { type: 'keepalive' };
 
-/** The consumer of a channel: a transport's writer, or an RxJS subscriber of `messages$`. */
+/**
+ * The consumer of a channel: a transport's writer, or an RxJS subscriber of `messages$`. `next` and `complete` get
+ * every message, unless the sink also has `stream`.
+ */
 export interface ChannelSink {
   next(message: ChannelMessage): void;
   complete(): void;
+  /**
+   * Called once, at the channel's first notification, with the RxJS `Subject` that carries the call's messages from
+   * then on (that notification first, the final response last): the sink subscribes to it (HTTP maps it to the SSE
+   * response) and its `next`/`complete` get nothing more. Until then, and for a call whose first message is its
+   * final response, messages go to `next` directly and no Subject exists (ADR 0015).
+   */
+  stream?(messages$: Observable<ChannelMessage>): void;
 }
 
 /**
- * The per-request stream of outgoing messages (DESIGN D2). Handlers' emitters push notifications; the
- * dispatcher pushes the final response and completes it; the transport's writer consumes it and decides between
- * one JSON body and an SSE stream from the first message it sees.
+ * The RxJS `Subject` a streaming call's messages flow through. Its `next` runs once per message, thousands of times
+ * for a progress loop, and rxjs 7's own allocates a closure and an iterator on every call in the build Node loads
+ * (about 25 ns a message on the bench, ADR 0015). This one hands the message to the same observers without them;
+ * subscribing, completing and unsubscribing are rxjs's.
+ */
+class ChannelSubject extends Subject<ChannelMessage> {
+  override next(message: ChannelMessage): void {
+    if (this.closed) throw new ObjectUnsubscribedError();
+    if (this.isStopped) return;
+    const observers = this.observers;
+    // A channel has one consumer; with several, a copy keeps delivery whole while one of them unsubscribes.
+    if (observers.length === 1) observers[0].next(message);
+    else for (const observer of observers.slice()) observer.next(message);
+  }
+}
+
+/**
+ * The per-request stream of outgoing messages (ADR 0002). Handlers' emitters push notifications; the dispatcher
+ * pushes the final response and completes it; the transport's writer consumes it and decides between one JSON body
+ * and an SSE stream from the first message it sees.
  *
- * A channel has exactly one consumer, connected before the request is dispatched, so it pushes to it directly
- * rather than through a `Subject` (ADR 0015): a tiny call allocates no subscription machinery at all. `messages$`
- * is the same stream as an Observable, for consumers that compose with RxJS.
+ * A channel has exactly one consumer, connected before the request is dispatched. A call that answers without
+ * notifying costs no RxJS machinery: its response goes straight to the consumer (ADR 0015). At the first
+ * notification, a consumer that streams (`ChannelSink.stream`) gets an RxJS `Subject`, created then, and every later
+ * message is published to it. `messages$` is the whole stream as an Observable, for consumers that compose with RxJS
+ * (stdio, the testing kit); they get every message directly.
  */
 export class ResponseChannel {
   private sink?: ChannelSink;
+  /** The Subject the messages flow through from the first notification on, for a sink that streams. */
+  private subject?: Subject<ChannelMessage>;
   private finished = false;
 
   /** Whether the final response was sent (or the channel was abandoned); later notifications are dropped. */
@@ -41,7 +72,7 @@ export class ResponseChannel {
 
   /**
    * Connects the channel's one consumer; messages sent before are not replayed. A finished channel completes the
-   * sink at once. Returns the function that disconnects it.
+   * sink at once. Returns the function that disconnects it (and the stream it was given, if any).
    */
   connect(sink: ChannelSink): () => void {
     if (this.sink) throw new Error('A response channel has exactly one consumer');
@@ -51,7 +82,9 @@ export class ResponseChannel {
     }
     this.sink = sink;
     return () => {
-      if (this.sink === sink) this.sink = undefined;
+      if (this.sink !== sink) return;
+      this.sink = undefined;
+      this.subject = undefined;
     };
   }
 
@@ -66,7 +99,8 @@ export class ResponseChannel {
    */
   notify(message: JsonRpcNotification, json?: string): boolean {
     if (this.finished) return false;
-    this.sink?.next({ type: 'notification', message, json });
+    if (this.subject) this.subject.next({ type: 'notification', message, json });
+    else if (this.sink) this.firstNotification({ type: 'notification', message, json }, this.sink);
     return true;
   }
 
@@ -77,8 +111,7 @@ export class ResponseChannel {
   respond(message: JsonRpcResultResponse | JsonRpcErrorResponse, httpStatus = 200): void {
     if (this.finished) return;
     this.finished = true;
-    const sink = this.sink;
-    this.sink = undefined;
+    const sink = this.release();
     sink?.next({ type: 'response', message, httpStatus });
     sink?.complete();
   }
@@ -89,21 +122,39 @@ export class ResponseChannel {
    */
   request(message: JsonRpcRequest): boolean {
     if (this.finished) return false;
-    this.sink?.next({ type: 'notification', message });
+    if (this.subject) this.subject.next({ type: 'notification', message });
+    else if (this.sink) this.firstNotification({ type: 'notification', message }, this.sink);
     return true;
   }
 
   /** Asks the transport to keep a long-lived stream open (an SSE comment); no effect before streaming. */
   keepAlive(): void {
-    if (!this.finished) this.sink?.next({ type: 'keepalive' });
+    if (!this.finished) (this.subject ?? this.sink)?.next({ type: 'keepalive' });
   }
 
   /** Ends the channel without a response (the client went away). */
   abandon(): void {
     if (this.finished) return;
     this.finished = true;
-    const sink = this.sink;
+    this.release()?.complete();
+  }
+
+  /** The first notification: a sink that streams gets the Subject the messages flow through from now on. */
+  private firstNotification(message: ChannelMessage, sink: ChannelSink): void {
+    if (!sink.stream) {
+      sink.next(message);
+      return;
+    }
+    const subject = (this.subject = new ChannelSubject());
+    sink.stream(subject);
+    subject.next(message);
+  }
+
+  /** Detaches the consumer: the Subject when the call streams, the sink itself otherwise. */
+  private release(): ChannelSink | undefined {
+    const consumer = this.subject ?? this.sink;
     this.sink = undefined;
-    sink?.complete();
+    this.subject = undefined;
+    return consumer;
   }
 }

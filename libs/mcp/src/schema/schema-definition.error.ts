@@ -10,7 +10,7 @@ export class SchemaDefinitionError extends Error {
     this.name = 'SchemaDefinitionError';
   }
 
-  /** Builds the error for a schema of `options.owner`, e.g. `Invalid input schema for tool 'add': …`. */
+  /** @internal Builds the error for a schema of `options.owner`, e.g. `Invalid input schema for tool 'add': …`. */
   static of(options: CompileSchemaOptions, reason: string, cause?: unknown): SchemaDefinitionError {
     return new SchemaDefinitionError(
       `Invalid ${options.role} schema for ${options.owner}: ${reason}`,
@@ -19,7 +19,7 @@ export class SchemaDefinitionError extends Error {
   }
 
   /**
-   * Runs `build` (a third-party schema compiler or converter), turning whatever it throws into a
+   * @internal Runs `build` (a third-party schema compiler or converter), turning whatever it throws into a
    * {@link SchemaDefinitionError} whose reason is `prefix` followed by the original message.
    */
   static guard<R>(options: CompileSchemaOptions, build: () => R, prefix = ''): R {

@@ -5,7 +5,7 @@ import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { JsonRpcId } from '../protocol/json-rpc.interface.js';
 import type { ResponseChannel } from '../protocol/response-channel.js';
-import { AdmissionQuota, type AdmissionKey, type AdmissionLease, type AdmissionRefusal } from './admission-quota.js';
+import { AdmissionQuota, type AdmissionKey, type AdmissionLease, type AdmissionRefusal } from '../protocol/admission-quota.js';
 import { errorResponse } from './mcp.dispatcher.js';
 
 /** Seconds a caller refused for load is told to wait (`Retry-After`, and `error.data.retryAfterSeconds`). */
@@ -14,17 +14,20 @@ export const CALLS_RETRY_AFTER_SECONDS = 1;
 /** The per-address key of a caller whose connection has no address any more. */
 const UNKNOWN_ADDRESS = 'unknown';
 
-/** One call in flight; the handle `track` returns, to hand back to `untrack`. */
+/**
+ * One call in flight: the handle `track` returns, or a record its caller built and handed to `add` (the call runner's
+ * `RunningCall`, so that a call costs one object).
+ */
 export interface TrackedCall {
   readonly id: JsonRpcId;
   readonly channel: ResponseChannel;
   readonly cancellation: CallCancellation;
-  /** When the call times out (`performance.now()` ms); absent when `callTimeoutMs` does not apply. */
-  readonly deadline?: number;
+  /** When the call times out (`performance.now()` ms); set by the tracker, absent when `callTimeoutMs` does not apply. */
+  deadline?: number;
   /** Transport-specific work when the server starts closing (e.g. no keep-alive after this response). */
-  readonly onShutdown?: () => void;
+  onShutdown?(): void;
   /** Transport-specific work when the shutdown deadline passed with the call still open. */
-  readonly onDeadline?: () => void;
+  onDeadline?(): void;
   /** The call's slot of the calls-in-flight caps, given back when the call is untracked. */
   readonly lease?: AdmissionLease;
 }
@@ -46,11 +49,12 @@ export interface TrackOptions {
  *   handler returns later is dropped.
  * - Shutdown: every signal aborts so handlers can wind down, and the server waits for their answers up to
  *   `shutdownTimeoutMs`; calls still open then are answered with `-32603`.
- * - Fair shares (`maxCallsInFlight`, `…PerPrincipal`, `…PerAddress`): a transport `admit`s a call before it runs and
- *   hands the slot to `track`; it is given back when the call is untracked — its answer went out, it timed out
- *   (even if its handler ignores the signal), or the drain answered it. A client that went away aborts the signal;
- *   the slot comes back when the handler stops, or at the timeout. HTTP calls are admitted, on both wires; stdio
- *   calls are not (one client, which owns the process), nor are listen streams (capped by their own options).
+ * - Fair shares (`maxCallsInFlight`, `…PerPrincipal`, `…PerAddress`): the call runner (`McpCallRunner`) `admit`s a
+ *   call before it builds anything for it and hands the slot over with the call; it is given back when the call is
+ *   untracked — its answer went out, it timed out (even if its handler ignores the signal), or the drain answered
+ *   it. A client that went away aborts the signal; the slot comes back when the handler stops, or at the timeout.
+ *   HTTP calls are admitted, on both wires; stdio calls are not (one client, which owns the process), nor are listen
+ *   streams (capped by their own options).
  *
  * Every call has the same time limit, so deadlines come in the order calls started: one timer, armed for the
  * oldest call, serves them all (instead of a timer per call, created and cleared on the hot path).
@@ -101,23 +105,23 @@ export class McpCallTracker {
 
   /** Tracks a call until `untrack` is called with the returned handle (when its final response went out). */
   track(id: JsonRpcId, channel: ResponseChannel, cancellation: CallCancellation, options: TrackOptions): TrackedCall {
+    const call: TrackedCall = { id, channel, cancellation, onShutdown: options.onShutdown, onDeadline: options.onDeadline, lease: options.lease };
+    this.add(call, options.timeout);
+    return call;
+  }
+
+  /**
+   * Tracks a call record its caller built (the call runner's), until `untrack`. `timed`: whether `callTimeoutMs`
+   * applies (not to long-lived streams such as `subscriptions/listen`).
+   */
+  add(call: TrackedCall, timed: boolean): void {
     const limit = this.options.callTimeoutMs;
-    const timed = options.timeout && limit > 0;
-    const call: TrackedCall = {
-      id,
-      channel,
-      cancellation,
-      deadline: timed ? performance.now() + limit : undefined,
-      onShutdown: options.onShutdown,
-      onDeadline: options.onDeadline,
-      lease: options.lease,
-    };
     this.calls.add(call);
-    if (timed) {
+    if (timed && limit > 0) {
+      call.deadline = performance.now() + limit;
       this.timed.add(call);
       this.timer ??= this.armTimer(limit);
     }
-    return call;
   }
 
   /** The call's final response went out: it is no longer in flight. */
@@ -166,14 +170,20 @@ export class McpCallTracker {
       });
     }
     for (const call of [...this.calls]) {
-      call.channel.respond(
-        errorResponse(call.id, new McpError(McpErrorCode.InternalError, 'The server shut down before the request completed')),
-      );
+      this.end(call);
       call.onDeadline?.();
-      this.untrack(call);
     }
     clearTimeout(this.timer);
     this.timer = undefined;
+  }
+
+  /**
+   * Answers a call the server stops serving (the drain's deadline, a connection closing under it) with `-32603`; it is
+   * no longer in flight. Its handler may still finish: what it returns is dropped.
+   */
+  end(call: TrackedCall): void {
+    call.channel.respond(errorResponse(call.id, new McpError(McpErrorCode.InternalError, 'The server shut down before the request completed')));
+    this.untrack(call);
   }
 
   /** The server is full (503), or this caller holds its share already (429); both say when to retry. */

@@ -13,7 +13,7 @@ export type InvocationOutcome =
   | { kind: 'input_required'; result: JsonObject };
 
 /**
- * Runs a handler for one round of a call (DESIGN D3): opens the round's answers, runs the handler with its context,
+ * Runs a handler for one round of a call (ADR 0003): opens the round's answers, runs the handler with its context,
  * and decides from the context — not from what was thrown — whether the round ends with `input_required`.
  */
 @Injectable()

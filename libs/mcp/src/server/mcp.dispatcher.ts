@@ -9,26 +9,25 @@ import { createProgressEvent } from '../progress/progress-event.codec.js';
 import { ProgressEventWriter } from '../progress/progress-event.writer.js';
 import { McpCompletionService } from './completion.service.js';
 import { McpDiscoverService } from './discover.service.js';
-import type { McpMethodHandler } from './mcp-feature.interface.js';
+import type { CallOutcome } from './call-outcome.interface.js';
+import type { McpRoute } from './mcp-route.interface.js';
 import { McpPromptsService } from './prompts.service.js';
 import { McpResourcesService } from './resources.service.js';
 import { McpToolsService } from './tools.service.js';
 import { McpSubscriptionsService } from '../subscriptions/subscriptions.service.js';
 
-interface Route {
-  /** The server capability that must be advertised for the method to exist (`-32601` otherwise). */
-  capability?: string;
-  handle: McpMethodHandler;
-}
-
 /**
  * Routes a request to its feature service and turns the outcome into the final JSON-RPC response on the request's
  * channel: every result gets `resultType` and `serverInfo`; every failure becomes a JSON-RPC error.
+ *
+ * The route table is where a method says what transports need to know about it (`McpRoute`: how its answer travels,
+ * whether a disconnect cancels it, which headers mirror its params), so adding a method touches no transport.
+ * Calls reach it through `McpCallRunner`, which admits, tracks and answers them.
  */
 @Injectable()
 export class McpDispatcher {
   private readonly logger = new Logger('McpDispatcher');
-  private readonly routes: ReadonlyMap<string, Route>;
+  private readonly routes: ReadonlyMap<string, McpRoute>;
   private readonly resultMeta?: JsonObject;
   /** Set with the option `progress: 'stderr'`: where progress of token-less requests is written. */
   private readonly progressEvents?: ProgressEventWriter;
@@ -42,47 +41,65 @@ export class McpDispatcher {
     subscriptions: McpSubscriptionsService,
     options: McpResolvedOptions,
   ) {
-    this.routes = new Map<string, Route>([
-      ['server/discover', { handle: () => discover.discover() }],
-      ['tools/list', { capability: 'tools', handle: (scope) => tools.list(scope) }],
-      ['tools/call', { capability: 'tools', handle: (scope) => tools.call(scope) }],
-      ['prompts/list', { capability: 'prompts', handle: (scope) => prompts.list(scope) }],
-      ['prompts/get', { capability: 'prompts', handle: (scope) => prompts.get(scope) }],
-      ['resources/list', { capability: 'resources', handle: (scope) => resources.list(scope) }],
-      ['resources/templates/list', { capability: 'resources', handle: (scope) => resources.listTemplates(scope) }],
-      ['resources/read', { capability: 'resources', handle: (scope) => resources.read(scope) }],
-      ['completion/complete', { capability: 'completions', handle: (scope) => completion.complete(scope) }],
-      ['subscriptions/listen', { handle: (scope) => subscriptions.listen(scope, this.listenFeatures()) }],
+    const answer = (handle: McpRoute['handle'], capability?: string, extra?: Partial<McpRoute>): McpRoute => ({
+      capability,
+      handle,
+      delivery: 'response',
+      cancellableByDisconnect: true,
+      ...extra,
+    });
+    this.routes = new Map<string, McpRoute>([
+      ['server/discover', answer(() => discover.discover())],
+      ['tools/list', answer((scope) => tools.list(scope), 'tools')],
+      ['tools/call', answer((scope) => tools.call(scope), 'tools', { paramHeaders: (params) => tools.paramHeaders(params) })],
+      ['prompts/list', answer((scope) => prompts.list(scope), 'prompts')],
+      ['prompts/get', answer((scope) => prompts.get(scope), 'prompts')],
+      ['resources/list', answer((scope) => resources.list(scope), 'resources')],
+      ['resources/templates/list', answer((scope) => resources.listTemplates(scope), 'resources')],
+      ['resources/read', answer((scope) => resources.read(scope), 'resources')],
+      ['completion/complete', answer((scope) => completion.complete(scope), 'completions')],
+      // A stream until the client closes it: SSE only, not timed, not counted (listen streams have caps of their own).
+      ['subscriptions/listen', answer((scope) => subscriptions.listen(scope, this.listenFeatures()), undefined, { delivery: 'stream' })],
     ]);
     this.resultMeta = options.serverInfoInResults ? { [MetaKeys.serverInfo]: options.serverInfo } : undefined;
     this.progressEvents = options.progress === 'stderr' ? new ProgressEventWriter(process.stderr) : undefined;
   }
 
-  /** Throws `-32601` (HTTP 404) unless the method exists and its capability is advertised. */
-  assertMethodAvailable(method: string): void {
-    const route = this.routes.get(method);
-    if (!route || (route.capability && !(route.capability in this.discover.capabilities()))) {
-      throw McpError.methodNotFound(method);
-    }
+  /**
+   * The route of a method that exists and whose capability is advertised, for a transport's checks (read-only);
+   * throws `-32601` (HTTP 404) otherwise.
+   */
+  route(method: string): McpRoute {
+    const route = this.findRoute(method);
+    if (!route) throw McpError.methodNotFound(method);
+    return route;
   }
 
-  /** Runs the request and resolves with its raw result (no `resultType` or `serverInfo` yet) or its error. */
-  async execute(scope: McpRequestScope): Promise<{ ok: true; result: JsonObject } | { ok: false; error: McpError }> {
-    // Every transport comes through here, so this is the one place that applies the `progress: 'stderr'` option.
+  /** The route of `method`, or `undefined` when it does not exist or its capability is not advertised. */
+  findRoute(method: string): McpRoute | undefined {
+    const route = this.routes.get(method);
+    return route && (!route.capability || route.capability in this.discover.capabilities()) ? route : undefined;
+  }
+
+  /**
+   * Runs the request on `route` (looked up when not given; none: `-32601`) and resolves with its raw result (no
+   * `resultType` or `serverInfo` yet) or its error. Never rejects.
+   */
+  async execute(scope: McpRequestScope, route: McpRoute | undefined = this.findRoute(scope.method)): Promise<CallOutcome> {
+    // Every call comes through here, so this is the one place that applies the `progress: 'stderr'` option.
     if (this.progressEvents && scope.meta.progressToken === undefined && !scope.progressFallback) {
       scope = { ...scope, progressFallback: this.stderrProgress(scope) };
     }
     try {
-      this.assertMethodAvailable(scope.method);
-      return { ok: true, result: await this.routes.get(scope.method)!.handle(scope) };
+      if (!route) throw McpError.methodNotFound(scope.method);
+      return { ok: true, result: await route.handle(scope) };
     } catch (error) {
       return { ok: false, error: error instanceof McpError ? error : this.unexpected(error, scope.method) };
     }
   }
 
-  /** Runs a 2026-07-28 request and sends its final response on the scope's channel. Never throws. */
-  async dispatch(scope: McpRequestScope): Promise<void> {
-    const outcome = await this.execute(scope);
+  /** Sends the final 2026-07-28 response of an outcome on the scope's channel: the default finish of a call. */
+  respond(scope: McpRequestScope, outcome: CallOutcome): void {
     if (outcome.ok) scope.channel.respond({ jsonrpc: '2.0', id: scope.id, result: this.decorate(outcome.result) });
     else scope.channel.respond(errorResponse(scope.id, outcome.error), outcome.error.httpStatus);
   }

@@ -42,7 +42,7 @@ export class McpPromptsService {
     if (missing.length > 0) {
       throw McpError.invalidParams(`Missing required arguments for prompt "${name}": ${missing.join(', ')}`, { missing });
     }
-    const outcome = await this.invoker.invoke(scope, name, entry.handler, args, (ledger) => new McpPromptContext(scope, name, ledger));
+    const outcome = await this.invoker.invoke(scope, name, entry.handler, args, (ledger) => McpPromptContext.open(scope, name, ledger));
     if (outcome.kind === 'input_required') return outcome.result;
     try {
       if (outcome.kind === 'threw') throw outcome.error;

@@ -66,7 +66,7 @@ export class McpResourcesService {
     }
     if (!target) throw McpError.resourceNotFound(uri);
     const { name, handler, input } = target;
-    const outcome = await this.invoker.invoke(scope, uri, handler, input, (ledger) => new McpResourceContext(scope, name, ledger));
+    const outcome = await this.invoker.invoke(scope, uri, handler, input, (ledger) => McpResourceContext.open(scope, name, ledger));
     if (outcome.kind === 'input_required') return outcome.result;
     try {
       if (outcome.kind === 'threw') throw outcome.error;

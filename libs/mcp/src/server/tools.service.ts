@@ -3,6 +3,7 @@ import { McpToolContext } from '../context/mcp-tool.context.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
+import type { ParamHeaderBinding } from '../discovery/param-headers.js';
 import type { ToolEntry } from '../discovery/registry-entries.interface.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
@@ -32,6 +33,14 @@ export class McpToolsService {
     return { ...this.pager.page(this.registry.listTools(), scope.params.cursor), ...this.options.cacheHintsFor('toolsList') };
   }
 
+  /**
+   * The `Mcp-Param-*` headers a `tools/call` must send (the tool's `x-mcp-header` arguments), from the current
+   * definition; `undefined` for an unknown tool, which `call` refuses.
+   */
+  paramHeaders(params: JsonObject | undefined): readonly ParamHeaderBinding[] | undefined {
+    return this.registry.getTool(String(params?.name))?.paramHeaders;
+  }
+
   async call(scope: McpRequestScope): Promise<JsonObject> {
     const name = requireString(scope.params, 'name');
     const entry = this.registry.getTool(name);
@@ -49,7 +58,7 @@ export class McpToolsService {
       return this.invalidArguments(name, `the tool takes no arguments, got ${formatKeys(args)}`);
     }
 
-    const outcome = await this.invoker.invoke(scope, name, entry.handler, input, (ledger) => new McpToolContext(scope, name, ledger));
+    const outcome = await this.invoker.invoke(scope, name, entry.handler, input, (ledger) => McpToolContext.open(scope, name, ledger));
     if (outcome.kind === 'input_required') return outcome.result;
     if (outcome.kind === 'threw') {
       const failure = toolFailure(outcome.error, this.logger, name);

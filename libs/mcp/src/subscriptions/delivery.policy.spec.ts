@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mayDeliver } from './delivery.policy.js';
-import type { McpChangeEvent } from './mcp-event.interface.js';
+import type { McpChangeEvent } from '../protocol/mcp-event.interface.js';
 
 const alice = { principal: 'alice' };
 const bob = { principal: 'bob' };

@@ -1,5 +1,5 @@
-import type { McpChangeEvent } from './mcp-event.interface.js';
-import type { McpEventBus } from './mcp-event-bus.interface.js';
+import type { McpChangeEvent } from '../protocol/mcp-event.interface.js';
+import type { McpEventBus } from '../protocol/mcp-event-bus.interface.js';
 
 /** The default event bus: events reach the listen streams of this process only. */
 export class InMemoryEventBus implements McpEventBus {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { McpChangeEvent, McpEventAudience } from './mcp-event.interface.js';
-import { MCP_EVENT_BUS, type McpEventBus } from './mcp-event-bus.interface.js';
+import type { McpChangeEvent, McpEventAudience } from '../protocol/mcp-event.interface.js';
+import { MCP_EVENT_BUS, type McpEventBus } from '../protocol/mcp-event-bus.interface.js';
 
 /** Options of one published change. */
 export interface McpPublishOptions {

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpClientCapabilities } from '../protocol/mcp-wire.interface.js';
-import type { McpChangeEvent } from './mcp-event.interface.js';
+import type { McpChangeEvent } from '../protocol/mcp-event.interface.js';
 import { ABSOLUTE_URI } from '../protocol/uri.util.js';
 
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

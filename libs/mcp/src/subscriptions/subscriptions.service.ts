@@ -7,10 +7,11 @@ import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { MetaKeys } from '../protocol/meta-keys.constants.js';
-import { AdmissionQuota, type AdmissionRefusal } from '../server/admission-quota.js';
-import { mayDeliver, type McpListener } from './delivery.policy.js';
-import type { McpChangeEvent } from './mcp-event.interface.js';
-import { MCP_EVENT_BUS, type McpEventBus } from './mcp-event-bus.interface.js';
+import { AdmissionQuota, type AdmissionRefusal } from '../protocol/admission-quota.js';
+import type { McpListener } from '../protocol/delivery-authorizer.interface.js';
+import { mayDeliver } from './delivery.policy.js';
+import type { McpChangeEvent } from '../protocol/mcp-event.interface.js';
+import { MCP_EVENT_BUS, type McpEventBus } from '../protocol/mcp-event-bus.interface.js';
 import { notificationFor, parseSubscriptionFilter, type ListenFeatures } from './subscription-filter.js';
 
 const LIST_EVENTS: Record<McpListKind, McpChangeEvent> = {

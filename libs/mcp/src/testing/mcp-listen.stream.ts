@@ -29,8 +29,13 @@ export class McpListenStream {
   private wake?: () => void;
   private ended = false;
 
-  /** @internal */
-  constructor(
+  /** @internal A stream that `abort` closes and that has ended when `done` settles. */
+  static open(abort: AbortController, done: Promise<unknown>): McpListenStream {
+    return new McpListenStream(abort, done);
+  }
+
+  /** Streams are opened by `McpTestingClient.listen`. */
+  private constructor(
     private readonly abort: AbortController,
     private readonly done: Promise<unknown>,
   ) {

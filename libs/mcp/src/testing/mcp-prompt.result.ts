@@ -1,8 +1,13 @@
 import type { McpGetPromptResult, McpPromptMessage } from '../protocol/mcp-wire.interface.js';
-import { joinedText, McpTestingResult } from './mcp-testing.result.js';
+import { joinedText, type McpCallRecord, McpTestingResult } from './mcp-testing.result.js';
 
 /** The result of `getPrompt`. */
 export class McpPromptResult extends McpTestingResult<McpGetPromptResult> {
+  /** @internal */
+  static of(raw: McpGetPromptResult, record: McpCallRecord): McpPromptResult {
+    return new McpPromptResult(raw, record);
+  }
+
   /** The prompt's messages. */
   get messages(): McpPromptMessage[] {
     return this.raw.messages;

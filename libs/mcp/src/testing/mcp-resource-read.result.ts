@@ -1,8 +1,13 @@
 import type { McpReadResourceResult, McpResourceContents } from '../protocol/mcp-wire.interface.js';
-import { joinedText, McpTestingResult } from './mcp-testing.result.js';
+import { joinedText, type McpCallRecord, McpTestingResult } from './mcp-testing.result.js';
 
 /** The result of `readResource`. */
 export class McpResourceReadResult extends McpTestingResult<McpReadResourceResult> {
+  /** @internal */
+  static of(raw: McpReadResourceResult, record: McpCallRecord): McpResourceReadResult {
+    return new McpResourceReadResult(raw, record);
+  }
+
   /** The contents read. */
   get contents(): McpResourceContents[] {
     return this.raw.contents;

@@ -131,19 +131,19 @@ export class McpTestingClient {
    */
   async callTool(name: string, args: Record<string, unknown> = {}, options: McpTestingCallOptions = {}): Promise<McpToolCallResult> {
     const { result, record } = await this.call('tools/call', { name, arguments: args }, options);
-    return new McpToolCallResult(result as unknown as McpCallToolResult, record);
+    return McpToolCallResult.of(result as unknown as McpCallToolResult, record);
   }
 
   /** `prompts/get`, with every elicitation round answered. */
   async getPrompt(name: string, args: Record<string, string> = {}, options: McpTestingCallOptions = {}): Promise<McpPromptResult> {
     const { result, record } = await this.call('prompts/get', { name, arguments: args }, options);
-    return new McpPromptResult(result as unknown as McpGetPromptResult, record);
+    return McpPromptResult.of(result as unknown as McpGetPromptResult, record);
   }
 
   /** `resources/read`, with every elicitation round answered. */
   async readResource(uri: string, options: McpTestingCallOptions = {}): Promise<McpResourceReadResult> {
     const { result, record } = await this.call('resources/read', { uri }, options);
-    return new McpResourceReadResult(result as unknown as McpReadResourceResult, record);
+    return McpResourceReadResult.of(result as unknown as McpReadResourceResult, record);
   }
 
   /**
@@ -174,7 +174,7 @@ export class McpTestingClient {
         if (notification.method === 'notifications/subscriptions/acknowledged') acknowledge();
       }),
     );
-    const stream = new McpListenStream(abort, done);
+    const stream = McpListenStream.open(abort, done);
     await Promise.race([acknowledged, done]);
     return stream;
   }

@@ -1,7 +1,7 @@
 import type { McpTestingInputRequest } from './mcp-testing-input.interface.js';
 import type { McpLogEntry, McpProgressUpdate, McpTestingNotification } from './mcp-testing-notifications.interface.js';
 
-/** @internal What the client recorded while a call ran, over all its rounds. */
+/** What the client recorded while a call ran, over all its rounds. */
 export interface McpCallRecord {
   notifications: McpTestingNotification[];
   inputRequests: McpTestingInputRequest[];
@@ -24,8 +24,8 @@ export class McpTestingResult<R extends object> {
   /** Requests it took: 1 plus one per `input_required` round. */
   readonly rounds: number;
 
-  /** @internal */
-  constructor(
+  /** Results are made by `McpTestingClient`. */
+  protected constructor(
     /** The final result exactly as the server sent it (with `resultType` and `_meta`). */
     readonly raw: R,
     record: McpCallRecord,

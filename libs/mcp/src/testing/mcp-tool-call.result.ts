@@ -1,5 +1,5 @@
 import type { McpCallToolResult, McpContentBlock } from '../protocol/mcp-wire.interface.js';
-import { joinedText, McpTestingResult } from './mcp-testing.result.js';
+import { joinedText, type McpCallRecord, McpTestingResult } from './mcp-testing.result.js';
 
 /**
  * The result of `callTool`.
@@ -12,6 +12,11 @@ import { joinedText, McpTestingResult } from './mcp-testing.result.js';
  * ```
  */
 export class McpToolCallResult extends McpTestingResult<McpCallToolResult> {
+  /** @internal */
+  static of(raw: McpCallToolResult, record: McpCallRecord): McpToolCallResult {
+    return new McpToolCallResult(raw, record);
+  }
+
   /** The content blocks. */
   get content(): McpContentBlock[] {
     return this.raw.content;

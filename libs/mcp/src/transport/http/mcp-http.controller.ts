@@ -1,6 +1,7 @@
 import { Controller, Delete, Get, Post, Req, Res, SetMetadata, type Type } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { McpHttpTransport, type HttpExchange } from './mcp-http.transport.js';
+import type { HttpExchange } from './http-exchange.interface.js';
+import { McpHttpTransport } from './mcp-http.transport.js';
 import { FASTIFY_ROUTE_CONFIG_METADATA, MCP_CAPTURED_ROUTE } from './raw-body.constants.js';
 
 type FrameworkRequest = IncomingMessage | { raw: IncomingMessage };

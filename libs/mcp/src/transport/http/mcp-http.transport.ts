@@ -1,44 +1,37 @@
 import { type BeforeApplicationShutdown, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { isUtf8 } from 'node:buffer';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { exceedsJsonDepth } from '../../protocol/json-nesting.util.js';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
-import type { McpRequestScope } from '../../protocol/mcp-request-scope.interface.js';
 import { McpErrorCode } from '../../protocol/error-codes.enum.js';
 import { parseJsonRpcMessage, readableId } from '../../protocol/json-rpc-message.parser.js';
 import type { JsonRpcId } from '../../protocol/json-rpc.interface.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { STATELESS_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.constants.js';
 import { parseRequestMeta } from '../../protocol/request-meta.parser.js';
-import { CallCancellation } from '../../protocol/call-cancellation.js';
-import { ResponseChannel } from '../../protocol/response-channel.js';
-import { McpCallTracker } from '../../server/call.tracker.js';
+import { McpCallRunner } from '../../server/call.runner.js';
 import { errorResponse, McpDispatcher } from '../../server/mcp.dispatcher.js';
 import type { CapturedBody } from './captured-body.interface.js';
+import { closeAfter } from './close-after.util.js';
 import { HostOriginValidator } from './host-origin.validator.js';
-import { McpRegistry } from '../../discovery/mcp.registry.js';
-import { McpLegacyHttpHandler, type LegacyResponder } from '../../legacy/legacy-http.handler.js';
-import { classifyWire, isLegacySessionVerb } from '../../legacy/wire.classifier.js';
+import { HttpCallPort, type HttpCallRequest, httpQueueBounds } from './http-call.port.js';
+import type { HttpExchange } from './http-exchange.interface.js';
+import { McpLegacyHttpHandler } from './legacy-session-http.handler.js';
 import { checkHeadersAgainstBody, checkParamHeadersAgainstBody, requireStandardHeaders } from './mcp-headers.validator.js';
 import { MCP_RAW_BODY } from './raw-body.constants.js';
-import { type AcceptedMediaTypes, type QueueBounds, ResponseWriter, writeEmpty, writeJson } from './response.writer.js';
+import { type AcceptedMediaTypes, writeEmpty, writeJson } from './response.writer.js';
+import { classifyWire, isLegacySessionVerb } from './wire.classifier.js';
 
 const STATELESS_VERSIONS = new Set(STATELESS_PROTOCOL_VERSIONS);
 const CLOSE_GRACE_MS = 250;
 
-/** The HTTP objects of one exchange: the raw Node pair, and the framework's request (handed to guards). */
-export interface HttpExchange {
-  request: IncomingMessage;
-  response: ServerResponse;
-  frameworkRequest: unknown;
-  frameworkResponse: unknown;
-}
-
 /**
  * The Streamable HTTP transport of the 2026-07-28 wire: every check of the spec digest §4 in the order it
- * recommends (Origin → body → JSON-RPC → headers → `_meta` → header/body agreement → version → method), then
- * dispatch with a response channel whose first message decides between JSON and SSE.
+ * recommends (Origin → body → JSON-RPC → headers → `_meta` → header/body agreement → version → method → the
+ * route's own needs, ADR 0009), then hands the call to `McpCallRunner` with a port that writes its channel to the
+ * response: the first message decides between JSON and SSE. What a method needs of HTTP (an event stream, parameter
+ * headers) comes from its route (`McpDispatcher.route`): no method is special-cased here.
  */
 @Injectable()
 export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -46,22 +39,18 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
   private readonly hostOrigin: HostOriginValidator;
   private shuttingDown = false;
   private uncapturedLogged = false;
-  /** Request streams coalesce progress for slow readers; listen streams disconnect them. */
-  private readonly requestBounds: QueueBounds;
-  private readonly listenBounds: QueueBounds;
+  /** Writes 2026-07-28 calls to their responses. */
+  private readonly port: HttpCallPort;
 
   constructor(
     private readonly dispatcher: McpDispatcher,
+    private readonly runner: McpCallRunner,
     private readonly options: McpResolvedOptions,
-    private readonly registry: McpRegistry,
     private readonly legacy: McpLegacyHttpHandler,
-    private readonly calls: McpCallTracker,
     private readonly adapterHost: HttpAdapterHost,
   ) {
     this.hostOrigin = new HostOriginValidator(options.allowedHosts, options.allowedOrigins);
-    const bounds = { maxFrames: options.maxQueuedFrames, maxBytes: options.maxQueuedBytes };
-    this.requestBounds = { ...bounds, overflow: 'coalesce' };
-    this.listenBounds = { ...bounds, overflow: 'disconnect' };
+    this.port = new HttpCallPort(httpQueueBounds(options), false);
   }
 
   /**
@@ -87,9 +76,8 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
       return;
     }
     const legacyExchange = { ...exchange, principal: this.options.principal?.(exchange.frameworkRequest) };
-    const respond = this.legacyResponder(exchange.response, { json: true, sse: true });
-    if (verb === 'GET') this.legacy.handleGet(legacyExchange, respond);
-    else this.legacy.handleDelete(legacyExchange, respond);
+    if (verb === 'GET') this.legacy.handleGet(legacyExchange);
+    else this.legacy.handleDelete(legacyExchange);
   }
 
   /** Serves one POST. Never throws: every failure becomes a JSON-RPC error with its HTTP status. */
@@ -106,7 +94,7 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
       const incoming = parseJsonRpcMessage(body);
       if (this.options.legacyWire && classifyWire(request.headers, incoming) === 'legacy') {
         const principal = this.options.principal?.(exchange.frameworkRequest);
-        await this.legacy.handlePost({ ...exchange, principal }, incoming, this.legacyResponder(response, accepted));
+        await this.legacy.handlePost({ ...exchange, principal }, incoming, accepted);
         return;
       }
       if (incoming.kind === 'response') {
@@ -124,49 +112,31 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
       if (!STATELESS_VERSIONS.has(meta.protocolVersion)) {
         throw McpError.unsupportedVersion(meta.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS);
       }
-      this.dispatcher.assertMethodAvailable(message.method);
-      if (message.method === 'subscriptions/listen' && !accepted.sse) {
-        throw new McpError(McpErrorCode.InvalidRequest, 'Not Acceptable: subscriptions/listen answers with text/event-stream', undefined, 406);
+      const route = this.dispatcher.route(message.method);
+      if (route.delivery === 'stream' && !accepted.sse) {
+        throw new McpError(McpErrorCode.InvalidRequest, `Not Acceptable: ${message.method} answers with text/event-stream`, undefined, 406);
       }
-      if (message.method === 'tools/call') {
-        // Validated against the current definition: a client with a stale schema gets -32020 and re-lists.
-        const tool = this.registry.getTool(String(message.params?.name));
-        if (tool && tool.paramHeaders.length > 0) checkParamHeadersAgainstBody(request, message.params?.arguments, tool.paramHeaders);
-      }
+      const paramHeaders = route.paramHeaders?.(message.params);
+      if (paramHeaders !== undefined && paramHeaders.length > 0) checkParamHeadersAgainstBody(request, message.params?.arguments, paramHeaders);
 
-      const listen = message.method === 'subscriptions/listen';
-      const principal = this.options.principal?.(exchange.frameworkRequest);
-      const remoteAddress = request.socket.remoteAddress;
-      // A call takes a slot of the calls-in-flight caps before anything is built for it (refused: 429/503);
-      // listen streams have caps of their own.
-      const lease = listen ? undefined : this.calls.admit(principal, remoteAddress);
-      const cancellation = new CallCancellation();
-      const channel = new ResponseChannel();
-      new ResponseWriter(channel, response, accepted, listen ? this.listenBounds : this.requestBounds, cancellation);
-      const scope: McpRequestScope = {
-        id: message.id,
-        method: message.method,
-        params: message.params ?? {},
-        meta,
-        cancellation,
-        channel,
-        httpRequest: exchange.frameworkRequest,
-        httpResponse: exchange.frameworkResponse,
-        principal,
-        remoteAddress,
-      };
-      const tracked = this.calls.track(message.id, channel, cancellation, {
-        timeout: !listen,
-        lease,
-        onShutdown: () => closeAfter(response),
-        // A reader that never drains its response must not hold the shutdown: drop the connection.
-        onDeadline: () => setTimeout(() => response.destroy(), 1_000).unref(),
-      });
-      try {
-        await this.dispatcher.dispatch(scope);
-      } finally {
-        this.calls.untrack(tracked);
-      }
+      // Admitted by the calls-in-flight caps before anything is built for it: a refusal (429/503) is thrown, below.
+      await this.runner.run<HttpCallRequest>(
+        {
+          id: message.id,
+          method: message.method,
+          params: message.params ?? {},
+          meta,
+          route,
+          principal: this.options.principal?.(exchange.frameworkRequest),
+          remoteAddress: request.socket.remoteAddress,
+          httpRequest: exchange.frameworkRequest,
+          httpResponse: exchange.frameworkResponse,
+          admit: true,
+          response,
+          accepted,
+        },
+        this.port,
+      );
     } catch (error) {
       const mcpError = error instanceof McpError ? error : this.unexpected(error);
       writeJson(response, mcpError.httpStatus, errorResponse(id, mcpError));
@@ -174,8 +144,9 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
   }
 
   /**
-   * Drains the calls in flight before Nest closes the HTTP server (which waits for open connections): their
-   * signals abort, they answer within `shutdownTimeoutMs`, and their connections close after the answer.
+   * Drains the calls in flight (`McpCallRunner.drain`) before Nest closes the HTTP server (which waits for open
+   * connections): their signals abort, they answer within `shutdownTimeoutMs`, and their connections close after the
+   * answer.
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.shuttingDown = true;
@@ -184,26 +155,7 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     const server = this.adapterHost.httpAdapter?.getHttpServer?.() as { closeAllConnections?: () => void } | undefined;
     // A short grace after the deadline lets the drain's own -32603 answers reach their clients first.
     setTimeout(() => server?.closeAllConnections?.(), this.options.shutdownTimeoutMs + CLOSE_GRACE_MS).unref();
-    await this.calls.drain();
-  }
-
-  private legacyResponder(response: ServerResponse, accepted: AcceptedMediaTypes): LegacyResponder {
-    return {
-      json: (status, body, headers) => writeJson(response, status, body, headers),
-      empty: (status) => writeEmpty(response, status),
-      onShutdown: () => closeAfter(response),
-      channel: () => {
-        const channel = new ResponseChannel();
-        new ResponseWriter(channel, response, accepted, this.requestBounds);
-        return channel;
-      },
-      stream: () => {
-        const channel = new ResponseChannel();
-        // The writer abandons the channel when the client goes away.
-        new ResponseWriter(channel, response, { json: false, sse: true }, this.listenBounds).open();
-        return channel;
-      },
-    };
+    await this.runner.drain();
   }
 
   /**
@@ -266,12 +218,6 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     this.logger.error('Unexpected transport failure', (error as Error)?.stack ?? String(error));
     return McpError.internal();
   }
-}
-
-/** The server is closing: the connection ends with this response instead of idling in keep-alive. */
-function closeAfter(response: ServerResponse): void {
-  if (!response.headersSent) response.shouldKeepAlive = false;
-  else response.once('finish', () => response.socket?.end());
 }
 
 /**

@@ -1,32 +1,19 @@
 import type { ServerResponse } from 'node:http';
+import type { Observable, Subscription } from 'rxjs';
 import type { CallCancellation } from '../../protocol/call-cancellation.js';
-import type { JsonRpcNotification, JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
 import type { ChannelMessage, ChannelSink, ResponseChannel } from '../../protocol/response-channel.js';
+import type { QueueBounds } from './bounded-queue.operator.js';
+import { sseFrameOf } from './sse-frame.util.js';
+import { pipeSseResponse } from './sse-response.pipeline.js';
+import { SseSocketWriter } from './sse-socket.writer.js';
+
+export type { QueueBounds } from './bounded-queue.operator.js';
 
 /** What the client's Accept header allows. */
 export interface AcceptedMediaTypes {
   json: boolean;
   sse: boolean;
 }
-
-/** Bounds of the queue kept for a client that reads slower than the handler writes. */
-export interface QueueBounds {
-  maxFrames: number;
-  maxBytes: number;
-  /**
-   * At the bound: `coalesce` keeps the newest progress per token and drops other notifications (request streams).
-   * `disconnect` (listen streams, whose change notifications must not be lost silently): a change notification
-   * replaces the queued one of the same list or URI, at any queue length; anything else that does not fit closes the
-   * response.
-   */
-  overflow: 'coalesce' | 'disconnect';
-}
-
-const SSE_HEADERS = {
-  'Content-Type': 'text/event-stream',
-  'Cache-Control': 'no-cache, no-transform',
-  'X-Accel-Buffering': 'no',
-} as const;
 
 /**
  * Writes one JSON body with its status. A refusal (429, 503) whose JSON-RPC error carries `data.retryAfterSeconds`
@@ -57,45 +44,21 @@ export function writeEmpty(response: ServerResponse, status: number, headers: Re
   response.end();
 }
 
-interface QueuedFrame {
-  data: string;
-  /** The progress token, for frames that may be coalesced. */
-  progressToken?: string | number;
-  /** A listen stream's change notification, keyed by method (and URI): a newer one with the same key replaces it. */
-  changeKey?: string;
-  final: boolean;
-}
-
-/** Frames of one tick are written together, in pieces of about one socket high-water mark (16 KiB). */
-const MAX_BATCH_CHARS = 16 * 1024;
-
 /**
- * Streams a request's channel to the HTTP response (DESIGN D2, D5). Nothing is committed until the first message:
- * a final response that comes first goes out as one `application/json` body with its own status; a notification
- * that comes first upgrades the response to `text/event-stream`, and everything after it is an SSE frame, the final
- * response last.
- *
- * Frames produced in the same tick (a handler emitting in a loop) leave in one `write` on the next tick, one
- * HTTP chunk and one socket write instead of one each. While the socket is full, frames wait in a bounded queue. At
- * the bound, a new progress frame replaces the queued one of the same token (progress only moves forward, so the
- * newest value is all a late reader needs) and other notifications are dropped; the final response is always
- * queued, never dropped or reordered. A listen stream instead coalesces its change notifications while they wait
- * (one per list, one per updated URI), so a slow reader holds a bounded queue and still learns of every change;
- * only what cannot be coalesced disconnects it at the bound.
+ * Answers a request from its channel (ADR 0002). Nothing is committed until the first message. A final response
+ * that comes first goes out as one `application/json` body with its own status, and no RxJS object is made for it
+ * (ADR 0015). A notification that comes first upgrades the response to `text/event-stream`: the channel hands over
+ * the `Subject` its messages flow through from then on, and {@link pipeSseResponse} maps it to SSE frames through
+ * the bounded queue (ADR 0008) onto the socket, the final response last.
  *
  * The writer is also the one place that notices a client going away: the response closing before it finished
  * abandons the channel and cancels the call (spec §4.5).
  */
 export class ResponseWriter implements ChannelSink {
-  private streaming = false;
-  private readonly queue: QueuedFrame[] = [];
-  private queuedBytes = 0;
-  /** The change notifications in `queue`, by key (listen streams only). */
-  private queuedChanges?: Map<string, QueuedFrame>;
-  private waitingForDrain = false;
-  /** Frames of the current tick, written on the next one. */
-  private batch = '';
-  private batchScheduled = false;
+  /** Set once the response is committed to SSE. */
+  private socket?: SseSocketWriter;
+  /** The SSE pipeline, from the first notification on. */
+  private pipeline?: Subscription;
   private readonly disconnect: () => void;
 
   /** Notifications dropped or coalesced because the client read too slowly. */
@@ -113,132 +76,32 @@ export class ResponseWriter implements ChannelSink {
     response.once('close', () => this.closed());
   }
 
-  /** @internal The channel's next message. */
+  /** @internal A message before any notification: the final response (the JSON path), or a keep-alive. */
   next(message: ChannelMessage): void {
     if (this.response.destroyed || this.response.writableEnded) return;
     if (message.type === 'keepalive') {
-      if (this.streaming && !this.waitingForDrain) this.append(': keep-alive\n\n');
+      this.socket?.keepAlive();
       return;
     }
-    if (message.type === 'notification') {
-      // A client that cannot read SSE only gets the final response.
-      if (!this.accepted.sse) return;
-      this.startStream();
-      const changeKey = this.bounds.overflow === 'disconnect' ? changeKeyOf(message.message) : undefined;
-      this.enqueue({ data: frame(message.json ?? JSON.stringify(message.message)), progressToken: progressTokenOf(message.message), changeKey, final: false });
-      return;
-    }
+    // Only reaches here for a client that cannot read SSE (see `stream`): it gets the final response only.
+    if (message.type === 'notification') return;
     // An error before any notification keeps its HTTP status even for a client that only accepts SSE.
-    if (!this.streaming && (this.accepted.json || message.httpStatus !== 200)) {
+    if (!this.socket && (this.accepted.json || message.httpStatus !== 200)) {
       writeJson(this.response, message.httpStatus, message.message);
       return;
     }
-    this.startStream();
-    this.enqueue({ data: frame(JSON.stringify(message.message)), final: true });
+    this.startStream().end(sseFrameOf(message, false).data);
   }
 
-  /** @internal The channel ended; a stream that ends without a final response (a standalone stream) ends here. */
+  /** @internal The channel's first notification: from it on, the call's messages flow through `messages$`. */
+  stream(messages$: Observable<ChannelMessage>): void {
+    if (this.response.destroyed || this.response.writableEnded) return;
+    this.pipeline = this.accepted.sse ? pipeSseResponse(messages$, this.startStream(), this.bounds, this) : messages$.subscribe(this);
+  }
+
+  /** @internal The channel ended before any notification; a standalone stream (`open`) ends here. */
   complete(): void {
-    if (this.streaming && !this.response.writableEnded && !this.waitingForDrain) this.endWith('');
-  }
-
-  private closed(): void {
-    this.disconnect();
-    this.queue.length = 0;
-    this.queuedChanges?.clear();
-    this.batch = '';
-    if (!this.response.writableFinished) {
-      this.channel.abandon();
-      this.cancellation?.abort(new Error('The client disconnected'));
-    }
-  }
-
-  private enqueue(item: QueuedFrame): void {
-    if (!this.waitingForDrain) {
-      this.send(item);
-      return;
-    }
-    const waiting = item.changeKey !== undefined ? this.queuedChanges?.get(item.changeKey) : undefined;
-    if (waiting) {
-      // The same change notification is still waiting: it takes the newest content and keeps its place. It leaves
-      // after this change happened, so the client re-reads the latest state either way.
-      this.queuedBytes += item.data.length - waiting.data.length;
-      waiting.data = item.data;
-      this.droppedFrames++;
-      return;
-    }
-    if (!item.final && (this.queue.length >= this.bounds.maxFrames || this.queuedBytes + item.data.length > this.bounds.maxBytes)) {
-      if (this.bounds.overflow === 'disconnect') {
-        this.droppedFrames++;
-        this.response.destroy();
-        return;
-      }
-      // Progress always gets in, replacing the queued frame of its token or, failing that, the oldest other
-      // notification: the newest progress value is what a late reader needs.
-      const replaced =
-        item.progressToken !== undefined && (this.dropQueued((queued) => queued.progressToken === item.progressToken) || this.dropQueued((queued) => queued.progressToken === undefined && !queued.final));
-      this.droppedFrames++;
-      if (!replaced) return;
-    }
-    this.queue.push(item);
-    this.queuedBytes += item.data.length;
-    if (item.changeKey !== undefined) (this.queuedChanges ??= new Map()).set(item.changeKey, item);
-  }
-
-  private dropQueued(matches: (queued: QueuedFrame) => boolean): boolean {
-    const index = this.queue.findIndex(matches);
-    if (index < 0) return false;
-    this.queuedBytes -= this.queue[index].data.length;
-    this.queue.splice(index, 1);
-    return true;
-  }
-
-  private send(item: QueuedFrame): void {
-    if (item.final) this.endWith(item.data);
-    else this.append(item.data);
-  }
-
-  /** Adds to this tick's batch; the batch is written on the next tick, or now if it grew large. */
-  private append(data: string): void {
-    this.batch += data;
-    if (this.batch.length >= MAX_BATCH_CHARS) {
-      this.writeBatch();
-      return;
-    }
-    if (!this.batchScheduled) {
-      this.batchScheduled = true;
-      process.nextTick(() => {
-        this.batchScheduled = false;
-        this.writeBatch();
-      });
-    }
-  }
-
-  private writeBatch(): void {
-    const data = this.batch;
-    if (data === '' || this.response.destroyed || this.response.writableEnded) return;
-    this.batch = '';
-    if (!this.response.write(data)) {
-      this.waitingForDrain = true;
-      this.response.once('drain', () => this.flush());
-    }
-  }
-
-  /** The final frame leaves with whatever this tick still holds, in the same write. */
-  private endWith(data: string): void {
-    const batch = this.batch;
-    this.batch = '';
-    this.response.end(batch + data);
-  }
-
-  private flush(): void {
-    this.waitingForDrain = false;
-    while (this.queue.length > 0 && !this.waitingForDrain && !this.response.destroyed) {
-      const item = this.queue.shift()!;
-      this.queuedBytes -= item.data.length;
-      if (item.changeKey !== undefined) this.queuedChanges?.delete(item.changeKey);
-      this.send(item);
-    }
+    this.socket?.complete();
   }
 
   /** Commits to SSE right away (a standalone stream that may stay silent for a while). */
@@ -246,36 +109,16 @@ export class ResponseWriter implements ChannelSink {
     this.startStream();
   }
 
-  private startStream(): void {
-    if (this.streaming) return;
-    this.streaming = true;
-    this.response.writeHead(200, SSE_HEADERS);
-    this.response.flushHeaders();
+  private startStream(): SseSocketWriter {
+    return (this.socket ??= new SseSocketWriter(this.response));
   }
-}
 
-function frame(json: string): string {
-  return `event: message\ndata: ${json}\n\n`;
-}
-
-/** The key under which a listen stream coalesces a change notification: its method, and the URI of an update. */
-function changeKeyOf(message: JsonRpcNotification | JsonRpcRequest): string | undefined {
-  if ('id' in message) return undefined;
-  switch (message.method) {
-    case 'notifications/tools/list_changed':
-    case 'notifications/prompts/list_changed':
-    case 'notifications/resources/list_changed':
-      return message.method;
-    case 'notifications/resources/updated': {
-      const uri = message.params?.uri;
-      return typeof uri === 'string' ? `updated ${uri}` : undefined;
+  private closed(): void {
+    this.disconnect();
+    this.pipeline?.unsubscribe();
+    if (!this.response.writableFinished) {
+      this.channel.abandon();
+      this.cancellation?.abort(new Error('The client disconnected'));
     }
-    default:
-      return undefined;
   }
-}
-
-function progressTokenOf(message: JsonRpcNotification | JsonRpcRequest): string | number | undefined {
-  if (message.method !== 'notifications/progress' || 'id' in message) return undefined;
-  return message.params?.progressToken as string | number | undefined;
 }

@@ -1,9 +1,8 @@
 import { type BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
 import { McpLegacyWireService } from '../../legacy/legacy-wire.service.js';
-import { McpCallTracker } from '../../server/call.tracker.js';
-import { McpDispatcher } from '../../server/mcp.dispatcher.js';
-import { MCP_EVENT_BUS, type McpEventBus } from '../../subscriptions/mcp-event-bus.interface.js';
+import { McpCallRunner } from '../../server/call.runner.js';
+import { MCP_EVENT_BUS, type McpEventBus } from '../../protocol/mcp-event-bus.interface.js';
 import { McpStdioConnection } from './stdio.connection.js';
 import type { StdioOutput } from './stdio-output.interface.js';
 
@@ -17,9 +16,8 @@ export class McpStdioTransport implements BeforeApplicationShutdown {
   private readonly connections = new Set<McpStdioConnection>();
 
   constructor(
-    private readonly dispatcher: McpDispatcher,
+    private readonly runner: McpCallRunner,
     private readonly legacy: McpLegacyWireService,
-    private readonly calls: McpCallTracker,
     private readonly options: McpResolvedOptions,
     @Inject(MCP_EVENT_BUS) private readonly bus: McpEventBus,
   ) {}
@@ -27,7 +25,7 @@ export class McpStdioTransport implements BeforeApplicationShutdown {
   /** Serves MCP on `input` / `output` until the input ends or the connection is closed. */
   connect(input: NodeJS.ReadableStream, output: StdioOutput): McpStdioConnection {
     const connection = new McpStdioConnection(
-      { dispatcher: this.dispatcher, legacy: this.legacy, calls: this.calls, options: this.options, bus: this.bus },
+      { runner: this.runner, legacy: this.legacy, options: this.options, bus: this.bus },
       input,
       output,
     );

@@ -25,7 +25,7 @@ interface QueuedLine {
  * `streaming.maxQueuedBytes`). At the bound, a new progress notification replaces the queued one of its token
  * (progress only moves forward, so the newest value is all a late reader needs) or, failing that, the oldest queued
  * other notification; other notifications — logs, list and resource changes — are dropped, counted, with one warning
- * on stderr. Responses and server→client requests are always kept (DESIGN D5: the final response is never dropped;
+ * on stderr. Responses and server→client requests are always kept (ADR 0008: the final response is never dropped;
  * a dropped request would leave its handler waiting): they are bounded by the calls the client itself started.
  */
 export class StdioMessageWriter {

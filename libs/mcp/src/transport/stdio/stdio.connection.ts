@@ -1,7 +1,5 @@
 import { Logger } from '@nestjs/common';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
-import { CallCancellation } from '../../protocol/call-cancellation.js';
-import { McpErrorCode } from '../../protocol/error-codes.enum.js';
 import { exceedsJsonDepth } from '../../protocol/json-nesting.util.js';
 import { parseJsonRpcMessage, readableId, type IncomingMessage } from '../../protocol/json-rpc-message.parser.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
@@ -10,13 +8,16 @@ import { STATELESS_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../
 import type { McpRequestMeta } from '../../protocol/request-meta.interface.js';
 import { hasStatelessEnvelope, parseRequestMeta } from '../../protocol/request-meta.parser.js';
 import { ResponseChannel } from '../../protocol/response-channel.js';
+import type { LegacyCallRequest } from '../../legacy/legacy-call-request.interface.js';
 import { toLegacyError } from '../../legacy/legacy-result.shaper.js';
 import { LegacySession } from '../../legacy/legacy-session.js';
 import { McpLegacyWireService, type LegacyHandshake } from '../../legacy/legacy-wire.service.js';
 import { classifyStdioWire } from '../../legacy/wire.classifier.js';
-import { McpCallTracker, type TrackedCall } from '../../server/call.tracker.js';
-import { errorResponse, McpDispatcher } from '../../server/mcp.dispatcher.js';
-import type { McpEventBus } from '../../subscriptions/mcp-event-bus.interface.js';
+import type { McpCallRunner } from '../../server/call.runner.js';
+import type { CallPort } from '../../server/call-port.interface.js';
+import { errorResponse } from '../../server/mcp.dispatcher.js';
+import type { RunningCall } from '../../server/running-call.js';
+import type { McpEventBus } from '../../protocol/mcp-event-bus.interface.js';
 import { NdjsonLineSplitter } from './ndjson-line.splitter.js';
 import type { StdioOutput } from './stdio-output.interface.js';
 import { StdioMessageWriter } from './stdio-message.writer.js';
@@ -25,28 +26,19 @@ const STATELESS_VERSIONS = new Set(STATELESS_PROTOCOL_VERSIONS);
 
 /** The collaborators of a connection, all singletons of `McpModule`. */
 export interface StdioConnectionDeps {
-  dispatcher: McpDispatcher;
+  runner: McpCallRunner;
   legacy: McpLegacyWireService;
-  calls: McpCallTracker;
   options: McpResolvedOptions;
   bus: McpEventBus;
 }
 
 /**
  * How a connection stops. `drain`: the client closed stdin — calls in flight finish and are answered, up to
- * `shutdownTimeoutMs`. `abort`: the server is shutting down — their `ctx.signal` aborts first (DESIGN D6), then the
+ * `shutdownTimeoutMs`. `abort`: the server is shutting down — their `ctx.signal` aborts first (ADR 0012), then the
  * same deadline. Either way, calls still open at the deadline are answered with `-32603`, and listen streams end
  * at once with their closing result.
  */
 export type StdioCloseMode = 'drain' | 'abort';
-
-interface InFlightCall {
-  channel: ResponseChannel;
-  /** Aborts a 2026 call (a 2025 session call is aborted through the session). */
-  cancellation?: CallCancellation;
-  listen: boolean;
-  tracked?: TrackedCall;
-}
 
 /**
  * One MCP peer on a pair of byte streams (spec digest §5, BACKCOMPAT §1.2): newline-delimited JSON-RPC in, one line
@@ -54,13 +46,15 @@ interface InFlightCall {
  * dispatcher (2026-07-28, stateless) or, once a first `initialize` made this process a 2025-11-25 session, through
  * the legacy wire service, with real server→client requests written out and their answers read back in.
  * `notifications/cancelled` aborts a call and silences it. A malformed line is answered with an error and
- * otherwise ignored: nothing a client sends ends the connection but the end of its input.
+ * otherwise ignored: nothing a client sends ends the connection but the end of its input. Calls run through
+ * `McpCallRunner` (timed, drained, never counted against the calls-in-flight caps: the one client owns the process).
  */
 export class McpStdioConnection {
   private readonly logger = new Logger('McpStdio');
   private readonly writer: StdioMessageWriter;
   private readonly splitter: NdjsonLineSplitter;
-  private readonly inFlight = new Map<JsonRpcId, InFlightCall>();
+  /** The calls running, by id: for `notifications/cancelled`, duplicate ids and the end of the connection. */
+  private readonly inFlight = new Map<JsonRpcId, RunningCall>();
   private readonly running = new Set<Promise<void>>();
   private session?: LegacySession;
   private stopListeningToBus?: () => void;
@@ -70,6 +64,19 @@ export class McpStdioConnection {
 
   /** Resolves when the connection has stopped and its output is flushed. */
   readonly closed: Promise<void>;
+
+  /** Where the runner sends this connection's calls: their messages to the output, and their ids to `inFlight`. */
+  private readonly port: CallPort = {
+    open: (call) => {
+      this.connectOutput(call.channel);
+      this.inFlight.set(call.id, call);
+    },
+    close: (call) => {
+      if (this.inFlight.get(call.id) === call) this.inFlight.delete(call.id);
+    },
+  };
+  /** The same, for calls of the process's 2025-11-25 session. */
+  private readonly sessionPort: CallPort<LegacyCallRequest>;
 
   constructor(
     private readonly deps: StdioConnectionDeps,
@@ -81,6 +88,7 @@ export class McpStdioConnection {
       this.onOutputBroken(error),
     );
     this.splitter = new NdjsonLineSplitter(options.maxBodyBytes);
+    this.sessionPort = deps.legacy.callPort(this.port);
     this.closed = new Promise<void>((resolve) => {
       this.closedResolver = resolve;
     });
@@ -179,7 +187,8 @@ export class McpStdioConnection {
     const call = this.inFlight.get(requestId);
     if (!call) return;
     call.channel.abandon();
-    call.cancellation?.abort(new Error(typeof reason === 'string' ? reason : 'Cancelled by the client'));
+    // A session call is aborted by its session, which sees the same notification.
+    if (!isSessionCall(call)) call.cancellation.abort(new Error(typeof reason === 'string' ? reason : 'Cancelled by the client'));
   }
 
   private async serveModern(request: JsonRpcRequest): Promise<void> {
@@ -192,23 +201,7 @@ export class McpStdioConnection {
       this.writer.write(errorResponse(request.id, error as McpError));
       return;
     }
-    const listen = request.method === 'subscriptions/listen';
-    const call: InFlightCall = { channel: this.openChannel(), cancellation: new CallCancellation(), listen };
-    call.tracked = this.deps.calls.track(request.id, call.channel, call.cancellation!, { timeout: !listen });
-    this.inFlight.set(request.id, call);
-    try {
-      await this.deps.dispatcher.dispatch({
-        id: request.id,
-        method: request.method,
-        params: request.params ?? {},
-        meta,
-        cancellation: call.cancellation!,
-        channel: call.channel,
-      });
-    } finally {
-      this.deps.calls.untrack(call.tracked);
-      this.inFlight.delete(request.id);
-    }
+    await this.deps.runner.run({ id: request.id, method: request.method, params: request.params ?? {}, meta, admit: false }, this.port);
   }
 
   private async serveLegacy(request: JsonRpcRequest): Promise<void> {
@@ -228,13 +221,11 @@ export class McpStdioConnection {
       this.writer.write({ jsonrpc: '2.0', id: request.id, result: local });
       return;
     }
-    const call: InFlightCall = { channel: this.openChannel(), listen: false };
-    this.inFlight.set(request.id, call);
-    try {
-      await this.deps.legacy.execute(session, request, call.channel);
-    } finally {
-      this.inFlight.delete(request.id);
-    }
+    const params = request.params ?? {};
+    await this.deps.runner.run<LegacyCallRequest>(
+      { id: request.id, method: request.method, params, meta: this.deps.legacy.callMeta(session, params), admit: false, session },
+      this.sessionPort,
+    );
   }
 
   /**
@@ -264,10 +255,14 @@ export class McpStdioConnection {
   /** A channel whose messages go to the output as they come (the writer keeps their order). */
   private openChannel(): ResponseChannel {
     const channel = new ResponseChannel();
+    this.connectOutput(channel);
+    return channel;
+  }
+
+  private connectOutput(channel: ResponseChannel): void {
     channel.messages$.subscribe((message) => {
       if (message.type !== 'keepalive') this.writer.write(message.message);
     });
-    return channel;
   }
 
   private async shutdown(mode: StdioCloseMode): Promise<void> {
@@ -276,16 +271,15 @@ export class McpStdioConnection {
     this.input.pause();
     // A listen stream never ends by itself: it ends now, with its closing result.
     for (const call of this.inFlight.values()) {
-      if (call.listen || mode === 'abort') call.cancellation?.abort(new Error('The server is shutting down'));
+      if (!isSessionCall(call) && (call.streaming || mode === 'abort')) call.cancellation.abort(new Error('The server is shutting down'));
     }
     if (mode === 'abort') this.session?.close('The server is shutting down');
     // Nobody can answer a server→client request once stdin is gone.
     this.session?.failPendingRequests('The client closed the connection');
     await this.settle(this.deps.options.shutdownTimeoutMs);
-    for (const [id, call] of this.inFlight) {
-      call.cancellation?.abort(new Error('The server is shutting down'));
-      call.channel.respond(errorResponse(id, new McpError(McpErrorCode.InternalError, 'The server shut down before the request completed')));
-      if (call.tracked) this.deps.calls.untrack(call.tracked);
+    for (const call of this.inFlight.values()) {
+      if (!isSessionCall(call)) call.cancellation.abort(new Error('The server is shutting down'));
+      this.deps.runner.end(call);
     }
     this.session?.close('The connection closed');
     this.stopListeningToBus?.();
@@ -306,10 +300,15 @@ export class McpStdioConnection {
     this.logger.warn(`stdout closed (${error.message}); stopping`);
     for (const call of this.inFlight.values()) {
       call.channel.abandon();
-      call.cancellation?.abort(new Error('The client went away'));
+      if (!isSessionCall(call)) call.cancellation.abort(new Error('The client went away'));
     }
     void this.close('abort');
   }
+}
+
+/** Whether a call belongs to the process's 2025-11-25 session (aborted through the session, not directly). */
+function isSessionCall(call: RunningCall): boolean {
+  return call.port.wire === 'legacy';
 }
 
 /**

@@ -1,41 +1,34 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { McpResolvedOptions } from '../config/resolved-options.js';
-import type { IncomingMessage as IncomingRpc } from '../protocol/json-rpc-message.parser.js';
-import type { JsonRpcRequest } from '../protocol/json-rpc.interface.js';
-import { McpErrorCode } from '../protocol/error-codes.enum.js';
-import { McpError } from '../protocol/mcp.error.js';
-import { McpHeaders } from '../protocol/meta-keys.constants.js';
-import { ResponseChannel } from '../protocol/response-channel.js';
-import { errorResponse } from '../server/mcp.dispatcher.js';
-import type { CapturedBody } from '../transport/http/captured-body.interface.js';
-import { MCP_RAW_BODY } from '../transport/http/raw-body.constants.js';
-import { toLegacyError } from './legacy-result.shaper.js';
-import type { LegacySession } from './legacy-session.js';
-import { SESSION_RETRY_AFTER_SECONDS } from './legacy-session.constants.js';
-import { McpSessionStore, type SessionRefusal } from './legacy-session.store.js';
-import { McpLegacyWireService, type LegacyHandshake } from './legacy-wire.service.js';
+import type { IncomingMessage } from 'node:http';
+import { McpResolvedOptions } from '../../config/resolved-options.js';
+import type { LegacyCallRequest } from '../../legacy/legacy-call-request.interface.js';
+import { toLegacyError } from '../../legacy/legacy-result.shaper.js';
+import type { LegacySession } from '../../legacy/legacy-session.js';
+import { SESSION_RETRY_AFTER_SECONDS } from '../../legacy/legacy-session.constants.js';
+import { McpSessionStore, type SessionRefusal } from '../../legacy/legacy-session.store.js';
+import { McpLegacyWireService, type LegacyHandshake } from '../../legacy/legacy-wire.service.js';
+import type { IncomingMessage as IncomingRpc } from '../../protocol/json-rpc-message.parser.js';
+import type { JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
+import { McpErrorCode } from '../../protocol/error-codes.enum.js';
+import { McpError } from '../../protocol/mcp.error.js';
+import { McpHeaders } from '../../protocol/meta-keys.constants.js';
+import { ResponseChannel } from '../../protocol/response-channel.js';
+import { McpCallRunner } from '../../server/call.runner.js';
+import type { CallPort } from '../../server/call-port.interface.js';
+import { errorResponse } from '../../server/mcp.dispatcher.js';
+import type { CapturedBody } from './captured-body.interface.js';
+import { HttpCallPort, type HttpCallRequest, httpQueueBounds, type HttpQueueBounds } from './http-call.port.js';
+import type { HttpExchange } from './http-exchange.interface.js';
+import { MCP_RAW_BODY } from './raw-body.constants.js';
+import { type AcceptedMediaTypes, ResponseWriter, writeEmpty, writeJson } from './response.writer.js';
 
-/** What the HTTP transport hands over for one legacy exchange. */
-export interface LegacyExchange {
-  request: IncomingMessage;
-  response: ServerResponse;
-  frameworkRequest: unknown;
-  frameworkResponse: unknown;
+/** One HTTP exchange of a 2025-11-25 session, with the caller the principal source named. */
+export interface LegacyExchange extends HttpExchange {
   principal?: string;
 }
 
-/** How the transport writes; keeps this layer free of HTTP writer details. */
-export interface LegacyResponder {
-  json(status: number, body: unknown, headers?: Record<string, string>): void;
-  empty(status: number): void;
-  /** A response channel streamed to this exchange (JSON or SSE by its first message). */
-  channel(): ResponseChannel;
-  /** A standalone SSE stream for the session's server-initiated messages. */
-  stream(): ResponseChannel;
-  /** Called when the server starts closing while this exchange is in flight. */
-  onShutdown?: () => void;
-}
+/** A session call that came over HTTP. */
+type LegacyHttpCallRequest = HttpCallRequest & LegacyCallRequest;
 
 /** The length of the POST body the transport captured (every MCP POST has one), for the `initialize` size check. */
 function capturedBodyBytes(request: IncomingMessage): number | undefined {
@@ -46,24 +39,33 @@ function capturedBodyBytes(request: IncomingMessage): number | undefined {
 const sessionError = (status: number, message: string) => new McpError(McpErrorCode.InvalidRequest, message, undefined, status);
 
 /**
- * The 2025-11-25 wire on the same endpoint (DESIGN D7, BACKCOMPAT): `initialize` and sessions, the GET stream,
+ * The 2025-11-25 wire on the same endpoint (ADR 0011, BACKCOMPAT): `initialize` and sessions, the GET stream,
  * DELETE, `ping`, `logging/setLevel`, `resources/subscribe`, cancellation by notification, and the client's answers
  * to server→client requests. What a session does is `McpLegacyWireService` (shared with stdio); this class adds the
- * HTTP part: session ids, the version header, status codes and the GET stream.
+ * HTTP part: session ids, the version header, status codes and the GET stream. Session calls run through
+ * `McpCallRunner`, admitted by the calls-in-flight caps like 2026 calls.
  */
 @Injectable()
 export class McpLegacyHttpHandler {
   private readonly logger = new Logger('McpLegacyHttp');
+  private readonly bounds: HttpQueueBounds;
+  private readonly port: CallPort<LegacyHttpCallRequest>;
 
   constructor(
     private readonly sessions: McpSessionStore,
     private readonly wire: McpLegacyWireService,
+    private readonly runner: McpCallRunner,
     private readonly options: McpResolvedOptions,
-  ) {}
+  ) {
+    this.bounds = httpQueueBounds(options);
+    this.port = wire.callPort<LegacyHttpCallRequest>(new HttpCallPort(this.bounds, true));
+  }
 
-  async handlePost(exchange: LegacyExchange, incoming: IncomingRpc, respond: LegacyResponder): Promise<void> {
+  /** POST: `initialize`, or a message of a session; `accepted` is what the client's Accept header allows. */
+  async handlePost(exchange: LegacyExchange, incoming: IncomingRpc, accepted: AcceptedMediaTypes): Promise<void> {
+    const { response } = exchange;
     if (incoming.kind === 'request' && incoming.message.method === 'initialize') {
-      this.initialize(exchange, incoming.message, respond);
+      this.initialize(exchange, incoming.message);
       return;
     }
     const id = incoming.kind === 'notification' ? undefined : incoming.message.id;
@@ -74,40 +76,55 @@ export class McpLegacyHttpHandler {
       if (incoming.kind === 'response') {
         // An answer nobody waits for (late, duplicate) is accepted and dropped.
         session.deliverResponse(incoming.message);
-        respond.empty(202);
+        writeEmpty(response, 202);
         return;
       }
       if (incoming.kind === 'notification') {
         this.wire.notification(session, incoming.message.method, incoming.message.params ?? {});
-        respond.empty(202);
+        writeEmpty(response, 202);
         return;
       }
       const local = this.wire.sessionMethod(session, incoming.message);
       if (local) {
-        respond.json(200, { jsonrpc: '2.0', id: incoming.message.id, result: local });
+        writeJson(response, 200, { jsonrpc: '2.0', id: incoming.message.id, result: local });
         return;
       }
-      await this.wire.execute(session, incoming.message, respond.channel(), {
-        httpRequest: exchange.frameworkRequest,
-        httpResponse: exchange.frameworkResponse,
-        principal: exchange.principal,
-        caller: { principal: exchange.principal, address: exchange.request.socket.remoteAddress },
-        onShutdown: respond.onShutdown,
-      });
+      const message = incoming.message;
+      const params = message.params ?? {};
+      // A refusal of the calls-in-flight caps is thrown before anything is written: answered below, 429/503.
+      await this.runner.run<LegacyHttpCallRequest>(
+        {
+          id: message.id,
+          method: message.method,
+          params,
+          meta: this.wire.callMeta(session, params),
+          principal: exchange.principal,
+          remoteAddress: exchange.request.socket.remoteAddress,
+          httpRequest: exchange.frameworkRequest,
+          httpResponse: exchange.frameworkResponse,
+          admit: true,
+          session,
+          response,
+          accepted,
+        },
+        this.port,
+      );
     } catch (error) {
       const mcpError = error instanceof McpError ? error : McpError.internal();
       if (!(error instanceof McpError)) this.logger.error('Unexpected legacy failure', (error as Error)?.stack);
-      respond.json(mcpError.httpStatus, errorResponse(id, mcpError.httpStatus === 200 ? toLegacyError(mcpError) : mcpError));
+      writeJson(response, mcpError.httpStatus, errorResponse(id, mcpError.httpStatus === 200 ? toLegacyError(mcpError) : mcpError));
     }
   }
 
   /** GET: the session's standalone stream for list changes, resource updates and session-level logs. */
-  handleGet(exchange: LegacyExchange, respond: LegacyResponder): void {
+  handleGet(exchange: LegacyExchange): void {
     try {
       const session = this.sessionOf(exchange);
       // Checked before the stream commits its 200, so the refusal keeps its status.
       if (session.hasOpenStream) throw sessionError(409, 'Conflict: this session already has an open stream');
-      const channel = respond.stream();
+      const channel = new ResponseChannel();
+      // The writer abandons the channel when the client goes away.
+      new ResponseWriter(channel, exchange.response, { json: false, sse: true }, this.bounds.stream).open();
       session.attachStream(channel);
       exchange.response.once('close', () => session.detachStream(channel));
       const keepAlive = setInterval(() => channel.keepAlive(), this.options.keepAliveMs);
@@ -115,39 +132,40 @@ export class McpLegacyHttpHandler {
       exchange.response.once('close', () => clearInterval(keepAlive));
     } catch (error) {
       const mcpError = error as McpError;
-      respond.json(mcpError.httpStatus, errorResponse(undefined, mcpError));
+      writeJson(exchange.response, mcpError.httpStatus, errorResponse(undefined, mcpError));
     }
   }
 
   /** DELETE: ends the session; later requests with its id get 404. */
-  handleDelete(exchange: LegacyExchange, respond: LegacyResponder): void {
+  handleDelete(exchange: LegacyExchange): void {
     try {
       const session = this.sessionOf(exchange);
       this.sessions.delete(session.id, 'The client ended the session');
-      respond.empty(204);
+      writeEmpty(exchange.response, 204);
     } catch (error) {
       const mcpError = error as McpError;
-      respond.json(mcpError.httpStatus, errorResponse(undefined, mcpError));
+      writeJson(exchange.response, mcpError.httpStatus, errorResponse(undefined, mcpError));
     }
   }
 
-  private initialize(exchange: LegacyExchange, message: JsonRpcRequest, respond: LegacyResponder): void {
+  private initialize(exchange: LegacyExchange, message: JsonRpcRequest): void {
+    const { response } = exchange;
     let handshake: LegacyHandshake;
     try {
       handshake = this.wire.readHandshake(message.params ?? {}, capturedBodyBytes(exchange.request));
     } catch (error) {
       const mcpError = error as McpError;
-      respond.json(mcpError.httpStatus, errorResponse(message.id, mcpError));
+      writeJson(response, mcpError.httpStatus, errorResponse(message.id, mcpError));
       return;
     }
     const created = this.sessions.create(handshake, { principal: exchange.principal, address: exchange.request.socket.remoteAddress });
     if ('refused' in created) {
       const refusal = this.refusal(created.refused);
-      respond.json(refusal.httpStatus, errorResponse(message.id, refusal), { 'Retry-After': String(SESSION_RETRY_AFTER_SECONDS) });
+      writeJson(response, refusal.httpStatus, errorResponse(message.id, refusal), { 'Retry-After': String(SESSION_RETRY_AFTER_SECONDS) });
       return;
     }
     const result = this.wire.initializeResult(handshake.protocolVersion);
-    respond.json(200, { jsonrpc: '2.0', id: message.id, result }, { 'Mcp-Session-Id': created.session.id });
+    writeJson(response, 200, { jsonrpc: '2.0', id: message.id, result }, { 'Mcp-Session-Id': created.session.id });
   }
 
   /**

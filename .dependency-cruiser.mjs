@@ -1,0 +1,156 @@
+/**
+ * The layering of `libs/mcp/src`, checked by `npm run lint:layers` (dependency-cruiser) as part of `npm test`.
+ *
+ * Each folder is one layer. A layer may import any layer BELOW it and nothing above it, so two folders never import
+ * each other. Type-only imports count too. When the check fails, move the contract (interface, type, injection
+ * token) down to the lowest layer that needs it, or move the code that needs the higher layer up to where that
+ * layer is known; do not hide the import behind a re-export or a callback.
+ *
+ *  layer (top → bottom)  holds                                            why it sits there
+ *  ────────────────────  ───────────────────────────────────────────────  ──────────────────────────────────────────
+ *  index.ts              the public API of `nest-mcp`                     re-exports every layer, the module included
+ *  mcp.module.ts         the Nest module: providers and their order       wires every layer below
+ *  testing/              the testing kit (`nest-mcp/testing`)             starts calls like a transport; production
+ *                                                                         code never depends on it
+ *  transport/http,       Streamable HTTP (Express, Fastify), stdio        bytes in, calls to the runner, bytes out;
+ *  transport/stdio                                                        siblings: neither imports the other
+ *  legacy/               the 2025-11-25 wire without its transport:       a second protocol over the same runner
+ *                        sessions, negotiation, server→client requests    and dispatcher
+ *  server/               call runner, dispatcher and route table,         admits and routes a call to the feature
+ *                        feature services, tracker, bootstrap checks      that answers it; sees all features
+ *  subscriptions/        listen streams, publisher, in-memory event bus   a feature the dispatcher routes to
+ *  discovery/            explorer and registry of decorated handlers      builds entries from decorators + contexts
+ *  context/              what a handler receives, the handler factory     built on mrtr/ and progress/
+ *  mrtr/                 multi round-trip requests: ledger, builders,     used by the contexts and the invoker
+ *                        sealed requestState, in-memory single-use store
+ *  progress/             typed progress emitters and their codec          used by the contexts
+ *  decorators/           @McpTool, @McpPrompt, @McpResource… metadata     read by discovery; needs schema/ types
+ *  schema/               DTO, Standard Schema and JSON Schema adapters    needs only the protocol's errors
+ *  config/               module options and their resolved defaults       read by every feature, so it may name only
+ *                                                                         contracts from protocol/
+ *  protocol/             wire and JSON-RPC types, errors, request scope,  the vocabulary every layer shares, and the
+ *                        response channel; the contracts options name     contracts the options name, so that config/
+ *                        (event bus, change events, delivery authorizer,  needs nothing above it
+ *                        request-state store); small shared utilities
+ *                        (admission quota, URI template, JSON limits)
+ *
+ * Specs beside the code (`*.spec.ts`) are not shipped and stand outside the layers: a spec may wire what it tests
+ * with real pieces of any layer (even the whole `McpModule`) and the helpers in `test/`. Nothing may import a spec.
+ *
+ * Cycles: none between folders, whatever the kind of import. Inside one folder a cycle is allowed only when at least
+ * one of its imports is `import type` (erased by the compiler, so nothing cycles at run time; e.g. an interface and
+ * the class it names); a cycle of runtime imports is refused anywhere, since ESM would then evaluate one of its files
+ * before the other had run.
+ */
+
+/** Top to bottom. Entries of one row are siblings: they may not import each other. */
+const LAYERS = [
+  ['index.ts'],
+  ['mcp.module.ts'],
+  ['testing/'],
+  ['transport/http/', 'transport/stdio/'],
+  ['legacy/'],
+  ['server/'],
+  ['subscriptions/'],
+  ['discovery/'],
+  ['context/'],
+  ['mrtr/'],
+  ['progress/'],
+  ['decorators/'],
+  ['schema/'],
+  ['config/'],
+  ['protocol/'],
+];
+
+const SRC = '^libs/mcp/src/';
+const SPEC = '\\.spec\\.ts$';
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const pathOf = (entry) => `${SRC}${escape(entry)}${entry.endsWith('/') ? '' : '$'}`;
+
+/** One rule per layer: it may not import a layer above it, nor a sibling of its own row. */
+const layerRules = LAYERS.flatMap((row, index) => {
+  const above = LAYERS.slice(0, index).flat();
+  return row.flatMap((entry) => {
+    const forbidden = [...above, ...row.filter((sibling) => sibling !== entry)];
+    // The top layer may import everything (an empty `to.path` would match every import).
+    if (forbidden.length === 0) return [];
+    return {
+      name: `layer:${entry.replace(/\/$/, '')}`,
+      comment:
+        `${entry} may import only the layers below it (${LAYERS.slice(index + 1).flat().join(', ') || 'none'}). ` +
+        'Move the contract it needs down instead of importing upwards (see the table in .dependency-cruiser.mjs).',
+      severity: 'error',
+      from: { path: pathOf(entry), pathNot: SPEC },
+      to: { path: forbidden.map(pathOf) },
+    };
+  });
+});
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'no-cycle-between-folders',
+      comment:
+        'These files import each other in a cycle that passes through more than one folder, so one of its imports ' +
+        'points upwards: move the contract both need down to the lower folder.',
+      severity: 'error',
+      from: { path: `${SRC}((?:transport/)?[^/]+)/` },
+      to: { circular: true, via: { pathNot: `${SRC}$1/` } },
+    },
+    {
+      name: 'no-runtime-cycle',
+      comment:
+        'These files import each other in a cycle of runtime imports: which one ESM evaluates first depends on who ' +
+        'is imported first. Split out what both need, or make one side `import type` if it only needs types.',
+      severity: 'error',
+      from: { path: SRC },
+      to: { circular: true, dependencyTypesNot: ['type-only'], viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'no-unknown-folder',
+      comment: 'A new folder under libs/mcp/src needs its place in LAYERS (.dependency-cruiser.mjs) before it is used.',
+      severity: 'error',
+      from: { path: SRC, pathNot: LAYERS.flat().map(pathOf) },
+      to: {},
+    },
+    {
+      name: 'no-other-lib',
+      comment: 'The server library stands alone: it may not import another package of this repo (libs/cli, …).',
+      severity: 'error',
+      from: { path: SRC },
+      to: { path: '^libs/', pathNot: SRC },
+    },
+    {
+      name: 'no-unresolvable',
+      comment: 'This relative import points at a file that does not exist, so the rules above could not check it.',
+      severity: 'error',
+      from: { path: SRC },
+      // Relative imports only: a package's type-only path (e.g. `class-transformer/types/….js`) has no .js file.
+      to: { couldNotResolve: true, path: '^\\.' },
+    },
+    {
+      name: 'no-test-helpers-in-library',
+      comment: 'Only specs (*.spec.ts) may import the helpers in test/; the published code may not.',
+      severity: 'error',
+      from: { path: SRC, pathNot: SPEC },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'no-spec-imports',
+      comment: 'A spec is not part of the library: move what both need into a file of its own.',
+      severity: 'error',
+      from: { path: SRC },
+      to: { path: SPEC },
+    },
+  ],
+  options: {
+    // Only libs/mcp/src is checked; what it imports from packages and from test/ is a leaf.
+    doNotFollow: { path: ['node_modules', '^test/'] },
+    // Type-only imports are dependencies too: `import type` from a higher layer is still an upward import.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs'] },
+  },
+};

@@ -1,0 +1,34 @@
+import type { JsonObject, JsonRpcId } from '../protocol/json-rpc.interface.js';
+import type { McpRequestMeta } from '../protocol/request-meta.interface.js';
+import type { McpRoute } from './mcp-route.interface.js';
+
+/**
+ * What the origin of a call knows about it, handed to `McpCallRunner.run`: a transport (HTTP, stdio, the testing
+ * kit), a 2025-11-25 session, and later a task worker or a replica resuming a call. The origin describes; the runner
+ * decides what the call gets (a quota slot, a timeout, a signal, a channel). An origin extends this with what its
+ * own `CallPort` needs (e.g. HTTP adds its response and the accepted media types); the runner passes it through.
+ */
+export interface CallRequest {
+  readonly id: JsonRpcId;
+  readonly method: string;
+  readonly params: JsonObject;
+  /** The per-request protocol fields (the 2026 `_meta` envelope, or a session's stand-ins for it). */
+  readonly meta: McpRequestMeta;
+  /**
+   * The method's route, when the origin already looked it up for its own checks (HTTP: 404, 406, parameter
+   * headers). Otherwise the runner looks it up, and an unknown method is answered `-32601` through the call's port.
+   */
+  readonly route?: McpRoute;
+  /** The authenticated caller, when a principal source is configured. */
+  readonly principal?: string;
+  /** The peer address of the connection, when there is one (the per-address key of anonymous callers). */
+  readonly remoteAddress?: string;
+  /** The framework's request and response, handed to guards and `@McpHttpRequest()` (HTTP; the testing kit's request). */
+  readonly httpRequest?: unknown;
+  readonly httpResponse?: unknown;
+  /**
+   * Whether the call takes a slot of the calls-in-flight caps (`maxCallsInFlight…`): true over HTTP on both wires,
+   * false on stdio (one client, which owns the process) and in the testing kit. Streams are never counted.
+   */
+  readonly admit: boolean;
+}

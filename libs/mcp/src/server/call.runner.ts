@@ -1,0 +1,115 @@
+import { type BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
+import { McpCallTracker } from './call.tracker.js';
+import type { CallPort } from './call-port.interface.js';
+import type { CallRequest } from './call-request.interface.js';
+import { McpDispatcher } from './mcp.dispatcher.js';
+import { RunningCall } from './running-call.js';
+
+/**
+ * The one place a call is admitted and run, whatever started it. Its origin hands over a `CallRequest` (what it knows:
+ * id, method, params, `_meta`, caller, HTTP objects, whether quotas apply) and a `CallPort` (where the messages go and
+ * the hooks of its transport); the runner decides the rest, in this order:
+ *
+ * 1. the route: the one the origin looked up for its checks, or the dispatcher's (an unknown method is answered
+ *    `-32601` through the port, like any other error);
+ * 2. admission: a call whose origin counts calls takes a slot of the calls-in-flight caps before anything is built
+ *    for it — streams (`delivery: 'stream'`) never do. A refusal (`McpError`, HTTP 429 or 503 with
+ *    `data.retryAfterSeconds`) is thrown synchronously by `run`: nothing was opened, and the origin answers it the
+ *    way it answers its own checks;
+ * 3. a `ResponseChannel` and a `CallCancellation` (`ctx.signal`), connected through `port.open`;
+ * 4. the `McpRequestScope` handlers see, with the port's wire and live client requests;
+ * 5. tracking: `callTimeoutMs` for calls answered with a response (not for streams), and the drain on shutdown;
+ * 6. dispatch, then the final response: `port.finish` (the 2025-11-25 shapes) or the 2026-07-28 shapes;
+ * 7. release: no longer in flight (the slot comes back), then `port.close`.
+ *
+ * Who uses it: the HTTP transport (both wires; counted), stdio (both wires; not counted), the testing kit (not
+ * counted). It is also built for origins without a transport:
+ * - a task worker (issue #15) runs a tool call in the background: its request has no HTTP objects, its port's `open`
+ *   connects the channel to the task store (notifications and the final response become task messages, read by
+ *   `tasks/get`), and its `close` marks the task done; whether it counts against the calls-in-flight caps is the
+ *   `admit` of its request. The client that created the task is not connected, so a disconnect cancels nothing.
+ * - a call resumed on another replica (issue #16) is a request rebuilt from stored state (id, method, params, meta,
+ *   principal) with the port of the transport that serves the client now; it is admitted, tracked and timed on this
+ *   replica like a new call.
+ *
+ * Cost: per call, one `RunningCall` (which carries the channel and the cancellation and is the tracker's record),
+ * the scope, and the origin's request; the port is shared, and no closure is created (ADR 0015).
+ */
+@Injectable()
+export class McpCallRunner implements BeforeApplicationShutdown {
+  private draining?: Promise<void>;
+
+  constructor(
+    private readonly dispatcher: McpDispatcher,
+    private readonly calls: McpCallTracker,
+  ) {}
+
+  /**
+   * Runs one call to its end: resolves once its handler returned and the call is no longer in flight (its answer
+   * may have gone out earlier: a timeout or the drain answer for it). Throws, synchronously, only the admission
+   * refusal; never rejects.
+   */
+  run<R extends CallRequest>(request: R, port: CallPort<R>): Promise<void> {
+    const route = request.route ?? this.dispatcher.findRoute(request.method);
+    const streaming = route?.delivery === 'stream';
+    const lease = request.admit && !streaming ? this.calls.admit(request.principal, request.remoteAddress) : undefined;
+    const call = new RunningCall(request, route, port, lease);
+    try {
+      port.open(call);
+    } catch (error) {
+      lease?.release();
+      throw error;
+    }
+    const scope: McpRequestScope = {
+      id: request.id,
+      method: request.method,
+      params: request.params,
+      meta: request.meta,
+      cancellation: call.cancellation,
+      channel: call.channel,
+      httpRequest: request.httpRequest,
+      httpResponse: request.httpResponse,
+      principal: request.principal,
+      remoteAddress: request.remoteAddress,
+      wire: port.wire,
+      liveRequests: port.liveRequests?.(call),
+    };
+    this.calls.add(call, !streaming);
+    return this.execute(call, scope);
+  }
+
+  /**
+   * Answers a call whose origin stops serving it (stdio closing at its deadline) with `-32603`; it is no longer in
+   * flight. Its handler may still finish: what it returns is dropped.
+   */
+  end(call: RunningCall): void {
+    this.calls.end(call);
+  }
+
+  /**
+   * Drains the calls in flight, once (later calls get the same promise): every signal aborts, their ports hear
+   * `onShutdown`, calls get `shutdownTimeoutMs` to answer, and the rest are answered `-32603` (`onDeadline`). The
+   * first transport to shut down calls it (HTTP: before Nest closes its server); this provider's own hook is the
+   * fallback for an application with no transport hook before it.
+   */
+  drain(): Promise<void> {
+    this.draining ??= this.calls.drain();
+    return this.draining;
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.drain();
+  }
+
+  private async execute<R extends CallRequest>(call: RunningCall<R>, scope: McpRequestScope): Promise<void> {
+    try {
+      const outcome = await this.dispatcher.execute(scope, call.route);
+      if (call.port.finish) call.port.finish(call, outcome);
+      else this.dispatcher.respond(scope, outcome);
+    } finally {
+      this.calls.untrack(call);
+      call.port.close?.(call);
+    }
+  }
+}

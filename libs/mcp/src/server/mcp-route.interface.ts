@@ -1,0 +1,34 @@
+import type { ParamHeaderBinding } from '../discovery/param-headers.js';
+import type { JsonObject } from '../protocol/json-rpc.interface.js';
+import type { McpMethodHandler } from './mcp-feature.interface.js';
+
+/**
+ * How the answer of a method travels. `response`: notifications maybe, then one final response; the call is timed
+ * (`callTimeoutMs`) and, where its transport counts calls, takes a slot of the calls-in-flight caps. `stream`: a
+ * stream that lasts until the client closes it (`subscriptions/listen`); a transport with media types requires that
+ * the client accept `text/event-stream`, the stream gets the bounds of long-lived streams, and it is neither timed nor
+ * counted (such routes cap their streams themselves).
+ */
+export type McpRouteDelivery = 'response' | 'stream';
+
+/**
+ * One method of the dispatcher's route table: its handler and everything a transport or the call runner needs to
+ * know about it, so that a new method needs no change in any transport. Read it through `McpDispatcher.route`.
+ */
+export interface McpRoute {
+  /** The server capability that must be advertised for the method to exist (`-32601` otherwise). */
+  readonly capability?: string;
+  readonly handle: McpMethodHandler;
+  readonly delivery: McpRouteDelivery;
+  /**
+   * Whether the client going away (an HTTP response closing before its end) aborts the call's signal. The
+   * 2025-11-25 wire never does (B-HTTP-03): its transports ignore this.
+   */
+  readonly cancellableByDisconnect: boolean;
+  /**
+   * The `Mcp-Param-*` headers (spec digest §4.7) that must mirror values of this request's `params.arguments`,
+   * checked by transports that carry headers after the method is known (ADR 0009); `undefined` or empty: none.
+   * Read from the current definition, so a client with a stale schema gets `-32020` and re-lists.
+   */
+  readonly paramHeaders?: (params: JsonObject | undefined) => readonly ParamHeaderBinding[] | undefined;
+}

@@ -1,3 +1,0 @@
-export * from './body-capture.installer.js';
-export * from './mcp-http.controller.js';
-export * from './mcp-http.transport.js';

@@ -1,0 +1,31 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Wire } from '../../legacy/wire.classifier.js';
+import type { IncomingMessage } from '../../protocol/json-rpc-message.parser.js';
+import { McpHeaders } from '../../protocol/meta-keys.constants.js';
+import { STATELESS_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.constants.js';
+import { hasStatelessEnvelope } from '../../protocol/request-meta.parser.js';
+
+const MODERN = new Set(STATELESS_PROTOCOL_VERSIONS);
+
+/**
+ * Tells the 2026-07-28 wire from the 2025-11-25 one for a POST (BACKCOMPAT §1.1), before any modern header check:
+ * legacy clients send neither `Mcp-Method` nor `_meta`, and rejecting them for it would break every one of them.
+ *
+ * The body decides first: only modern clients put `io.modelcontextprotocol/protocolVersion` in `_meta`, so such a
+ * request is modern whatever its header says (a wrong or missing header then gets the modern `-32020`/`-32022`);
+ * this keeps an `initialize` sent with the modern envelope a modern `-32601`. Client responses are legacy. Otherwise
+ * a modern version header makes a malformed modern request, and everything else is legacy.
+ */
+export function classifyWire(headers: IncomingHttpHeaders, incoming: IncomingMessage): Wire {
+  if (incoming.kind === 'response') return 'legacy';
+  if (hasStatelessEnvelope(incoming.message.params)) return 'modern';
+  const version = headers[McpHeaders.protocolVersion];
+  return typeof version === 'string' && MODERN.has(version) ? 'modern' : 'legacy';
+}
+
+/** GET and DELETE belong to a 2025-11-25 session when they name one and do not declare a modern version. */
+export function isLegacySessionVerb(headers: IncomingHttpHeaders): boolean {
+  const version = headers[McpHeaders.protocolVersion];
+  if (typeof version === 'string' && MODERN.has(version)) return false;
+  return typeof headers[McpHeaders.sessionId] === 'string';
+}
