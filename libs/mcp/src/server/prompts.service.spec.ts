@@ -60,10 +60,8 @@ describe('McpPromptsService.get', () => {
     expect(seen.length).toBe(runs);
   });
 
-  // BUG (reported to the lead): the required-argument check reads args[name], which finds Object.prototype members, so a
-  // required argument named like one of them ("constructor", "toString"…) counts as given when the client omits it.
-  // Fix in prompts.service.ts: test Object.hasOwn(args, argument) instead.
-  it.fails('refuses a missing required argument even when its name is also an Object.prototype member', async () => {
+  // The check must look at own properties: `args.constructor` exists on every object.
+  it('refuses a missing required argument even when its name is also an Object.prototype member', async () => {
     registry.registerPrompt({ name: 'explain', arguments: [{ name: 'constructor', required: true }] }, () => 'never');
     try {
       await expect(get({ name: 'explain', arguments: {} })).rejects.toMatchObject({ data: { missing: ['constructor'] } });

@@ -38,7 +38,7 @@ export class McpPromptsService {
     for (const [key, value] of Object.entries(args)) {
       if (typeof value !== 'string') throw McpError.invalidParams(`Invalid params: prompt argument "${key}" must be a string`);
     }
-    const missing = entry.requiredArguments.filter((argument) => args[argument] === undefined);
+    const missing = entry.requiredArguments.filter((argument) => !Object.hasOwn(args, argument) || args[argument] === undefined);
     if (missing.length > 0) {
       throw McpError.invalidParams(`Missing required arguments for prompt "${name}": ${missing.join(', ')}`, { missing });
     }
