@@ -13,14 +13,16 @@ const subjects = vi.hoisted(() => ({ created: [] as { published: ChannelMessage[
 vi.mock('rxjs', async (importOriginal) => {
   const rxjs = await importOriginal<typeof import('rxjs')>();
   class CountedSubject<T> extends rxjs.Subject<T> {
-    private readonly record = { published: [] as ChannelMessage['type'][] };
     constructor() {
       super();
-      subjects.created.push(this.record);
-    }
-    override next(value: T): void {
-      this.record.published.push((value as ChannelMessage).type);
-      super.next(value);
+      const record = { published: [] as ChannelMessage['type'][] };
+      subjects.created.push(record);
+      // Wraps whatever `next` the created subject has (a subclass may have its own).
+      const next = this.next.bind(this);
+      this.next = (value: T) => {
+        record.published.push((value as ChannelMessage).type);
+        next(value);
+      };
     }
   }
   return { ...rxjs, Subject: CountedSubject };

@@ -2,12 +2,12 @@ import type { ServerResponse } from 'node:http';
 import type { Observable, Subscription } from 'rxjs';
 import type { CallCancellation } from '../../protocol/call-cancellation.js';
 import type { ChannelMessage, ChannelSink, ResponseChannel } from '../../protocol/response-channel.js';
-import type { QueueBounds } from './bounded-queue.operator.js';
-import { sseFrameOf } from './sse-frame.util.js';
+import { sseTextOf } from './sse-frame.util.js';
 import { pipeSseResponse } from './sse-response.pipeline.js';
 import { SseSocketWriter } from './sse-socket.writer.js';
+import type { QueueBounds } from './sse-queue.operator.js';
 
-export type { QueueBounds } from './bounded-queue.operator.js';
+export type { QueueBounds } from './sse-queue.operator.js';
 
 /** What the client's Accept header allows. */
 export interface AcceptedMediaTypes {
@@ -90,7 +90,7 @@ export class ResponseWriter implements ChannelSink {
       writeJson(this.response, message.httpStatus, message.message);
       return;
     }
-    this.startStream().end(sseFrameOf(message, false).data);
+    this.startStream().end(sseTextOf(message));
   }
 
   /** @internal The channel's first notification: from it on, the call's messages flow through `messages$`. */

@@ -1,7 +1,7 @@
 import type { JsonRpcNotification, JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
 import type { ChannelMessage } from '../../protocol/response-channel.js';
 
-/** One SSE frame of a response, with what the bounded queue needs to coalesce it. */
+/** One SSE frame waiting in a response's queue, with what the queue needs to coalesce it. */
 export interface SseFrame {
   /** The frame as written to the socket. */
   data: string;
@@ -18,20 +18,32 @@ export interface SseFrame {
 /** The one keep-alive frame: a comment line, never queued. */
 export const KEEP_ALIVE_FRAME: Readonly<SseFrame> = Object.freeze({ data: ': keep-alive\n\n', final: false, keepAlive: true });
 
+/** The text of a channel message's SSE frame (a keep-alive is a comment line). */
+export function sseTextOf(message: ChannelMessage): string {
+  switch (message.type) {
+    case 'keepalive':
+      return KEEP_ALIVE_FRAME.data;
+    case 'response':
+      return frame(JSON.stringify(message.message));
+    case 'notification':
+      // Progress comes already serialized from a per-call prefix (ADR 0015).
+      return frame(message.json ?? JSON.stringify(message.message));
+  }
+}
+
 /**
- * Maps a channel message to its SSE frame. `changeKeys` turns on the change-notification keys of listen streams,
- * which coalesce while they wait.
+ * A channel message's SSE frame with its coalescing keys, for a frame that has to wait. `changeKeys` turns on the
+ * change-notification keys of listen streams.
  */
 export function sseFrameOf(message: ChannelMessage, changeKeys: boolean): SseFrame {
   switch (message.type) {
     case 'keepalive':
       return KEEP_ALIVE_FRAME;
     case 'response':
-      return { data: frame(JSON.stringify(message.message)), final: true };
+      return { data: sseTextOf(message), final: true };
     case 'notification':
       return {
-        // Progress comes already serialized from a per-call prefix (ADR 0015).
-        data: frame(message.json ?? JSON.stringify(message.message)),
+        data: sseTextOf(message),
         final: false,
         progressToken: progressTokenOf(message.message),
         changeKey: changeKeys ? changeKeyOf(message.message) : undefined,

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { fromEvent, type Observable, type Observer } from 'rxjs';
-import type { FrameFlow, SseChunk } from './bounded-queue.operator.js';
+import type { FrameFlow, SseChunk } from './sse-queue.operator.js';
 import { KEEP_ALIVE_FRAME } from './sse-frame.util.js';
 
 const SSE_HEADERS = {

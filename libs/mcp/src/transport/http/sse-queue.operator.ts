@@ -1,5 +1,6 @@
 import { Observable, type OperatorFunction } from 'rxjs';
-import type { SseFrame } from './sse-frame.util.js';
+import type { ChannelMessage } from '../../protocol/response-channel.js';
+import { type SseFrame, sseFrameOf, sseTextOf } from './sse-frame.util.js';
 
 /** Bounds of the queue kept for a client that reads slower than the handler writes (ADR 0008). */
 export interface QueueBounds {
@@ -27,7 +28,7 @@ export interface QueueCounters {
   droppedFrames: number;
 }
 
-/** What the queue emits: the frames of one tick, joined; `last` when the response ends with them. */
+/** What `sseQueue` emits: the frames of one tick, joined; `last` when the response ends with them. */
 export interface SseChunk {
   data: string;
   last: boolean;
@@ -45,25 +46,27 @@ export class QueueOverflowError extends Error {
 const MAX_CHUNK_CHARS = 16 * 1024;
 
 /**
- * The bounded queue of a streamed response, as an operator: SSE frames in, chunks for the socket out.
+ * The SSE side of a streamed response, as an operator: the call's channel messages in, chunks for the socket out.
  *
- * While `flow` can take more, frames pass, joined per tick: the frames of one tick (a handler emitting in a loop)
- * leave as one chunk on the next tick, or as soon as they reach 16 KiB (ADR 0015), and the final frame leaves at
- * once with whatever the tick still holds, in a `last` chunk. While `flow` is full, frames wait, and leave in order
- * each time it drains (ADR 0008).
+ * While `flow` can take more, each message's frame goes straight into the chunk of the current tick: the frames of
+ * one tick (a handler emitting in a loop) leave as one chunk on the next tick, or as soon as they reach 16 KiB
+ * (ADR 0015), and the final response leaves at once with whatever the tick still holds, in a `last` chunk. While
+ * `flow` is full, frames wait in a bounded queue and leave in order each time it drains (ADR 0008).
  *
  * At the bound, a new progress frame replaces the waiting one of its token (progress only moves forward, so the
  * newest value is all a late reader needs) or, failing that, the oldest other notification; other notifications are
- * dropped. The final frame is always queued, never dropped or reordered. With `overflow: 'disconnect'` (listen
- * streams), a change notification replaces the waiting one of the same key at any length, and a frame that neither
- * coalesces nor fits ends the stream with a {@link QueueOverflowError}. Keep-alive comments are dropped while
- * frames wait. When the source completes without a final frame, what waits still leaves, in a `last` chunk.
+ * dropped. The final response is always queued, never dropped or reordered. With `overflow: 'disconnect'` (listen
+ * streams), a change notification replaces the waiting one of the same list or URI at any length, and a frame that
+ * neither coalesces nor fits ends the stream with a {@link QueueOverflowError}. Keep-alive comments are dropped while
+ * frames wait. When the messages end without a final response, what waits still leaves, in a `last` chunk.
  *
  * @example
- * frames$.pipe(boundedQueue({ maxFrames: 128, maxBytes: 65_536, overflow: 'coalesce' }, socket)).subscribe(socket);
+ * subject.pipe(sseQueue({ maxFrames: 128, maxBytes: 65_536, overflow: 'coalesce' }, socket)).subscribe(socket);
  */
-export function boundedQueue(bounds: QueueBounds, flow: FrameFlow, counters: QueueCounters = { droppedFrames: 0 }): OperatorFunction<SseFrame, SseChunk> {
-  return (frames$) =>
+export function sseQueue(bounds: QueueBounds, flow: FrameFlow, counters: QueueCounters = { droppedFrames: 0 }): OperatorFunction<ChannelMessage, SseChunk> {
+  // Listen streams coalesce their change notifications while they wait; request streams coalesce progress only.
+  const changeKeys = bounds.overflow === 'disconnect';
+  return (messages$) =>
     new Observable<SseChunk>((subscriber) => {
       const queue = new FrameQueue(bounds, counters);
       /** Frames of the current tick, emitted on the next one. */
@@ -79,15 +82,16 @@ export function boundedQueue(bounds: QueueBounds, flow: FrameFlow, counters: Que
         chunk = '';
         subscriber.next({ data, last: false });
       };
-      const pass = (frame: SseFrame) => {
-        if (frame.final) {
+      /** Adds a frame to this tick's chunk; the final one leaves at once, with the chunk. */
+      const pass = (data: string, final: boolean) => {
+        if (final) {
           ended = true;
-          const data = chunk + frame.data;
+          const last = chunk + data;
           chunk = '';
-          subscriber.next({ data, last: true });
+          subscriber.next({ data: last, last: true });
           return;
         }
-        chunk += frame.data;
+        chunk += data;
         if (chunk.length >= MAX_CHUNK_CHARS) emitChunk();
         else if (!chunkScheduled) {
           chunkScheduled = true;
@@ -105,14 +109,18 @@ export function boundedQueue(bounds: QueueBounds, flow: FrameFlow, counters: Que
       };
 
       const drained = flow.drained$.subscribe(() => {
-        while (queue.length > 0 && !flow.full && !subscriber.closed) pass(queue.shift());
+        while (queue.length > 0 && !flow.full && !subscriber.closed) {
+          const frame = queue.shift();
+          pass(frame.data, frame.final);
+        }
         endIfDone();
       });
-      const upstream = frames$.subscribe({
-        next(frame) {
+      const upstream = messages$.subscribe({
+        next(message) {
           if (ended) return;
-          if (queue.length === 0 && !flow.full) pass(frame);
-          else if (!queue.offer(frame)) subscriber.error(new QueueOverflowError(bounds));
+          // The common case costs no frame object: only a frame that has to wait needs its coalescing keys.
+          if (queue.length === 0 && !flow.full) pass(sseTextOf(message), message.type === 'response');
+          else if (!queue.offer(sseFrameOf(message, changeKeys))) subscriber.error(new QueueOverflowError(bounds));
         },
         error: (error: unknown) => subscriber.error(error),
         complete() {

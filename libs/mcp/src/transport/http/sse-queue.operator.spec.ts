@@ -1,7 +1,7 @@
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { boundedQueue, type FrameFlow, type QueueBounds, QueueOverflowError, type SseChunk } from './bounded-queue.operator.js';
-import { KEEP_ALIVE_FRAME, type SseFrame } from './sse-frame.util.js';
+import type { ChannelMessage } from '../../protocol/response-channel.js';
+import { type FrameFlow, type QueueBounds, QueueOverflowError, type SseChunk, sseQueue } from './sse-queue.operator.js';
 
 /** A socket whose fullness the test sets, and which drains when told. */
 class TestFlow implements FrameFlow {
@@ -14,24 +14,44 @@ class TestFlow implements FrameFlow {
   }
 }
 
-// Each test frame is one line, so what left can be split back into frames.
-const progress = (token: string | number, value: number): SseFrame => ({ data: `progress ${token} ${value}\n`, final: false, progressToken: token });
-const log = (text: string): SseFrame => ({ data: `log ${text}\n`, final: false });
-const final = (): SseFrame => ({ data: 'final\n', final: true });
-const updated = (uri: string, version: number): SseFrame => ({ data: `updated ${uri} v${version}\n`, final: false, changeKey: `updated ${uri}` });
-const listChanged = (version: number): SseFrame => ({ data: `tools changed v${version}\n`, final: false, changeKey: 'notifications/tools/list_changed' });
-const big = (text: string): SseFrame => ({ data: `${text} ${'x'.repeat(6 * 1024)}\n`, final: false });
+const notification = (method: string, params: Record<string, unknown>): ChannelMessage => ({ type: 'notification', message: { jsonrpc: '2.0', method, params } });
+const progress = (token: string | number, value: number): ChannelMessage => notification('notifications/progress', { progressToken: token, progress: value });
+const log = (text: string): ChannelMessage => notification('notifications/message', { level: 'info', data: text });
+const final = (): ChannelMessage => ({ type: 'response', message: { jsonrpc: '2.0', id: 1, result: {} }, httpStatus: 200 });
+const updated = (uri: string, version: number): ChannelMessage => notification('notifications/resources/updated', { uri, version });
+const listChanged = (version: number): ChannelMessage => notification('notifications/tools/list_changed', { version });
+const keepAlive: ChannelMessage = { type: 'keepalive' };
+/** A notification of about 6 KiB: three of them fill a chunk. */
+const big = (name: string): ChannelMessage => notification('notifications/message', { level: 'info', data: name, padding: 'x'.repeat(6 * 1024) });
+
+/** A short name for a frame that left, to compare sequences. */
+function describeFrame(frame: string): string {
+  if (frame.startsWith(':')) return ':';
+  const message = JSON.parse(frame.split('data: ')[1]) as { id?: number; method?: string; params?: Record<string, unknown> };
+  if (message.id !== undefined) return 'final';
+  const params = message.params ?? {};
+  switch (message.method) {
+    case 'notifications/progress':
+      return `progress ${params.progressToken} ${params.progress}`;
+    case 'notifications/message':
+      return params.padding ? String(params.data) : `log ${params.data}`;
+    case 'notifications/resources/updated':
+      return `updated ${params.uri} v${params.version}`;
+    default:
+      return `tools changed v${params.version}`;
+  }
+}
 
 const tick = () => new Promise<void>((resolve) => process.nextTick(resolve));
 
 /** Runs frames through the operator: the chunks that left, whether it completed or failed, and the drop count. */
 function harness(bounds: QueueBounds, onChunk: (chunk: SseChunk, flow: TestFlow) => void = () => undefined) {
   const flow = new TestFlow();
-  const source = new Subject<SseFrame>();
+  const source = new Subject<ChannelMessage>();
   const counters = { droppedFrames: 0 };
   const chunks: SseChunk[] = [];
   const result: { completed: boolean; error?: unknown } = { completed: false };
-  const subscription = source.pipe(boundedQueue(bounds, flow, counters)).subscribe({
+  const subscription = source.pipe(sseQueue(bounds, flow, counters)).subscribe({
     next: (chunk) => {
       chunks.push(chunk);
       onChunk(chunk, flow);
@@ -44,27 +64,31 @@ function harness(bounds: QueueBounds, onChunk: (chunk: SseChunk, flow: TestFlow)
     chunks
       .map((chunk) => chunk.data)
       .join('')
-      .split('\n')
+      .split('\n\n')
       .filter(Boolean)
-      .map((line) => (line.startsWith(':') ? ':' : line.split(' x')[0]));
+      .map(describeFrame);
   return { flow, source, counters, chunks, frames, result, subscription };
 }
 
 const coalesce: QueueBounds = { maxFrames: 3, maxBytes: 1_000_000, overflow: 'coalesce' };
 const disconnect: QueueBounds = { maxFrames: 3, maxBytes: 1_000_000, overflow: 'disconnect' };
 
-describe('boundedQueue', () => {
+describe('sseQueue', () => {
   it('passes frames while the socket can take them, joined into one chunk per tick; the final leaves at once, last', async () => {
     const { source, chunks, frames, result, counters } = harness(coalesce);
     for (let value = 1; value <= 10; value++) source.next(progress('t', value));
     expect(chunks).toHaveLength(0);
     await tick();
-    expect(chunks).toEqual([{ data: expect.stringMatching(/^progress t 1\n.*progress t 10\n$/s), last: false }]);
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0].last).toBe(false);
+    expect(frames()).toEqual(Array.from({ length: 10 }, (_, index) => `progress t ${index + 1}`));
     source.next(progress('t', 11));
     source.next(final());
     source.complete();
     // The final takes what the tick still holds with it, in the same chunk.
-    expect(chunks[1]).toEqual({ data: 'progress t 11\nfinal\n', last: true });
+    expect(chunks).toHaveLength(2);
+    expect(chunks[1].last).toBe(true);
+    expect(frames().slice(10)).toEqual(['progress t 11', 'final']);
     expect(frames()).toHaveLength(12);
     expect(result.completed).toBe(true);
     expect(counters.droppedFrames).toBe(0);
@@ -93,7 +117,7 @@ describe('boundedQueue', () => {
     expect(frames()).toEqual([]);
     flow.drain();
     // a, b and c make 18 KiB: they leave together, and the socket is full again.
-    expect(frames()).toEqual(['big a', 'big b', 'big c'].map((name) => name.replace('big ', '')));
+    expect(frames()).toEqual(['a', 'b', 'c']);
     source.next(log('d'));
     await tick();
     expect(frames()).toHaveLength(3);
@@ -141,11 +165,11 @@ describe('boundedQueue', () => {
   });
 
   it('coalesce: the byte bound counts like the frame bound', async () => {
-    const { flow, source, frames, counters } = harness({ maxFrames: 100, maxBytes: 20, overflow: 'coalesce' });
+    const { flow, source, frames, counters } = harness({ maxFrames: 100, maxBytes: 200, overflow: 'coalesce' });
     flow.full = true;
-    source.next(log('0123456789')); // 15 bytes
-    source.next(log('abcdefghij')); // would make 30 > 20: dropped
-    source.next(progress('t', 1)); // 15 bytes: replaces the oldest other notification
+    source.next(log('a')); // about 110 bytes
+    source.next(log('b')); // would make about 220 > 200: dropped
+    source.next(progress('t', 1)); // about 120 bytes: does not fit either, and replaces the oldest other notification
     flow.drain();
     await tick();
     expect(frames()).toEqual(['progress t 1']);
@@ -207,12 +231,12 @@ describe('boundedQueue', () => {
 
   it('keep-alives pass while the socket is free and are dropped, uncounted, while it is full', async () => {
     const { flow, source, frames, counters } = harness(coalesce);
-    source.next(KEEP_ALIVE_FRAME);
+    source.next(keepAlive);
     await tick();
     flow.full = true;
-    source.next(KEEP_ALIVE_FRAME);
+    source.next(keepAlive);
     source.next(log('a'));
-    source.next(KEEP_ALIVE_FRAME);
+    source.next(keepAlive);
     flow.drain();
     await tick();
     expect(frames()).toEqual([':', 'log a']);
