@@ -397,9 +397,11 @@ describe.each(ADAPTERS)('legacyWire: false (%s)', (adapter) => {
     assertValidServerMessage(ping.body);
     expect(ping.body?.error?.code).toBe(-32020);
 
+    // Nothing offers a revision the server no longer speaks: server/discover and -32022 list 2026-07-28 only.
     const discover = await mcpPost(running.mcpUrl, { method: 'server/discover' });
     expect(discover.status).toBe(200);
     assertValidServerMessage(discover.json, 'server/discover');
+    expect(discover.json.result.supportedVersions).toEqual([PROTOCOL_VERSION]);
     const tools = await mcpPost(running.mcpUrl, { method: 'tools/list' });
     expect(tools.status).toBe(200);
   });
@@ -424,8 +426,11 @@ describe('legacyWire: false on stdio', () => {
     stdio.send({ jsonrpc: '2.0', id: 'ping', method: 'ping' });
     expect((await stdio.output.response('ping')).error.code).toBe(INVALID_PARAMS);
 
+    expect(init.error.data.supported).toEqual([PROTOCOL_VERSION]);
     stdio.send({ jsonrpc: '2.0', id: 'discover', method: 'server/discover', params: { _meta: modernMeta() } });
-    expect((await stdio.output.response('discover')).result.resultType).toBe('complete');
+    const discover = (await stdio.output.response('discover')).result;
+    expect(discover.resultType).toBe('complete');
+    expect(discover.supportedVersions).toEqual([PROTOCOL_VERSION]);
     stdio.send({ jsonrpc: '2.0', id: 'list', method: 'tools/list', params: { _meta: modernMeta() } });
     expect((await stdio.output.response('list')).result.tools).toHaveLength(1);
   });

@@ -4,6 +4,7 @@ import { MCP_MODULE_OPTIONS } from './mcp-module-definition.js';
 import type { McpCacheHintOptions, McpModuleOptions } from './mcp-options.interface.js';
 import type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
 import type { McpDeliveryAuthorizer } from '../protocol/delivery-authorizer.interface.js';
+import { STATELESS_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.constants.js';
 
 const DEFAULT_CACHE_HINTS: McpCacheHints = { ttlMs: 0, cacheScope: 'private' };
 
@@ -47,6 +48,8 @@ export class McpResolvedOptions {
   readonly maxSessionBytes: number;
   readonly maxInitializeBytes: number;
   readonly legacyWire: boolean;
+  /** The revisions this server speaks, newest first: `server/discover` and `-32022` list these. */
+  readonly supportedVersions: readonly string[];
   readonly clientRequestTimeoutMs: number;
   private readonly cacheHints: McpCacheHintOptions;
 
@@ -104,6 +107,7 @@ export class McpResolvedOptions {
       throw new Error('McpModule: option "legacyWire" must be a boolean');
     }
     this.legacyWire = options.legacyWire ?? true;
+    this.supportedVersions = this.legacyWire ? SUPPORTED_PROTOCOL_VERSIONS : STATELESS_PROTOCOL_VERSIONS;
     this.clientRequestTimeoutMs = positive(options.clientRequestTimeoutMs, 10 * 60_000, 'clientRequestTimeoutMs');
   }
 

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.constants.js';
 
 /** `server/discover` and the server capabilities that gate every other method. */
 @Injectable()
@@ -41,7 +40,7 @@ export class McpDiscoverService {
 
   discover(): JsonObject {
     return {
-      supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+      supportedVersions: [...this.options.supportedVersions],
       capabilities: this.capabilities(),
       ...(this.options.instructions !== undefined && { instructions: this.options.instructions }),
       ...this.options.cacheHintsFor('discover'),

@@ -8,7 +8,7 @@ import { McpErrorCode } from '../../protocol/error-codes.enum.js';
 import { parseJsonRpcMessage, readableId } from '../../protocol/json-rpc-message.parser.js';
 import type { JsonRpcId } from '../../protocol/json-rpc.interface.js';
 import { McpError } from '../../protocol/mcp.error.js';
-import { STATELESS_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.constants.js';
+import { STATELESS_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.constants.js';
 import { parseRequestMeta } from '../../protocol/request-meta.parser.js';
 import { McpCallRunner } from '../../server/call.runner.js';
 import { errorResponse, McpDispatcher } from '../../server/mcp.dispatcher.js';
@@ -110,7 +110,7 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
       const meta = parseRequestMeta(message.params);
       checkHeadersAgainstBody(request, message, meta.protocolVersion);
       if (!STATELESS_VERSIONS.has(meta.protocolVersion)) {
-        throw McpError.unsupportedVersion(meta.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS);
+        throw McpError.unsupportedVersion(meta.protocolVersion, this.options.supportedVersions);
       }
       const route = this.dispatcher.route(message.method);
       if (route.delivery === 'stream' && !accepted.sse) {

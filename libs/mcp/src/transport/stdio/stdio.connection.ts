@@ -4,7 +4,7 @@ import { exceedsJsonDepth } from '../../protocol/json-nesting.util.js';
 import { parseJsonRpcMessage, readableId, type IncomingMessage } from '../../protocol/json-rpc-message.parser.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
 import { McpError } from '../../protocol/mcp.error.js';
-import { STATELESS_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.constants.js';
+import { STATELESS_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.constants.js';
 import type { McpRequestMeta } from '../../protocol/request-meta.interface.js';
 import { hasStatelessEnvelope, parseRequestMeta } from '../../protocol/request-meta.parser.js';
 import { ResponseChannel } from '../../protocol/response-channel.js';
@@ -194,9 +194,9 @@ export class McpStdioConnection {
   private async serveModern(request: JsonRpcRequest): Promise<void> {
     let meta: McpRequestMeta;
     try {
-      if (!hasStatelessEnvelope(request.params) && request.method !== 'server/discover') throw missingEnvelope(this.deps.options.legacyWire);
+      if (!hasStatelessEnvelope(request.params) && request.method !== 'server/discover') throw missingEnvelope(this.deps.options.supportedVersions);
       meta = parseRequestMeta(request.params);
-      if (!STATELESS_VERSIONS.has(meta.protocolVersion)) throw McpError.unsupportedVersion(meta.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS);
+      if (!STATELESS_VERSIONS.has(meta.protocolVersion)) throw McpError.unsupportedVersion(meta.protocolVersion, this.deps.options.supportedVersions);
     } catch (error) {
       this.writer.write(errorResponse(request.id, error as McpError));
       return;
@@ -315,11 +315,12 @@ function isSessionCall(call: RunningCall): boolean {
  * A request with neither the 2026 envelope nor a session to belong to (BACKCOMPAT §1.2): name what would work (not
  * `initialize` when the 2025-11-25 wire is off).
  */
-function missingEnvelope(legacyWire: boolean): McpError {
-  const legacy = legacyWire ? `, and ${SUPPORTED_PROTOCOL_VERSIONS.filter((version) => !STATELESS_VERSIONS.has(version)).join(', ')} after initialize` : '';
+function missingEnvelope(supported: readonly string[]): McpError {
+  const sessionVersions = supported.filter((version) => !STATELESS_VERSIONS.has(version));
+  const legacy = sessionVersions.length > 0 ? `, and ${sessionVersions.join(', ')} after initialize` : '';
   return McpError.invalidParams(
     `Invalid params: _meta with the protocol version and client capabilities is required; this server speaks ${STATELESS_PROTOCOL_VERSIONS.join(', ')}${legacy}`,
-    { supported: [...SUPPORTED_PROTOCOL_VERSIONS] },
+    { supported: [...supported] },
   );
 }
 
