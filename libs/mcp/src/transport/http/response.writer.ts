@@ -45,11 +45,13 @@ export function writeEmpty(response: ServerResponse, status: number, headers: Re
 }
 
 /**
- * Answers a request from its channel (ADR 0002). Nothing is committed until the first message. A final response
- * that comes first goes out as one `application/json` body with its own status, and no RxJS object is made for it
- * (ADR 0015). A notification that comes first upgrades the response to `text/event-stream`: the channel hands over
- * the `Subject` its messages flow through from then on, and {@link pipeSseResponse} maps it to SSE frames through
- * the bounded queue (ADR 0008) onto the socket, the final response last.
+ * Answers a request from its channel (ADR 0002). Nothing is committed until the first message:
+ *
+ * - a final response that comes first goes out as one `application/json` body with its own status, straight from
+ *   the channel: no RxJS object is made for it (ADR 0015);
+ * - a notification that comes first upgrades the response to `text/event-stream`: the channel hands over the RxJS
+ *   `Subject` its messages flow through from then on, and {@link pipeSseResponse} maps it to the response
+ *   (`Subject → sseQueue → SseSocketWriter`), the final response last.
  *
  * The writer is also the one place that notices a client going away: the response closing before it finished
  * abandons the channel and cancels the call (spec §4.5).
@@ -76,7 +78,7 @@ export class ResponseWriter implements ChannelSink {
     response.once('close', () => this.closed());
   }
 
-  /** @internal A message before any notification: the final response (the JSON path), or a keep-alive. */
+  /** From the channel: a message before any notification, the final response (the JSON path) or a keep-alive. */
   next(message: ChannelMessage): void {
     if (this.response.destroyed || this.response.writableEnded) return;
     if (message.type === 'keepalive') {
@@ -99,7 +101,7 @@ export class ResponseWriter implements ChannelSink {
     this.pipeline = this.accepted.sse ? pipeSseResponse(messages$, this.startStream(), this.bounds, this) : messages$.subscribe(this);
   }
 
-  /** @internal The channel ended before any notification; a standalone stream (`open`) ends here. */
+  /** From the channel: it ended before any notification; a standalone stream (`open`) ends here. */
   complete(): void {
     this.socket?.complete();
   }

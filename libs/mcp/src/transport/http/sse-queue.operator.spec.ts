@@ -96,6 +96,17 @@ describe('sseQueue', () => {
     expect(chunks).toHaveLength(2);
   });
 
+  it('a stream whose frames never wait subscribes to nothing but its messages (an idle listen stream holds little)', async () => {
+    const { flow, source, frames } = harness(coalesce);
+    source.next(log('a'));
+    await tick();
+    expect(frames()).toEqual(['log a']);
+    expect(flow.drained$.observed).toBe(false);
+    flow.full = true;
+    source.next(log('b'));
+    expect(flow.drained$.observed).toBe(true);
+  });
+
   it('a tick that reaches 16 KiB leaves at once, without waiting for the next tick', () => {
     const { source, chunks } = harness(coalesce);
     source.next(big('a'));

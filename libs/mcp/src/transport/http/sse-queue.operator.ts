@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction } from 'rxjs';
+import { Observable, type Observer, type OperatorFunction, type Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
 import type { ChannelMessage } from '../../protocol/response-channel.js';
 import { type SseFrame, sseFrameOf, sseTextOf } from './sse-frame.util.js';
 
@@ -64,77 +64,129 @@ const MAX_CHUNK_CHARS = 16 * 1024;
  * subject.pipe(sseQueue({ maxFrames: 128, maxBytes: 65_536, overflow: 'coalesce' }, socket)).subscribe(socket);
  */
 export function sseQueue(bounds: QueueBounds, flow: FrameFlow, counters: QueueCounters = { droppedFrames: 0 }): OperatorFunction<ChannelMessage, SseChunk> {
-  // Listen streams coalesce their change notifications while they wait; request streams coalesce progress only.
-  const changeKeys = bounds.overflow === 'disconnect';
   return (messages$) =>
     new Observable<SseChunk>((subscriber) => {
-      const queue = new FrameQueue(bounds, counters);
-      /** Frames of the current tick, emitted on the next one. */
-      let chunk = '';
-      let chunkScheduled = false;
-      let ended = false;
-      let sourceDone = false;
-
-      const emitChunk = () => {
-        chunkScheduled = false;
-        if (chunk === '' || ended || subscriber.closed) return;
-        const data = chunk;
-        chunk = '';
-        subscriber.next({ data, last: false });
-      };
-      /** Adds a frame to this tick's chunk; the final one leaves at once, with the chunk. */
-      const pass = (data: string, final: boolean) => {
-        if (final) {
-          ended = true;
-          const last = chunk + data;
-          chunk = '';
-          subscriber.next({ data: last, last: true });
-          return;
-        }
-        chunk += data;
-        if (chunk.length >= MAX_CHUNK_CHARS) emitChunk();
-        else if (!chunkScheduled) {
-          chunkScheduled = true;
-          process.nextTick(emitChunk);
-        }
-      };
-      const endIfDone = () => {
-        if (!sourceDone || queue.length > 0) return;
-        if (!ended) {
-          ended = true;
-          subscriber.next({ data: chunk, last: true });
-          chunk = '';
-        }
-        subscriber.complete();
-      };
-
-      const drained = flow.drained$.subscribe(() => {
-        while (queue.length > 0 && !flow.full && !subscriber.closed) {
-          const frame = queue.shift();
-          pass(frame.data, frame.final);
-        }
-        endIfDone();
-      });
-      const upstream = messages$.subscribe({
-        next(message) {
-          if (ended) return;
-          // The common case costs no frame object: only a frame that has to wait needs its coalescing keys.
-          if (queue.length === 0 && !flow.full) pass(sseTextOf(message), message.type === 'response');
-          else if (!queue.offer(sseFrameOf(message, changeKeys))) subscriber.error(new QueueOverflowError(bounds));
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete() {
-          sourceDone = true;
-          endIfDone();
-        },
-      });
-      return () => {
-        upstream.unsubscribe();
-        drained.unsubscribe();
-        queue.clear();
-        chunk = '';
-      };
+      const stream = new SseQueueStream(bounds, flow, counters, subscriber);
+      stream.connect(messages$);
+      // The stream is its own teardown (one object less per subscription than a closure).
+      return stream;
     });
+}
+
+/**
+ * One subscription of `sseQueue`: the observer of the messages, and its state. A class rather than closures, and
+ * the queue and the drain subscription made only when a frame has to wait, because an idle listen stream holds one
+ * of these for as long as it stays open.
+ */
+class SseQueueStream implements Observer<ChannelMessage>, Unsubscribable {
+  /** Frames of the current tick, emitted on the next one. */
+  private chunk = '';
+  private chunkScheduled = false;
+  /** The last chunk went out: nothing more is emitted. */
+  private ended = false;
+  private sourceDone = false;
+  private queue?: FrameQueue;
+  private upstream?: Subscription;
+  private drained?: Subscription;
+  /** Listen streams coalesce their change notifications while they wait; request streams coalesce progress only. */
+  private readonly changeKeys: boolean;
+
+  constructor(
+    private readonly bounds: QueueBounds,
+    private readonly flow: FrameFlow,
+    private readonly counters: QueueCounters,
+    private readonly subscriber: Subscriber<SseChunk>,
+  ) {
+    this.changeKeys = bounds.overflow === 'disconnect';
+  }
+
+  next(message: ChannelMessage): void {
+    if (this.ended) return;
+    // The common case costs no frame object: only a frame that has to wait needs its coalescing keys.
+    if (!this.queue?.length && !this.flow.full) this.pass(sseTextOf(message), message.type === 'response');
+    else if (!this.waiting().offer(sseFrameOf(message, this.changeKeys))) this.subscriber.error(new QueueOverflowError(this.bounds));
+  }
+
+  error(error: unknown): void {
+    this.subscriber.error(error);
+  }
+
+  complete(): void {
+    this.sourceDone = true;
+    this.endIfDone();
+  }
+
+  connect(messages$: Observable<ChannelMessage>): void {
+    this.upstream = messages$.subscribe(this);
+  }
+
+  /** Teardown: lets go of the messages and the drain signal, and drops what waits. */
+  unsubscribe(): void {
+    this.upstream?.unsubscribe();
+    this.drained?.unsubscribe();
+    this.queue?.clear();
+    this.chunk = '';
+  }
+
+  /** The queue, made (with its drain subscription) when the first frame has to wait. */
+  private waiting(): FrameQueue {
+    if (!this.queue) {
+      this.queue = new FrameQueue(this.bounds, this.counters);
+      this.drained = this.flow.drained$.subscribe(() => this.release());
+    }
+    return this.queue;
+  }
+
+  /** The socket drained: what waits leaves, in order, until it is full again. */
+  private release(): void {
+    const queue = this.queue!;
+    while (queue.length > 0 && !this.flow.full && !this.subscriber.closed) {
+      const frame = queue.shift();
+      this.pass(frame.data, frame.final);
+    }
+    this.endIfDone();
+  }
+
+  /** Adds a frame to this tick's chunk; the final one leaves at once, with the chunk. */
+  private pass(data: string, final: boolean): void {
+    if (final) {
+      this.emit(data, true);
+      return;
+    }
+    this.chunk += data;
+    if (this.chunk.length >= MAX_CHUNK_CHARS) this.emit('', false);
+    else if (!this.chunkScheduled) {
+      this.chunkScheduled = true;
+      process.nextTick(emitOnTick, this);
+    }
+  }
+
+  /** Emits this tick's chunk, followed by `data`; a `last` chunk ends the stream's output. */
+  private emit(data: string, last: boolean): void {
+    if (this.ended || this.subscriber.closed) return;
+    const chunk = this.chunk + data;
+    this.chunk = '';
+    if (last) this.ended = true;
+    else if (chunk === '') return;
+    this.subscriber.next({ data: chunk, last });
+  }
+
+  /** The tick after frames were added (see `emitOnTick`). */
+  onTick(): void {
+    this.chunkScheduled = false;
+    this.emit('', false);
+  }
+
+  private endIfDone(): void {
+    if (!this.sourceDone || this.queue?.length) return;
+    this.emit('', true);
+    this.subscriber.complete();
+  }
+}
+
+/** `process.nextTick` callback shared by every stream (the stream is its argument: no closure per stream). */
+function emitOnTick(stream: SseQueueStream): void {
+  stream.onTick();
 }
 
 /** The frames waiting for a full socket. */
