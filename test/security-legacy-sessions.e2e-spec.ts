@@ -401,7 +401,7 @@ describe.each(ADAPTERS)('legacyWire: false (%s)', (adapter) => {
     const discover = await mcpPost(running.mcpUrl, { method: 'server/discover' });
     expect(discover.status).toBe(200);
     assertValidServerMessage(discover.json, 'server/discover');
-    expect(discover.json.result.supportedVersions).toEqual([PROTOCOL_VERSION]);
+    expect((discover.json as { result: { supportedVersions: string[] } }).result.supportedVersions).toEqual([PROTOCOL_VERSION]);
     const tools = await mcpPost(running.mcpUrl, { method: 'tools/list' });
     expect(tools.status).toBe(200);
   });

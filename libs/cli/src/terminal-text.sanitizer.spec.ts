@@ -22,12 +22,6 @@ describe('sanitizeTerminalText', () => {
     expect(sanitizeTerminalText('bell\x07 backspace\x08 nul\x00')).toBe('bell\\x07 backspace\\x08 nul\\x00');
   });
 
-  it('never lets a carriage return overwrite a line; CRLF is a line end', () => {
-    expect(sanitizeTerminalText('all good\rALL BAD')).toBe('all good\\rALL BAD');
-    expect(sanitizeTerminalText('one\r\ntwo\r')).toBe('one\ntwo\\r');
-    expect(sanitizeTerminalText('one\r\r\ntwo')).toBe('one\\r\ntwo');
-  });
-
   it('shows every 8-bit C1 control escaped, the single-byte CSI and OSC among them', () => {
     for (let code = 0x80; code < 0xa0; code++) {
       expect(sanitizeTerminalText(`a${String.fromCharCode(code)}b`)).toBe(`a\\x${code.toString(16)}b`);
@@ -38,6 +32,7 @@ describe('sanitizeTerminalText', () => {
   });
 
   it.each([
+    // Escape sequences: inert and visible.
     ['CSI cursor movement and screen clearing', '\x1b[2J\x1b[H\x1b[3A\x1b[10;20H', '\\x1b[2J\\x1b[H\\x1b[3A\\x1b[10;20H'],
     ['OSC 52 clipboard write, BEL-terminated', '\x1b]52;c;cm0gLXJmIH4K\x07', '\\x1b]52;c;cm0gLXJmIH4K\\x07'],
     ['OSC 52, ST-terminated', '\x1b]52;c;aGk=\x1b\\', '\\x1b]52;c;aGk=\\x1b\\'],
@@ -49,7 +44,15 @@ describe('sanitizeTerminalText', () => {
     ['an OSC left open at the end', 'text \x1b]52;c;', 'text \\x1b]52;c;'],
     ['a lone ESC at the end', 'text\x1b', 'text\\x1b'],
     ['a private-mode CSI (alternate screen)', '\x1b[?1049h', '\\x1b[?1049h'],
-  ])('makes an escape sequence inert and visible: %s', (_name, raw, shown) => {
+    // A carriage return never overwrites a line; CRLF is a line end.
+    ['a carriage return', 'all good\rALL BAD', 'all good\\rALL BAD'],
+    ['CRLF, then a carriage return at the end', 'one\r\ntwo\r', 'one\ntwo\\r'],
+    ['a carriage return before CRLF', 'one\r\r\ntwo', 'one\\r\ntwo'],
+    // Colour codes (SGR) are dropped, but not an 8-bit CSI that looks like one.
+    ['colour codes (SGR)', '\x1b[32mLOG\x1b[39m \x1b[1;38;5;208mwarn\x1b[0m \x1b[38:2::255:0:0mrgb\x1b[m', 'LOG warn rgb'],
+    ['an 8-bit CSI that looks like a colour code', '\u009b31mred', '\\x9b31mred'],
+    ['a colour code between the halves of a sequence (dropping it never joins them into a live one)', '\x1b\x1b[0m[2J', '\\x1b[2J'],
+  ])('shows %s safely', (_name, raw, shown) => {
     expect(sanitizeTerminalText(raw)).toBe(shown);
   });
 
@@ -58,13 +61,6 @@ describe('sanitizeTerminalText', () => {
     expect(sanitizeTerminalText(head) + sanitizeTerminalText(tail)).toBe('before \\x1b]52;c;cm0g\\x07 after');
     expect(sanitizeTerminalText('\x1b')).toBe('\\x1b');
     expect(sanitizeTerminalText('[2J')).toBe('[2J');
-  });
-
-  it('drops colour codes (SGR), but not an 8-bit CSI that looks like one', () => {
-    expect(sanitizeTerminalText('\x1b[32mLOG\x1b[39m \x1b[1;38;5;208mwarn\x1b[0m \x1b[38:2::255:0:0mrgb\x1b[m')).toBe('LOG warn rgb');
-    expect(sanitizeTerminalText('\u009b31mred')).toBe('\\x9b31mred');
-    // Dropping a colour code never joins two halves into a live sequence.
-    expect(sanitizeTerminalText('\x1b\x1b[0m[2J')).toBe('\\x1b[2J');
   });
 
   it('shows bidi embeddings, overrides and isolates escaped', () => {

@@ -25,6 +25,7 @@ import { McpSessionStore } from './legacy/legacy-session.store.js';
 import { McpLegacyWireService } from './legacy/legacy-wire.service.js';
 import { McpCompletionService } from './server/completion.service.js';
 import { McpDiscoverService } from './server/discover.service.js';
+import { McpListsService } from './server/lists.service.js';
 import { McpCallRunner } from './server/call.runner.js';
 import { McpCallTracker } from './server/call.tracker.js';
 import { McpDispatcher } from './server/mcp.dispatcher.js';
@@ -83,6 +84,7 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = t
       PrincipalBindingCheck,
       McpHandlerInvoker,
       McpDiscoverService,
+      McpListsService,
       McpToolsService,
       McpPromptsService,
       McpResourcesService,

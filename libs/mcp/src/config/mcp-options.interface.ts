@@ -1,4 +1,4 @@
-import type { McpCacheHints, McpIcon } from '../protocol/mcp-wire.interface.js';
+import type { McpCacheHints, McpImplementation } from '../protocol/mcp-wire.interface.js';
 import type { McpEventBus } from '../protocol/mcp-event-bus.interface.js';
 import type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
 import type { McpDeliveryAuthorizer } from '../protocol/delivery-authorizer.interface.js';
@@ -45,17 +45,12 @@ export interface McpStreamingOptions {
   maxQueuedBytes?: number;
 }
 
-/** Options of `McpModule.forRoot` / `forRootAsync`. */
-export interface McpModuleOptions {
+/** Options of `McpModule.forRoot` / `forRootAsync`. The `McpImplementation` fields are sent as `serverInfo`. */
+export interface McpModuleOptions extends McpImplementation {
   /** Server name, sent as `serverInfo.name`. */
   name: string;
   /** Server version, sent as `serverInfo.version`. */
   version: string;
-  /** Display name. */
-  title?: string;
-  description?: string;
-  websiteUrl?: string;
-  icons?: McpIcon[];
   /** Guidance for the model, returned by `server/discover`. */
   instructions?: string;
   /**

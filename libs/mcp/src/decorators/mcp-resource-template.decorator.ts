@@ -1,20 +1,14 @@
 import { SetMetadata } from '@nestjs/common';
-import type { McpAnnotations, McpIcon, McpMeta } from '../protocol/mcp-wire.interface.js';
+import type { McpResourceTemplateDefinition } from '../protocol/mcp-wire.interface.js';
 import type { McpCompletionProvider } from './completion-provider.interface.js';
 import { MCP_RESOURCE_TEMPLATE_METADATA } from './mcp-metadata.constants.js';
 
-/** Options of `@McpResourceTemplate`. */
-export interface McpResourceTemplateOptions {
+/** Options of `@McpResourceTemplate`: the template as `resources/templates/list` shows it, and its completions. */
+export interface McpResourceTemplateOptions extends Omit<McpResourceTemplateDefinition, 'name'> {
   /** An RFC 6570 URI template, e.g. `users://{id}/profile`. */
   uriTemplate: string;
   /** Name for listings; defaults to the method name. */
   name?: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  annotations?: McpAnnotations;
-  icons?: McpIcon[];
-  _meta?: McpMeta;
   /** Completion providers per template variable, for `completion/complete` with a `ref/resource`. */
   complete?: Record<string, McpCompletionProvider>;
 }

@@ -1,21 +1,15 @@
 import { SetMetadata } from '@nestjs/common';
-import type { McpAnnotations, McpIcon, McpMeta } from '../protocol/mcp-wire.interface.js';
+import type { McpResourceDefinition } from '../protocol/mcp-wire.interface.js';
 import { MCP_RESOURCE_METADATA } from './mcp-metadata.constants.js';
 
-/** Options of `@McpResource`. */
-export interface McpResourceOptions {
+/** Options of `@McpResource`: the resource as `resources/list` shows it. */
+export interface McpResourceOptions extends Omit<McpResourceDefinition, 'name'> {
   /** The resource URI (RFC 3986), unique on this server. */
   uri: string;
   /** Name for listings; defaults to the method name. */
   name?: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
   /** Size in bytes before any base64 encoding, if known. */
   size?: number;
-  annotations?: McpAnnotations;
-  icons?: McpIcon[];
-  _meta?: McpMeta;
 }
 
 /**

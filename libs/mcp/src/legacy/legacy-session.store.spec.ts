@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpResolvedOptions } from '../config/resolved-options.js';
+import { resolvedOptions } from '../../../../test/support/resolved-options.factory.js';
+import { thrown } from '../../../../test/support/thrown.js';
 import type { McpModuleOptions } from '../config/mcp-options.interface.js';
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import type { McpError } from '../protocol/mcp.error.js';
@@ -19,7 +20,7 @@ afterEach(() => {
 });
 
 function storeWith(options: Partial<McpModuleOptions>): McpSessionStore {
-  const store = new McpSessionStore(new McpResolvedOptions({ name: 'test', version: '1', ...options }), new InMemoryEventBus());
+  const store = new McpSessionStore(resolvedOptions(options), new InMemoryEventBus());
   stores.push(store);
   return store;
 }
@@ -27,15 +28,6 @@ function storeWith(options: Partial<McpModuleOptions>): McpSessionStore {
 function sessionOf(result: ReturnType<McpSessionStore['create']>): LegacySession {
   if (!('session' in result)) throw new Error(`refused: ${result.refused}`);
   return result.session;
-}
-
-function thrown(work: () => void): McpError {
-  try {
-    work();
-  } catch (error) {
-    return error as McpError;
-  }
-  throw new Error('expected a throw');
 }
 
 describe('McpSessionStore caps', () => {
@@ -65,7 +57,7 @@ describe('McpSessionStore caps', () => {
 
     first.subscribe('res://12345');
     expect(store.heldBytes).toBe(2 * BASE + 11 + STRING_ENTRY_BYTES);
-    const refusal = thrown(() => first.subscribe('res://another-one'));
+    const refusal = thrown<McpError>(() => first.subscribe('res://another-one'));
     expect(refusal.code).toBe(McpErrorCode.InternalError);
     expect(refusal.message).toContain('maxSessionBytes');
     expect([...first.subscriptions]).toEqual(['res://12345']);
@@ -94,7 +86,7 @@ describe('LegacySession subscriptions', () => {
     const session = sessionOf(storeWith({}).create(HANDSHAKE, {}));
     for (let i = 0; i < 1000; i++) session.subscribe(`res://${i}`);
     session.subscribe('res://7');
-    const tooMany = thrown(() => session.subscribe('res://one-more'));
+    const tooMany = thrown<McpError>(() => session.subscribe('res://one-more'));
     expect([tooMany.code, tooMany.httpStatus]).toEqual([McpErrorCode.InvalidParams, 200]);
     expect(tooMany.message).toContain('1000');
     expect(session.subscriptions.size).toBe(1000);
@@ -102,7 +94,7 @@ describe('LegacySession subscriptions', () => {
     const other = sessionOf(storeWith({}).create(HANDSHAKE, {}));
     const long = 'x'.repeat(8000);
     let count = 0;
-    const refusal = thrown(() => {
+    const refusal = thrown<McpError>(() => {
       for (;;) other.subscribe(`res://${count++}/${long}`);
     });
     expect(refusal.code).toBe(McpErrorCode.InvalidParams);

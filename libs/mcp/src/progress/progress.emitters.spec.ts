@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { thrown } from '../../../../test/support/thrown.js';
 import { IllegalProgressError } from './illegal-progress.error.js';
 import type { ProgressSink } from './progress-sink.interface.js';
 import { CountingProgress, DoubleProgress, LongProgress, PercentProgress } from './progress.emitters.js';
@@ -29,16 +30,6 @@ const SINKS = [
   { label: 'without a progress token', tokenSent: false },
 ] as const;
 
-/** The error a call throws; fails the test if it does not throw. */
-function thrown(call: () => unknown): Error {
-  try {
-    call();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to throw');
-}
-
 /** Runs `scenario` with both sinks and asserts the same IllegalProgressError (name and message) both times. */
 function sameIllegalProgressBothWays(scenario: (sink: ProgressSink) => void): IllegalProgressError {
   const errors = SINKS.map(({ tokenSent }) => thrown(() => scenario(new RecordingSink(tokenSent))));
@@ -60,24 +51,30 @@ describe('IllegalProgressError', () => {
   });
 });
 
-describe.each(SINKS)('progress emitters $label', ({ tokenSent }) => {
-  describe('DoubleProgress', () => {
-    it('accepts strictly increasing floats and sends exactly the wire values, message passed through', () => {
-      const sink = new RecordingSink(tokenSent);
-      const progress = new DoubleProgress(sink, 3.5);
-      expect(progress.total).toBe(3.5);
-      expect(progress.current).toBeUndefined();
-      expect(progress.emit(0.25, 'a quarter')).toBe(tokenSent);
-      expect(progress.emit(1.5)).toBe(tokenSent);
-      expect(progress.emit(3.5, 'done')).toBe(tokenSent);
-      expect(progress.current).toBe(3.5);
-      expect(sink.sent).toEqual([
-        { progress: 0.25, total: 3.5, message: 'a quarter' },
-        { progress: 1.5, total: 3.5, message: undefined },
-        { progress: 3.5, total: 3.5, message: 'done' },
-      ]);
-    });
+/** Each emitter with a total, and three increasing values it reports (CountingProgress counts them: 1, 2, 3). */
+const THREE_REPORTS = [
+  { emitter: 'DoubleProgress', total: 3.5, values: [0.25, 1.5, 3.5], create: (sink: ProgressSink) => new DoubleProgress(sink, 3.5) },
+  { emitter: 'LongProgress', total: 100, values: [1, 50, 100], create: (sink: ProgressSink) => new LongProgress(sink, 100) },
+  { emitter: 'CountingProgress', total: 3, values: [1, 2, 3], create: (sink: ProgressSink) => new CountingProgress(sink, 3) },
+  { emitter: 'PercentProgress', total: 1, values: [0, 0.333, 1], create: (sink: ProgressSink) => new PercentProgress(sink) },
+];
+/** The messages of the three reports: one, none, one. */
+const MESSAGES = ['first', undefined, 'last'];
 
+describe.each(SINKS)('progress emitters $label', ({ tokenSent }) => {
+  it.each(THREE_REPORTS)('$emitter sends exactly the wire values with its total, messages passed through', ({ total, values, create }) => {
+    const sink = new RecordingSink(tokenSent);
+    const progress = create(sink);
+    // CountingProgress is not given the values: it counts them.
+    const report = (value: number, message?: string) => (progress instanceof CountingProgress ? progress.emit(message) : progress.emit(value, message));
+    expect(progress.total).toBe(total);
+    expect(progress.current).toBeUndefined();
+    expect(values.map((value, index) => report(value, MESSAGES[index]))).toEqual([tokenSent, tokenSent, tokenSent]);
+    expect(progress.current).toBe(values[2]);
+    expect(sink.sent).toEqual(values.map((value, index) => ({ progress: value, total, message: MESSAGES[index] })));
+  });
+
+  describe('DoubleProgress', () => {
     it('works without a total (sent as undefined)', () => {
       const sink = new RecordingSink(tokenSent);
       const progress = new DoubleProgress(sink);
@@ -170,20 +167,10 @@ describe.each(SINKS)('progress emitters $label', ({ tokenSent }) => {
   });
 
   describe('LongProgress', () => {
-    it('accepts strictly increasing integers with an optional total', () => {
+    it('works without a total (sent as undefined)', () => {
       const sink = new RecordingSink(tokenSent);
-      const progress = new LongProgress(sink, 100);
-      expect(progress.emit(1, 'one')).toBe(tokenSent);
-      expect(progress.emit(50)).toBe(tokenSent);
-      expect(progress.emit(100, 'all')).toBe(tokenSent);
-      expect(sink.sent).toEqual([
-        { progress: 1, total: 100, message: 'one' },
-        { progress: 50, total: 100, message: undefined },
-        { progress: 100, total: 100, message: 'all' },
-      ]);
-      const open = new RecordingSink(tokenSent);
-      new LongProgress(open).emit(7);
-      expect(open.sent).toEqual([{ progress: 7, total: undefined, message: undefined }]);
+      new LongProgress(sink).emit(7);
+      expect(sink.sent).toEqual([{ progress: 7, total: undefined, message: undefined }]);
     });
 
     it('accepts bigint values and sends them as numbers', () => {
@@ -241,20 +228,6 @@ describe.each(SINKS)('progress emitters $label', ({ tokenSent }) => {
   });
 
   describe('CountingProgress', () => {
-    it('adds one per emit, with the total and the messages', () => {
-      const sink = new RecordingSink(tokenSent);
-      const progress = new CountingProgress(sink, 3);
-      expect(progress.emit('first')).toBe(tokenSent);
-      expect(progress.emit()).toBe(tokenSent);
-      expect(progress.emit('third')).toBe(tokenSent);
-      expect(progress.current).toBe(3);
-      expect(sink.sent).toEqual([
-        { progress: 1, total: 3, message: 'first' },
-        { progress: 2, total: 3, message: undefined },
-        { progress: 3, total: 3, message: 'third' },
-      ]);
-    });
-
     it('advance(n) adds n at once; mixes with emit', () => {
       const sink = new RecordingSink(tokenSent);
       const progress = new CountingProgress(sink);
@@ -310,20 +283,6 @@ describe.each(SINKS)('progress emitters $label', ({ tokenSent }) => {
   });
 
   describe('PercentProgress', () => {
-    it('sends fractions in [0, 1] with total 1', () => {
-      const sink = new RecordingSink(tokenSent);
-      const progress = new PercentProgress(sink);
-      expect(progress.total).toBe(1);
-      expect(progress.emit(0, 'start')).toBe(tokenSent);
-      expect(progress.emit(0.333)).toBe(tokenSent);
-      expect(progress.emit(1, 'done')).toBe(tokenSent);
-      expect(sink.sent).toEqual([
-        { progress: 0, total: 1, message: 'start' },
-        { progress: 0.333, total: 1, message: undefined },
-        { progress: 1, total: 1, message: 'done' },
-      ]);
-    });
-
     it.each([
       ['below 0', -0.01],
       ['above 1', 1.0001],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { thrown } from '../../../../test/support/thrown.js';
 import { IllegalProgressError } from './illegal-progress.error.js';
 import type { ProgressSink } from './progress-sink.interface.js';
 import { CountingProgress, DoubleProgress, LongProgress, PercentProgress } from './progress.emitters.js';
@@ -12,16 +13,6 @@ class RecordingSink implements ProgressSink {
     this.sent.push(progress);
     return this.tokenSent;
   }
-}
-
-/** The error `call` throws; fails the test if it does not throw. */
-function thrown(call: () => unknown): Error {
-  try {
-    call();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to throw');
 }
 
 const strictlyIncreasing = (values: number[]) => values.every((value, index) => index === 0 || value > values[index - 1]);

@@ -15,6 +15,7 @@ export interface McpIcon {
 export interface McpImplementation {
   name: string;
   version: string;
+  /** Display name. */
   title?: string;
   description?: string;
   websiteUrl?: string;

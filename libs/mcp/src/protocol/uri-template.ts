@@ -77,12 +77,16 @@ interface Literal {
   readonly text: string;
 }
 
-interface Expression {
-  readonly kind: 'expression';
+/** An operator and its variables: what an expression and a capture of the matching RegExp have in common. */
+interface OperatorGroup {
   readonly operator: Operator;
   readonly vars: readonly VarSpec[];
-  /** The expression as written, e.g. `{?q,lang}` (for error messages). */
+  /** As written in the template, e.g. `{?q,lang}` (for error messages). */
   readonly source: string;
+}
+
+interface Expression extends OperatorGroup {
+  readonly kind: 'expression';
 }
 
 type TemplatePart = Literal | Expression;
@@ -91,11 +95,8 @@ type TemplatePart = Literal | Expression;
  * One capture group of the matching RegExp: a single expression, or a run of adjacent parameter expressions
  * (`{?a}{&b}`, `{;x}{;y}`) whose parameters may come in any order.
  */
-interface Capture {
+interface Capture extends OperatorGroup {
   readonly kind: 'capture';
-  readonly operator: Operator;
-  readonly vars: readonly VarSpec[];
-  readonly source: string;
 }
 
 type MatchToken = Literal | Capture;

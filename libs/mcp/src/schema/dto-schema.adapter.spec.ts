@@ -204,16 +204,10 @@ class PointDto {
   x!: number;
 }
 
+/** At most 100,000 points: 20,000 are validated one by one, 200,000 are refused by their number alone. */
 class PathDto {
   @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => PointDto)
-  points!: PointDto[];
-}
-
-class CappedPathDto {
-  @IsArray()
-  @ArrayMaxSize(100)
+  @ArrayMaxSize(100_000)
   @ValidateNested({ each: true })
   @Type(() => PointDto)
   points!: PointDto[];
@@ -297,9 +291,9 @@ describe('compileSchema (DTO class): hostile arguments stay cheap (issue #13)', 
       issues: [{ path: '/code', message: 'code must be longer than or equal to 3 characters' }],
     });
     const started = performance.now();
-    const outcome = sync(compileSchema(CappedPathDto, options).validate({ points: Array.from({ length: 200_000 }, () => ({})) }));
+    const outcome = sync(compileSchema(PathDto, options).validate({ points: Array.from({ length: 200_000 }, () => ({})) }));
 
-    expect(outcome).toEqual({ valid: false, issues: [{ path: '/points', message: 'points must contain no more than 100 elements' }] });
+    expect(outcome).toEqual({ valid: false, issues: [{ path: '/points', message: 'points must contain no more than 100000 elements' }] });
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 });

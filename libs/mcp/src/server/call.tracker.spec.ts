@@ -1,28 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { McpResolvedOptions } from '../config/resolved-options.js';
+import { resolvedOptions } from '../../../../test/support/resolved-options.factory.js';
+import { thrown } from '../../../../test/support/thrown.js';
 import type { McpModuleOptions } from '../config/mcp-options.interface.js';
 import { CallCancellation } from '../protocol/call-cancellation.js';
-import { McpError } from '../protocol/mcp.error.js';
+import type { McpError } from '../protocol/mcp.error.js';
 import { ResponseChannel } from '../protocol/response-channel.js';
 import { McpCallTracker } from './call.tracker.js';
 
-const trackerWith = (options: Partial<McpModuleOptions>) => new McpCallTracker(new McpResolvedOptions({ name: 't', version: '1', ...options }));
+const trackerWith = (options: Partial<McpModuleOptions>) => new McpCallTracker(resolvedOptions(options));
 
 /** The refusal `admit` throws. */
-function refusalOf(admit: () => unknown): McpError {
-  try {
-    admit();
-  } catch (error) {
-    return error as McpError;
-  }
-  throw new Error('admitted');
-}
+const refusalOf = (admit: () => unknown) => thrown<McpError>(admit);
 
 describe('McpCallTracker: calls-in-flight caps', () => {
   it('defaults: 1,000 in total, 128 per principal and per address', () => {
-    const options = new McpResolvedOptions({ name: 't', version: '1' });
+    const options = resolvedOptions();
     expect([options.maxCallsInFlight, options.maxCallsInFlightPerPrincipal, options.maxCallsInFlightPerAddress]).toEqual([1_000, 128, 128]);
-    expect(() => new McpResolvedOptions({ name: 't', version: '1', maxCallsInFlightPerPrincipal: 0 })).toThrow(/maxCallsInFlightPerPrincipal/);
+    expect(() => resolvedOptions({ maxCallsInFlightPerPrincipal: 0 })).toThrow(/maxCallsInFlightPerPrincipal/);
   });
 
   it('refuses a principal past its share with 429, and the server past its total with 503, both with retryAfterSeconds', () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { resolvedOptions } from '../../../../test/support/resolved-options.factory.js';
 import type { McpModuleOptions } from '../config/mcp-options.interface.js';
-import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import { McpDiscoverService } from './discover.service.js';
 
 function serviceWith(options: Partial<McpModuleOptions> = {}): { registry: McpRegistry; service: McpDiscoverService } {
   const registry = new McpRegistry();
-  return { registry, service: new McpDiscoverService(registry, new McpResolvedOptions({ name: 'srv', version: '1', ...options })) };
+  return { registry, service: new McpDiscoverService(registry, resolvedOptions(options)) };
 }
 
 const noop = () => 'ok';

@@ -10,6 +10,7 @@ import { ProgressEventWriter } from '../progress/progress-event.writer.js';
 import { McpCompletionService } from './completion.service.js';
 import { McpDiscoverService } from './discover.service.js';
 import type { CallOutcome } from './call-outcome.interface.js';
+import { McpListsService } from './lists.service.js';
 import type { McpRoute } from './mcp-route.interface.js';
 import { McpPromptsService } from './prompts.service.js';
 import { McpResourcesService } from './resources.service.js';
@@ -34,6 +35,7 @@ export class McpDispatcher {
 
   constructor(
     private readonly discover: McpDiscoverService,
+    lists: McpListsService,
     tools: McpToolsService,
     prompts: McpPromptsService,
     resources: McpResourcesService,
@@ -50,12 +52,12 @@ export class McpDispatcher {
     });
     this.routes = new Map<string, McpRoute>([
       ['server/discover', answer(() => discover.discover())],
-      ['tools/list', answer((scope) => tools.list(scope), 'tools')],
+      ['tools/list', answer((scope) => lists.tools.page(scope), 'tools')],
       ['tools/call', answer((scope) => tools.call(scope), 'tools', { paramHeaders: (params) => tools.paramHeaders(params) })],
-      ['prompts/list', answer((scope) => prompts.list(scope), 'prompts')],
+      ['prompts/list', answer((scope) => lists.prompts.page(scope), 'prompts')],
       ['prompts/get', answer((scope) => prompts.get(scope), 'prompts')],
-      ['resources/list', answer((scope) => resources.list(scope), 'resources')],
-      ['resources/templates/list', answer((scope) => resources.listTemplates(scope), 'resources')],
+      ['resources/list', answer((scope) => lists.resources.page(scope), 'resources')],
+      ['resources/templates/list', answer((scope) => lists.resourceTemplates.page(scope), 'resources')],
       ['resources/read', answer((scope) => resources.read(scope), 'resources')],
       ['completion/complete', answer((scope) => completion.complete(scope), 'completions')],
       // A stream until the client closes it: SSE only, not timed, not counted (listen streams have caps of their own).

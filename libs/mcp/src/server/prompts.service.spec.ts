@@ -13,12 +13,14 @@ import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js
 import { ResponseChannel } from '../protocol/response-channel.js';
 import { CursorCodec } from './cursor.codec.js';
 import { McpHandlerInvoker } from './handler.invoker.js';
+import { McpListsService } from './lists.service.js';
 import { McpPromptsService } from './prompts.service.js';
 
 const registry = new McpRegistry();
 const options = new McpResolvedOptions({ name: 'srv', version: '1', pageSize: 2, requestState: { keys: [Buffer.alloc(32, 1).toString('base64')] } });
 const codec = new RequestStateCodec(options, { path: '/mcp' }, new ApplicationConfig());
-const prompts = new McpPromptsService(registry, options, new McpHandlerInvoker(new McpMrtrService(codec, options)));
+const prompts = new McpPromptsService(registry, new McpHandlerInvoker(new McpMrtrService(codec, options)));
+const lists = new McpListsService(registry, options);
 
 const seen: { args: unknown; context: unknown }[] = [];
 registry.registerPrompt(
@@ -76,12 +78,12 @@ describe('McpPromptsService.get', () => {
   });
 });
 
-describe('McpPromptsService.list', () => {
+describe('prompts/list (McpListsService)', () => {
   it('pages the prompts by name with the promptsList cache hints; a tools cursor is refused', () => {
     const scope = (params: JsonObject) => ({ params }) as unknown as McpRequestScope;
-    const first = prompts.list(scope({}));
+    const first = lists.prompts.page(scope({}));
     expect(first).toEqual({ prompts: [{ name: 'empty' }, { name: 'guarded' }], nextCursor: CursorCodec.encode('prompts', 2), ttlMs: 0, cacheScope: 'private' });
-    expect((prompts.list(scope({ cursor: first.nextCursor })).prompts as JsonObject[]).map((prompt) => prompt.name)).toEqual(['trip']);
-    expect(() => prompts.list(scope({ cursor: CursorCodec.encode('tools', 2) }))).toThrow('Invalid params: invalid cursor');
+    expect((lists.prompts.page(scope({ cursor: first.nextCursor })).prompts as JsonObject[]).map((prompt) => prompt.name)).toEqual(['trip']);
+    expect(() => lists.prompts.page(scope({ cursor: CursorCodec.encode('tools', 2) }))).toThrow('Invalid params: invalid cursor');
   });
 });

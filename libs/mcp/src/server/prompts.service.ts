@@ -1,34 +1,23 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { McpPromptContext } from '../context/mcp-prompt.context.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
-import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
-import type { PromptEntry } from '../discovery/registry-entries.interface.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { protocolFailure } from './exception.mapper.js';
 import { McpHandlerInvoker } from './handler.invoker.js';
-import { ListPager } from './list-pager.js';
 import { optionalObject, requireString } from './params.util.js';
 import { promptResultOf } from './result-shapers.js';
 
-/** `prompts/list` and `prompts/get`. */
+/** `prompts/get`; `McpListsService` answers `prompts/list`. */
 @Injectable()
 export class McpPromptsService {
   private readonly logger = new Logger('McpPrompts');
-  private readonly pager: ListPager<PromptEntry>;
 
   constructor(
     private readonly registry: McpRegistry,
-    private readonly options: McpResolvedOptions,
     private readonly invoker: McpHandlerInvoker,
-  ) {
-    this.pager = new ListPager('prompts', 'prompts', () => options.pageSize, (entry) => entry.definition);
-  }
-
-  list(scope: McpRequestScope): JsonObject {
-    return { ...this.pager.page(this.registry.listPrompts(), scope.params.cursor), ...this.options.cacheHintsFor('promptsList') };
-  }
+  ) {}
 
   async get(scope: McpRequestScope): Promise<JsonObject> {
     const name = requireString(scope.params, 'name');

@@ -14,6 +14,7 @@ import { McpError } from '../protocol/mcp.error.js';
 import { ResponseChannel } from '../protocol/response-channel.js';
 import { CursorCodec } from './cursor.codec.js';
 import { McpHandlerInvoker } from './handler.invoker.js';
+import { McpListsService } from './lists.service.js';
 import { McpResourcesService } from './resources.service.js';
 
 const registry = new McpRegistry();
@@ -26,6 +27,7 @@ const options = new McpResolvedOptions({
 });
 const mrtr = new McpMrtrService(new RequestStateCodec(options, { path: '/mcp' }, new ApplicationConfig()), options);
 const resources = new McpResourcesService(registry, options, new McpHandlerInvoker(mrtr));
+const lists = new McpListsService(registry, options);
 
 const contexts: unknown[] = [];
 registry.registerResource({ uri: 'files://config/app.json', mimeType: 'application/json' }, (_input, context) => (contexts.push(context), '{"static":true}'));
@@ -76,14 +78,14 @@ describe('McpResourcesService.read', () => {
   });
 });
 
-describe('McpResourcesService lists', () => {
+describe('resources/list and resources/templates/list (McpListsService)', () => {
   const scope = (params: JsonObject) => ({ params }) as unknown as McpRequestScope;
 
   it('pages resources by URI and templates most specific first, each with its own cursors', () => {
-    const templates = resources.listTemplates(scope({}));
+    const templates = lists.resourceTemplates.page(scope({}));
     expect(templates).toMatchObject({ resourceTemplates: [{ uriTemplate: 'files://config/{name}' }], nextCursor: CursorCodec.encode('templates', 1) });
-    expect(resources.list(scope({}))).toEqual({ resources: [{ uri: 'files://config/app.json', name: 'files://config/app.json', mimeType: 'application/json' }], ttlMs: 0, cacheScope: 'private' });
-    expect(() => resources.list(scope({ cursor: templates.nextCursor }))).toThrow('Invalid params: invalid cursor');
-    expect((resources.listTemplates(scope({ cursor: templates.nextCursor })).resourceTemplates as JsonObject[])[0].uriTemplate).toBe('users://{id}');
+    expect(lists.resources.page(scope({}))).toEqual({ resources: [{ uri: 'files://config/app.json', name: 'files://config/app.json', mimeType: 'application/json' }], ttlMs: 0, cacheScope: 'private' });
+    expect(() => lists.resources.page(scope({ cursor: templates.nextCursor }))).toThrow('Invalid params: invalid cursor');
+    expect((lists.resourceTemplates.page(scope({ cursor: templates.nextCursor })).resourceTemplates as JsonObject[])[0].uriTemplate).toBe('users://{id}');
   });
 });

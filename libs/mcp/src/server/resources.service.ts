@@ -3,47 +3,27 @@ import { McpResourceContext } from '../context/mcp-resource.context.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
-import type { ResourceEntry, ResourceTemplateEntry } from '../discovery/registry-entries.interface.js';
+import type { ResourceEntry } from '../discovery/registry-entries.interface.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { protocolFailure } from './exception.mapper.js';
 import { McpHandlerInvoker } from './handler.invoker.js';
-import { ListPager } from './list-pager.js';
 import { requireString } from './params.util.js';
 import { resourceResultOf } from './result-shapers.js';
 import { ABSOLUTE_ASCII_URI } from '../protocol/uri.util.js';
 
 const MAX_URI_LENGTH = 8192;
 
-/** `resources/list`, `resources/templates/list` and `resources/read`. */
+/** `resources/read`; `McpListsService` answers `resources/list` and `resources/templates/list`. */
 @Injectable()
 export class McpResourcesService {
   private readonly logger = new Logger('McpResources');
-  private readonly resourcePager: ListPager<ResourceEntry>;
-  private readonly templatePager: ListPager<ResourceTemplateEntry>;
 
   constructor(
     private readonly registry: McpRegistry,
     private readonly options: McpResolvedOptions,
     private readonly invoker: McpHandlerInvoker,
-  ) {
-    this.resourcePager = new ListPager('resources', 'resources', () => options.pageSize, (entry) => entry.definition);
-    this.templatePager = new ListPager('templates', 'resourceTemplates', () => options.pageSize, (entry) => entry.definition);
-  }
-
-  list(scope: McpRequestScope): JsonObject {
-    return {
-      ...this.resourcePager.page(this.registry.listResources(), scope.params.cursor),
-      ...this.options.cacheHintsFor('resourcesList'),
-    };
-  }
-
-  listTemplates(scope: McpRequestScope): JsonObject {
-    return {
-      ...this.templatePager.page(this.registry.listResourceTemplates(), scope.params.cursor),
-      ...this.options.cacheHintsFor('resourceTemplatesList'),
-    };
-  }
+  ) {}
 
   async read(scope: McpRequestScope): Promise<JsonObject> {
     const uri = requireString(scope.params, 'uri');

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ApplicationConfig } from '@nestjs/core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { resolvedOptions } from '../../../../test/support/resolved-options.factory.js';
 import type { McpModuleOptions } from '../config/mcp-options.interface.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpToolContext } from '../context/mcp-tool.context.js';
@@ -15,6 +16,7 @@ import { McpError } from '../protocol/mcp.error.js';
 import { ResponseChannel } from '../protocol/response-channel.js';
 import { CursorCodec } from './cursor.codec.js';
 import { McpHandlerInvoker } from './handler.invoker.js';
+import { McpListsService } from './lists.service.js';
 import { McpToolError } from './mcp-tool.error.js';
 import { McpToolsService } from './tools.service.js';
 
@@ -127,13 +129,14 @@ describe('McpToolsService.call: what the handler did', () => {
   });
 });
 
-describe('McpToolsService.list', () => {
+describe('tools/list (McpListsService)', () => {
   it('pages the tools by pageSize with the cache hints of toolsList, and refuses the cursor of another list', () => {
-    const { registry, tools } = toolsWith({ pageSize: 1, cacheHints: { toolsList: { ttlMs: 1000, cacheScope: 'public' } } });
+    const registry = new McpRegistry();
+    const lists = new McpListsService(registry, resolvedOptions({ pageSize: 1, cacheHints: { toolsList: { ttlMs: 1000, cacheScope: 'public' } } }));
     for (const name of ['b', 'a']) registry.registerTool({ name }, () => name);
-    const first = tools.list(scopeOf('tools/list', {}));
+    const first = lists.tools.page(scopeOf('tools/list', {}));
     expect(first).toEqual({ tools: [expect.objectContaining({ name: 'a' })], nextCursor: CursorCodec.encode('tools', 1), ttlMs: 1000, cacheScope: 'public' });
-    expect((tools.list(scopeOf('tools/list', { cursor: first.nextCursor })).tools as JsonObject[])[0].name).toBe('b');
-    expect(() => tools.list(scopeOf('tools/list', { cursor: CursorCodec.encode('prompts', 1) }))).toThrow('Invalid params: invalid cursor');
+    expect((lists.tools.page(scopeOf('tools/list', { cursor: first.nextCursor })).tools as JsonObject[])[0].name).toBe('b');
+    expect(() => lists.tools.page(scopeOf('tools/list', { cursor: CursorCodec.encode('prompts', 1) }))).toThrow('Invalid params: invalid cursor');
   });
 });

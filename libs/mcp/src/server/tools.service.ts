@@ -11,27 +11,19 @@ import type { McpCallToolResult } from '../protocol/mcp-wire.interface.js';
 import { formatIssues, formatKeys } from '../schema/index.js';
 import { toolFailure } from './exception.mapper.js';
 import { McpHandlerInvoker } from './handler.invoker.js';
-import { ListPager } from './list-pager.js';
 import { optionalObject, requireString } from './params.util.js';
 import { isCallToolResult, structuredToolResult, toolContentOf } from './result-shapers.js';
 
-/** `tools/list` and `tools/call`. */
+/** `tools/call`; `McpListsService` answers `tools/list`. */
 @Injectable()
 export class McpToolsService {
   private readonly logger = new Logger('McpTools');
-  private readonly pager: ListPager<ToolEntry>;
 
   constructor(
     private readonly registry: McpRegistry,
     private readonly options: McpResolvedOptions,
     private readonly invoker: McpHandlerInvoker,
-  ) {
-    this.pager = new ListPager('tools', 'tools', () => options.pageSize, (entry) => entry.definition);
-  }
-
-  list(scope: McpRequestScope): JsonObject {
-    return { ...this.pager.page(this.registry.listTools(), scope.params.cursor), ...this.options.cacheHintsFor('toolsList') };
-  }
+  ) {}
 
   /**
    * The `Mcp-Param-*` headers a `tools/call` must send (the tool's `x-mcp-header` arguments), from the current

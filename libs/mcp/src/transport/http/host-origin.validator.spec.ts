@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import type { McpError } from '../../protocol/mcp.error.js';
 import { HostOriginValidator } from './host-origin.validator.js';
 
 /** The parts of a Node request the validator reads: headers, raw headers and the local address of the connection. */
@@ -17,6 +18,12 @@ const LISTED_ORIGINS = new Set(['https://app.example.com']);
 
 /** `ok`: the request proceeds; a number: the HTTP status of the refusal (always JSON-RPC -32600). */
 type Outcome = 'ok' | 400 | 403;
+
+/** Checks the validator's verdict on a request against the expected outcome. */
+function expectOutcome(error: McpError | undefined, expected: Outcome): void {
+  if (expected === 'ok') expect(error).toBeUndefined();
+  else expect([error?.httpStatus, error?.code]).toEqual([expected, -32600]);
+}
 
 /** Host cases × connection, without options: [label, Host (undefined = missing), loopback outcome, non-loopback outcome]. */
 const HOSTS: [string, string | undefined, Outcome, Outcome][] = [
@@ -50,12 +57,7 @@ describe('HostOriginValidator: Host without allowedHosts', () => {
   ] as const)('on a %s connection', (_connection, address, column) => {
     it.each(HOSTS)('Host %s', (_label, ...row) => {
       const expected = row[column - 1] as Outcome;
-      const error = validator.check(requestOn(address, row[0] as string | undefined));
-      if (expected === 'ok') expect(error).toBeUndefined();
-      else {
-        expect(error?.httpStatus).toBe(expected);
-        expect(error?.code).toBe(-32600);
-      }
+      expectOutcome(validator.check(requestOn(address, row[0] as string | undefined)), expected);
     });
   });
 
@@ -92,9 +94,7 @@ describe('HostOriginValidator: Host with allowedHosts', () => {
     ['missing', undefined, 403],
   ] as const)('Host: %s (%s) → %s on either connection', (_label, host, expected) => {
     for (const address of [LOOPBACK, PUBLIC]) {
-      const error = validator.check(requestOn(address, host));
-      if (expected === 'ok') expect(error).toBeUndefined();
-      else expect([error?.httpStatus, error?.code]).toEqual([expected, -32600]);
+      expectOutcome(validator.check(requestOn(address, host)), expected);
     }
   });
 });
@@ -131,9 +131,7 @@ describe('HostOriginValidator: Origin without allowedOrigins', () => {
   ] as const)('on a %s connection (Host %s)', (_connection, address, host, column) => {
     it.each(ORIGINS)('Origin %s', (_label, ...row) => {
       const expected = row[column - 1] as Outcome;
-      const error = validator.check(requestOn(address, host, row[0] as string | undefined));
-      if (expected === 'ok') expect(error).toBeUndefined();
-      else expect([error?.httpStatus, error?.code]).toEqual([expected, -32600]);
+      expectOutcome(validator.check(requestOn(address, host, row[0] as string | undefined)), expected);
     });
   });
 
@@ -165,9 +163,7 @@ describe('HostOriginValidator: Origin with allowedOrigins', () => {
     ['"null"', 'null', 403],
   ] as const)('Origin: %s (%s) → %s on either connection', (_label, origin, expected) => {
     for (const address of [LOOPBACK, PUBLIC]) {
-      const error = validator.check(requestOn(address, 'mcp.example.com', origin));
-      if (expected === 'ok') expect(error).toBeUndefined();
-      else expect([error?.httpStatus, error?.code]).toEqual([expected, -32600]);
+      expectOutcome(validator.check(requestOn(address, 'mcp.example.com', origin)), expected);
     }
   });
 

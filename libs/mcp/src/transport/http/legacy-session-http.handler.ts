@@ -173,32 +173,18 @@ export class McpLegacyHttpHandler {
    * its share — it can end one of its sessions (DELETE) instead of waiting. Both name the limit and its option.
    */
   private refusal(refused: SessionRefusal): McpError {
-    const data = { retryAfterSeconds: SESSION_RETRY_AFTER_SECONDS };
     const { maxSessions, maxSessionBytes, maxSessionsPerPrincipal, maxSessionsPerAddress } = this.options;
+    const refuse = (httpStatus: 429 | 503, message: string) =>
+      new McpError(McpErrorCode.InternalError, message, { retryAfterSeconds: SESSION_RETRY_AFTER_SECONDS }, httpStatus);
     switch (refused) {
       case 'total':
-        return new McpError(McpErrorCode.InternalError, `Too many sessions on this server (limit ${maxSessions}, option maxSessions); retry later`, data, 503);
+        return refuse(503, `Too many sessions on this server (limit ${maxSessions}, option maxSessions); retry later`);
       case 'memory':
-        return new McpError(
-          McpErrorCode.InternalError,
-          `Sessions hold all the memory this server allows them (limit ${maxSessionBytes} bytes, option maxSessionBytes); retry later`,
-          data,
-          503,
-        );
+        return refuse(503, `Sessions hold all the memory this server allows them (limit ${maxSessionBytes} bytes, option maxSessionBytes); retry later`);
       case 'principal':
-        return new McpError(
-          McpErrorCode.InternalError,
-          `Too many sessions for this principal (limit ${maxSessionsPerPrincipal}, option maxSessionsPerPrincipal); end one with DELETE or retry later`,
-          data,
-          429,
-        );
+        return refuse(429, `Too many sessions for this principal (limit ${maxSessionsPerPrincipal}, option maxSessionsPerPrincipal); end one with DELETE or retry later`);
       case 'address':
-        return new McpError(
-          McpErrorCode.InternalError,
-          `Too many sessions from this address (limit ${maxSessionsPerAddress}, option maxSessionsPerAddress); end one with DELETE or retry later`,
-          data,
-          429,
-        );
+        return refuse(429, `Too many sessions from this address (limit ${maxSessionsPerAddress}, option maxSessionsPerAddress); end one with DELETE or retry later`);
     }
   }
 
