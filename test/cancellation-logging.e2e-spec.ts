@@ -15,9 +15,10 @@ import {
 import { sleep, until } from './support/wait.util.js';
 
 /**
- * Cancellation (spec digest §4.5, §8; docs/logging-and-cancellation.md) and per-request logging (§16) over real HTTP. A client that goes
- * away aborts `ctx.signal` at once and nothing more is written for its request; `ctx.log` reaches only requests that
- * asked for a log level, and only at or above it.
+ * Cancellation (spec 2026-07-28: basic/patterns/cancellation and basic/transports/streamable-http, "Cancellation";
+ * docs/logging-and-cancellation.md) and per-request logging (spec 2026-07-28: server/utilities/logging,
+ * "Per-request log level") over real HTTP. A client that goes away aborts `ctx.signal` at once and nothing more is
+ * written for its request; `ctx.log` reaches only requests that asked for a log level, and only at or above it.
  */
 
 const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';

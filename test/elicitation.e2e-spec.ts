@@ -14,10 +14,10 @@ import {
 } from './support/wire-schema.validator.js';
 
 /**
- * Elicitation as Multi Round-Trip Requests (spec digest §6, §17; ADR 0003, ADR 0004): the official client fulfilling
- * input requests itself, the manual flow round by round, and every way a retry can be wrong. Protocol errors are
- * checked on the raw wire, where the HTTP status is visible; every server message is validated against the
- * official schema.
+ * Elicitation as Multi Round-Trip Requests (spec 2026-07-28: basic/patterns/mrtr and client/elicitation; ADR 0003,
+ * ADR 0004): the official client fulfilling input requests itself, the manual flow round by round, and every way a
+ * retry can be wrong. Protocol errors are checked on the raw wire, where the HTTP status is visible; every server
+ * message is validated against the official schema.
  */
 
 const FORM = { elicitation: { form: {} } };

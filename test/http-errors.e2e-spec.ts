@@ -13,8 +13,9 @@ import {
 import { assertValidServerMessage, sseDataFrames } from './support/wire-schema.validator.js';
 
 /**
- * One test per HTTP rule of the spec digest §4 (and the `_meta` rules of §2 as seen over HTTP): status code,
- * JSON-RPC code, id echo, schema-valid body, and that the server keeps serving afterwards.
+ * One test per HTTP rule of spec 2026-07-28: basic/transports/streamable-http (and the `_meta` rules of basic/index,
+ * "`_meta`", as seen over HTTP; nest-mcp's statuses: docs/http-transport.md): status code, JSON-RPC code, id echo,
+ * schema-valid body, and that the server keeps serving afterwards.
  */
 
 interface TextBlock {
@@ -90,7 +91,8 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
     });
   });
 
-  describe('§4.2 Origin and Host (DNS rebinding)', () => {
+  // spec 2026-07-28: basic/transports/streamable-http, "Security & Endpoint"
+  describe('Origin and Host (DNS rebinding)', () => {
     it('answers 403 to a request whose Origin is not allowed', async () => {
       const response = await mcpPost(url, { method: 'tools/list', headers: { origin: 'https://evil.example.com' } });
       expectError(response, 403, -32600, 'either');
@@ -119,7 +121,8 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
     });
   });
 
-  describe('§2 per-request _meta', () => {
+  // spec 2026-07-28: basic/index, "`_meta`"
+  describe('per-request _meta', () => {
     it('answers 400/-32602 when params has no _meta', async () => {
       const response = await mcpPost(url, { method: 'tools/list', meta: false });
       expectError(response, 400, -32602);
@@ -192,7 +195,8 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
     });
   });
 
-  describe('§4.6 standard headers', () => {
+  // spec 2026-07-28: basic/transports/streamable-http, "Standard Request Headers" and "Server Validation"
+  describe('standard headers', () => {
     it('answers 400/-32020 when MCP-Protocol-Version is missing', async () => {
       const response = await mcpPost(url, { method: 'tools/list', headers: { 'mcp-protocol-version': undefined } });
       expectError(response, 400, -32020);
@@ -292,7 +296,8 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
     });
   });
 
-  describe('§2/§4.6 protocol version', () => {
+  // spec 2026-07-28: basic/transports/streamable-http, "Protocol Version Header"; basic/index, "`_meta`"
+  describe('protocol version', () => {
     it.each(['tools/list', 'server/discover'])(
       'answers 400/-32022 with data.supported and data.requested to an unsupported version (%s)',
       async (method) => {
@@ -313,7 +318,8 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
     );
   });
 
-  describe('§4.4 method not found', () => {
+  // spec 2026-07-28: basic/transports/streamable-http, "Protocol Version Header" (the 404 rule)
+  describe('method not found', () => {
     it.each(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe', 'tools/explode'])(
       'answers 404/-32601 to %s sent with the 2026 envelope and headers',
       async (method) => {
@@ -325,7 +331,8 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
     );
   });
 
-  describe('§4.3 notifications and other verbs', () => {
+  // spec 2026-07-28: basic/transports/streamable-http, "Sending Messages" and "Earlier Streamable HTTP Revisions"
+  describe('notifications and other verbs', () => {
     it('answers a notification POST with 202 and an empty body', async () => {
       const response = await mcpPost(url, {
         method: 'notifications/cancelled',
@@ -350,7 +357,8 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
     });
   });
 
-  describe('§1 JSON-RPC framing', () => {
+  // spec 2026-07-28: basic/index, "Messages"
+  describe('JSON-RPC framing', () => {
     it('answers malformed JSON with 400/-32700 and no id', async () => {
       const response = await mcpPost(url, { method: 'tools/list', rawBody: '{"jsonrpc":"2.0","id":5,"method":"tools/li' });
       expectError(response, 400, -32700, 'absent');
@@ -392,7 +400,8 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
     });
   });
 
-  describe('§4.3 media types', () => {
+  // spec 2026-07-28: basic/transports/streamable-http, "Sending Messages"
+  describe('media types', () => {
     it('answers 415 to Content-Type: text/plain', async () => {
       const response = await mcpPost(url, { method: 'tools/list', headers: { 'content-type': 'text/plain' } });
       expectError(response, 415, -32600, 'either');
@@ -401,7 +410,8 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
 
     it('answers 406 to an Accept that allows neither JSON nor SSE', async () => {
       const response = await mcpPost(url, { method: 'tools/list', headers: { accept: 'text/html' } });
-      // The body is well-formed, so its id is readable and must be echoed (§1: omit only when unreadable).
+      // The body is well-formed, so its id is readable and must be echoed (spec 2026-07-28: basic/index,
+      // "Error Responses": omit only when unreadable).
       expectError(response, 406, -32600, 'echoed');
       await expectStillServing();
     });
@@ -412,7 +422,8 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
     });
   });
 
-  describe('§4.4 JSON or SSE per request', () => {
+  // spec 2026-07-28: basic/transports/streamable-http, "Sending Messages" and "Receiving Messages"
+  describe('JSON or SSE per request', () => {
     it('stays on plain JSON when a request opts in to progress and logs but nothing is emitted', async () => {
       const response = await mcpPost(url, {
         method: 'tools/call',

@@ -18,11 +18,13 @@ import { sleep, until } from './support/wait.util.js';
 import type { WireMessage } from './support/wire-response.util.js';
 
 /**
- * Server→client requests on the 2025-11-25 wire (BACKCOMPAT §5, B-S2C-01..03, B-ELIC-01): the same `ctx.elicit`
- * handlers that answer `input_required` on the 2026 wire send real `elicitation/create`, `sampling/createMessage`
- * and `roots/list` requests on the call's own SSE stream here, and the client's POSTed answers reach them in-process.
- * Undeclared capabilities end in `-32602` (never the 2026-only `-32021`). Then cancellation by
- * `notifications/cancelled` (B-CANC-01), the only cancellation signal on this wire (B-HTTP-03).
+ * Server→client requests on the 2025-11-25 wire (spec 2025-11-25: basic/transports, "Sending Messages to the Server";
+ * client/elicitation, "URL Mode Elicitation Requests"): the same `ctx.elicit` handlers that answer `input_required` on
+ * the 2026 wire send real `elicitation/create`, `sampling/createMessage` and `roots/list` requests on the call's own
+ * SSE stream here, and the client's POSTed answers reach them in-process. Undeclared capabilities end in `-32602`
+ * (never the 2026-only `-32021`). Then cancellation by `notifications/cancelled` (spec 2025-11-25:
+ * basic/utilities/cancellation), the only cancellation signal on this wire (a dropped connection is not one:
+ * basic/transports, "Sending Messages to the Server").
  */
 
 /** What a test's client handler receives and returns (the client validates both against the 2025-11-25 schema). */

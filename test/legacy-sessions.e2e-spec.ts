@@ -19,10 +19,11 @@ import { mcpPost } from './support/raw-request.util.js';
 import { listen } from './support/sse-stream.reader.js';
 
 /**
- * 2025-11-25 sessions on the shared endpoint (BACKCOMPAT §3, §4, §6; B-SESS-01..04, B-HTTP-04, B-SUB-01/02,
- * B-AUTH-01): termination by DELETE, 404 for ended and never-issued ids, 400 without an id, the GET stream (one per
- * session), resource subscriptions and list changes delivered untagged on that stream, idle expiry and the session
- * cap. Every message read is checked against the 2025-11-25 schema.
+ * 2025-11-25 sessions on the shared endpoint (docs/two-wires.md, "Sessions"; spec 2025-11-25: basic/transports,
+ * "Session Management" and "Listening for Messages from the Server"; server/resources, "Subscriptions"; authorization
+ * on every request: basic/authorization): termination by DELETE, 404 for ended and never-issued ids, 400 without an id,
+ * the GET stream (one per session), resource subscriptions and list changes delivered untagged on that stream, idle
+ * expiry and the session cap. Every message read is checked against the 2025-11-25 schema.
  */
 
 

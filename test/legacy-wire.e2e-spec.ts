@@ -16,10 +16,11 @@ import { mcpPost } from './support/raw-request.util.js';
 import { assertAllValid, assertValidServerMessage, recordingFetch, type RecordingFetch } from './support/wire-schema.validator.js';
 
 /**
- * The 2025-11-25 ("legacy") wire on the 2026-07-28 endpoint (BACKCOMPAT §1–§4, §6, §8): the `initialize` handshake
- * through the official client in its default legacy mode, the session id, the same handlers as on the 2026 wire with
- * results reshaped for 2025-11-25, ping, session-level logging, progress, and a 2026 client served side by side.
- * Every message the server sent on the legacy wire is validated against the official 2025-11-25 schema.
+ * The 2025-11-25 ("legacy") wire on the 2026-07-28 endpoint (docs/two-wires.md; spec 2025-11-25: basic/lifecycle,
+ * basic/transports; result shapes: spec 2026-07-28: changelog): the `initialize` handshake through the official client
+ * in its default legacy mode, the session id, the same handlers as on the 2026 wire with results reshaped for
+ * 2025-11-25, ping, session-level logging, progress, and a 2026 client served side by side. Every message the server
+ * sent on the legacy wire is validated against the official 2025-11-25 schema.
  */
 
 const VISIBLE_ASCII = /^[\x21-\x7E]+$/;

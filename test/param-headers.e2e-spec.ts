@@ -10,10 +10,11 @@ import { base64Sentinel, mcpPost, mcpPostViaHttp, type RawPost, type RawResponse
 import { assertAllValid, assertValidServerMessage, recordingFetch } from './support/wire-schema.validator.js';
 
 /**
- * `Mcp-Param-*` headers (spec digest §4.6–4.7, T-HTTP-17..23) over real HTTP: the body is the source of truth, a
- * value needs its header (equal after Base64 decoding, integers compared numerically), a null or absent argument
- * must come without one, recognised headers with bad characters are rejected and unrecognised ones ignored. Then
- * the official client sending the headers itself, and the annotations that must fail bootstrap.
+ * `Mcp-Param-*` headers (spec 2026-07-28: basic/transports/streamable-http, "Custom Headers from Tool Parameters") over
+ * real HTTP: the body is the source of truth, a value needs its header (equal after Base64 decoding, integers compared
+ * numerically), a null or absent argument must come without one, recognised headers with bad characters are rejected
+ * and unrecognised ones ignored. Then the official client sending the headers itself, and the annotations that must
+ * fail bootstrap.
  */
 
 const FULL_ARGS = { region: 'us-west', count: 42, dry: true, target: { zone: 'z-1' }, note: 'n' };

@@ -16,8 +16,9 @@ import { until } from './support/wait.util.js';
 import type { WireMessage } from './support/wire-response.util.js';
 
 /**
- * Progress (spec digest §7, ADR 0002, ADR 0008) over real HTTP: what the official client sees, what the raw wire looks
- * like with and without a progress token, illegal values, and a client that reads far slower than a handler emits.
+ * Progress (spec 2026-07-28: basic/patterns/progress; ADR 0002, ADR 0008) over real HTTP: what the official client
+ * sees, what the raw wire looks like with and without a progress token, illegal values, and a client that reads far
+ * slower than a handler emits.
  */
 
 interface ProgressParams {

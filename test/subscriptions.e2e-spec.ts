@@ -13,10 +13,11 @@ import { sleep, until } from './support/wait.util.js';
 import { assertMatchesDef, assertValidServerMessage } from './support/wire-schema.validator.js';
 
 /**
- * `subscriptions/listen` over real HTTP (spec digest §9, §8 teardown, §4.4 keep-alives): the acknowledgement, the
- * filter, tagging, publishing (McpPublisher, runtime registration, a custom event bus), keep-alives, teardown by
- * either side, the stream cap, malformed filters, and a listener that never reads. Every frame is checked against
- * the official schema as it arrives.
+ * `subscriptions/listen` over real HTTP (spec 2026-07-28: basic/patterns/subscriptions; teardown also
+ * basic/patterns/cancellation; keep-alives: basic/transports/streamable-http, "Receiving Messages"): the
+ * acknowledgement, the filter, tagging, publishing (McpPublisher, runtime registration, a custom event bus),
+ * keep-alives, teardown by either side, the stream cap, malformed filters, and a listener that never reads. Every frame
+ * is checked against the official schema as it arrives.
  */
 
 const SUB = 'io.modelcontextprotocol/subscriptionId';
@@ -328,7 +329,8 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
       ];
       for (const notifications of cases) {
         const response = await listenOrError(ctx.running.mcpUrl, notifications);
-        // The spec leaves the status of -32602 (other than a missing _meta field) open (digest §26.2); nest-mcp answers 200.
+        // spec 2026-07-28 (basic/transports/streamable-http) gives a status for -32602 only when a _meta field is
+        // missing; nest-mcp answers 200 (docs/http-transport.md, "Statuses and error codes").
         const error = expectJsonError(response, 200, -32602);
         expect(error.message, JSON.stringify(notifications)).toMatch(/notifications/);
       }

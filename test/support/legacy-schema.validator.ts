@@ -3,10 +3,10 @@ import { loadOfficialSchema } from './official-schema.js';
 
 /**
  * Validates what the server sends on the 2025-11-25 ("legacy") wire against the official, vendored 2025-11-25 JSON
- * Schema (`test/schemas/schema-2025-11-25.json`), plus the rules of BACKCOMPAT §8 that the schema cannot express
- * (its `Result` is open): no `resultType`, `ttlMs` or `cacheScope` on results, no 2026-only error codes
- * (`-32020..-32022`), no subscription tags on notifications, and server→client requests limited to the four
- * methods the revision defines.
+ * Schema (`test/schemas/schema-2025-11-25.json`), plus the rules that the schema cannot express (its `Result` is open;
+ * what 2026-07-28 added is in spec 2026-07-28: changelog): no `resultType`, `ttlMs` or `cacheScope` on results, no
+ * 2026-only error codes (`-32020..-32022`), no subscription tags on notifications, and server→client requests limited
+ * to the four methods the revision defines.
  *
  * Same approach as `wire-schema.validator.ts`: one Ajv instance, the schema added under an `$id`, one compiled
  * validator per `$defs` entry on first use. Also here: a recording `fetch` for the official client that reads every
@@ -67,7 +67,7 @@ const REQUEST_DEFS: Readonly<Record<string, string>> = {
   'roots/list': 'ListRootsRequest',
 };
 
-/** Fields that only exist on the 2026-07-28 wire (BACKCOMPAT §8). */
+/** Fields that only exist on the 2026-07-28 wire (spec 2026-07-28: changelog). */
 const MODERN_RESULT_FIELDS = ['resultType', 'ttlMs', 'cacheScope'];
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
@@ -75,7 +75,7 @@ const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 export function assertValidLegacyResult(method: string, result: unknown): void {
   assertMatchesLegacyDef('Result', result, `result of ${method}`);
   for (const field of MODERN_RESULT_FIELDS) {
-    if (field in (result as Record<string, unknown>)) fail(`a 2025-11-25 result must not carry "${field}" (BACKCOMPAT §8)`, result);
+    if (field in (result as Record<string, unknown>)) fail(`a 2025-11-25 result must not carry "${field}" (new in 2026-07-28, see its changelog)`, result);
   }
   const def = RESULT_DEFS[method];
   if (def) assertMatchesLegacyDef(def, result, `result of ${method}`);

@@ -4,8 +4,9 @@ import { loadOfficialSchema } from './official-schema.js';
 
 /**
  * Validates what the server puts on the wire against the official, vendored 2026-07-28 JSON Schema
- * (`test/schemas/schema-2026-07-28.json`), plus the few rules of the spec digest that a schema cannot express
- * (`resultType` values, MRTR-only methods, reserved error codes, `nextCursor` never `""`).
+ * (`test/schemas/schema-2026-07-28.json`), plus the few rules of the spec pages that a schema cannot express (spec
+ * 2026-07-28: `resultType` values and reserved error codes, basic/index; MRTR-only methods, basic/patterns/mrtr;
+ * `nextCursor` never `""`, server/utilities/pagination).
  *
  * The schema is compiled once per test file; validators for single `$defs` are built on first use.
  */

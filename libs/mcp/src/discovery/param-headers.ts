@@ -1,7 +1,10 @@
 import { McpDefinitionError } from './mcp-definition.error.js';
 import { isJsonObject } from '../protocol/json-object.util.js';
 
-/** A tool argument mirrored into an `Mcp-Param-{Name}` header (`x-mcp-header`, spec digest §4.7). */
+/**
+ * A tool argument mirrored into an `Mcp-Param-{Name}` header (`x-mcp-header`; spec 2026-07-28: server/tools,
+ * "x-mcp-header").
+ */
 export interface ParamHeaderBinding {
   /** The header as declared, e.g. `Region`. */
   name: string;

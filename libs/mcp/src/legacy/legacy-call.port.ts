@@ -8,9 +8,10 @@ import { toLegacyError, toLegacyResult } from './legacy-result.shaper.js';
 import { SessionClientRequests } from './session-client-requests.js';
 
 /**
- * The 2025-11-25 wire around a transport's port (BACKCOMPAT §5–§8): the session knows the call while it runs (so
- * `notifications/cancelled` and the end of the session abort it), `ctx.elicit` becomes a real server→client request on
- * the call's own stream, and results and errors take this revision's shapes (errors with HTTP 200). Where the
+ * The 2025-11-25 wire around a transport's port (spec 2025-11-25: basic/transports, "Sending Messages to the Server",
+ * and basic/utilities/cancellation; the shapes: spec 2026-07-28: changelog): the session knows the call while it runs
+ * (so `notifications/cancelled` and the end of the session abort it), `ctx.elicit` becomes a real server→client request
+ * on the call's own stream, and results and errors take this revision's shapes (errors with HTTP 200). Where the
  * messages go is the transport's port; build one per transport (`McpLegacyWireService.callPort`).
  */
 export class LegacyCallPort<R extends LegacyCallRequest> implements CallPort<R> {

@@ -5,7 +5,8 @@ import { LEGACY_RESOURCE_NOT_FOUND } from './legacy-versions.constants.js';
 import { isJsonObject } from '../protocol/json-object.util.js';
 
 /**
- * Adapts a result to the 2025-11-25 shapes (BACKCOMPAT §8): no `resultType`, no cache hints, `structuredContent`
+ * Adapts a result to the 2025-11-25 shapes (what spec 2026-07-28: changelog lists as changed; the 2025-11-25 `Result`,
+ * `CallToolResult` and `Tool` of `schema/2025-11-25/schema.ts`): no `resultType`, no cache hints, `structuredContent`
  * only as an object, and `outputSchema` only with an object root.
  */
 export function toLegacyResult(method: string, result: JsonObject): JsonObject {

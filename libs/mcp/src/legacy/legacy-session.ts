@@ -130,10 +130,11 @@ export class LegacySession {
   }
 
   /**
-   * Tells an initialized session what a change event means on this wire (BACKCOMPAT §6): list changes always
-   * (untagged, no opt-in), resource updates only for subscribed URIs and their sub-resources; either only if the
-   * event's audience and the `authorizeDelivery` hook admit the session's principal. False when nothing went out (not
-   * initialized, not subscribed, not admitted, or no stream open).
+   * Tells an initialized session what a change event means on this wire (spec 2025-11-25: server/resources,
+   * "List Changed Notification" and "Subscriptions"): list changes always (untagged, no opt-in), resource updates only
+   * for subscribed URIs and their sub-resources; either only if the event's audience and the `authorizeDelivery` hook
+   * admit the session's principal. False when nothing went out (not initialized, not subscribed, not admitted, or no
+   * stream open).
    */
   deliverChange(event: McpChangeEvent, authorize?: McpDeliveryAuthorizer): boolean {
     if (!this.initialized) return false;

@@ -28,10 +28,12 @@ export interface LegacyHandshake {
 }
 
 /**
- * The 2025-11-25 wire without its transport (BACKCOMPAT §2, §5–§7): the `initialize` negotiation and result, the
- * methods a session answers itself (`ping`, `logging/setLevel`, `resources/subscribe`), the session notifications,
- * and every other method run through the same dispatcher and handlers as the 2026 wire, with live server→client
- * requests and results and errors reshaped for this revision. Streamable HTTP and stdio both serve sessions with it.
+ * The 2025-11-25 wire without its transport (spec 2025-11-25: basic/lifecycle, basic/utilities/ping and /cancellation,
+ * server/utilities/logging, server/resources, "Subscriptions"; docs/two-wires.md): the `initialize` negotiation and
+ * result, the methods a session answers itself (`ping`, `logging/setLevel`, `resources/subscribe`), the session
+ * notifications, and every other method run through the same dispatcher and handlers as the 2026 wire, with live
+ * server→client requests and results and errors reshaped for this revision. Streamable HTTP and stdio both serve
+ * sessions with it.
  */
 @Injectable()
 export class McpLegacyWireService {

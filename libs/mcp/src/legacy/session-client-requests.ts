@@ -6,8 +6,9 @@ import type { ResponseChannel } from '../protocol/response-channel.js';
 import type { LegacySession } from './legacy-session.js';
 
 /**
- * Sends a call's server→client requests (elicitation, sampling, roots) on that call's own SSE stream and waits for
- * the session to receive the answers (BACKCOMPAT §5), with a timeout and the call's cancellation.
+ * Sends a call's server→client requests (elicitation, sampling, roots) on that call's own SSE stream and waits for the
+ * session to receive the answers (spec 2025-11-25: basic/transports, "Sending Messages to the Server"), with a timeout
+ * and the call's cancellation.
  */
 export class SessionClientRequests implements LiveClientRequests {
   constructor(

@@ -3,9 +3,10 @@ import { assertMatchesDef } from '../../../../test/support/wire-schema.validator
 import { FormSchema, McpForm } from './form-schema.builder.js';
 
 /**
- * McpForm builds the restricted, flat schemas of elicitation form mode (spec digest §17). Every field is checked
- * for its exact shape and against the matching `$defs` entry of the official 2026-07-28 schema; every form against
- * `ElicitRequestFormParams`; and `validate` against content a client might send.
+ * McpForm builds the restricted, flat schemas of elicitation form mode (spec 2026-07-28: client/elicitation,
+ * "Requested Schema"). Every field is checked for its exact shape and against the matching `$defs` entry of the
+ * official 2026-07-28 schema; every form against `ElicitRequestFormParams`; and `validate` against content a client
+ * might send.
  */
 
 /** The form's requestedSchema must fit an `elicitation/create` form request of the official schema. */

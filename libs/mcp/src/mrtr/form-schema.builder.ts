@@ -20,7 +20,10 @@ export type InferForm<S extends Shape> = { [K in RequiredKeys<S>]: FieldType<S[K
   [K in OptionalKeys<S>]?: FieldType<S[K]>;
 };
 
-/** A flat elicitation form (the restricted JSON Schema of spec digest §17) and its validator. */
+/**
+ * A flat elicitation form (the restricted JSON Schema of spec 2026-07-28: client/elicitation, "Requested Schema") and
+ * its validator.
+ */
 export class FormSchema<T> {
   private compiled?: CompiledSchema;
   /** Type carrier for inference only; never set. */

@@ -12,7 +12,7 @@ const SAMPLING_CONTENT_TYPES = new Set(['text', 'image', 'audio', 'tool_use', 't
 const isSamplingContent = (block: unknown): boolean =>
   isJsonObject(block) && typeof block.type === 'string' && SAMPLING_CONTENT_TYPES.has(block.type);
 
-/** `elicitation: {}` means form mode only (spec digest §17). */
+/** `elicitation: {}` means form mode only (spec 2026-07-28: client/elicitation, "Capabilities"). */
 function elicitationModes(capabilities: McpClientCapabilities): { form: boolean; url: boolean } {
   const elicitation = capabilities.elicitation;
   if (!isJsonObject(elicitation)) return { form: false, url: false };

@@ -12,9 +12,10 @@ import type { RequestStatePayload } from './request-state.interface.js';
 import { isJsonObject } from '../protocol/json-object.util.js';
 
 /**
- * The round-trip bookkeeping of `tools/call`, `prompts/get` and `resources/read` (spec digest §6): opens the
- * retry's `requestState`, checks that it belongs to this request and caller and is fresh, merges the new answers,
- * and — when the handler asked for more — builds the `input_required` result with a newly sealed state.
+ * The round-trip bookkeeping of `tools/call`, `prompts/get` and `resources/read` (spec 2026-07-28:
+ * basic/patterns/mrtr): opens the retry's `requestState`, checks that it belongs to this request and caller and is
+ * fresh, merges the new answers, and — when the handler asked for more — builds the `input_required` result with a
+ * newly sealed state.
  */
 @Injectable()
 export class McpMrtrService {

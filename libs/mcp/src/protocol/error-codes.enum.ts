@@ -1,6 +1,6 @@
 /**
- * JSON-RPC error codes used by MCP 2026-07-28 (spec digest §1). Only these are emitted by the library;
- * application-defined codes belong outside `-32768..-32000`.
+ * JSON-RPC error codes used by MCP 2026-07-28 (spec 2026-07-28: basic/index, "Error Codes"). Only these are emitted by
+ * the library; application-defined codes belong outside `-32768..-32000`.
  */
 export enum McpErrorCode {
   ParseError = -32700,

@@ -1,4 +1,4 @@
-/** Reserved `_meta` keys of MCP 2026-07-28 (spec digest §2). */
+/** Reserved `_meta` keys of MCP 2026-07-28 (spec 2026-07-28: basic/index, "`_meta`"). */
 export const MetaKeys = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
@@ -9,7 +9,10 @@ export const MetaKeys = {
   progressToken: 'progressToken',
 } as const;
 
-/** The HTTP headers that mirror body fields (spec digest §4.6). Lower-case, as Node exposes them. */
+/**
+ * The HTTP headers that mirror body fields (spec 2026-07-28: basic/transports/streamable-http, "Request Metadata").
+ * Lower-case, as Node exposes them.
+ */
 export const McpHeaders = {
   protocolVersion: 'mcp-protocol-version',
   method: 'mcp-method',

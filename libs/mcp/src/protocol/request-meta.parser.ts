@@ -14,9 +14,9 @@ export function hasStatelessEnvelope(params: JsonObject | undefined): boolean {
 }
 
 /**
- * Reads and checks the per-request `_meta` fields (spec digest §2). Missing or ill-typed required fields are a
- * malformed request: `-32602` with HTTP 400. The protocol version itself is checked against the supported list
- * by the caller, after the header checks.
+ * Reads and checks the per-request `_meta` fields (spec 2026-07-28: basic/index, "`_meta`"). Missing or ill-typed
+ * required fields are a malformed request: `-32602` with HTTP 400. The protocol version itself is checked against the
+ * supported list by the caller, after the header checks.
  */
 export function parseRequestMeta(params: JsonObject | undefined): McpRequestMeta {
   const meta = params?._meta;

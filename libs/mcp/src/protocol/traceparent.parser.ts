@@ -6,7 +6,10 @@ export interface TraceIds {
   spanId: string;
 }
 
-/** The `_meta` key that carries W3C Trace Context (exempt from the `_meta` prefix rule, spec digest §2). */
+/**
+ * The `_meta` key that carries W3C Trace Context (exempt from the `_meta` prefix rule; spec 2026-07-28: basic/index,
+ * "`_meta`").
+ */
 export const TRACEPARENT_META_KEY = 'traceparent';
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;

@@ -26,9 +26,10 @@ export interface McpRoute {
    */
   readonly cancellableByDisconnect: boolean;
   /**
-   * The `Mcp-Param-*` headers (spec digest §4.7) that must mirror values of this request's `params.arguments`,
-   * checked by transports that carry headers after the method is known (ADR 0009); `undefined` or empty: none.
-   * Read from the current definition, so a client with a stale schema gets `-32020` and re-lists.
+   * The `Mcp-Param-*` headers (spec 2026-07-28: basic/transports/streamable-http,
+   * "Custom Headers from Tool Parameters") that must mirror values of this request's `params.arguments`, checked by
+   * transports that carry headers after the method is known (ADR 0009); `undefined` or empty: none. Read from the
+   * current definition, so a client with a stale schema gets `-32020` and re-lists.
    */
   readonly paramHeaders?: (params: JsonObject | undefined) => readonly ParamHeaderBinding[] | undefined;
 }

@@ -24,8 +24,9 @@ export interface ListenFeatures {
 }
 
 /**
- * Reads `params.notifications` of `subscriptions/listen` and keeps the subset the server honours (spec digest §9):
- * list changes only for features it has, resource subscriptions only with resources. Malformed filters are `-32602`.
+ * Reads `params.notifications` of `subscriptions/listen` and keeps the subset the server honours (spec 2026-07-28:
+ * basic/patterns/subscriptions, "Notification Filter" and "Acknowledgment"): list changes only for features it has,
+ * resource subscriptions only with resources. Malformed filters are `-32602`.
  */
 export function parseSubscriptionFilter(
   params: JsonObject,

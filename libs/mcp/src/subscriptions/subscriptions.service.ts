@@ -25,10 +25,10 @@ const LIST_EVENTS: Record<McpListKind, McpChangeEvent> = {
 export const LISTEN_RETRY_AFTER_SECONDS = 1;
 
 /**
- * `subscriptions/listen` (spec digest §9): acknowledges the honoured filter first, then forwards matching change
- * events from the event bus, each tagged with the subscription id, with keep-alive comments in between. The stream
- * lasts until the client closes it; on shutdown the server ends it with the closing result.
- * Runtime changes of the registry are published as list changes.
+ * `subscriptions/listen` (spec 2026-07-28: basic/patterns/subscriptions): acknowledges the honoured filter first, then
+ * forwards matching change events from the event bus, each tagged with the subscription id, with keep-alive comments in
+ * between. The stream lasts until the client closes it; on shutdown the server ends it with the closing result. Runtime
+ * changes of the registry are published as list changes.
  *
  * Streams are admitted by fair shares (a total, per principal, per remote address for anonymous callers), and each
  * event reaches a stream only if its audience and the `authorizeDelivery` hook admit the stream's principal.

@@ -39,11 +39,12 @@ function capturedBodyBytes(request: IncomingMessage): number | undefined {
 const sessionError = (status: number, message: string) => new McpError(McpErrorCode.InvalidRequest, message, undefined, status);
 
 /**
- * The 2025-11-25 wire on the same endpoint (ADR 0011, BACKCOMPAT): `initialize` and sessions, the GET stream,
- * DELETE, `ping`, `logging/setLevel`, `resources/subscribe`, cancellation by notification, and the client's answers
- * to server→client requests. What a session does is `McpLegacyWireService` (shared with stdio); this class adds the
- * HTTP part: session ids, the version header, status codes and the GET stream. Session calls run through
- * `McpCallRunner`, admitted by the calls-in-flight caps like 2026 calls.
+ * The 2025-11-25 wire on the same endpoint (ADR 0011; docs/two-wires.md; spec 2025-11-25: basic/transports,
+ * "Streamable HTTP"): `initialize` and sessions, the GET stream, DELETE, `ping`, `logging/setLevel`,
+ * `resources/subscribe`, cancellation by notification, and the client's answers to server→client requests. What a
+ * session does is `McpLegacyWireService` (shared with stdio); this class adds the HTTP part: session ids, the version
+ * header, status codes and the GET stream. Session calls run through `McpCallRunner`, admitted by the calls-in-flight
+ * caps like 2026 calls.
  */
 @Injectable()
 export class McpLegacyHttpHandler {

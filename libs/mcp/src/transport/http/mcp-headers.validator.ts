@@ -11,7 +11,10 @@ import type { JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { McpHeaders } from '../../protocol/meta-keys.constants.js';
 
-/** Methods whose `Mcp-Name` header mirrors a body field (spec digest §4.6). */
+/**
+ * Methods whose `Mcp-Name` header mirrors a body field (spec 2026-07-28: basic/transports/streamable-http,
+ * "Standard Request Headers").
+ */
 const NAME_FIELD: Readonly<Record<string, 'name' | 'uri'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',

@@ -27,11 +27,12 @@ const STATELESS_VERSIONS = new Set(STATELESS_PROTOCOL_VERSIONS);
 const CLOSE_GRACE_MS = 250;
 
 /**
- * The Streamable HTTP transport of the 2026-07-28 wire: every check of the spec digest §4 in the order it
- * recommends (Origin → body → JSON-RPC → headers → `_meta` → header/body agreement → version → method → the
- * route's own needs, ADR 0009), then hands the call to `McpCallRunner` with a port that writes its channel to the
- * response: the first message decides between JSON and SSE. What a method needs of HTTP (an event stream, parameter
- * headers) comes from its route (`McpDispatcher.route`): no method is special-cased here.
+ * The Streamable HTTP transport of the 2026-07-28 wire: every check of spec 2026-07-28:
+ * basic/transports/streamable-http in the order of ADR 0009 (Origin → body → JSON-RPC → headers → `_meta` → header/body
+ * agreement → version → method → the route's own needs; docs/http-transport.md, "The order of the checks"), then hands
+ * the call to `McpCallRunner` with a port that writes its channel to the response: the first message decides between
+ * JSON and SSE. What a method needs of HTTP (an event stream, parameter headers) comes from its route
+ * (`McpDispatcher.route`): no method is special-cased here.
  */
 @Injectable()
 export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicationShutdown {

@@ -54,7 +54,7 @@ export function writeEmpty(response: ServerResponse, status: number, headers: Re
  *   (`Subject → sseQueue → SseSocketWriter`), the final response last.
  *
  * The writer is also the one place that notices a client going away: the response closing before it finished
- * abandons the channel and cancels the call (spec §4.5).
+ * abandons the channel and cancels the call (spec 2026-07-28: basic/transports/streamable-http, "Cancellation").
  */
 export class ResponseWriter implements ChannelSink {
   /** Set once the response is committed to SSE. */

@@ -8,8 +8,9 @@ import { hasStatelessEnvelope } from '../../protocol/request-meta.parser.js';
 const MODERN = new Set(STATELESS_PROTOCOL_VERSIONS);
 
 /**
- * Tells the 2026-07-28 wire from the 2025-11-25 one for a POST (BACKCOMPAT §1.1), before any modern header check:
- * legacy clients send neither `Mcp-Method` nor `_meta`, and rejecting them for it would break every one of them.
+ * Tells the 2026-07-28 wire from the 2025-11-25 one for a POST (docs/two-wires.md, "How a request is classified"; spec
+ * 2026-07-28: basic/versioning, "Backward Compatibility with Initialization-Based Versions"), before any modern header
+ * check: legacy clients send neither `Mcp-Method` nor `_meta`, and rejecting them for it would break every one of them.
  *
  * The body decides first: only modern clients put `io.modelcontextprotocol/protocolVersion` in `_meta`, so such a
  * request is modern whatever its header says (a wrong or missing header then gets the modern `-32020`/`-32022`);

@@ -7,9 +7,9 @@ import { McpStdioConnection } from './stdio.connection.js';
 import type { StdioOutput } from './stdio-output.interface.js';
 
 /**
- * The stdio transport of `McpModule` (spec digest §5): opens connections on pairs of streams, and stops the ones
- * still open when the application shuts down. `McpStdio` is the public way in; this provider is what it finds in
- * the application context.
+ * The stdio transport of `McpModule` (spec 2026-07-28: basic/transports/stdio): opens connections on pairs of streams,
+ * and stops the ones still open when the application shuts down. `McpStdio` is the public way in; this provider is what
+ * it finds in the application context.
  */
 @Injectable()
 export class McpStdioTransport implements BeforeApplicationShutdown {

@@ -41,13 +41,14 @@ export interface StdioConnectionDeps {
 export type StdioCloseMode = 'drain' | 'abort';
 
 /**
- * One MCP peer on a pair of byte streams (spec digest §5, BACKCOMPAT §1.2): newline-delimited JSON-RPC in, one line
- * per message out. Each request is served as soon as its line arrives — concurrently with the others — through the
- * dispatcher (2026-07-28, stateless) or, once a first `initialize` made this process a 2025-11-25 session, through
- * the legacy wire service, with real server→client requests written out and their answers read back in.
- * `notifications/cancelled` aborts a call and silences it. A malformed line is answered with an error and
- * otherwise ignored: nothing a client sends ends the connection but the end of its input. Calls run through
- * `McpCallRunner` (timed, drained, never counted against the calls-in-flight caps: the one client owns the process).
+ * One MCP peer on a pair of byte streams (spec 2026-07-28: basic/transports/stdio, with its "Backward Compatibility";
+ * docs/stdio.md): newline-delimited JSON-RPC in, one line per message out. Each request is served as soon as its line
+ * arrives — concurrently with the others — through the dispatcher (2026-07-28, stateless) or, once a first `initialize`
+ * made this process a 2025-11-25 session, through the legacy wire service, with real server→client requests written out
+ * and their answers read back in. `notifications/cancelled` aborts a call and silences it. A malformed line is answered
+ * with an error and otherwise ignored: nothing a client sends ends the connection but the end of its input. Calls run
+ * through `McpCallRunner` (timed, drained, never counted against the calls-in-flight caps: the one client owns the
+ * process).
  */
 export class McpStdioConnection {
   private readonly logger = new Logger('McpStdio');
@@ -229,9 +230,10 @@ export class McpStdioConnection {
   }
 
   /**
-   * The first `initialize` makes this process one 2025-11-25 session (BACKCOMPAT §1.2): it lives as long as the
-   * process, its list changes and resource updates go to stdout, and its server→client requests are answered on
-   * stdin. It is not kept in the HTTP session store: no id, no idle expiry, no cap.
+   * The first `initialize` makes this process one 2025-11-25 session (spec 2026-07-28: basic/versioning,
+   * "Backward Compatibility with Initialization-Based Versions"): it lives as long as the process, its list changes and
+   * resource updates go to stdout, and its server→client requests are answered on stdin. It is not kept in the HTTP
+   * session store: no id, no idle expiry, no cap.
    */
   private initialize(request: JsonRpcRequest): void {
     if (this.session) {
@@ -312,8 +314,9 @@ function isSessionCall(call: RunningCall): boolean {
 }
 
 /**
- * A request with neither the 2026 envelope nor a session to belong to (BACKCOMPAT §1.2): name what would work (not
- * `initialize` when the 2025-11-25 wire is off).
+ * A request with neither the 2026 envelope nor a session to belong to: name what would work (not `initialize` when the
+ * 2025-11-25 wire is off), since legacy clients cannot fall forward (spec 2026-07-28: basic/versioning,
+ * "Backward Compatibility with Initialization-Based Versions").
  */
 function missingEnvelope(supported: readonly string[]): McpError {
   const sessionVersions = supported.filter((version) => !STATELESS_VERSIONS.has(version));
