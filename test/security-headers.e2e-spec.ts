@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SecurityHeadersModule } from './fixtures/security-headers.fixture.js';
+import { GuardedHeadersModule, SecurityHeadersModule } from './fixtures/security-headers.fixture.js';
 import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
 import { mcpPost, requestMeta, type RawResponse } from './support/raw-request.util.js';
 import { expectError, expectResult, jsonOf, rawHttp, rawPost, textOf } from './support/wire-response.util.js';
@@ -106,5 +106,27 @@ describe.each(ADAPTERS)('no X-Powered-By on the MCP endpoint (%s)', (adapter) =>
     const response = await fetch(`${running.baseUrl}/health`);
     expect(response.status).toBe(200);
     expect(response.headers.get('x-powered-by')).toBe(adapter === 'express' ? 'Express' : null);
+  });
+});
+
+describe.each(ADAPTERS)('no X-Powered-By when a guard refuses a GET or DELETE of the endpoint (%s)', (adapter) => {
+  let running: RunningApp;
+
+  beforeAll(async () => {
+    running = await startApp(adapter, { imports: [GuardedHeadersModule] });
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  it('403 from the guard carries no X-Powered-By, and the endpoint still serves POST', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(running.mcpUrl, { method, headers: { accept: 'text/event-stream', 'mcp-session-id': 'x' } });
+      expect(response.status).toBe(403);
+      expect(response.headers.get('x-powered-by')).toBeNull();
+    }
+    const list = await mcpPost(running.mcpUrl, { method: 'tools/list' });
+    expect(expectResult<{ tools: unknown[] }>(list, 'tools/list').tools).toHaveLength(1);
+    expect(list.headers.get('x-powered-by')).toBeNull();
   });
 });

@@ -104,9 +104,11 @@ export class BodyCaptureInstaller implements OnApplicationBootstrap, OnModuleDes
 
   private installExpress(adapter: { use: (...args: unknown[]) => unknown }): void {
     adapter.use((request: CapturingRequest, response: ServerResponse, next: () => void) => {
-      if (request.method !== 'POST' || !this.isExpressEndpoint(request)) return next();
-      // Set by Express before any middleware; the endpoint's answers (this early 413 included) name no framework.
+      if (!this.isExpressEndpoint(request)) return next();
+      // Set by Express before any middleware; the endpoint's answers name no framework, whatever answers them: the
+      // endpoint, this early 413, or a guard that refuses a GET or DELETE before the controller runs.
       response.removeHeader('X-Powered-By');
+      if (request.method !== 'POST') return next();
       const limit = this.options.maxBodyBytes;
       readRawBody(request, request.headers['content-length'], limit, (raw) => {
         // Answered here: Express's own parsers would otherwise start reading the rest of the upload.
@@ -118,7 +120,7 @@ export class BodyCaptureInstaller implements OnApplicationBootstrap, OnModuleDes
     });
   }
 
-  /** Whether the Express router will send this request to the endpoint's POST route, by the route's own matcher. */
+  /** Whether this request's path is the endpoint's, by the matcher of the endpoint's own POST route (GET and DELETE share it). */
   private isExpressEndpoint(request: CapturingRequest): boolean {
     const routes = this.expressRoutes;
     if (routes.length === 0) return false;
