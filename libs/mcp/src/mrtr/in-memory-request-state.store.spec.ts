@@ -76,4 +76,19 @@ describe('InMemoryRequestStateStore', () => {
   it.each([0, -1, 1.5, Number.NaN])('refuses maxEntries %s at construction', (maxEntries) => {
     expect(() => new InMemoryRequestStateStore({ maxEntries })).toThrow(/maxEntries must be a positive whole number/);
   });
+
+  it('caps what one caller holds (429 / -32603 with a Retry-After) while other callers go on; the slot returns on expiry', () => {
+    const clock = { now: 0 };
+    const store = new InMemoryRequestStateStore({ maxEntries: 100, maxEntriesPerCaller: 2, now: () => clock.now });
+    expect(store.consume('a1', 10_000, 'p:alice')).toBe(true);
+    expect(store.consume('a2', 20_000, 'p:alice')).toBe(true);
+    expect(() => store.consume('a3', 30_000, 'p:alice')).toThrow(
+      expect.objectContaining({ code: -32603, httpStatus: 429, data: { retryAfterSeconds: 10 } }),
+    );
+    expect(store.consume('b1', 30_000, 'p:bob')).toBe(true);
+    expect(store.consume('x1', 30_000)).toBe(true); // no caller known: only the total cap applies
+    clock.now = 10_001;
+    expect(store.consume('a3', 30_000, 'p:alice')).toBe(true);
+    expect(store.consume('a1', 30_000, 'p:bob')).toBe(true); // forgotten once expired (the state is refused as expired anyway)
+  });
 });

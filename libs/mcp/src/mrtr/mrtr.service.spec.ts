@@ -95,6 +95,22 @@ describe('McpMrtrService single-use requestState', () => {
     await expect(service.begin(retry(state), 'deploy')).resolves.toBeInstanceOf(AnswerLedger);
   });
 
+  it('tells the store who is calling: the principal, or else the remote address (IPv6 by its /64)', async () => {
+    const callers: (string | undefined)[] = [];
+    const store: McpRequestStateStore = { consume: (_id, _expiresAt, caller) => (callers.push(caller), true) };
+    const service = serviceWith({ singleUse: store });
+    const as = (extra: Partial<McpRequestScope>) => ({ ...retry(firstRoundState(service)), ...extra }) as McpRequestScope;
+    // A state issued to alice, retried by alice.
+    const alice = (scope: McpRequestScope) => ({ ...scope, principal: 'alice', remoteAddress: '10.0.0.1' }) as McpRequestScope;
+    const ledger = service.begin(alice(scopeOf({})), 'deploy') as AnswerLedger;
+    ledger.ask('confirm', McpInput.url('Confirm the deploy', 'https://example.com/confirm') as never);
+    const issued = service.finish(ledger, alice(scopeOf({})), 'deploy') as { requestState: string };
+    await service.begin(alice(retry(issued.requestState)), 'deploy');
+    await service.begin(as({ remoteAddress: '2001:db8:1:2::7' }), 'deploy');
+    await service.begin(as({}), 'deploy');
+    expect(callers).toEqual(['p:alice', 'a:2001:db8:1:2::/64', undefined]);
+  });
+
   it('a full in-memory store refuses the retry with its 503 error, not with a false "already used"', async () => {
     const service = serviceWith({ singleUse: new InMemoryRequestStateStore({ maxEntries: 1 }) });
     await service.begin(retry(firstRoundState(service)), 'deploy');

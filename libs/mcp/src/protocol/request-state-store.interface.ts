@@ -20,7 +20,8 @@ export interface McpRequestStateStore {
    * (the client gets `-32602` "already used"). Must be atomic: of two concurrent calls with the same id, only one may
    * get `true`. `expiresAt` (epoch milliseconds) is when the state stops being accepted anyway: the id need not be
    * kept after it. A store that cannot take the id (full, unreachable) should throw an `McpError` saying so (or any
-   * error, which the client sees as `-32603`): never answer `true` without recording the id.
+   * error, which the client sees as `-32603`): never answer `true` without recording the id. `caller` (the principal,
+   * or for an anonymous caller its remote address group) lets a store bound what one caller may hold.
    */
-  consume(stateId: string, expiresAt: number): Promise<boolean> | boolean;
+  consume(stateId: string, expiresAt: number, caller?: string): Promise<boolean> | boolean;
 }
