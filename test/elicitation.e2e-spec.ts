@@ -324,7 +324,7 @@ describe.each(ADAPTERS)('elicitation (%s)', (adapter) => {
         });
         expect(completeText(done)).toBe(`sign-in ${action}`);
       }
-      // `elicitation: {}` and `{ form: {} }` mean form only (T-ELIC-01).
+      // `elicitation: {}` and `{ form: {} }` mean form only (spec 2026-07-28: client/elicitation, "Capabilities").
       missingCapability(await rawCall(running.mcpUrl, 'connectAccount', {}, { capabilities: { elicitation: {} } }), { elicitation: { url: {} } });
       missingCapability(await rawCall(running.mcpUrl, 'connectAccount', {}, { capabilities: FORM }), { elicitation: { url: {} } });
     });
@@ -541,7 +541,8 @@ describe.each(ADAPTERS)('elicitation (%s)', (adapter) => {
       expect(Object.keys(inputRequired(outcome).inputRequests!)).toEqual(['name']);
     });
 
-    it('a retry with the state but no answers asks again (T-MRTR-11)', async () => {
+    // spec 2026-07-28: basic/patterns/mrtr, "Error Handling"
+    it('a retry with the state but no answers asks again', async () => {
       const round1 = inputRequired(await rawCall(running.mcpUrl, 'confirmDelete', { target: 'db' }, { capabilities: FORM }));
       const again = inputRequired(await rawCall(running.mcpUrl, 'confirmDelete', { target: 'db' }, { capabilities: FORM, requestState: round1.requestState }));
       expect(Object.keys(again.inputRequests!)).toEqual(['confirm']);
@@ -590,7 +591,8 @@ describe.each(ADAPTERS)('elicitation (%s)', (adapter) => {
       expect(completeText(round3)).toBe('submitted 300000 characters');
     });
 
-    it('unrecognised extra entries in inputResponses are ignored (T-MRTR-10)', async () => {
+    // spec 2026-07-28: basic/patterns/mrtr, "Error Handling"
+    it('unrecognised extra entries in inputResponses are ignored', async () => {
       const round1 = inputRequired(await rawCall(running.mcpUrl, 'confirmDelete', { target: 'tmp' }, { capabilities: FORM }));
       const done = await rawCall(running.mcpUrl, 'confirmDelete', { target: 'tmp' }, {
         capabilities: FORM,

@@ -140,7 +140,8 @@ describe.each(ADAPTERS)('MCP features through the official client (%s)', (adapte
       expect(add.outputSchema).toMatchObject({ type: 'object', properties: { sum: { type: 'integer' } } });
     });
 
-    it('publishes a compilable inputSchema with root type "object" and a well-formed name for every tool (T-TOOL-04, T-TOOL-09)', async () => {
+    // spec 2026-07-28: server/tools, "Tool" and "Tool Names"
+    it('publishes a compilable inputSchema with root type "object" and a well-formed name for every tool', async () => {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(CATALOG_TOOLS);
       for (const tool of tools) {
@@ -319,7 +320,8 @@ describe.each(ADAPTERS)('MCP features through the official client (%s)', (adapte
       });
     });
 
-    it('answers a template URI whose item does not exist with -32602, not empty contents (T-RES-03)', async () => {
+    // spec 2026-07-28: server/resources, "Error Handling"
+    it('answers a template URI whose item does not exist with -32602, not empty contents', async () => {
       await expect(client.readResource({ uri: 'catalog://items/durian' })).rejects.toMatchObject({ code: -32602 });
     });
   });

@@ -99,7 +99,8 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
       await expectStillServing();
     });
 
-    it.each(['GET', 'DELETE'])('answers 403 to a %s whose Origin is not allowed (every connection, T-HTTP-02)', async (verb) => {
+    // spec 2026-07-28: basic/transports/streamable-http, "Security & Endpoint"
+    it.each(['GET', 'DELETE'])('answers 403 to a %s whose Origin is not allowed (every connection)', async (verb) => {
       const response = await fetch(url, { method: verb, headers: { origin: 'https://evil.example.com', accept: 'text/event-stream' } });
       expect(response.status).toBe(403);
       await response.body?.cancel();
@@ -155,7 +156,8 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
       await expectStillServing();
     });
 
-    it('serves a request without clientInfo (optional, T-META-06)', async () => {
+    // spec 2026-07-28: basic/index, "`_meta`"
+    it('serves a request without clientInfo (optional)', async () => {
       const meta = requestMeta();
       delete meta['io.modelcontextprotocol/clientInfo'];
       const response = await mcpPost(url, { method: 'tools/call', meta, params: { name: 'add', arguments: { a: 1, b: 1 } } });
@@ -246,7 +248,8 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
       await expectStillServing();
     });
 
-    it('accepts a Base64-sentinel Mcp-Name that decodes to the body name (T-HTTP-18)', async () => {
+    // spec 2026-07-28: basic/transports/streamable-http, "Value Encoding"
+    it('accepts a Base64-sentinel Mcp-Name that decodes to the body name', async () => {
       const response = await mcpPost(url, {
         method: 'tools/call',
         params: { name: 'add', arguments: { a: 4, b: 5 } },
@@ -265,7 +268,8 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
       expect(result.contents[0]).toMatchObject({ uri: 'catalog://items/apple', text: JSON.stringify({ sku: 'apple' }) });
     });
 
-    it('answers 400/-32020 to a raw non-ASCII Mcp-Name (must be Base64-encoded, T-HTTP-19)', async () => {
+    // spec 2026-07-28: basic/transports/streamable-http, "Value Encoding" and "Server Validation"
+    it('answers 400/-32020 to a raw non-ASCII Mcp-Name (must be Base64-encoded)', async () => {
       const response = await mcpPostViaHttp(url, {
         method: 'tools/call',
         params: { name: 'café', arguments: {} },
@@ -450,7 +454,8 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
       expect(frames[0].result.structuredContent).toEqual({ sum: 15 });
     });
 
-    it('ignores Mcp-Session-Id and Last-Event-ID on a POST and never mints a session (T-HTTP-25)', async () => {
+    // spec 2026-07-28: basic/transports/streamable-http, "Earlier Streamable HTTP Revisions"
+    it('ignores Mcp-Session-Id and Last-Event-ID on a POST and never mints a session', async () => {
       const response = await mcpPost(url, { method: 'tools/list', headers: { 'mcp-session-id': 'stale-session', 'last-event-id': '42' } });
       expectResult(response, 'tools/list');
       expect(response.headers.get('mcp-session-id')).toBeNull();
@@ -480,7 +485,8 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
       },
     );
 
-    it('answers a missing resource with -32602 and data.uri (not -32002, T-RES-02)', async () => {
+    // spec 2026-07-28: server/resources, "Error Handling"
+    it('answers a missing resource with -32602 and data.uri (not -32002)', async () => {
       const response = await mcpPost(url, { method: 'resources/read', params: { uri: 'catalog://nothing-here' } });
       const error = expectError(response, 200, -32602);
       expect(error.data).toMatchObject({ uri: 'catalog://nothing-here' });

@@ -92,16 +92,18 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
       expect(result.content).toEqual([{ type: 'text', text: 'deleted backups' }]);
       expect(asked).toEqual([{ mode: 'form', message: 'Delete backups?', requestedSchema: ConfirmForm.requestedSchema }]);
       expect(probe.deleted).toEqual(['backups']);
-      // No replay on this wire: the handler awaited the live answer (B-S2C-03).
+      // No replay on this wire: the handler awaited the live answer (ADR 0011; docs/two-wires.md).
       expect(runs('confirmDelete')).toBe(1);
 
-      // On the wire: the request came on the tools/call POST stream before its response (B-S2C-01) …
+      // On the wire: the request came on the tools/call POST stream before its response (spec 2025-11-25:
+      // basic/transports, "Sending Messages to the Server") …
       await connection.recorder.settled();
       const [request] = serverRequests(connection);
       expect([request.verb, request.requestMethod]).toEqual(['POST', 'tools/call']);
       const frames = connection.recorder.recorded.filter((record) => record.requestMethod === 'tools/call' && record.requestId === request.requestId);
       expect(frames.map((frame) => (frame.message as WireMessage).method ?? 'response')).toEqual(['elicitation/create', 'response']);
-      // … and the client's answer was POSTed with the session header and accepted with 202 (B-HTTP-01).
+      // … and the client's answer was POSTed with the session header and accepted with 202 (spec 2025-11-25:
+      // basic/transports, "Sending Messages to the Server").
       const answer = connection.recorder.exchanges.find((exchange) => exchange.bodyWasResponse)!;
       expect(answer.status).toBe(202);
       expect((answer.sentBody as { id: unknown }).id).toBe((request.message as WireMessage).id);
@@ -212,7 +214,8 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
     });
   });
 
-  describe('elicitation (URL mode, B-ELIC-01)', () => {
+  // spec 2025-11-25: client/elicitation, "URL Mode Elicitation Requests"
+  describe('elicitation (URL mode)', () => {
     it('URL-mode requests carry a fresh elicitationId each time', async () => {
       const asked: Array<Record<string, unknown>> = [];
       const connection = await connect({ elicitation: { url: {} } }, {
@@ -234,7 +237,8 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
     });
   });
 
-  describe('capabilities declared at initialize govern the session (B-INIT-02, B-S2C-02)', () => {
+  // spec 2025-11-25: basic/lifecycle, "Capability Negotiation" and "Operation"
+  describe('capabilities declared at initialize govern the session', () => {
     it.each([
       ['no elicitation capability, form needed', {}, 'confirmDelete'],
       ['url only, form needed', { elicitation: { url: {} } }, 'confirmDelete'],
@@ -320,7 +324,9 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
     });
   });
 
-  describe('cancellation (B-CANC-01, B-HTTP-03)', () => {
+  // spec 2025-11-25: basic/utilities/cancellation, "Behavior Requirements"; a dropped connection is not a
+  // cancellation: basic/transports, "Sending Messages to the Server".
+  describe('cancellation', () => {
     const cancel = (sessionId: string, requestId: string, reason = 'user hit stop') =>
       legacyPost(running.mcpUrl, { method: 'notifications/cancelled', params: { requestId, reason } }, { sessionId });
 

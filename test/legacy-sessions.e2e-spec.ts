@@ -68,7 +68,8 @@ describe.each(ADAPTERS)('2025-11-25 sessions (%s)', (adapter) => {
       await running?.close();
     });
 
-    describe('ending and finding sessions (B-SESS-02..04)', () => {
+    // spec 2025-11-25: basic/transports, "Session Management"
+    describe('ending and finding sessions', () => {
       it('DELETE ends the session with 204; after that every verb with its id gets 404', async () => {
         const { sessionId } = await rawInitialize(running.mcpUrl);
         expect((await ping(running.mcpUrl, sessionId)).status).toBe(200);
@@ -130,7 +131,8 @@ describe.each(ADAPTERS)('2025-11-25 sessions (%s)', (adapter) => {
         }
       });
 
-      it('Origin validation applies to the legacy path too: 403 on initialize, POST, GET and DELETE (B-HTTP-06)', async () => {
+      // spec 2025-11-25: basic/transports, "Security Warning"
+      it('Origin validation applies to the legacy path too: 403 on initialize, POST, GET and DELETE', async () => {
         const evil = { origin: 'https://evil.example' };
         const refused = await rawInitialize(running.mcpUrl, { headers: evil });
         expect(refused.response.status).toBe(403);
@@ -142,7 +144,8 @@ describe.each(ADAPTERS)('2025-11-25 sessions (%s)', (adapter) => {
         expect((await ping(running.mcpUrl, sessionId)).status).toBe(200);
       });
 
-      it('a session is bound to the principal that created it (B-AUTH-01)', async () => {
+      // spec 2025-11-25: basic/security_best_practices, "Session Hijacking"; basic/authorization, "Token Handling"
+      it('a session is bound to the principal that created it', async () => {
         const { sessionId } = await rawInitialize(running.mcpUrl, { headers: { 'x-user': 'alice' } });
         expect((await ping(running.mcpUrl, sessionId, { 'x-user': 'alice' })).status).toBe(200);
         expectJsonRpcError(await ping(running.mcpUrl, sessionId, { 'x-user': 'mallory' }), 404);
@@ -150,7 +153,8 @@ describe.each(ADAPTERS)('2025-11-25 sessions (%s)', (adapter) => {
       });
     });
 
-    describe('the GET stream (B-HTTP-04)', () => {
+    // spec 2025-11-25: basic/transports, "Listening for Messages from the Server"
+    describe('the GET stream', () => {
       it('GET with a valid session opens an SSE stream; a second concurrent GET gets 409', async () => {
         const { sessionId } = await rawInitialize(running.mcpUrl);
         const first = await openGet(sessionId);
@@ -190,7 +194,8 @@ describe.each(ADAPTERS)('2025-11-25 sessions (%s)', (adapter) => {
       });
     });
 
-    describe('resource subscriptions and list changes (B-SUB-01, B-SUB-02)', () => {
+    // spec 2025-11-25: server/resources, "Subscriptions" and "List Changed Notification"
+    describe('resource subscriptions and list changes', () => {
       it('subscribe/unsubscribe return {}; updates arrive untagged on the GET stream only while subscribed', async () => {
         const connection = await connect();
         const publisher = running.app.get(McpPublisher);
@@ -252,7 +257,8 @@ describe.each(ADAPTERS)('2025-11-25 sessions (%s)', (adapter) => {
             });
           }
         }
-        // A raw session that never sent notifications/initialized gets nothing (B-INIT-04).
+        // A raw session that never sent notifications/initialized gets nothing (spec 2025-11-25: basic/lifecycle,
+        // "Initialization").
         const { sessionId: quiet } = await rawInitialize(running.mcpUrl, { initialized: false });
         const quietStream = await openGet(quiet);
         expect(quietStream.status).toBe(200);

@@ -60,7 +60,9 @@ describe.each(ADAPTERS)('2025-11-25 wire: handshake, features and shapes (%s)', 
     await running?.close();
   });
 
-  describe('initialize (B-INIT-01..03, B-ERA-02, B-SESS-01)', () => {
+  // spec 2025-11-25: basic/lifecycle, "Initialization" and "Version Negotiation"; basic/transports,
+  // "Protocol Version Header" (not sent with `initialize`) and "Session Management".
+  describe('initialize', () => {
     it('the official client negotiates 2025-11-25 and sees the server capabilities, serverInfo and instructions', async () => {
       const { client, recorder } = legacy;
       expect(client.getServerCapabilities()).toEqual({
@@ -155,7 +157,9 @@ describe.each(ADAPTERS)('2025-11-25 wire: handshake, features and shapes (%s)', 
     });
   });
 
-  describe('the same handlers as on the 2026 wire, results shaped for 2025-11-25 (B-SHAPE-01)', () => {
+  // What changed in the shapes: spec 2026-07-28: changelog, "Minor changes"; on 2025-11-25 `structuredContent` is
+  // an object (spec 2025-11-25: server/tools, "Structured Content").
+  describe('the same handlers as on the 2026 wire, results shaped for 2025-11-25', () => {
     it('tools/list lists the same tools; an outputSchema with a non-object root is dropped on this wire only', async () => {
       const legacyTools = (await legacy.client.listTools()).tools;
       const modernTools = (await modern.listTools()).tools;
@@ -250,7 +254,8 @@ describe.each(ADAPTERS)('2025-11-25 wire: handshake, features and shapes (%s)', 
       expect((await legacy.client.complete(templateRef)).completion.values).toEqual(['banana']);
     });
 
-    it('resource not found is -32002 with data.uri on this wire (-32602 on the 2026 wire) (B-SHAPE-02)', async () => {
+    // spec 2025-11-25: server/resources, "Error Handling"; spec 2026-07-28: basic/index, "Error Codes"
+    it('resource not found is -32002 with data.uri on this wire (-32602 on the 2026 wire)', async () => {
       for (const uri of ['catalog://items/kiwi', 'nothing://here']) {
         // The official client folds both codes into one ResourceNotFoundError, so the wire code is read from the recorder.
         const onLegacy = await legacy.client.readResource({ uri }).catch((error: unknown) => error);
@@ -285,7 +290,8 @@ describe.each(ADAPTERS)('2025-11-25 wire: handshake, features and shapes (%s)', 
   });
 
   describe('session-level utilities', () => {
-    it('ping answers {} (B-PING-01)', async () => {
+    // spec 2025-11-25: basic/utilities/ping, "Behavior Requirements"
+    it('ping answers {}', async () => {
       await expect(legacy.client.ping()).resolves.toBeDefined();
       await legacy.recorder.settled();
       expect(lastResult(legacy.recorder.recorded, 'ping')).toEqual({});
@@ -295,7 +301,8 @@ describe.each(ADAPTERS)('2025-11-25 wire: handshake, features and shapes (%s)', 
       expect(raw.messages).toEqual([{ jsonrpc: '2.0', id: 'p-1', result: {} }]);
     });
 
-    it.each([['verbose'], ['WARNING'], [42], [undefined]])('logging/setLevel with level %s → -32602 (B-LOG-01)', async (level) => {
+    // spec 2025-11-25: server/utilities/logging, "Error Handling"
+    it.each([['verbose'], ['WARNING'], [42], [undefined]])('logging/setLevel with level %s → -32602', async (level) => {
       const raw = await legacyPost(
         running.mcpUrl,
         { id: 'lvl', method: 'logging/setLevel', params: level === undefined ? {} : { level } },
@@ -390,7 +397,9 @@ describe.each(ADAPTERS)('2025-11-25 wire: handshake, features and shapes (%s)', 
     });
   });
 
-  describe('headers on this wire (B-HDR-01, B-HDR-02)', () => {
+  // spec 2025-11-25: basic/transports, "Protocol Version Header"; the 2026 headers are not asked of a legacy client
+  // (spec 2026-07-28: basic/versioning, "Backward Compatibility with Initialization-Based Versions").
+  describe('headers on this wire', () => {
     it('legacy requests need no Mcp-Method, Mcp-Name or _meta; a missing version header means the session version', async () => {
       const bare = await legacyPost(
         running.mcpUrl,

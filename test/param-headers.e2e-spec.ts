@@ -71,7 +71,8 @@ describe.each(ADAPTERS)('Mcp-Param-* headers (%s)', (adapter) => {
     expect(tools.find((tool) => tool.name === 'deploy')?.inputSchema).toStrictEqual(DEPLOY_SCHEMA);
   });
 
-  describe('the body is the source of truth (T-HTTP-21)', () => {
+  // spec 2026-07-28: basic/transports/streamable-http, "Server Behavior for Custom Headers"
+  describe('the body is the source of truth', () => {
     it('matching headers for every present value → 200', async () => {
       expectCalled(await callDeploy(url, FULL_ARGS, FULL_HEADERS), FULL_ARGS);
     });
@@ -140,7 +141,8 @@ describe.each(ADAPTERS)('Mcp-Param-* headers (%s)', (adapter) => {
     });
   });
 
-  describe('integers are compared numerically (T-HTTP-20)', () => {
+  // spec 2026-07-28: basic/transports/streamable-http, "Server Validation"
+  describe('integers are compared numerically', () => {
     it.each(['42', '42.0', '42.000', '042'])('Count: %s matches 42', async (header) => {
       expectCalled(await callDeploy(url, { count: 42 }, { 'mcp-param-count': header }), { count: 42 });
     });
@@ -154,7 +156,8 @@ describe.each(ADAPTERS)('Mcp-Param-* headers (%s)', (adapter) => {
     });
   });
 
-  describe('Base64 sentinel values are decoded (T-HTTP-18)', () => {
+  // spec 2026-07-28: basic/transports/streamable-http, "Value Encoding"
+  describe('Base64 sentinel values are decoded', () => {
     it('a non-ASCII string travels as =?base64?…?= and matches after decoding', async () => {
       const args = { region: 'Zürich – 東京', target: { zone: ' padded ' } };
       const headers = { 'mcp-param-region': base64Sentinel('Zürich – 東京'), 'mcp-param-zone': base64Sentinel(' padded ') };
@@ -198,7 +201,9 @@ describe.each(ADAPTERS)('Mcp-Param-* headers (%s)', (adapter) => {
     });
   });
 
-  describe('header characters (T-HTTP-19, T-HTTP-22)', () => {
+  // spec 2026-07-28: basic/transports/streamable-http, "Server Behavior for Custom Headers" (invalid characters;
+  // unrecognised headers ignored)
+  describe('header characters', () => {
     it('a recognised header with a control character (tab) → 400 / -32020', async () => {
       const response = await callDeploy(url, { region: 'us\twest' }, { 'mcp-param-region': 'us\twest' }, 'http');
       expectMismatch(response, /invalid characters/);
@@ -321,7 +326,8 @@ async function initApp(adapter: AdapterName, module: ReturnType<typeof brokenToo
   }
 }
 
-describe.each(ADAPTERS)('x-mcp-header annotations that must fail bootstrap (T-HTTP-23) (%s)', (adapter) => {
+// spec 2026-07-28: server/tools, "x-mcp-header"
+describe.each(ADAPTERS)('x-mcp-header annotations that must fail bootstrap (%s)', (adapter) => {
   const prop = (schema: Record<string, unknown>) => ({ type: 'object', properties: { p: schema } });
 
   it.each([

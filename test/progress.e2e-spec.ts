@@ -216,7 +216,8 @@ describe.each(ADAPTERS)('progress (%s)', (adapter) => {
       expect(messages[2].result).toMatchObject({ isError: true });
     });
 
-    it('nothing is sent for a request once its response went out (T-PROG-02)', async () => {
+    // spec 2026-07-28: basic/patterns/progress, "Behavior Requirements"
+    it('nothing is sent for a request once its response went out', async () => {
       probe.late = undefined;
       const response = await mcpPost(running.mcpUrl, {
         method: 'tools/call',

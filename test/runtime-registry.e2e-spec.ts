@@ -254,7 +254,8 @@ describe.each(ADAPTERS)('runtime registration (%s)', (adapter) => {
       }
       // The removal reaches the later stream; the early one is on the same bus, so it would have had it by now.
       await later.nextFrames(2);
-      // The early stream was told it would get no tools changes, and got none (T-SUB-01).
+      // The early stream was told it would get no tools changes, and got none (spec 2026-07-28:
+      // basic/patterns/subscriptions, "Opening a Stream").
       expect(early.messages).toHaveLength(1);
     });
 

@@ -47,7 +47,10 @@ class StreamBook {
   }
 }
 
-/** T-SUB-04: every notification on a listen stream carries the subscription id, with the id's JSON type. */
+/**
+ * Every notification on a listen stream carries the subscription id, with the id's JSON type (spec 2026-07-28:
+ * basic/patterns/subscriptions, "Receiving Notifications").
+ */
 function expectTagged(messages: readonly WireMessage[], id: string | number): void {
   for (const message of messages) {
     const meta = (message.method ? message.params?._meta : message.result?._meta) as Record<string, unknown> | undefined;
@@ -129,7 +132,8 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
 
     afterEach(async () => {
       await book.closeAll();
-      // Teardown by the client ends every subscription on the server (T-SUB-08).
+      // Teardown by the client ends every subscription on the server: no subscription state outlives its stream
+      // (spec 2026-07-28: basic/patterns/subscriptions, "Graceful Closure").
       await until(() => ctx.subs.openStreams === 0, 2_000, 'all subscriptions to end');
     });
 
@@ -177,7 +181,8 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
       expect(quiet.messages).toHaveLength(1);
     });
 
-    it('honours the filter: a prompts-only stream never receives tools or resources changes (T-SUB-01)', async () => {
+    // spec 2026-07-28: basic/patterns/subscriptions, "Opening a Stream"
+    it('honours the filter: a prompts-only stream never receives tools or resources changes', async () => {
       const stream = await book.listen(ctx.running.mcpUrl, 11, { promptsListChanged: true });
       await expectAck(stream, 11, { promptsListChanged: true });
       await ctx.publisher.toolsListChanged();
@@ -287,7 +292,9 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
       await stream.nextFrames(2);
     });
 
-    it('never puts progress or log notifications on a listen stream, even when the listen asked for them (T-SUB-05)', async () => {
+    // spec 2026-07-28: basic/transports/streamable-http, "Receiving Messages", and server/utilities/logging,
+    // "Per-request log level"
+    it('never puts progress or log notifications on a listen stream, even when the listen asked for them', async () => {
       const stream = await book.listen(ctx.running.mcpUrl, 'noisy', { toolsListChanged: true }, requestMeta({
         progressToken: 'p1',
         'io.modelcontextprotocol/logLevel': 'debug',
@@ -378,7 +385,8 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
       expect(held).toBe(0);
     });
 
-    it('taskIds without the tasks extension capability → 400 / -32021 with requiredCapabilities (T-TASK-10)', async () => {
+    // ext-tasks spec 2026-07-28: tasks, "Task Status Notifications"
+    it('taskIds without the tasks extension capability → 400 / -32021 with requiredCapabilities', async () => {
       const response = await mcpPost(ctx.running.mcpUrl, {
         method: 'subscriptions/listen',
         params: { notifications: { toolsListChanged: true, taskIds: ['task-1'] } },
@@ -403,7 +411,8 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
       await until(() => ctx.subs.openStreams === 0, 2_000, 'all subscriptions to end');
     });
 
-    it('drops promptsListChanged, resourcesListChanged and resourceSubscriptions from the acknowledgement (T-SUB-03)', async () => {
+    // spec 2026-07-28: basic/patterns/subscriptions, "Acknowledgment"
+    it('drops promptsListChanged, resourcesListChanged and resourceSubscriptions from the acknowledgement', async () => {
       const stream = await book.listen(ctx.running.mcpUrl, 21, { ...ALL_FLAGS, resourceSubscriptions: ['config://app'] });
       await expectAck(stream, 21, { toolsListChanged: true });
       // What was dropped is not delivered either.
@@ -542,7 +551,8 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
   });
 
   describe('server shutdown', () => {
-    it('app.close() ends open streams with the closing result, then the connection closes (T-SUB-06)', async () => {
+    // spec 2026-07-28: basic/patterns/subscriptions, "Graceful Closure"
+    it('app.close() ends open streams with the closing result, then the connection closes', async () => {
       const running = await startApp(adapter, { imports: [fullListenModule()] });
       let closed = false;
       try {

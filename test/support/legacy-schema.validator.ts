@@ -83,10 +83,11 @@ export function assertValidLegacyResult(method: string, result: unknown): void {
     fail(`${method} answers with an empty result`, result);
   }
   if (method === 'tools/list') {
-    // The schema allows `outputSchema` only with an object root; checked here too for a readable message.
+    // The schema allows `outputSchema` only with an object root; checked here too for a readable message (what
+    // changed: spec 2026-07-28: changelog, "Minor changes").
     for (const tool of (result as { tools: Array<Record<string, unknown>> }).tools) {
       const schema = tool.outputSchema as Record<string, unknown> | undefined;
-      if (schema !== undefined && schema.type !== 'object') fail(`tool "${String(tool.name)}": outputSchema root must be an object (B-SHAPE-01)`, tool);
+      if (schema !== undefined && schema.type !== 'object') fail(`tool "${String(tool.name)}": outputSchema root must be an object`, tool);
     }
   }
 }
@@ -112,13 +113,15 @@ export function assertValidLegacyServerMessage(message: unknown, requestMethod?:
     if (!def) fail(`unknown server notification ${JSON.stringify(message.method)}`, message);
     assertMatchesLegacyDef(def, message, `${String(message.method)} notification`);
     const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
-    if (meta && SUBSCRIPTION_ID in meta) fail('legacy notifications are untagged (no subscriptionId, B-SUB-01)', message);
+    // spec 2025-11-25: server/resources, "Subscriptions" (the tag is 2026-only)
+    if (meta && SUBSCRIPTION_ID in meta) fail('legacy notifications are untagged (no subscriptionId)', message);
     return;
   }
   if ('error' in message) {
     assertMatchesLegacyDef('JSONRPCErrorResponse', message, 'error response');
     const code = (message.error as { code: number }).code;
-    if (code <= -32020 && code >= -32022) fail(`error code ${code} does not exist on the 2025-11-25 wire (B-SHAPE-02)`, message);
+    // -32020..-32022 are 2026-07-28 codes (spec 2026-07-28: basic/index, "Error Codes").
+    if (code <= -32020 && code >= -32022) fail(`error code ${code} does not exist on the 2025-11-25 wire`, message);
     if (code === -32042) assertMatchesLegacyDef('URLElicitationRequiredError', message, 'error -32042');
     return;
   }
@@ -305,7 +308,8 @@ export async function assertAllLegacyValid(recorder: LegacyRecorder | readonly L
       if (entry.invalidBody !== undefined) fail(`the server sent a body that is not JSON (status ${entry.status})`, entry.invalidBody);
       const message = entry.message as Record<string, unknown>;
       const isResponse = isObject(message) && !('method' in message) && ('result' in message || 'error' in message);
-      if (isResponse && entry.verb === 'GET') fail('the GET stream must not carry responses (B-HTTP-04)', message);
+      // spec 2025-11-25: basic/transports, "Listening for Messages from the Server"
+      if (isResponse && entry.verb === 'GET') fail('the GET stream must not carry responses', message);
       assertValidLegacyServerMessage(message, isResponse ? entry.requestMethod : undefined);
       if (isResponse && entry.requestId !== undefined && !entry.bodyWasResponse && message.id !== entry.requestId) {
         fail(`response id ${JSON.stringify(message.id)} does not echo the request id ${JSON.stringify(entry.requestId)}`, message);

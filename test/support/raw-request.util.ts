@@ -98,7 +98,10 @@ export async function mcpPost(url: URL, call: RawPost): Promise<RawResponse> {
   return { status: response.status, headers: response.headers, text, json, sentId: call.rawBody === undefined ? (id ?? undefined) : idOf(call.rawBody) };
 }
 
-/** `=?base64?…?=`, the header encoding of values that are not plain header text (T-HTTP-18). */
+/**
+ * `=?base64?…?=`, the header encoding of values that are not plain header text (spec 2026-07-28:
+ * basic/transports/streamable-http, "Value Encoding").
+ */
 export function base64Sentinel(value: string): string {
   return `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }

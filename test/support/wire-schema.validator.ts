@@ -19,7 +19,8 @@ addFormats.default(published);
 
 /**
  * Compiles a JSON Schema the server published (2020-12, the MCP default dialect) and returns a validator that
- * throws with Ajv's explanation. Compilation itself throws when the schema is not valid JSON Schema (T-SCHEMA-03).
+ * throws with Ajv's explanation. Compilation itself throws when the schema is not valid JSON Schema
+ * (spec 2026-07-28: basic/index, "Schema Validation").
  */
 export function compilePublishedSchema(schema: unknown, what = 'schema'): (value: unknown) => void {
   const validate = published.compile(schema as object);
@@ -42,7 +43,10 @@ function fail(reason: string, value: unknown): never {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The methods that may answer with an `InputRequiredResult` (T-MRTR-01). */
+/**
+ * The methods that may answer with an `InputRequiredResult` (spec 2026-07-28: basic/patterns/mrtr,
+ * "Supported Requests").
+ */
 const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 /** method → the `$defs` name of its complete result. */
@@ -58,7 +62,10 @@ const RESULT_DEFS: Readonly<Record<string, string>> = {
   'completion/complete': 'CompleteResult',
 };
 
-/** Cacheable results (T-CACHE-01) — the schema already requires `ttlMs`/`cacheScope` on them. */
+/**
+ * Cacheable results (spec 2026-07-28: server/utilities/caching, "Cacheable Results") — the schema already requires
+ * `ttlMs`/`cacheScope` on them.
+ */
 const PAGINATED_METHODS = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']);
 
 /** notification method → its `$defs` name. */
@@ -96,33 +103,38 @@ const ERROR_OBJECT_DEFS: Readonly<Record<number, string>> = {
 export function assertValidResult(method: string, result: unknown): void {
   assertMatchesDef('Result', result, `result of ${method}`);
   const resultType = (result as { resultType: string }).resultType;
+  // spec 2026-07-28: basic/patterns/mrtr, "Supported Requests" and "Server Requirements (Basic Workflow)"; no cache
+  // hints on interim results: server/utilities/caching, "Cacheable Results".
   if (resultType === 'input_required') {
-    if (!MRTR_METHODS.has(method)) fail(`${method} must not answer with resultType "input_required" (T-MRTR-01)`, result);
+    if (!MRTR_METHODS.has(method)) fail(`${method} must not answer with resultType "input_required"`, result);
     assertMatchesDef('InputRequiredResult', result, `result of ${method}`);
     const interim = result as Record<string, unknown>;
     if (interim.inputRequests === undefined && interim.requestState === undefined) {
-      fail('an InputRequiredResult needs inputRequests and/or requestState (T-MRTR-02)', result);
+      fail('an InputRequiredResult needs inputRequests and/or requestState', result);
     }
-    if ('ttlMs' in interim || 'cacheScope' in interim) fail('an InputRequiredResult carries no cache hints (T-MRTR-12)', result);
+    if ('ttlMs' in interim || 'cacheScope' in interim) fail('an InputRequiredResult carries no cache hints', result);
     return;
   }
-  if (resultType !== 'complete') fail(`unexpected resultType ${JSON.stringify(resultType)} (no extension negotiated, T-RPC-04)`, result);
+  // Only core result types without a negotiated extension (spec 2026-07-28: basic/index, "ResultType").
+  if (resultType !== 'complete') fail(`unexpected resultType ${JSON.stringify(resultType)} (no extension negotiated)`, result);
   const def = RESULT_DEFS[method];
   if (def) assertMatchesDef(def, result, `result of ${method}`);
+  // spec 2026-07-28: server/utilities/pagination, "Response Format" and "Implementation Guidelines"
   if (PAGINATED_METHODS.has(method) && (result as { nextCursor?: unknown }).nextCursor === '') {
-    fail(`${method}: "" is not an end-of-list marker; omit nextCursor (T-PAGE-02)`, result);
+    fail(`${method}: "" is not an end-of-list marker; omit nextCursor`, result);
   }
 }
 
 /**
- * Validates one message the server sent. Servers never send requests (T-RPC-07); a result response must match
+ * Validates one message the server sent. Servers never send requests (spec 2026-07-28: basic/patterns/index); a
+ * result response must match
  * `JSONRPCResultResponse` (and, when `requestMethod` is given, its specific result type); an error response
  * `JSONRPCErrorResponse` (and the code's own def); a notification `JSONRPCNotification` (and its own def).
  */
 export function assertValidServerMessage(message: unknown, requestMethod?: string): void {
   if (!isObject(message)) fail('a server message must be a JSON object', message);
   if ('method' in message) {
-    if ('id' in message) fail('the server must not send JSON-RPC requests (T-RPC-07)', message);
+    if ('id' in message) fail('the server must not send JSON-RPC requests', message);
     assertMatchesDef('JSONRPCNotification', message, 'notification');
     const def = NOTIFICATION_DEFS[message.method as string];
     if (!def) fail(`unknown server notification ${JSON.stringify(message.method)}`, message);
@@ -132,11 +144,12 @@ export function assertValidServerMessage(message: unknown, requestMethod?: strin
   if ('error' in message) {
     assertMatchesDef('JSONRPCErrorResponse', message, 'error response');
     const code = (message.error as { code: number }).code;
-    if (code === -32002 || code === -32042) fail(`error code ${code} is retired under 2026-07-28 (T-RPC-09)`, message);
+    // spec 2026-07-28: basic/index, "Error Codes"
+    if (code === -32002 || code === -32042) fail(`error code ${code} is retired under 2026-07-28`, message);
     if (code >= -32099 && code <= -32020 && !(code in ERROR_ENVELOPE_DEFS)) {
-      fail(`error code ${code} is reserved for the spec (T-RPC-08)`, message);
+      fail(`error code ${code} is reserved for the spec`, message);
     }
-    if (code >= -32019 && code <= -32000) fail(`error code ${code} is a legacy range new servers should not use (T-RPC-10)`, message);
+    if (code >= -32019 && code <= -32000) fail(`error code ${code} is a legacy range new servers should not use`, message);
     if (ERROR_ENVELOPE_DEFS[code]) assertMatchesDef(ERROR_ENVELOPE_DEFS[code], message, `error ${code}`);
     if (ERROR_OBJECT_DEFS[code]) assertMatchesDef(ERROR_OBJECT_DEFS[code], message.error, `error ${code}`);
     return;

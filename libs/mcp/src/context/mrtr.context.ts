@@ -230,7 +230,8 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
     const parsed = request.parse(this.ledger.answerFor(key));
     if (parsed.ok) return parsed;
     if (parsed.malformed) throw McpError.invalidParams(`Invalid params: inputResponses["${key}"] is not a valid ${request.method} result`);
-    // Content that breaks the requested schema is asked for again (T-MRTR-11).
+    // Content that breaks the requested schema is asked for again (spec 2026-07-28: basic/patterns/mrtr,
+    // "Error Handling").
     this.ledger.forget(key);
     return { ok: false };
   }

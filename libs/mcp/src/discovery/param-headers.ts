@@ -20,8 +20,9 @@ const HEADER_TYPES = new Set(['string', 'integer', 'boolean']);
 
 /**
  * Finds the `x-mcp-header` annotations of a tool's input schema and checks every constraint the spec puts on them
- * (T-HTTP-23): a token name, unique case-insensitively, only on string/integer/boolean properties, reachable from
- * the root through `properties` only. A violation fails bootstrap, since HTTP clients would drop the tool.
+ * (spec 2026-07-28: server/tools, "x-mcp-header"): a token name, unique case-insensitively, only on
+ * string/integer/boolean properties, reachable from the root through `properties` only. A violation fails
+ * bootstrap, since HTTP clients would drop the tool.
  */
 export function checkParamHeaders(where: string, inputSchema: Record<string, unknown>): ParamHeaderBinding[] {
   const bindings: ParamHeaderBinding[] = [];

@@ -73,7 +73,10 @@ export class McpLegacyWireService {
     };
   }
 
-  /** The `InitializeResult` of a session (B-INIT-03): `serverInfo` is top-level on this wire. */
+  /**
+   * The `InitializeResult` of a session (spec 2025-11-25: basic/lifecycle, "Initialization"): `serverInfo` is
+   * top-level on this wire.
+   */
   initializeResult(protocolVersion: string): JsonObject {
     return {
       protocolVersion,
@@ -128,7 +131,8 @@ export class McpLegacyWireService {
    * The port that runs a transport's session calls (`McpCallRunner.run`) through the same dispatcher and handlers
    * as the 2026 wire, with live server→client requests and 2025-11-25 result and error shapes; `transport` says where
    * the messages go. Build it once per transport. Only `notifications/cancelled` aborts such a call (a dropped
-   * connection does not, B-HTTP-03), besides the call timeout and shutdown.
+   * connection does not; spec 2025-11-25: basic/transports, "Sending Messages to the Server"), besides the call
+   * timeout and shutdown.
    */
   callPort<R extends LegacyCallRequest>(transport: CallPort<R>): CallPort<R> {
     return new LegacyCallPort(transport, this.options.clientRequestTimeoutMs);

@@ -50,7 +50,8 @@ export class McpMrtrService {
     const opened = this.codec.openState(requestState);
     const state = this.verify(opened.payload, scope, target);
     const answers = new Map(Object.entries(state.a));
-    // Only answers to what the last round asked are taken; extra keys are ignored (T-MRTR-10).
+    // Only answers to what the last round asked are taken; extra keys are ignored (spec 2026-07-28:
+    // basic/patterns/mrtr, "Error Handling").
     for (const key of state.p) {
       if (Object.hasOwn(responses, key)) answers.set(key, responses[key]);
     }

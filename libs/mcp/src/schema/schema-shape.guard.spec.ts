@@ -13,7 +13,8 @@ function nested(levels: number): Record<string, unknown> {
   return schema;
 }
 
-describe('schema depth bound (T-SCHEMA-05)', () => {
+// spec 2026-07-28: basic/index, "Composition-Keyword Resource Use"
+describe('schema depth bound', () => {
   it(`accepts ${MAX_SCHEMA_DEPTH} levels of sub-schemas`, () => {
     expect(() => compileSchema(nested(MAX_SCHEMA_DEPTH), options)).not.toThrow();
   });

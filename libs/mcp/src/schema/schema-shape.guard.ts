@@ -4,7 +4,10 @@ import { appendPointer } from './schema-issues.util.js';
 import type { JsonSchemaObject } from './schema-input.interface.js';
 import { isJsonObject } from '../protocol/json-object.util.js';
 
-/** Deepest sub-schema nesting accepted at bootstrap (spec T-SCHEMA-05: bound validation cost). */
+/**
+ * Deepest sub-schema nesting accepted at bootstrap, to bound validation cost (spec 2026-07-28: basic/index,
+ * "Composition-Keyword Resource Use").
+ */
 export const MAX_SCHEMA_DEPTH = 64;
 
 /** Keywords whose value is a map of sub-schemas: the map itself is not a nesting level. */

@@ -71,7 +71,8 @@ function hasRepeatedHost(rawHeaders: readonly string[] | undefined): boolean {
 const forbidden = (message: string) => new McpError(McpErrorCode.InvalidRequest, message, undefined, 403);
 
 /**
- * DNS-rebinding protection (spec T-HTTP-02 and the conformance suite's `dns-rebinding-protection`). Fails closed:
+ * DNS-rebinding protection (spec 2026-07-28: basic/transports/streamable-http, "Security & Endpoint", and the
+ * conformance suite's `dns-rebinding-protection`). Fails closed:
  *
  * - `Host`: with `allowedHosts`, only those; without, `localhost`, `127.0.0.1` or `[::1]` on a loopback connection,
  *   and `localhost` or an IP address on any other (a server on 0.0.0.0 in a container). A DNS name needs

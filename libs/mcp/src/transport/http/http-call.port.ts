@@ -29,9 +29,10 @@ export function httpQueueBounds(options: McpResolvedOptions): HttpQueueBounds {
 /**
  * Writes calls to their HTTP responses through a `ResponseWriter` (JSON or SSE, decided by the first message), with
  * the bounds of their route's delivery. On the 2026-07-28 wire, a client that goes away cancels a call whose route
- * allows it; on the 2025-11-25 wire it never does (B-HTTP-03: only `notifications/cancelled` cancels). When the
- * server closes, a connection ends with its call's response; a 2026 call still unread a second after the drain's
- * deadline loses its connection, so a reader that never drains cannot hold the shutdown.
+ * allows it; on the 2025-11-25 wire it never does (only `notifications/cancelled` cancels; spec 2025-11-25:
+ * basic/transports, "Sending Messages to the Server"). When the server closes, a connection ends with its call's
+ * response; a 2026 call still unread a second after the drain's deadline loses its connection, so a reader that
+ * never drains cannot hold the shutdown.
  */
 export class HttpCallPort implements CallPort<HttpCallRequest> {
   constructor(

@@ -199,7 +199,10 @@ export class McpLegacyHttpHandler {
     return session;
   }
 
-  /** After `initialize`, the header names the negotiated version; absent means the session's (B-HDR-01). */
+  /**
+   * After `initialize`, the header names the negotiated version; absent means the session's (spec 2025-11-25:
+   * basic/transports, "Protocol Version Header").
+   */
   private checkVersionHeader(request: IncomingMessage, session: LegacySession): void {
     const version = request.headers[McpHeaders.protocolVersion];
     if (version !== undefined && version !== session.protocolVersion) {

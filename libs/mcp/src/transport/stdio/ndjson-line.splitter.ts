@@ -7,9 +7,9 @@ export interface LineSink {
 }
 
 /**
- * Cuts a byte stream into newline-delimited messages (stdio framing, T-STDIO-01). Bytes are gathered before decoding,
- * so a multi-byte character split across chunks survives; a line longer than `maxLineBytes` is dropped as it
- * arrives, so a client that never sends `\n` cannot grow memory without bound.
+ * Cuts a byte stream into newline-delimited messages (stdio framing; spec 2026-07-28: basic/transports/stdio).
+ * Bytes are gathered before decoding, so a multi-byte character split across chunks survives; a line longer than
+ * `maxLineBytes` is dropped as it arrives, so a client that never sends `\n` cannot grow memory without bound.
  */
 export class NdjsonLineSplitter {
   private parts: Buffer[] = [];

@@ -1,9 +1,10 @@
 import { ConsoleLogger, type ConsoleLoggerOptions, type LogLevel } from '@nestjs/common';
 
 /**
- * Nest's `ConsoleLogger`, every level on stderr. On stdio, stdout belongs to the protocol (T-STDIO-02), while the
- * stock logger prints `log`, `warn`, `debug` and `verbose` to stdout. Colours default to whether stderr is a
- * terminal, so a host that records the server's stderr gets plain text. `McpStdio.run` installs it.
+ * Nest's `ConsoleLogger`, every level on stderr. On stdio, stdout belongs to the protocol (spec 2026-07-28:
+ * basic/transports/stdio), while the stock logger prints `log`, `warn`, `debug` and `verbose` to stdout. Colours
+ * default to whether stderr is a terminal, so a host that records the server's stderr gets plain text.
+ * `McpStdio.run` installs it.
  *
  * @example NestFactory.createApplicationContext(AppModule, { logger: new McpStderrLogger() })
  */

@@ -19,7 +19,7 @@ interface QueuedLine {
 /**
  * The single writer of a stdio connection's output. Every message becomes one line — `JSON.stringify` escapes line
  * breaks inside strings — handed to the stream in one `write` call, so concurrent requests can never interleave
- * inside a line (T-STDIO-01), and messages leave in the order they were written.
+ * inside a line (spec 2026-07-28: basic/transports/stdio), and messages leave in the order they were written.
  *
  * While the stream is full, lines wait in a queue bounded like an HTTP response's (`streaming.maxQueuedFrames`,
  * `streaming.maxQueuedBytes`). At the bound, a new progress notification replaces the queued one of its token

@@ -182,7 +182,10 @@ export class McpStdioConnection {
     if (this.session) this.deps.legacy.notification(this.session, message.method, params);
   }
 
-  /** `notifications/cancelled`: the call's signal aborts and nothing more is written for it (T-STDIO-04). */
+  /**
+   * `notifications/cancelled`: the call's signal aborts and nothing more is written for it (spec 2026-07-28:
+   * basic/transports/stdio, "Cancellation").
+   */
   private cancel(requestId: unknown, reason: unknown): void {
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
     const call = this.inFlight.get(requestId);
