@@ -16,6 +16,9 @@
  *  transport/stdio                                                        siblings: neither imports the other
  *  legacy/               the 2025-11-25 wire without its transport:       a second protocol over the same runner
  *                        sessions, negotiation, server→client requests    and dispatcher
+ *  tasks/                the tasks extension: task store and runner       runs task rounds through the call runner and
+ *                        defaults, worker, starter, tasks/* routes        adds routes to the dispatcher (server/);
+ *                                                                         legacy/ serves its 2025-11-25 face
  *  server/               call runner, dispatcher and route table,         admits and routes a call to the feature
  *                        feature services, tracker, bootstrap checks      that answers it; sees all features
  *  subscriptions/        listen streams, publisher, in-memory event bus   a feature the dispatcher routes to
@@ -50,6 +53,7 @@ const LAYERS = [
   ['testing/'],
   ['transport/http/', 'transport/stdio/'],
   ['legacy/'],
+  ['tasks/'],
   ['server/'],
   ['subscriptions/'],
   ['discovery/'],

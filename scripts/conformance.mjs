@@ -9,7 +9,8 @@
  * - The gate is the exit code with an empty expected-failures file (warnings count as failures), a health check
  *   before the run, and every pending scenario passing.
  *
- * Usage: node scripts/conformance.mjs [--requirements 2026-07-28]
+ * Usage: node scripts/conformance.mjs [--requirements 2026-07-28] [--tasks]
+ * (with --requirements, the tasks scenarios run only when --tasks is given too)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -26,6 +27,18 @@ const PENDING = {
   '2026-07-28': ['json-schema-2020-12', 'http-header-validation', 'http-custom-header-server-validation'],
   '2025-11-25': ['json-schema-2020-12', 'server-session-lifecycle'],
 };
+/**
+ * The tasks extension's scenarios (`io.modelcontextprotocol/tasks`): tagged [extension], so no revision scores them;
+ * they run one by one with `--scenario` and no `--spec-version` (the stateless 2026-07-28 wire) and every check must
+ * succeed. `tasks-status-notifications` is the one the suite itself always skips (its only check is SKIPPED).
+ */
+const TASK_SCENARIOS = [
+  'tasks-lifecycle', 'tasks-capability-negotiation', 'tasks-wire-fields', 'tasks-request-state-removal', 'tasks-mrtr-input',
+  'tasks-request-headers', 'tasks-dispatch-and-envelope', 'tasks-status-notifications', 'tasks-required-task-error',
+  'tasks-mrtr-composition',
+];
+const SKIPPED_BY_THE_SUITE = new Set(['tasks-status-notifications']);
+const runTasks = !process.argv.includes('--requirements') || process.argv.includes('--tasks');
 const requirements = process.argv.includes('--requirements')
   ? [process.argv[process.argv.indexOf('--requirements') + 1]]
   : ['2026-07-28', '2025-11-25'];
@@ -143,6 +156,37 @@ function runSuite(url, revision) {
   return ok;
 }
 
+/** Runs the tasks scenarios one by one; each must exit 0 with every check SUCCESS (or SKIPPED where the suite skips). */
+function runTaskScenarios(url) {
+  const out = join(resultsDir, 'tasks');
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  let log_ = '';
+  const failed = [];
+  for (const scenario of TASK_SCENARIOS) {
+    const result = spawnSync('npm', ['exec', '--', 'conformance', 'server', '--url', url, '--scenario', scenario, '-o', out], {
+      cwd: runnerDir,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    log_ += `=== ${scenario}\n${result.stdout ?? ''}${result.stderr ?? ''}`;
+    const checks = scenarioChecks(out, scenario);
+    const allowed = SKIPPED_BY_THE_SUITE.has(scenario) ? new Set(['SUCCESS', 'SKIPPED']) : new Set(['SUCCESS']);
+    if (result.status !== 0 || checks.length === 0 || !checks.every((check) => allowed.has(check.status))) failed.push(scenario);
+  }
+  const logFile = join(resultsDir, 'tasks.log');
+  writeFileSync(logFile, log_);
+  log(`tasks extension: ${TASK_SCENARIOS.length - failed.length}/${TASK_SCENARIOS.length} scenarios ok (log: ${logFile})`);
+  if (failed.length > 0) console.error(`[conformance] tasks scenarios failing: ${failed.join(', ')}`);
+  return failed.length === 0;
+}
+
+/** The checks a scenario wrote to `out` (none when it did not run). */
+function scenarioChecks(out, scenario) {
+  const dir = readdirSync(out).find((name) => name.startsWith(`server-${scenario}-`));
+  return dir ? JSON.parse(readFileSync(join(out, dir, 'checks.json'), 'utf8')) : [];
+}
+
 /** The server scenarios a revision scores, as the runner lists them. */
 function scoredServerScenarios(revision) {
   const listing = spawnSync('npm', ['exec', '--', 'conformance', 'list', '--requirements', revision], { cwd: runnerDir, encoding: 'utf8' });
@@ -167,6 +211,7 @@ async function main() {
     const mcpUrl = await url;
     await healthCheck(mcpUrl);
     ok = requirements.map((revision) => runSuite(mcpUrl, revision)).every(Boolean);
+    if (runTasks) ok = runTaskScenarios(mcpUrl) && ok;
   } finally {
     child.kill('SIGTERM');
   }

@@ -42,6 +42,11 @@ const RESULT_DEFS: Readonly<Record<string, string>> = {
   'resources/templates/list': 'ListResourceTemplatesResult',
   'resources/read': 'ReadResourceResult',
   'completion/complete': 'CompleteResult',
+  'tasks/get': 'GetTaskResult',
+  'tasks/cancel': 'CancelTaskResult',
+  'tasks/list': 'ListTasksResult',
+  // Only tools/call is task-augmented here: tasks/result answers what the call would have.
+  'tasks/result': 'CallToolResult',
 };
 
 /** Results that are empty on this wire (an empty object, `_meta` at most). */
@@ -57,9 +62,10 @@ const NOTIFICATION_DEFS: Readonly<Record<string, string>> = {
   'notifications/tools/list_changed': 'ToolListChangedNotification',
   'notifications/prompts/list_changed': 'PromptListChangedNotification',
   'notifications/elicitation/complete': 'ElicitationCompleteNotification',
+  'notifications/tasks/status': 'TaskStatusNotification',
 };
 
-/** server→client request method → its `$defs` name (legacy tasks are not implemented, so not accepted). */
+/** server→client request method → its `$defs` name (the server hosts tasks; it never asks the client to host one). */
 const REQUEST_DEFS: Readonly<Record<string, string>> = {
   ping: 'PingRequest',
   'elicitation/create': 'ElicitRequest',
@@ -77,8 +83,14 @@ export function assertValidLegacyResult(method: string, result: unknown): void {
   for (const field of MODERN_RESULT_FIELDS) {
     if (field in (result as Record<string, unknown>)) fail(`a 2025-11-25 result must not carry "${field}" (new in 2026-07-28, see its changelog)`, result);
   }
-  const def = RESULT_DEFS[method];
+  // A task-augmented tools/call answers a CreateTaskResult instead (spec 2025-11-25: basic/utilities/tasks).
+  const isTaskCreation = method === 'tools/call' && typeof result === 'object' && result !== null && 'task' in result;
+  const def = isTaskCreation ? 'CreateTaskResult' : RESULT_DEFS[method];
   if (def) assertMatchesLegacyDef(def, result, `result of ${method}`);
+  if (method === 'tasks/result') {
+    const related = (result as { _meta?: Record<string, unknown> })._meta?.['io.modelcontextprotocol/related-task'];
+    assertMatchesLegacyDef('RelatedTaskMetadata', related, 'tasks/result _meta related-task (a MUST)');
+  }
   if (EMPTY_RESULT_METHODS.has(method) && Object.keys(result as object).some((key) => key !== '_meta')) {
     fail(`${method} answers with an empty result`, result);
   }

@@ -5,10 +5,11 @@ import { ConformanceResources } from './conformance.resources.js';
 import { ContentTools } from './content.tools.js';
 import { InputTools } from './input.tools.js';
 import { SchemaTools } from './schema.tools.js';
+import { TaskTools } from './task.tools.js';
 
 /** The server the official MCP conformance suite runs against. */
 @Module({
   imports: [McpModule.forRoot({ name: 'nest-mcp-conformance', version: '1.0.0' })],
-  providers: [ContentTools, InputTools, SchemaTools, ConformancePrompts, ConformanceResources],
+  providers: [ContentTools, InputTools, SchemaTools, ConformancePrompts, ConformanceResources, TaskTools],
 })
 export class ConformanceModule {}

@@ -8,7 +8,7 @@ export type { McpStdioOptions, McpStdioServer } from './transport/stdio/mcp-stdi
 export { McpStderrLogger } from './transport/stdio/stderr.logger.js';
 export { redirectStdout, type StdoutRedirection } from './transport/stdio/stdout.guard.js';
 
-export { McpTool, type McpToolOptions } from './decorators/mcp-tool.decorator.js';
+export { McpTool, type McpToolOptions, type McpToolTaskSupport, type McpBeforeTaskHook } from './decorators/mcp-tool.decorator.js';
 export { McpPrompt, type McpPromptOptions, type McpPromptArgumentOptions } from './decorators/mcp-prompt.decorator.js';
 export { McpResource, type McpResourceOptions } from './decorators/mcp-resource.decorator.js';
 export { McpResourceTemplate, type McpResourceTemplateOptions } from './decorators/mcp-resource-template.decorator.js';
@@ -57,6 +57,12 @@ export { MCP_EVENT_BUS, type McpEventBus } from './protocol/mcp-event-bus.interf
 export { InMemoryEventBus } from './subscriptions/in-memory-event-bus.js';
 export type { McpChangeEvent, McpEventAudience } from './protocol/mcp-event.interface.js';
 export type { McpDeliveryAuthorizer, McpListener } from './protocol/delivery-authorizer.interface.js';
+export type { McpTasksOptions } from './config/mcp-options.interface.js';
+export { MCP_TASK_STORE, type McpTaskStore } from './protocol/task-store.interface.js';
+export { MCP_TASK_RUNNER, type McpTaskRunner, type McpTaskExecutor } from './protocol/task-runner.interface.js';
+export { isTerminalTaskStatus, type McpTaskRecord, type McpTaskStatus, type McpTaskInputRequest, type McpTaskError } from './protocol/task-record.interface.js';
+export { TASKS_EXTENSION } from './protocol/task.constants.js';
+export { InMemoryTaskStore, InMemoryTaskRunner, McpTaskWorker, type InMemoryTaskStoreLimits } from './tasks/index.js';
 export { McpDefinitionError } from './discovery/mcp-definition.error.js';
 
 export { McpContent } from './server/mcp-content.js';

@@ -19,10 +19,13 @@ import { McpHandlerInvoker } from './server/handler.invoker.js';
 import { PrincipalBindingCheck } from './server/principal-binding.check.js';
 import { InMemoryEventBus } from './subscriptions/in-memory-event-bus.js';
 import { MCP_EVENT_BUS } from './protocol/mcp-event-bus.interface.js';
+import { MCP_TASK_STORE } from './protocol/task-store.interface.js';
 import { McpPublisher } from './subscriptions/mcp.publisher.js';
 import { McpSubscriptionsService } from './subscriptions/subscriptions.service.js';
 import { McpSessionStore } from './legacy/legacy-session.store.js';
 import { McpLegacyWireService } from './legacy/legacy-wire.service.js';
+import { McpLegacyTasks } from './legacy/legacy-tasks.service.js';
+import { LegacyTaskWire } from './tasks/legacy-task.wire.js';
 import { McpCompletionService } from './server/completion.service.js';
 import { McpDiscoverService } from './server/discover.service.js';
 import { McpListsService } from './server/lists.service.js';
@@ -37,6 +40,7 @@ import { McpLegacyHttpHandler } from './transport/http/legacy-session-http.handl
 import { createMcpHttpController } from './transport/http/mcp-http.controller.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
 import { McpStdioTransport } from './transport/stdio/mcp-stdio.transport.js';
+import { taskProviders } from './tasks/tasks.providers.js';
 
 const DEFAULT_PATH = '/mcp';
 
@@ -96,16 +100,20 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = t
       },
       McpPublisher,
       McpSubscriptionsService,
+      ...taskProviders(),
       McpDispatcher,
       McpCallTracker,
       McpCallRunner,
       McpSessionStore,
+      McpLegacyTasks,
+      // The 2025-11-25 face of tasks, for the task starter and the tasks/* routes (tasks/legacy-task.wire.ts).
+      { provide: LegacyTaskWire, useExisting: McpLegacyTasks },
       McpLegacyWireService,
       McpLegacyHttpHandler,
       McpHttpTransport,
       McpStdioTransport,
       BodyCaptureInstaller,
     ],
-    exports: [McpRegistry, McpPublisher, MCP_EVENT_BUS],
+    exports: [McpRegistry, McpPublisher, MCP_EVENT_BUS, MCP_TASK_STORE],
   };
 }

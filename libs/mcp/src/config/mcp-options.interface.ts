@@ -2,6 +2,8 @@ import type { McpCacheHints, McpImplementation } from '../protocol/mcp-wire.inte
 import type { McpEventBus } from '../protocol/mcp-event-bus.interface.js';
 import type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
 import type { McpDeliveryAuthorizer } from '../protocol/delivery-authorizer.interface.js';
+import type { McpTaskStore } from '../protocol/task-store.interface.js';
+import type { McpTaskRunner } from '../protocol/task-runner.interface.js';
 
 /** Cache hints per kind of cacheable result; each falls back to `default`. */
 export interface McpCacheHintOptions {
@@ -43,6 +45,29 @@ export interface McpStreamingOptions {
   maxQueuedFrames?: number;
   /** Bytes kept waiting for a slow client, likewise. Default 64 KiB. */
   maxQueuedBytes?: number;
+}
+
+/**
+ * Tasks (`@McpTool({ task })`, the `io.modelcontextprotocol/tasks` extension): where they are kept and run, and their
+ * bounds. Every field has a default; the extension is advertised once a tool has a `task` option.
+ */
+export interface McpTasksOptions {
+  /** Where tasks are kept. Default: in memory (`InMemoryTaskStore`), bounded by the limits below. */
+  store?: McpTaskStore;
+  /** Where task rounds run. Default: in this process (`InMemoryTaskRunner`). */
+  runner?: McpTaskRunner;
+  /** A task's lifetime from its creation (`ttlMs`), in milliseconds. Default 1 hour. */
+  defaultTtlMs?: number;
+  /** The longest lifetime a task may get (a 2025-11-25 client's requested `ttl` is capped to it). Default 24 hours. */
+  maxTtlMs?: number;
+  /** The poll interval suggested to clients (`pollIntervalMs`). Default 1000 ms. */
+  pollIntervalMs?: number;
+  /** Most tasks one owner (principal, or all anonymous callers together) keeps at once. Default 100. */
+  maxTasksPerOwner?: number;
+  /** Most tasks kept in total by the in-memory store. Default 10,000. */
+  maxTasks?: number;
+  /** Largest final result kept, in bytes of JSON; a larger one fails the task with `-32603`. Default 1 MiB. */
+  maxResultBytes?: number;
 }
 
 /** Options of `McpModule.forRoot` / `forRootAsync`. The `McpImplementation` fields are sent as `serverInfo`. */
@@ -186,6 +211,8 @@ export interface McpModuleOptions extends McpImplementation {
    * or a JSON-RPC `-32602` error (`'protocol'`).
    */
   invalidToolArguments?: 'result' | 'protocol';
+  /** Tasks: store, runner, lifetimes and bounds (`McpTasksOptions`). */
+  tasks?: McpTasksOptions;
 }
 
 /** Static options of the module, fixed when it is imported (they shape routes). */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { McpCacheHints, McpImplementation } from '../protocol/mcp-wire.interface.js';
 import { MCP_MODULE_OPTIONS } from './mcp-module-definition.js';
-import type { McpCacheHintOptions, McpModuleOptions } from './mcp-options.interface.js';
+import type { McpCacheHintOptions, McpModuleOptions, McpTasksOptions } from './mcp-options.interface.js';
 import type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
 import type { McpDeliveryAuthorizer } from '../protocol/delivery-authorizer.interface.js';
 import { STATELESS_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.constants.js';
@@ -51,6 +51,8 @@ export class McpResolvedOptions {
   /** The revisions this server speaks, newest first: `server/discover` and `-32022` list these. */
   readonly supportedVersions: readonly string[];
   readonly clientRequestTimeoutMs: number;
+  /** `tasks`, with every default applied. */
+  readonly tasks: McpResolvedTasksOptions;
   private readonly cacheHints: McpCacheHintOptions;
 
   constructor(@Inject(MCP_MODULE_OPTIONS) options: McpModuleOptions) {
@@ -109,12 +111,41 @@ export class McpResolvedOptions {
     this.legacyWire = options.legacyWire ?? true;
     this.supportedVersions = this.legacyWire ? SUPPORTED_PROTOCOL_VERSIONS : STATELESS_PROTOCOL_VERSIONS;
     this.clientRequestTimeoutMs = positive(options.clientRequestTimeoutMs, 10 * 60_000, 'clientRequestTimeoutMs');
+    this.tasks = resolveTasks(options.tasks ?? {});
   }
 
   /** Cache hints for one kind of cacheable result. */
   cacheHintsFor(kind: Exclude<keyof McpCacheHintOptions, 'default'>): McpCacheHints {
     return this.cacheHints[kind] ?? this.cacheHints.default ?? DEFAULT_CACHE_HINTS;
   }
+}
+
+/** The `tasks` options with their defaults; the store and runner stay as given (undefined: the in-memory ones). */
+export interface McpResolvedTasksOptions {
+  readonly store?: McpTasksOptions['store'];
+  readonly runner?: McpTasksOptions['runner'];
+  readonly defaultTtlMs: number;
+  readonly maxTtlMs: number;
+  readonly pollIntervalMs: number;
+  readonly maxTasksPerOwner: number;
+  readonly maxTasks: number;
+  readonly maxResultBytes: number;
+}
+
+function resolveTasks(tasks: McpTasksOptions): McpResolvedTasksOptions {
+  const maxTtlMs = positive(tasks.maxTtlMs, 24 * 60 * 60_000, 'tasks.maxTtlMs');
+  const defaultTtlMs = positive(tasks.defaultTtlMs, Math.min(60 * 60_000, maxTtlMs), 'tasks.defaultTtlMs');
+  if (defaultTtlMs > maxTtlMs) throw new Error('McpModule: option "tasks.defaultTtlMs" must not exceed "tasks.maxTtlMs"');
+  return {
+    store: tasks.store,
+    runner: tasks.runner,
+    defaultTtlMs,
+    maxTtlMs,
+    pollIntervalMs: Math.ceil(positive(tasks.pollIntervalMs, 1_000, 'tasks.pollIntervalMs')),
+    maxTasksPerOwner: positive(tasks.maxTasksPerOwner, 100, 'tasks.maxTasksPerOwner'),
+    maxTasks: positive(tasks.maxTasks, 10_000, 'tasks.maxTasks'),
+    maxResultBytes: positive(tasks.maxResultBytes, 1024 * 1024, 'tasks.maxResultBytes'),
+  };
 }
 
 function singleUseStore(singleUse: boolean | McpRequestStateStore | undefined): true | McpRequestStateStore | undefined {

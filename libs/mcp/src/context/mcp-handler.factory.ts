@@ -12,6 +12,16 @@ import { MrtrContext } from './mrtr.context.js';
 
 type HandlerFn = (...args: unknown[]) => Promise<unknown>;
 
+/** Which part of the pipeline a wrapped handler runs (see `McpHandlerFactory.wrap`). */
+type PipelineMode = 'full' | 'unguarded' | 'guards';
+
+/** A function that does nothing but carries every metadata key of `method` (guards read them from the handler). */
+function standIn(method: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
+  const stub = async () => undefined;
+  for (const key of Reflect.getMetadataKeys(method) as unknown[]) Reflect.defineMetadata(key, Reflect.getMetadata(key, method), stub);
+  return stub;
+}
+
 /**
  * Wraps decorated provider methods with Nest's guards, interceptors, pipes and exception filters
  * (`ExternalContextCreator`, context type `'mcp'`). Singleton hosts are wrapped once at bootstrap; request-scoped
@@ -31,22 +41,46 @@ export class McpHandlerFactory {
     declareImplicitParams(prototype.constructor as Type, methodName);
 
     if (wrapper.isDependencyTreeStatic() && !wrapper.isTransient) {
-      const fn = this.wrap(wrapper.instance as object, methodName);
-      return { invoke: (input, context) => fn(context.httpRequest, context.httpResponse, input, context) };
+      const instance = wrapper.instance as object;
+      const fn = this.wrap(instance, methodName, 'full');
+      // Built on first use: only task tools need them.
+      let unguarded: HandlerFn | undefined;
+      let guards: HandlerFn | undefined;
+      return {
+        invoke: (input, context) =>
+          (context.taskAuthorized ? (unguarded ??= this.wrap(instance, methodName, 'unguarded')) : fn)(context.httpRequest, context.httpResponse, input, context),
+        authorize: async (input, context) => {
+          await (guards ??= this.wrap(instance, methodName, 'guards'))(context.httpRequest, context.httpResponse, input, context);
+        },
+      };
     }
+    const resolve = async (context: MrtrContext, mode: PipelineMode) => {
+      const request = context.httpRequest ?? {};
+      const contextId = ContextIdFactory.getByRequest(request as object);
+      this.moduleRef.registerRequestByContextId(request, contextId);
+      const instance = await this.moduleRef.resolve(wrapper.token as Type, contextId, { strict: false });
+      return { request, fn: this.wrap(instance as object, methodName, mode) };
+    };
     return {
       invoke: async (input, context) => {
-        const request = context.httpRequest ?? {};
-        const contextId = ContextIdFactory.getByRequest(request as object);
-        this.moduleRef.registerRequestByContextId(request, contextId);
-        const instance = await this.moduleRef.resolve(wrapper.token as Type, contextId, { strict: false });
-        return this.wrap(instance as object, methodName)(request, context.httpResponse, input, context);
+        const { request, fn } = await resolve(context, context.taskAuthorized ? 'unguarded' : 'full');
+        return fn(request, context.httpResponse, input, context);
+      },
+      authorize: async (input, context) => {
+        const { request, fn } = await resolve(context, 'guards');
+        await fn(request, context.httpResponse, input, context);
       },
     };
   }
 
-  private wrap(instance: object, methodName: string): HandlerFn {
-    const callback = (instance as Record<string, (...args: unknown[]) => unknown>)[methodName];
+  /**
+   * The method in Nest's pipeline. `full`: guards, interceptors, pipes, filters. `unguarded`: the same without guards
+   * (a task's rounds, authorized when the task was created). `guards`: guards and pipes around a stand-in that
+   * carries the method's metadata (so `Reflector` reads the same), without running the method.
+   */
+  private wrap(instance: object, methodName: string, mode: PipelineMode = 'full'): HandlerFn {
+    const method = (instance as Record<string, (...args: unknown[]) => unknown>)[methodName];
+    const callback = mode === 'guards' ? standIn(method) : method;
     const fn = this.externalContextCreator.create(
       instance,
       callback,
@@ -55,7 +89,7 @@ export class McpHandlerFactory {
       this.paramsFactory,
       undefined,
       undefined,
-      { guards: true, interceptors: true, filters: true },
+      { guards: mode !== 'unguarded', interceptors: mode !== 'guards', filters: mode !== 'guards' },
       MCP_CONTEXT_TYPE,
     ) as HandlerFn;
     const noteAndRethrow = (error: unknown): never => {

@@ -118,6 +118,19 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
     return this.scope.principal;
   }
 
+  /**
+   * The id of the task this handler runs in (`@McpTool({ task })`): its progress and logs become the task's status
+   * message, and `elicit` moves the task to `input_required`. Undefined outside a task.
+   */
+  get taskId(): string | undefined {
+    return this.scope.task?.taskId;
+  }
+
+  /** @internal A round of a task whose guards ran when it was created: the pipeline runs without them. */
+  get taskAuthorized(): boolean {
+    return this.scope.task?.authorized === true;
+  }
+
   /** Whether the client asked for progress on this request (sent a progress token). */
   get wantsProgress(): boolean {
     return this.scope.meta.progressToken !== undefined;

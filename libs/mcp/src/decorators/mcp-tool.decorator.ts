@@ -3,6 +3,21 @@ import type { McpIcon, McpMeta, McpToolAnnotations } from '../protocol/mcp-wire.
 import type { SchemaInput } from '../schema/index.js';
 import { MCP_TOOL_METADATA } from './mcp-metadata.constants.js';
 
+/**
+ * Whether a tool runs as a task (the `io.modelcontextprotocol/tasks` extension), following the spec's terms:
+ * `'optional'`: a task for a request that declared the extension, an ordinary result otherwise; `'required'`: always a
+ * task, and `-32021` for a request that cannot take one.
+ */
+export type McpToolTaskSupport = 'optional' | 'required';
+
+/**
+ * Asks for input before a task is created (`beforeTask`): runs with the validated arguments and the call's
+ * `McpToolContext` (its `elicit` does ordinary MRTR rounds on the `tools/call`); the answers reach the task's handler.
+ * Runs only when the call will create a task, after argument validation.
+ */
+// The context is typed loosely here: decorators/ sits below context/ (see .dependency-cruiser.mjs).
+export type McpBeforeTaskHook = (args: any, ctx: any) => unknown;
+
 /** Options of `@McpTool`. */
 export interface McpToolOptions {
   /** Unique tool name (1–128 of `A-Z a-z 0-9 _ - .`); defaults to the method name. */
@@ -24,6 +39,13 @@ export interface McpToolOptions {
   icons?: McpIcon[];
   /** Extra `_meta` on the tool definition. */
   _meta?: McpMeta;
+  /** Run the tool as a task (`McpToolTaskSupport`); absent: never a task. */
+  task?: McpToolTaskSupport;
+  /**
+   * Input asked before the task is created (`McpBeforeTaskHook`), or the name of a method of the same provider that
+   * does it (called with the arguments and the context). Only with `task`.
+   */
+  beforeTask?: McpBeforeTaskHook | string;
 }
 
 /**

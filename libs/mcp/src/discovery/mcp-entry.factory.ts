@@ -3,12 +3,12 @@ import type { McpCompletionProvider } from '../decorators/completion-provider.in
 import type { McpPromptOptions } from '../decorators/mcp-prompt.decorator.js';
 import type { McpResourceTemplateOptions } from '../decorators/mcp-resource-template.decorator.js';
 import type { McpResourceOptions } from '../decorators/mcp-resource.decorator.js';
-import type { McpToolOptions } from '../decorators/mcp-tool.decorator.js';
+import type { McpBeforeTaskHook, McpToolOptions } from '../decorators/mcp-tool.decorator.js';
 import { UriTemplate } from '../protocol/uri-template.js';
 import { compileSchema, type SchemaInput } from '../schema/index.js';
 import { McpDefinitionError } from './mcp-definition.error.js';
 import { checkParamHeaders } from './param-headers.js';
-import type { BoundCompletion, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from './registry-entries.interface.js';
+import type { BoundCompletion, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry, ToolTaskPolicy } from './registry-entries.interface.js';
 import { ABSOLUTE_URI } from '../protocol/uri.util.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -19,8 +19,9 @@ const NO_ARGUMENTS_SCHEMA = { type: 'object', additionalProperties: false };
  * registration. `where` names the declaration in errors; `host` resolves completion providers given by method name.
  */
 export const McpEntryFactory = {
-  tool(where: string, options: McpToolOptions & { name: string }, handler: McpHandler): ToolEntry {
+  tool(where: string, options: McpToolOptions & { name: string }, handler: McpHandler, host?: object): ToolEntry {
     const { name } = options;
+    const task = toolTaskPolicy(where, options, host);
     if (!TOOL_NAME.test(name)) {
       throw new McpDefinitionError(where, `tool name "${name}" must be 1-128 characters of A-Z a-z 0-9 _ - .`);
     }
@@ -50,6 +51,7 @@ export const McpEntryFactory = {
       output,
       paramHeaders: checkParamHeaders(where, inputSchema),
       handler,
+      ...(task && { task }),
     };
   },
 
@@ -132,4 +134,23 @@ function bindCompletion(where: string, provider: McpCompletionProvider, host?: o
 /** Drops undefined fields so that definitions serialize exactly as declared. */
 function clean<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** The task policy of a tool, checked: `task` is one of the spec's terms, `beforeTask` only with it. */
+function toolTaskPolicy(where: string, options: McpToolOptions, host: object | undefined): ToolTaskPolicy | undefined {
+  const { task, beforeTask } = options;
+  if (task === undefined) {
+    if (beforeTask !== undefined) throw new McpDefinitionError(where, 'beforeTask needs the option task');
+    return undefined;
+  }
+  if (task !== 'optional' && task !== 'required') {
+    throw new McpDefinitionError(where, `task must be 'optional' or 'required', got ${JSON.stringify(task)}`);
+  }
+  if (beforeTask === undefined) return { support: task };
+  if (typeof beforeTask === 'function') return { support: task, beforeTask };
+  const method = typeof beforeTask === 'string' ? (host as Record<string, unknown> | undefined)?.[beforeTask] : undefined;
+  if (typeof method !== 'function') {
+    throw new McpDefinitionError(where, `beforeTask must be a function or the name of a method of the same provider`);
+  }
+  return { support: task, beforeTask: (method as McpBeforeTaskHook).bind(host) };
 }

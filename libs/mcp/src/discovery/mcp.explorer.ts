@@ -59,7 +59,7 @@ export class McpExplorer implements OnApplicationBootstrap {
     }
     const handler = this.handlers.create(wrapper, methodName);
     try {
-      if (tool) this.registry.addTool(McpEntryFactory.tool(where, { ...tool, name: tool.name ?? methodName }, handler));
+      if (tool) this.registry.addTool(McpEntryFactory.tool(where, { ...tool, name: tool.name ?? methodName }, handler, instance));
       if (prompt) {
         this.registry.addPrompt(McpEntryFactory.prompt(where, { ...prompt, name: prompt.name ?? methodName }, handler, instance));
       }

@@ -1,5 +1,6 @@
 import type { McpHandler } from '../context/mcp-handler.interface.js';
 import type { McpCompletionContext, McpCompletionReturn } from '../decorators/completion-provider.interface.js';
+import type { McpBeforeTaskHook, McpToolTaskSupport } from '../decorators/mcp-tool.decorator.js';
 import type {
   McpPromptDefinition,
   McpResourceDefinition,
@@ -21,6 +22,15 @@ export interface ToolEntry {
   /** Arguments mirrored into `Mcp-Param-*` headers. */
   readonly paramHeaders: readonly ParamHeaderBinding[];
   readonly handler: McpHandler;
+  /** Present for a tool that runs as a task (`@McpTool({ task })`). */
+  readonly task?: ToolTaskPolicy;
+}
+
+/** How a tool runs as a task. */
+export interface ToolTaskPolicy {
+  readonly support: McpToolTaskSupport;
+  /** `beforeTask`, bound to its provider. */
+  readonly beforeTask?: McpBeforeTaskHook;
 }
 
 /** A registered prompt. */

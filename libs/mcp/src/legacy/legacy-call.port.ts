@@ -4,7 +4,7 @@ import type { CallOutcome } from '../server/call-outcome.interface.js';
 import type { CallPort } from '../server/call-port.interface.js';
 import type { RunningCall } from '../server/running-call.js';
 import type { LegacyCallRequest } from './legacy-call-request.interface.js';
-import { toLegacyError, toLegacyResult } from './legacy-result.shaper.js';
+import { type LegacyTaskSupportOf, toLegacyError, toLegacyResult } from './legacy-result.shaper.js';
 import { SessionClientRequests } from './session-client-requests.js';
 
 /**
@@ -20,6 +20,8 @@ export class LegacyCallPort<R extends LegacyCallRequest> implements CallPort<R> 
   constructor(
     private readonly transport: CallPort<R>,
     private readonly clientRequestTimeoutMs: number,
+    /** Which tools may run as tasks, for `execution.taskSupport` in `tools/list` (absent: no 2025-11-25 tasks). */
+    private readonly taskSupport?: LegacyTaskSupportOf,
   ) {}
 
   open(call: RunningCall<R>): void {
@@ -32,7 +34,7 @@ export class LegacyCallPort<R extends LegacyCallRequest> implements CallPort<R> 
   }
 
   finish(call: RunningCall<R>, outcome: CallOutcome): void {
-    if (outcome.ok) call.channel.respond({ jsonrpc: '2.0', id: call.id, result: toLegacyResult(call.request.method, outcome.result) });
+    if (outcome.ok) call.channel.respond({ jsonrpc: '2.0', id: call.id, result: toLegacyResult(call.request.method, outcome.result, this.taskSupport) });
     else call.channel.respond(errorResponse(call.id, toLegacyError(outcome.error)));
   }
 

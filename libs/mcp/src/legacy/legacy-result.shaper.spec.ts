@@ -22,6 +22,17 @@ describe('toLegacyResult (2026-07-28 result → 2025-11-25 shape)', () => {
     });
   });
 
+  it('tools/list with taskSupport: tools that may run as tasks get execution.taskSupport, others nothing (forbidden)', () => {
+    const report = { name: 'report', inputSchema: {}, execution: { other: true } };
+    const plain = { name: 'plain', inputSchema: {} };
+    const support = (name: string) => (name === 'report' ? ('required' as const) : undefined);
+    expect(toLegacyResult('tools/list', { tools: [report, plain] }, support)).toEqual({
+      tools: [{ ...report, execution: { other: true, taskSupport: 'required' } }, plain],
+    });
+    // Without the lookup (no 2025-11-25 tasks) nothing is added.
+    expect(toLegacyResult('tools/list', { tools: [plain] })).toEqual({ tools: [plain] });
+  });
+
   it('tools/call: keeps object structuredContent and drops any other', () => {
     expect(toLegacyResult('tools/call', { content: [text], structuredContent: { celsius: 21 } })).toEqual({ content: [text], structuredContent: { celsius: 21 } });
     for (const structuredContent of [[1, 2], 42, null, 'text']) {

@@ -4,17 +4,23 @@ import { McpError } from '../protocol/mcp.error.js';
 import { LEGACY_RESOURCE_NOT_FOUND } from './legacy-versions.constants.js';
 import { isJsonObject } from '../protocol/json-object.util.js';
 
+/** A tool's `execution.taskSupport` on this wire, by name; `undefined`: forbidden (the default, left out). */
+export type LegacyTaskSupportOf = (name: string) => 'optional' | 'required' | undefined;
+
 /**
  * Adapts a result to the 2025-11-25 shapes (what spec 2026-07-28: changelog lists as changed; the 2025-11-25 `Result`,
  * `CallToolResult` and `Tool` of `schema/2025-11-25/schema.ts`): no `resultType`, no cache hints, `structuredContent`
- * only as an object, and `outputSchema` only with an object root.
+ * only as an object, and `outputSchema` only with an object root. With `taskSupport`, tools that may run as tasks
+ * carry `execution.taskSupport` (spec 2025-11-25: basic/utilities/tasks, "Tool-Level Negotiation").
  */
-export function toLegacyResult(method: string, result: JsonObject): JsonObject {
+export function toLegacyResult(method: string, result: JsonObject, taskSupport?: LegacyTaskSupportOf): JsonObject {
   const { resultType: _resultType, ttlMs: _ttlMs, cacheScope: _cacheScope, ...legacy } = result;
   if (method === 'tools/list' && Array.isArray(legacy.tools)) {
     legacy.tools = legacy.tools.map((tool: Record<string, unknown>) => {
-      if (tool.outputSchema === undefined || (isJsonObject(tool.outputSchema) && tool.outputSchema.type === 'object')) return tool;
-      const { outputSchema: _dropped, ...rest } = tool;
+      const support = taskSupport?.(String(tool.name));
+      const withTasks = support === undefined ? tool : { ...tool, execution: { ...(isJsonObject(tool.execution) ? tool.execution : {}), taskSupport: support } };
+      if (withTasks.outputSchema === undefined || (isJsonObject(withTasks.outputSchema) && withTasks.outputSchema.type === 'object')) return withTasks;
+      const { outputSchema: _dropped, ...rest } = withTasks;
       return rest;
     });
   }

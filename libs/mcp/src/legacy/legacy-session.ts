@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { CallCancellation } from '../protocol/call-cancellation.js';
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
-import type { JsonRpcErrorResponse, JsonRpcId, JsonRpcNotification, JsonRpcResultResponse } from '../protocol/json-rpc.interface.js';
+import type { JsonRpcErrorResponse, JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse } from '../protocol/json-rpc.interface.js';
 import type { McpClientCapabilities, McpImplementation, McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import type { ResponseChannel } from '../protocol/response-channel.js';
 import type { McpChangeEvent } from '../protocol/mcp-event.interface.js';
@@ -127,6 +127,19 @@ export class LegacySession {
   /** Sends a session-level notification on the GET stream; dropped when none is open. */
   sendOnStream(notification: JsonRpcNotification): boolean {
     return this.stream?.notify(notification) ?? false;
+  }
+
+  /**
+   * Sends a server→client request on the GET stream (a task's input request when no `tasks/result` of the task is
+   * waiting: spec 2025-11-25: basic/utilities/tasks, "Input Required Status"); false when no stream is open.
+   */
+  requestOnStream(request: JsonRpcRequest): boolean {
+    return this.stream?.request(request) ?? false;
+  }
+
+  /** Whether the session ended (`close`): nothing more is delivered to it. */
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import type { JsonObject, JsonRpcRequest } from '../protocol/json-rpc.interface.js';
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
@@ -11,6 +11,8 @@ import { boundedCapabilities, boundedClientInfo } from './client-profile.util.js
 import { exceedsJsonBytes } from './json-size.util.js';
 import type { LegacyCallRequest } from './legacy-call-request.interface.js';
 import { LegacyCallPort } from './legacy-call.port.js';
+import { McpLegacyTasks } from './legacy-tasks.service.js';
+import type { McpRoute } from '../server/mcp-route.interface.js';
 import { MAX_SUBSCRIBED_URI_LENGTH } from './legacy-session.constants.js';
 import type { LegacySession } from './legacy-session.js';
 import { LATEST_LEGACY_VERSION, LEGACY_PROTOCOL_VERSIONS } from './legacy-versions.constants.js';
@@ -40,6 +42,7 @@ export class McpLegacyWireService {
   constructor(
     private readonly discover: McpDiscoverService,
     private readonly options: McpResolvedOptions,
+    @Optional() private readonly tasks?: McpLegacyTasks,
   ) {}
 
   /**
@@ -78,9 +81,15 @@ export class McpLegacyWireService {
    * top-level on this wire.
    */
   initializeResult(protocolVersion: string): JsonObject {
+    // The 2026 extensions (the tasks extension among them) enable nothing on this wire (ext-tasks SEP-2663,
+    // "Backward Compatibility"); 2025-11-25 tasks have their own capability (spec 2025-11-25: basic/utilities/tasks,
+    // "Server Capabilities").
+    const { extensions: _extensions, ...capabilities } = this.discover.capabilities();
+    const tasks = this.tasks?.capability();
+    if (tasks) capabilities.tasks = tasks;
     return {
       protocolVersion,
-      capabilities: this.discover.capabilities(),
+      capabilities,
       serverInfo: this.options.serverInfo,
       ...(this.options.instructions !== undefined && { instructions: this.options.instructions }),
     };
@@ -118,6 +127,10 @@ export class McpLegacyWireService {
         else session.unsubscribe(params.uri);
         return {};
       }
+      case 'tools/call':
+        // The tool runs through the dispatcher; only a task param it cannot take is refused here.
+        this.tasks?.checkTaskParam(params);
+        return undefined;
       case 'initialize':
         throw McpError.invalidRequest('Invalid Request: this session is already initialized');
       case 'subscriptions/listen':
@@ -135,7 +148,16 @@ export class McpLegacyWireService {
    * timeout and shutdown.
    */
   callPort<R extends LegacyCallRequest>(transport: CallPort<R>): CallPort<R> {
-    return new LegacyCallPort(transport, this.options.clientRequestTimeoutMs);
+    const tasks = this.tasks;
+    return new LegacyCallPort(transport, this.options.clientRequestTimeoutMs, tasks && ((name) => tasks.taskSupport(name)));
+  }
+
+  /**
+   * The route of a method only sessions have (`tasks/result`, `tasks/list`: the 2026 route table has none), for the
+   * transport to hand to the call runner; `undefined` for every other method (the dispatcher's table answers it).
+   */
+  route(method: string): McpRoute | undefined {
+    return this.tasks?.route(method);
   }
 
   /**

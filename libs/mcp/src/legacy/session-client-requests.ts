@@ -12,7 +12,8 @@ import type { LegacySession } from './legacy-session.js';
  */
 export class SessionClientRequests implements LiveClientRequests {
   constructor(
-    private readonly session: LegacySession,
+    /** The session the call belongs to (its tasks are bound to it: `McpLegacyTasks`). */
+    readonly session: LegacySession,
     private readonly channel: ResponseChannel,
     private readonly cancellation: CallCancellation,
     private readonly timeoutMs: number,

@@ -11,6 +11,16 @@ export interface LiveClientRequests {
   request(method: string, params?: Readonly<Record<string, unknown>>): Promise<unknown>;
 }
 
+/** Marks a call as one round of a task: its handler runs inside the task, never creates another. */
+export interface McpTaskBinding {
+  readonly taskId: string;
+  /**
+   * The task's guards ran when it was created (`McpTaskRecord.authorizedAtCreation`): its rounds run the pipeline
+   * without them. Otherwise rounds run the guards too, against a request without HTTP (failing closed).
+   */
+  readonly authorized?: boolean;
+}
+
 /** Everything one incoming request carries through the layers (internal). */
 export interface McpRequestScope {
   readonly id: JsonRpcId;
@@ -40,4 +50,6 @@ export interface McpRequestScope {
    * `progress: 'stderr'`): the report is written as an NDJSON `ProgressEvent` instead of being dropped.
    */
   readonly progressFallback?: (progress: number, total: number | undefined, message: string | undefined) => void;
+  /** Set when the call is a round of a task (its worker's request), never by a client. */
+  readonly task?: McpTaskBinding;
 }

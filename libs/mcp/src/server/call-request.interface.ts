@@ -1,4 +1,5 @@
 import type { JsonObject, JsonRpcId } from '../protocol/json-rpc.interface.js';
+import type { McpTaskBinding } from '../protocol/mcp-request-scope.interface.js';
 import type { McpRequestMeta } from '../protocol/request-meta.interface.js';
 import type { McpRoute } from './mcp-route.interface.js';
 
@@ -31,4 +32,6 @@ export interface CallRequest {
    * false on stdio (one client, which owns the process) and in the testing kit. Streams are never counted.
    */
   readonly admit: boolean;
+  /** A task worker's round of a task (`scope.task`): set by the worker only, never from a client's input. */
+  readonly task?: McpTaskBinding;
 }

@@ -74,6 +74,7 @@ export class McpCallRunner implements BeforeApplicationShutdown {
       remoteAddress: request.remoteAddress,
       wire: port.wire,
       liveRequests: port.liveRequests?.(call),
+      task: request.task,
     };
     this.calls.add(call, !streaming);
     return this.execute(call, scope);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
+import { TASKS_EXTENSION } from '../protocol/task.constants.js';
 
 /** `server/discover` and the server capabilities that gate every other method. */
 @Injectable()
@@ -29,7 +30,10 @@ export class McpDiscoverService {
     const hasPrompts = this.registry.listPrompts().length > 0;
     const hasResources = this.registry.listResources().length > 0 || this.registry.listResourceTemplates().length > 0;
     // listChanged / subscribe: honoured on subscriptions/listen streams.
-    if (this.registry.listTools().length > 0) capabilities.tools = { listChanged: true };
+    const tools = this.registry.listTools();
+    if (tools.length > 0) capabilities.tools = { listChanged: true };
+    // ext-tasks: the value is exactly {} (no settings are defined); advertised once a tool can run as a task.
+    if (tools.some((tool) => tool.task !== undefined)) capabilities.extensions = { [TASKS_EXTENSION]: {} };
     if (hasPrompts) capabilities.prompts = { listChanged: true };
     if (hasResources) capabilities.resources = { subscribe: true, listChanged: true };
     if (hasPrompts || hasResources) capabilities.completions = {};

@@ -18,11 +18,14 @@ export type McpRouteDelivery = 'response' | 'stream';
 export interface McpRoute {
   /** The server capability that must be advertised for the method to exist (`-32601` otherwise). */
   readonly capability?: string;
+  /** The extension that must be advertised in `capabilities.extensions` for the method to exist (`-32601` otherwise). */
+  readonly extension?: string;
   readonly handle: McpMethodHandler;
   readonly delivery: McpRouteDelivery;
   /**
    * Whether the client going away (an HTTP response closing before its end) aborts the call's signal. The
-   * 2025-11-25 wire never does (B-HTTP-03): its transports ignore this.
+   * 2025-11-25 wire never does (spec 2025-11-25: basic/transports, "Sending Messages to the Server"): its
+   * transports ignore this.
    */
   readonly cancellableByDisconnect: boolean;
   /**
@@ -32,4 +35,10 @@ export interface McpRoute {
    * current definition, so a client with a stale schema gets `-32020` and re-lists.
    */
   readonly paramHeaders?: (params: JsonObject | undefined) => readonly ParamHeaderBinding[] | undefined;
+  /**
+   * The `params` field an HTTP request's `Mcp-Name` header must carry, for methods beyond the core ones the transport
+   * knows (`tasks/get`, `tasks/update`, `tasks/cancel`: `taskId`, ext-tasks spec 2026-07-28: tasks, "Streamable HTTP:
+   * Routing Headers"): missing or different → `-32020`, checked with the other header agreements.
+   */
+  readonly nameParam?: string;
 }

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcId } from '../protocol/json-rpc.interface.js';
@@ -15,6 +15,7 @@ import type { McpRoute } from './mcp-route.interface.js';
 import { McpPromptsService } from './prompts.service.js';
 import { McpResourcesService } from './resources.service.js';
 import { McpToolsService } from './tools.service.js';
+import { MCP_ROUTE_EXTENSIONS, type McpRouteExtension } from './route-extension.interface.js';
 import { McpSubscriptionsService } from '../subscriptions/subscriptions.service.js';
 
 /**
@@ -42,6 +43,7 @@ export class McpDispatcher {
     completion: McpCompletionService,
     subscriptions: McpSubscriptionsService,
     options: McpResolvedOptions,
+    @Optional() @Inject(MCP_ROUTE_EXTENSIONS) extensions: readonly McpRouteExtension[] = [],
   ) {
     const answer = (handle: McpRoute['handle'], capability?: string, extra?: Partial<McpRoute>): McpRoute => ({
       capability,
@@ -50,7 +52,7 @@ export class McpDispatcher {
       cancellableByDisconnect: true,
       ...extra,
     });
-    this.routes = new Map<string, McpRoute>([
+    const routes = new Map<string, McpRoute>([
       ['server/discover', answer(() => discover.discover())],
       ['tools/list', answer((scope) => lists.tools.page(scope), 'tools')],
       ['tools/call', answer((scope) => tools.call(scope), 'tools', { paramHeaders: (params) => tools.paramHeaders(params) })],
@@ -63,6 +65,13 @@ export class McpDispatcher {
       // A stream until the client closes it: SSE only, not timed, not counted (listen streams have caps of their own).
       ['subscriptions/listen', answer((scope) => subscriptions.listen(scope, this.listenFeatures()), undefined, { delivery: 'stream' })],
     ]);
+    for (const extension of extensions) {
+      for (const [method, route] of extension.routes()) {
+        if (routes.has(method)) throw new Error(`McpDispatcher: the method ${method} is already routed`);
+        routes.set(method, route);
+      }
+    }
+    this.routes = routes;
     this.resultMeta = options.serverInfoInResults ? { [MetaKeys.serverInfo]: options.serverInfo } : undefined;
     this.progressEvents = options.progress === 'stderr' ? new ProgressEventWriter(process.stderr) : undefined;
   }
@@ -77,10 +86,15 @@ export class McpDispatcher {
     return route;
   }
 
-  /** The route of `method`, or `undefined` when it does not exist or its capability is not advertised. */
+  /** The route of `method`, or `undefined` when it does not exist or its capability or extension is not advertised. */
   findRoute(method: string): McpRoute | undefined {
     const route = this.routes.get(method);
-    return route && (!route.capability || route.capability in this.discover.capabilities()) ? route : undefined;
+    if (!route) return undefined;
+    if (!route.capability && !route.extension) return route;
+    const capabilities = this.discover.capabilities();
+    if (route.capability && !(route.capability in capabilities)) return undefined;
+    if (route.extension && !Object.hasOwn((capabilities.extensions as object | undefined) ?? {}, route.extension)) return undefined;
+    return route;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { McpToolContext } from '../context/mcp-tool.context.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
@@ -13,6 +13,7 @@ import { toolFailure } from './exception.mapper.js';
 import { McpHandlerInvoker } from './handler.invoker.js';
 import { optionalObject, requireString } from './params.util.js';
 import { isCallToolResult, structuredToolResult, toolContentOf } from './result-shapers.js';
+import { McpToolTaskStarter } from './tool-task.starter.js';
 
 /** `tools/call`; `McpListsService` answers `tools/list`. */
 @Injectable()
@@ -23,6 +24,7 @@ export class McpToolsService {
     private readonly registry: McpRegistry,
     private readonly options: McpResolvedOptions,
     private readonly invoker: McpHandlerInvoker,
+    @Optional() private readonly tasks?: McpToolTaskStarter,
   ) {}
 
   /**
@@ -48,6 +50,12 @@ export class McpToolsService {
       input = outcome.value;
     } else if (hasOwnKeys(args)) {
       return this.invalidArguments(name, `the tool takes no arguments, got ${formatKeys(args)}`);
+    }
+
+    // Only tools declared with `task` pay for this, and never inside a task's own round.
+    if (entry.task !== undefined && scope.task === undefined && this.tasks) {
+      const started = await this.tasks.start(scope, entry, input);
+      if (started !== undefined) return started;
     }
 
     const outcome = await this.invoker.invoke(scope, name, entry.handler, input, (ledger) => McpToolContext.open(scope, name, ledger));

@@ -4,7 +4,10 @@ import type { McpClientCapabilities } from '../protocol/mcp-wire.interface.js';
 import type { McpChangeEvent } from '../protocol/mcp-event.interface.js';
 import { ABSOLUTE_URI } from '../protocol/uri.util.js';
 
-const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+import { TASKS_EXTENSION } from '../protocol/task.constants.js';
+
+/** Most task ids one listen stream follows. */
+export const MAX_TASK_SUBSCRIPTIONS = 100;
 /** Most resource URIs one listener follows: a 2026 listen filter, and a 2025-11-25 session's `resources/subscribe` set. */
 export const MAX_RESOURCE_SUBSCRIPTIONS = 1000;
 
@@ -14,6 +17,11 @@ export interface SubscriptionFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /**
+   * Tasks whose `notifications/tasks` the stream gets (ext-tasks 2026-07-28: tasks, "Task Status Notifications"). As
+   * parsed: the ids asked for; the listen service keeps only the caller's own before the acknowledgment.
+   */
+  taskIds?: string[];
 }
 
 /** The server features a filter can be honoured against. */
@@ -51,6 +59,10 @@ export function parseSubscriptionFilter(
         extensions: { [TASKS_EXTENSION]: {} },
       });
     }
+    const ids = requested.taskIds;
+    if (!Array.isArray(ids) || ids.length > MAX_TASK_SUBSCRIPTIONS || !ids.every((id) => typeof id === 'string' && id.length > 0)) {
+      throw McpError.invalidParams(`Invalid params: notifications.taskIds must be at most ${MAX_TASK_SUBSCRIPTIONS} task ids`);
+    }
   }
   const filter: SubscriptionFilter = {};
   if (requested.toolsListChanged === true && features.tools) filter.toolsListChanged = true;
@@ -65,6 +77,7 @@ export function parseSubscriptionFilter(
     }
     if (features.resources && uris.length > 0) filter.resourceSubscriptions = [...new Set(uris as string[])];
   }
+  if (requested.taskIds !== undefined) filter.taskIds = [...new Set(requested.taskIds as string[])];
   return filter;
 }
 

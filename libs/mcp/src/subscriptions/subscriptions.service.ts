@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry, type McpListKind } from '../discovery/mcp.registry.js';
@@ -12,7 +12,9 @@ import type { McpListener } from '../protocol/delivery-authorizer.interface.js';
 import { mayDeliver } from './delivery.policy.js';
 import type { McpChangeEvent } from '../protocol/mcp-event.interface.js';
 import { MCP_EVENT_BUS, type McpEventBus } from '../protocol/mcp-event-bus.interface.js';
-import { notificationFor, parseSubscriptionFilter, type ListenFeatures } from './subscription-filter.js';
+import { notificationFor, parseSubscriptionFilter, type ListenFeatures, type SubscriptionFilter } from './subscription-filter.js';
+import { MCP_TASK_STORE, type McpTaskStore } from '../protocol/task-store.interface.js';
+import { detailedTask } from '../protocol/task-wire.util.js';
 
 const LIST_EVENTS: Record<McpListKind, McpChangeEvent> = {
   tools: { type: 'toolsListChanged' },
@@ -43,6 +45,7 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
     @Inject(MCP_EVENT_BUS) private readonly bus: McpEventBus,
     private readonly registry: McpRegistry,
     private readonly options: McpResolvedOptions,
+    @Optional() @Inject(MCP_TASK_STORE) private readonly tasks?: McpTaskStore,
   ) {
     this.quota = new AdmissionQuota({
       total: options.maxListenStreams,
@@ -66,8 +69,11 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
     return this.open.size;
   }
 
-  listen(scope: McpRequestScope, features: ListenFeatures): Promise<JsonObject> {
+  async listen(scope: McpRequestScope, features: ListenFeatures): Promise<JsonObject> {
     const filter = parseSubscriptionFilter(scope.params, features, scope.meta.clientCapabilities);
+    // Only the caller's own tasks are watched; unknown and foreign ids are dropped from the acknowledgment alike.
+    if (filter.taskIds) filter.taskIds = await this.ownTasks(filter.taskIds, scope.principal ?? null);
+    if (filter.taskIds?.length === 0) delete filter.taskIds;
     const admission = this.quota.tryAcquire({ principal: scope.principal, address: scope.remoteAddress });
     if ('refused' in admission) throw this.refusal(admission.refused);
     const subscriptionId = scope.id;
@@ -89,6 +95,7 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
         if (event.type === 'resourceUpdated') params.uri = event.uri;
         scope.channel.notify({ jsonrpc: '2.0', method, params });
       });
+      const unwatch = this.watchTasks(filter, scope, tag);
       const keepAlive = setInterval(() => scope.channel.keepAlive(), this.options.keepAliveMs);
       keepAlive.unref();
       const end = () => {
@@ -96,6 +103,7 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
         admission.lease.release();
         clearInterval(keepAlive);
         unsubscribe();
+        unwatch();
         scope.cancellation.signal.removeEventListener('abort', end);
         resolve({ _meta: tag });
       };
@@ -103,6 +111,29 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
       // The client closing the stream ends the subscription; nothing more is written for it.
       if (scope.cancellation.signal.aborted) end();
       else scope.cancellation.signal.addEventListener('abort', end, { once: true });
+    });
+  }
+
+  /** The ids of `taskIds` that name live tasks of `owner` on this wire. */
+  private async ownTasks(taskIds: readonly string[], owner: string | null): Promise<string[]> {
+    const store = this.tasks;
+    if (!store) return [];
+    const records = await Promise.all(taskIds.map((taskId) => store.get(taskId, owner)));
+    return records.filter((record) => record?.wire === 'modern').map((record) => record!.taskId);
+  }
+
+  /**
+   * `notifications/tasks` for the acknowledged task ids: every committed change of one of them, as the full task
+   * `tasks/get` would return at that moment, tagged with the subscription id. Returns what stops it.
+   */
+  private watchTasks(filter: SubscriptionFilter, scope: McpRequestScope, tag: JsonObject): () => void {
+    const store = this.tasks;
+    if (!store || !filter.taskIds) return () => undefined;
+    const watched = new Set(filter.taskIds);
+    const owner = scope.principal ?? null;
+    return store.watch((record) => {
+      if (!watched.has(record.taskId) || record.owner !== owner) return;
+      scope.channel.notify({ jsonrpc: '2.0', method: 'notifications/tasks', params: { _meta: tag, ...detailedTask(record) } });
     });
   }
 

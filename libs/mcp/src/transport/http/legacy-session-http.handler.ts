@@ -99,6 +99,8 @@ export class McpLegacyHttpHandler {
           method: message.method,
           params,
           meta: this.wire.callMeta(session, params),
+          // Methods only this wire has (tasks/result, tasks/list) bring their own route.
+          route: this.wire.route(message.method),
           principal: exchange.principal,
           remoteAddress: exchange.request.socket.remoteAddress,
           httpRequest: exchange.frameworkRequest,

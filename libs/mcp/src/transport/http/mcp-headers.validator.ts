@@ -40,7 +40,10 @@ function single(source: HeaderSource, name: string): string | undefined {
   return value;
 }
 
-/** Decodes the `=?base64?…?=` sentinel of `Mcp-Name` / `Mcp-Param-*` values (T-HTTP-18). */
+/**
+ * Decodes the `=?base64?…?=` sentinel of `Mcp-Name` / `Mcp-Param-*` values (spec 2026-07-28:
+ * basic/transports/streamable-http, "Value Encoding").
+ */
 export function decodeHeaderValue(value: string, headerName: string): string {
   const match = BASE64_SENTINEL.exec(value);
   if (!match) return value;
@@ -58,8 +61,9 @@ export function decodeHeaderValue(value: string, headerName: string): string {
 }
 
 /**
- * Checks that the standard MCP headers are present (T-HTTP-14, T-HTTP-16). Runs before `_meta` is read, so a
- * missing header wins over a missing `_meta` field.
+ * Checks that the standard MCP headers are present (spec 2026-07-28: basic/transports/streamable-http,
+ * "Protocol Version Header", "Standard Request Headers" and "Server Validation"). Runs before `_meta` is read, so
+ * a missing header wins over a missing `_meta` field.
  */
 export function requireStandardHeaders(headers: HeaderSource, request: JsonRpcRequest): void {
   if (single(headers, McpHeaders.protocolVersion) === undefined) {
@@ -73,7 +77,10 @@ export function requireStandardHeaders(headers: HeaderSource, request: JsonRpcRe
   }
 }
 
-/** Checks that the mirrored headers agree with the body (T-HTTP-17); the body is the source of truth. */
+/**
+ * Checks that the mirrored headers agree with the body (spec 2026-07-28: basic/transports/streamable-http,
+ * "Server Validation"); the body is the source of truth.
+ */
 export function checkHeadersAgainstBody(headers: HeaderSource, request: JsonRpcRequest, protocolVersion: string): void {
   const versionHeader = single(headers, McpHeaders.protocolVersion);
   if (versionHeader !== protocolVersion) {
@@ -99,9 +106,23 @@ export function checkHeadersAgainstBody(headers: HeaderSource, request: JsonRpcR
 }
 
 /**
- * Checks the `Mcp-Param-*` headers of a `tools/call` against the arguments they mirror (T-HTTP-19..22): a value in
- * the body needs its header, equal after Base64 decoding (integers compared numerically); a null or absent
- * argument must not come with one. Unrecognised `Mcp-Param-*` headers are ignored.
+ * Checks the `Mcp-Name` header of a method whose route names the field it mirrors (`McpRoute.nameParam`, e.g.
+ * `taskId` for `tasks/get`): required, and equal to the body's value after Base64 decoding; otherwise `-32020`.
+ */
+export function checkRouteNameHeader(headers: HeaderSource, params: Record<string, unknown> | undefined, field: string): void {
+  const header = single(headers, McpHeaders.name);
+  if (header === undefined) throw McpError.headerMismatch(`Header mismatch: the Mcp-Name header is required (it carries ${field})`);
+  const bodyValue = params?.[field];
+  if (typeof bodyValue !== 'string' || decodeHeaderValue(header, 'Mcp-Name') !== bodyValue) {
+    throw McpError.headerMismatch(`Header mismatch: Mcp-Name header value does not match body ${field}`);
+  }
+}
+
+/**
+ * Checks the `Mcp-Param-*` headers of a `tools/call` against the arguments they mirror (spec 2026-07-28:
+ * basic/transports/streamable-http, "Server Behavior for Custom Headers" and "Server Validation"): a value in the
+ * body needs its header, equal after Base64 decoding (integers compared numerically); a null or absent argument
+ * must not come with one. Unrecognised `Mcp-Param-*` headers are ignored.
  */
 export function checkParamHeadersAgainstBody(
   source: HeaderSource,

@@ -18,7 +18,7 @@ import { HostOriginValidator } from './host-origin.validator.js';
 import { HttpCallPort, type HttpCallRequest, httpQueueBounds } from './http-call.port.js';
 import type { HttpExchange } from './http-exchange.interface.js';
 import { McpLegacyHttpHandler } from './legacy-session-http.handler.js';
-import { checkHeadersAgainstBody, checkParamHeadersAgainstBody, requireStandardHeaders } from './mcp-headers.validator.js';
+import { checkHeadersAgainstBody, checkParamHeadersAgainstBody, checkRouteNameHeader, requireStandardHeaders } from './mcp-headers.validator.js';
 import { MCP_RAW_BODY } from './raw-body.constants.js';
 import { type AcceptedMediaTypes, writeEmpty, writeJson } from './response.writer.js';
 import { classifyWire, isLegacySessionVerb } from './wire.classifier.js';
@@ -117,6 +117,7 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
       if (route.delivery === 'stream' && !accepted.sse) {
         throw new McpError(McpErrorCode.InvalidRequest, `Not Acceptable: ${message.method} answers with text/event-stream`, undefined, 406);
       }
+      if (route.nameParam !== undefined) checkRouteNameHeader(request, message.params, route.nameParam);
       const paramHeaders = route.paramHeaders?.(message.params);
       if (paramHeaders !== undefined && paramHeaders.length > 0) checkParamHeadersAgainstBody(request, message.params?.arguments, paramHeaders);
 

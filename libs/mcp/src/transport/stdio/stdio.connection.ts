@@ -227,7 +227,16 @@ export class McpStdioConnection {
     }
     const params = request.params ?? {};
     await this.deps.runner.run<LegacyCallRequest>(
-      { id: request.id, method: request.method, params, meta: this.deps.legacy.callMeta(session, params), admit: false, session },
+      {
+        id: request.id,
+        method: request.method,
+        params,
+        meta: this.deps.legacy.callMeta(session, params),
+        // Methods only this wire has (tasks/result, tasks/list) bring their own route.
+        route: this.deps.legacy.route(request.method),
+        admit: false,
+        session,
+      },
       this.sessionPort,
     );
   }

@@ -1,0 +1,12 @@
+export { InMemoryTaskStore, type InMemoryTaskStoreLimits } from './in-memory-task.store.js';
+export { InMemoryTaskRunner } from './in-memory-task.runner.js';
+export { McpTaskWorker } from './task.worker.js';
+export { McpTaskStarter } from './task.starter.js';
+export { McpTaskMethods } from './task-methods.service.js';
+export { LegacyTaskWire } from './legacy-task.wire.js';
+export { TaskRound } from './task-round.js';
+export { TaskCallPort, type TaskCallRequest } from './task-call.port.js';
+export { newTaskId } from './task-id.util.js';
+export { isAnswerShaped } from './task-answer.util.js';
+export { createTaskResult, declaresTasks, detailedTask, taskFields, TASKS_REQUIRED_CAPABILITIES } from '../protocol/task-wire.util.js';
+export { taskProviders } from './tasks.providers.js';

@@ -1,0 +1,122 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { isJsonObject } from '../protocol/json-object.util.js';
+import type { JsonObject } from '../protocol/json-rpc.interface.js';
+import { McpError } from '../protocol/mcp.error.js';
+import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
+import { TASKS_EXTENSION } from '../protocol/task.constants.js';
+import type { McpTaskRecord } from '../protocol/task-record.interface.js';
+import { MCP_TASK_RUNNER, type McpTaskRunner } from '../protocol/task-runner.interface.js';
+import { MCP_TASK_STORE, type McpTaskStore } from '../protocol/task-store.interface.js';
+import type { McpRoute } from '../server/mcp-route.interface.js';
+import type { McpRouteExtension } from '../server/route-extension.interface.js';
+import { LegacyTaskWire } from './legacy-task.wire.js';
+import { isAnswerShaped } from './task-answer.util.js';
+import { declaresTasks, detailedTask, TASKS_REQUIRED_CAPABILITIES } from '../protocol/task-wire.util.js';
+
+/**
+ * `tasks/get`, `tasks/update` and `tasks/cancel` of the 2026-07-28 extension, added to the dispatcher's route table.
+ * They exist while the extension is advertised (a tool has `task`); `tasks/result` and `tasks/list` are not routed,
+ * so they answer `-32601` on this wire. Each carries `Mcp-Name: <taskId>` over HTTP (`nameParam`).
+ *
+ * Order of checks (EXT-TASKS digest §7): extension declared on this request (`-32021`, before any lookup) → params →
+ * the task, by id and owner (unknown, expired and foreign ids answer the same `-32602`) → the operation.
+ */
+@Injectable()
+export class McpTaskMethods implements McpRouteExtension {
+  constructor(
+    @Inject(MCP_TASK_STORE) private readonly store: McpTaskStore,
+    @Inject(MCP_TASK_RUNNER) private readonly runner: McpTaskRunner,
+    @Optional() private readonly legacy?: LegacyTaskWire,
+  ) {}
+
+  routes(): Iterable<readonly [string, McpRoute]> {
+    // The methods exist only while the extension is advertised (a tool has `task`): -32601 before any other check.
+    const route = (handle: McpRoute['handle']): McpRoute => ({
+      extension: TASKS_EXTENSION,
+      handle,
+      delivery: 'response',
+      cancellableByDisconnect: true,
+      nameParam: 'taskId',
+    });
+    return [
+      ['tasks/get', route((scope) => this.answer(scope, (record) => this.get(record)))],
+      ['tasks/update', route((scope) => this.answer(scope, (record) => this.update(record, scope.params)))],
+      ['tasks/cancel', route((scope) => this.answer(scope, (record) => this.cancel(record)))],
+    ];
+  }
+
+  /** The common checks of the three methods, then the operation on the caller's task. */
+  private async answer(scope: McpRequestScope, operate: (record: McpTaskRecord) => Promise<JsonObject> | JsonObject): Promise<JsonObject> {
+    if (scope.wire === 'legacy') {
+      if (this.legacy) return this.legacy.handle(scope);
+      throw McpError.methodNotFound(scope.method);
+    }
+    if (!declaresTasks(scope.meta.clientCapabilities)) {
+      throw McpError.missingCapability(`${scope.method} needs the ${TASKS_EXTENSION} extension declared in this request's clientCapabilities`, TASKS_REQUIRED_CAPABILITIES);
+    }
+    const taskId = scope.params.taskId;
+    if (typeof taskId !== 'string' || taskId.length === 0) throw McpError.invalidParams('Invalid params: taskId must be a non-empty string');
+    if (scope.method === 'tasks/update' && !isJsonObject(scope.params.inputResponses)) {
+      throw McpError.invalidParams('Invalid params: inputResponses must be an object');
+    }
+    const record = await this.store.get(taskId, scope.principal ?? null);
+    if (!record || record.wire !== 'modern') throw notFound();
+    return operate(record);
+  }
+
+  private get(record: McpTaskRecord): JsonObject {
+    return detailedTask(record);
+  }
+
+  /**
+   * Takes the answers to outstanding keys; keys not outstanding (never issued, answered, superseded) are ignored, as
+   * the spec asks. An answer that is not shaped like its request's result is refused (`-32602`) and nothing is taken.
+   * Once every outstanding key is answered, the task works again and its next round is queued.
+   */
+  private async update(record: McpTaskRecord, params: JsonObject): Promise<JsonObject> {
+    const responses = params.inputResponses as Record<string, unknown>;
+    const outstanding = record.status === 'input_required' ? (record.inputRequests ?? {}) : {};
+    for (const [key, answer] of Object.entries(responses)) {
+      const request = Object.hasOwn(outstanding, key) ? outstanding[key] : undefined;
+      if (request && !isAnswerShaped(request.method, answer)) {
+        throw McpError.invalidParams(`Invalid params: inputResponses["${key}"] is not a valid ${request.method} result`);
+      }
+    }
+    let resumed = false;
+    await this.store.update(record.taskId, (task) => {
+      resumed = false;
+      if (task.status !== 'input_required' || !task.inputRequests) return undefined;
+      const inputRequests = { ...task.inputRequests };
+      const answers = { ...task.answers };
+      let taken = 0;
+      for (const [key, answer] of Object.entries(responses)) {
+        const request = Object.hasOwn(inputRequests, key) ? inputRequests[key] : undefined;
+        if (!request) continue;
+        answers[request.handlerKey] = answer;
+        delete inputRequests[key];
+        taken++;
+      }
+      if (taken === 0) return undefined;
+      if (Object.keys(inputRequests).length > 0) return { ...task, answers, inputRequests };
+      resumed = true;
+      return { ...task, answers, inputRequests: undefined, status: 'working' };
+    });
+    if (resumed) await this.runner.enqueue(record.taskId);
+    return {};
+  }
+
+  /** Cancels a task that is not terminal (it becomes `cancelled` and its round's `ctx.signal` fires); acks either way. */
+  private async cancel(record: McpTaskRecord): Promise<JsonObject> {
+    let cancelled = false;
+    await this.store.update(record.taskId, (task) => {
+      cancelled = true;
+      return { ...task, status: 'cancelled', statusMessage: 'Cancelled by request', inputRequests: undefined };
+    });
+    if (cancelled) await this.runner.cancel(record.taskId);
+    return {};
+  }
+}
+
+function notFound(): McpError {
+  return McpError.invalidParams('Failed to retrieve task: Task not found');
+}

@@ -1,0 +1,102 @@
+import { Logger } from '@nestjs/common';
+import type { JsonObject } from '../protocol/json-rpc.interface.js';
+import type { ChannelMessage, ChannelSink } from '../protocol/response-channel.js';
+import type { McpTaskInputRequest, McpTaskRecord } from '../protocol/task-record.interface.js';
+import type { McpTaskStore } from '../protocol/task-store.interface.js';
+
+const MAX_STATUS_MESSAGE = 500;
+
+/**
+ * One round of a task as the call runner sees its messages: the consumer of the round's `ResponseChannel`. Progress
+ * and log notifications become the task's `statusMessage` (the extension defines no notifications for tasks, so none
+ * is sent); the final response becomes `input_required` with new requests, `completed` with the result, or `failed`
+ * with the error. Store writes are made in order; `settled` resolves once the last one is done.
+ */
+export class TaskRound implements ChannelSink {
+  private static readonly logger = new Logger('McpTasks');
+  private writes: Promise<unknown> = Promise.resolve();
+  /** Whether the round's final response arrived (anything else ends the round as `failed`). */
+  answered = false;
+
+  constructor(
+    private readonly store: McpTaskStore,
+    readonly record: McpTaskRecord,
+    private readonly maxResultBytes: number,
+  ) {}
+
+  /** Resolves when every write of the round is done. */
+  get settled(): Promise<unknown> {
+    return this.writes;
+  }
+
+  next(message: ChannelMessage): void {
+    if (message.type === 'notification') {
+      const text = statusText(message.message.method, message.message.params);
+      if (text !== undefined) this.write((task) => (task.status === 'working' ? { ...task, statusMessage: text } : undefined));
+      return;
+    }
+    if (message.type !== 'response') return;
+    this.answered = true;
+    const response = message.message;
+    if ('error' in response) {
+      const { code, message: text, data } = response.error;
+      this.fail({ code, message: text, ...(data !== undefined && { data }) });
+      return;
+    }
+    const result = response.result;
+    if (result.resultType === 'input_required') this.askForInput(result);
+    else this.complete(result);
+  }
+
+  complete(result?: JsonObject): void {
+    if (result === undefined) return;
+    const bytes = Buffer.byteLength(JSON.stringify(result));
+    if (bytes > this.maxResultBytes) {
+      this.fail({ code: -32603, message: `The task's result is too large (${bytes} bytes; tasks.maxResultBytes: ${this.maxResultBytes})` });
+      return;
+    }
+    this.write((task) => ({ ...task, status: 'completed', result, inputRequests: undefined }));
+  }
+
+  /** Ends the task `failed` with a JSON-RPC error (unless it is terminal already). */
+  fail(error: McpTaskRecord['error'] & object): void {
+    this.answered = true;
+    this.write((task) => ({ ...task, status: 'failed', error, statusMessage: error.message, inputRequests: undefined }));
+  }
+
+  /** The handler asked for input: its keys become task keys, never one issued before (keys are unique per task). */
+  private askForInput(result: JsonObject): void {
+    const asked = (result.inputRequests ?? {}) as Record<string, { method: string; params?: JsonObject }>;
+    this.write((task) => {
+      if (task.status !== 'working') return undefined;
+      const issued = new Set(task.issuedKeys);
+      const inputRequests: Record<string, McpTaskInputRequest> = {};
+      for (const [handlerKey, request] of Object.entries(asked)) {
+        let key = handlerKey;
+        for (let n = 2; issued.has(key); n++) key = `${handlerKey}~${n}`;
+        issued.add(key);
+        inputRequests[key] = request.params === undefined ? { handlerKey, method: request.method } : { handlerKey, method: request.method, params: request.params };
+      }
+      return { ...task, status: 'input_required', inputRequests, issuedKeys: [...issued] };
+    });
+  }
+
+  private write(mutate: (task: McpTaskRecord) => McpTaskRecord | undefined): void {
+    this.writes = this.writes
+      .then(() => this.store.update(this.record.taskId, mutate))
+      .catch((error: unknown) => TaskRound.logger.error(`Could not update task ${this.record.taskId}`, (error as Error)?.stack ?? String(error)));
+  }
+}
+
+/** The status message a progress or log notification carries, if any. */
+function statusText(method: string, params: JsonObject | undefined): string | undefined {
+  if (!params) return undefined;
+  let text: string | undefined;
+  if (method === 'notifications/progress') {
+    const { progress, total, message } = params;
+    text = typeof message === 'string' ? message : total === undefined ? `${String(progress)}` : `${String(progress)}/${String(total)}`;
+  } else if (method === 'notifications/message') {
+    text = typeof params.data === 'string' ? params.data : JSON.stringify(params.data);
+  }
+  return text === undefined ? undefined : text.slice(0, MAX_STATUS_MESSAGE);
+}

@@ -1,0 +1,146 @@
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { McpResolvedOptions } from '../config/resolved-options.js';
+import { McpToolContext } from '../context/mcp-tool.context.js';
+import type { ToolEntry } from '../discovery/registry-entries.interface.js';
+import { McpMrtrService } from '../mrtr/mrtr.service.js';
+import type { JsonObject } from '../protocol/json-rpc.interface.js';
+import { McpError } from '../protocol/mcp.error.js';
+import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
+import { TASKS_EXTENSION } from '../protocol/task.constants.js';
+import type { McpTaskRecord } from '../protocol/task-record.interface.js';
+import { MCP_TASK_RUNNER, type McpTaskRunner } from '../protocol/task-runner.interface.js';
+import { MCP_TASK_STORE, type McpTaskStore } from '../protocol/task-store.interface.js';
+import { toolFailure } from '../server/exception.mapper.js';
+import { McpToolTaskStarter } from '../server/tool-task.starter.js';
+import { LegacyTaskWire } from './legacy-task.wire.js';
+import { newTaskId } from './task-id.util.js';
+import { createTaskResult, declaresTasks, TASKS_REQUIRED_CAPABILITIES } from '../protocol/task-wire.util.js';
+
+/**
+ * Decides, per `tools/call` of a tool with `task`, whether it becomes a task (ext-tasks spec 2026-07-28: tasks,
+ * "Capability Negotiation"): only for a request that declared the extension itself; a tool that requires a task
+ * answers `-32021` to one that did not. Before creating the task, `beforeTask` may ask for input through ordinary MRTR
+ * rounds on the `tools/call` ("Task Creation": MRTR first); its answers become the task's first answers. The
+ * `CreateTaskResult` is returned only once the store has the task (a `tasks/get` succeeds at once).
+ */
+@Injectable()
+export class McpTaskStarter extends McpToolTaskStarter {
+  private readonly logger = new Logger('McpTasks');
+
+  constructor(
+    @Inject(MCP_TASK_STORE) private readonly store: McpTaskStore,
+    @Inject(MCP_TASK_RUNNER) private readonly runner: McpTaskRunner,
+    private readonly mrtr: McpMrtrService,
+    private readonly options: McpResolvedOptions,
+    @Optional() private readonly legacy?: LegacyTaskWire,
+  ) {
+    super();
+  }
+
+  async start(scope: McpRequestScope, entry: ToolEntry, input: unknown): Promise<JsonObject | undefined> {
+    if (scope.wire === 'legacy') {
+      // A 2025-11-25 call becomes a task only with the task param; its guards run now, as for the 2026 wire.
+      if (scope.params.task !== undefined) {
+        const denied = await this.authorize(scope, entry, input);
+        if (denied) return denied;
+      }
+      return this.legacy?.startCall(scope, entry, input);
+    }
+    const policy = entry.task!;
+    const name = entry.definition.name;
+    if (!declaresTasks(scope.meta.clientCapabilities)) {
+      if (policy.support === 'optional') return undefined;
+      throw McpError.missingCapability(
+        `Tool "${name}" runs only as a task: declare the ${TASKS_EXTENSION} extension in this request's clientCapabilities`,
+        TASKS_REQUIRED_CAPABILITIES,
+      );
+    }
+    // Authorization first, against the request that creates the task: its rounds run without guards.
+    const denied = await this.authorize(scope, entry, input);
+    if (denied) return denied;
+    let answers: Record<string, unknown> = {};
+    if (policy.beforeTask) {
+      const before = await this.beforeTask(scope, entry, input);
+      if ('result' in before) return before.result;
+      answers = before.answers;
+    }
+    const record = this.newRecord(scope, name, answers);
+    await this.store.create(record);
+    try {
+      await this.runner.enqueue(record.taskId);
+    } catch (error) {
+      const message = error instanceof McpError ? error.message : 'The task could not be queued';
+      if (!(error instanceof McpError)) this.logger.error(`Task ${record.taskId} could not be queued`, (error as Error)?.stack ?? String(error));
+      await this.store.update(record.taskId, (task) => ({ ...task, status: 'failed', error: { code: -32603, message }, statusMessage: message }));
+    }
+    return createTaskResult(record);
+  }
+
+  /** Runs the tool's guards; the tool error result when one refuses (as a plain call answers it), else undefined. */
+  private async authorize(scope: McpRequestScope, entry: ToolEntry, input: unknown): Promise<JsonObject | undefined> {
+    if (!entry.handler.authorize) return undefined;
+    const name = entry.definition.name;
+    const context = McpToolContext.open(scope, name);
+    try {
+      await entry.handler.authorize(input, context);
+      return undefined;
+    } catch (error) {
+      const mapped = toolFailure(error, this.logger, name);
+      if (mapped instanceof McpError) throw mapped;
+      return { content: [{ type: 'text', text: mapped.text }], isError: true };
+    } finally {
+      context.complete();
+    }
+  }
+
+  /** Runs `beforeTask` for one MRTR round: its `input_required` result, a failure, or the answers it gathered. */
+  private async beforeTask(scope: McpRequestScope, entry: ToolEntry, input: unknown): Promise<{ result: JsonObject } | { answers: Record<string, unknown> }> {
+    const name = entry.definition.name;
+    const ledger = await this.mrtr.begin(scope, name);
+    const context = McpToolContext.open(scope, name, ledger);
+    let failure: unknown;
+    let threw = false;
+    try {
+      await entry.task!.beforeTask!(input, context);
+    } catch (error) {
+      threw = true;
+      failure = error;
+    } finally {
+      context.complete();
+    }
+    const inputRequired = this.mrtr.finish(ledger, scope, name);
+    if (inputRequired) return { result: inputRequired };
+    if (threw) {
+      const mapped = toolFailure(failure, this.logger, name);
+      if (mapped instanceof McpError) throw mapped;
+      return { result: { content: [{ type: 'text', text: mapped.text }], isError: true } };
+    }
+    return { answers: ledger.acceptedAnswers() };
+  }
+
+  private newRecord(scope: McpRequestScope, name: string, answers: Record<string, unknown>): McpTaskRecord {
+    const now = Date.now();
+    const meta = scope.meta;
+    const args = scope.params.arguments;
+    return {
+      taskId: newTaskId(),
+      owner: scope.principal ?? null,
+      wire: 'modern',
+      method: scope.method,
+      // The arguments as the client sent them: the round validates them again, as every call does.
+      params: args === undefined ? { name } : { name, arguments: args },
+      clientCapabilities: meta.clientCapabilities,
+      protocolVersion: meta.protocolVersion,
+      ...(meta.clientInfo && { clientInfo: meta.clientInfo }),
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: this.options.tasks.defaultTtlMs,
+      pollIntervalMs: this.options.tasks.pollIntervalMs,
+      answers,
+      issuedKeys: [],
+      authorizedAtCreation: true,
+      version: 1,
+    };
+  }
+}

@@ -1,0 +1,113 @@
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { McpResolvedOptions } from '../config/resolved-options.js';
+import type { JsonObject } from '../protocol/json-rpc.interface.js';
+import { McpError } from '../protocol/mcp.error.js';
+import type { McpTaskRecord } from '../protocol/task-record.interface.js';
+import { MCP_TASK_RUNNER, type McpTaskExecutor, type McpTaskRunner } from '../protocol/task-runner.interface.js';
+import { MCP_TASK_STORE, type McpTaskStore } from '../protocol/task-store.interface.js';
+import { McpCallRunner } from '../server/call.runner.js';
+import type { RunningCall } from '../server/running-call.js';
+import { TaskCallPort, type TaskCallRequest } from './task-call.port.js';
+import { TaskRound } from './task-round.js';
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Runs rounds of tasks in this process, each admitted through `McpCallRunner` like any call (guards, interceptors,
+ * pipes and filters run; `admit: false`: rounds take no slot of the calls-in-flight caps, since tasks are bounded by
+ * `tasks.maxTasksPerOwner` when they are created and a refused round would fail its task for nothing; the call
+ * timeout and the shutdown drain apply). A round replays the tool's handler with the task's answers so far as
+ * `inputResponses`, exactly as an MRTR retry does; a handler that asks for more moves the task to `input_required`.
+ */
+@Injectable()
+export class McpTaskWorker implements McpTaskExecutor, OnModuleInit, BeforeApplicationShutdown {
+  private readonly logger = new Logger('McpTasks');
+  private readonly running = new Map<string, RunningCall<TaskCallRequest>>();
+  private readonly port = new TaskCallPort(this.running);
+  private calls?: McpCallRunner;
+
+  constructor(
+    @Inject(MCP_TASK_STORE) private readonly store: McpTaskStore,
+    @Inject(MCP_TASK_RUNNER) private readonly runner: McpTaskRunner,
+    private readonly options: McpResolvedOptions,
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  onModuleInit(): void {
+    this.runner.attach(this);
+  }
+
+  /** No new rounds once the application closes; rounds in flight get `ctx.signal` from the call runner's drain. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.runner.close?.();
+  }
+
+  async execute(taskId: string): Promise<void> {
+    try {
+      const record = await this.store.load(taskId);
+      // Another round runs it, it waits for input, or it ended (cancelled, expired): nothing to do.
+      if (!record || record.status !== 'working' || this.running.has(taskId)) return;
+      const round = new TaskRound(this.store, record, this.options.tasks.maxResultBytes);
+      // A round does not outlive its task: at the end of the TTL its signal fires (the store forgets the task then).
+      const remaining = record.ttlMs === null ? Infinity : Math.max(0, record.createdAt + record.ttlMs - Date.now());
+      // Timers hold at most 2^31 - 1 ms (~24.8 days); a longer lifetime is left to the call timeout.
+      const expiry = remaining <= MAX_TIMER_MS ? setTimeout(() => this.abort(taskId), remaining) : undefined;
+      expiry?.unref();
+      try {
+        await this.callRunner().run<TaskCallRequest>(roundRequest(record, round), this.port);
+      } catch (error) {
+        round.fail(toTaskError(error));
+      } finally {
+        clearTimeout(expiry);
+      }
+      if (!round.answered) round.fail({ code: -32603, message: 'The task ended without a result' });
+      await round.settled;
+    } catch (error) {
+      this.logger.error(`Task ${taskId} could not run`, (error as Error)?.stack ?? String(error));
+    }
+  }
+
+  abort(taskId: string): void {
+    const call = this.running.get(taskId);
+    if (!call) return;
+    call.cancellation.abort(new Error('The task was cancelled'));
+  }
+
+  /** Resolved on first use: the call runner depends (through the dispatcher) on the task starter, which uses this. */
+  private callRunner(): McpCallRunner {
+    this.calls ??= this.moduleRef.get(McpCallRunner, { strict: false });
+    return this.calls;
+  }
+}
+
+/** The call of one round: the stored method and params, the answers so far, the creating request's protocol fields. */
+function roundRequest(record: McpTaskRecord, round: TaskRound): TaskCallRequest {
+  const params: JsonObject = { ...record.params };
+  if (Object.keys(record.answers).length > 0) params.inputResponses = record.answers as JsonObject;
+  return {
+    id: `task:${record.taskId}:${record.version}`,
+    method: record.method,
+    params,
+    meta: {
+      protocolVersion: record.protocolVersion,
+      clientCapabilities: record.clientCapabilities,
+      ...(record.clientInfo && { clientInfo: record.clientInfo }),
+      // Progress and logs of a round become the task's status message (TaskRound); nothing reaches a client.
+      progressToken: `task:${record.taskId}`,
+      logLevel: 'info',
+      raw: {},
+    },
+    principal: record.owner ?? undefined,
+    // Guards see a request without HTTP: no headers, the task id (a guard that needs HTTP credentials refuses it).
+    httpRequest: { headers: {}, mcpTaskId: record.taskId },
+    admit: false,
+    task: { taskId: record.taskId, authorized: record.authorizedAtCreation === true },
+    round,
+  };
+}
+
+function toTaskError(error: unknown): { code: number; message: string; data?: unknown } {
+  if (error instanceof McpError) return { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) };
+  return { code: -32603, message: 'Internal error' };
+}

@@ -1,0 +1,36 @@
+import type { Provider } from '@nestjs/common';
+import { McpResolvedOptions } from '../config/resolved-options.js';
+import { MCP_TASK_RUNNER } from '../protocol/task-runner.interface.js';
+import { MCP_TASK_STORE } from '../protocol/task-store.interface.js';
+import { MCP_ROUTE_EXTENSIONS } from '../server/route-extension.interface.js';
+import { McpToolTaskStarter } from '../server/tool-task.starter.js';
+import { InMemoryTaskRunner } from './in-memory-task.runner.js';
+import { InMemoryTaskStore } from './in-memory-task.store.js';
+import { McpTaskMethods } from './task-methods.service.js';
+import { McpTaskStarter } from './task.starter.js';
+import { McpTaskWorker } from './task.worker.js';
+
+/**
+ * The providers of tasks, for `McpModule`: the store and the runner (the `tasks.store` / `tasks.runner` options, or
+ * the in-memory defaults), the worker, the starter `McpToolsService` hands task tools to, and the `tasks/*` routes.
+ */
+export function taskProviders(): Provider[] {
+  return [
+    {
+      provide: MCP_TASK_STORE,
+      useFactory: (options: McpResolvedOptions) =>
+        options.tasks.store ?? new InMemoryTaskStore({ maxTasksPerOwner: options.tasks.maxTasksPerOwner, maxTasks: options.tasks.maxTasks }),
+      inject: [McpResolvedOptions],
+    },
+    {
+      provide: MCP_TASK_RUNNER,
+      useFactory: (options: McpResolvedOptions) => options.tasks.runner ?? new InMemoryTaskRunner(),
+      inject: [McpResolvedOptions],
+    },
+    McpTaskWorker,
+    McpTaskStarter,
+    { provide: McpToolTaskStarter, useExisting: McpTaskStarter },
+    McpTaskMethods,
+    { provide: MCP_ROUTE_EXTENSIONS, useFactory: (methods: McpTaskMethods) => [methods], inject: [McpTaskMethods] },
+  ];
+}
