@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { McpModule } from 'nest-mcp';
 import { DeploymentsModule } from './deployments/index.js';
 import { FeatureFlags, FeatureFlagsTools } from './feature-flags/index.js';
+import { IncidentsModule } from './incidents/index.js';
 import { IntegrationsModule } from './integrations/index.js';
 import { ServicesModule } from './services/index.js';
 
@@ -18,11 +19,13 @@ import { ServicesModule } from './services/index.js';
         'read ops://runbook before changing anything. scale_service, restart_service and deploy_release change ' +
         'production: restart_service is destructive, so confirm it with the user first. decommission_service and ' +
         'set_feature_flag need the admin role. Use the incident_summary prompt to draft incident reports, and ' +
-        'connect_pagerduty once to let the console page on-call teams.',
+        'connect_pagerduty once to let the console page on-call teams. incident_report runs as a task (about ten ' +
+        'seconds): poll it with tasks/get and answer its question with tasks/update.',
     }),
     ServicesModule,
     DeploymentsModule,
     IntegrationsModule,
+    IncidentsModule,
   ],
   // Feature flags register tools at run time through McpRegistry, which McpModule exports to this module only.
   providers: [FeatureFlags, FeatureFlagsTools],

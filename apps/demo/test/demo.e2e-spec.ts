@@ -40,6 +40,7 @@ describe.each(ADAPTERS)('ops-console demo (%s)', (adapter) => {
         'decommission_service',
         'deploy_release',
         'get_service',
+        'incident_report',
         'list_services',
         'restart_service',
         'scale_service',

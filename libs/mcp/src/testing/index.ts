@@ -13,3 +13,9 @@ export { McpPromptResult } from './mcp-prompt.result.js';
 export { McpResourceReadResult } from './mcp-resource-read.result.js';
 export { McpListenStream, type McpListenFilter } from './mcp-listen.stream.js';
 export { McpTestingError } from './mcp-testing.error.js';
+export {
+  McpTestingTask,
+  type McpTestingTaskStatus,
+  type McpTestingTaskState,
+  type McpTestingTaskResultOptions,
+} from './mcp-testing.task.js';

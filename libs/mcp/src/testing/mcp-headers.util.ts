@@ -2,7 +2,14 @@ import type { JsonRpcRequest } from '../protocol/json-rpc.interface.js';
 import { McpHeaders, MetaKeys } from '../protocol/meta-keys.constants.js';
 
 /** Methods whose `Mcp-Name` header mirrors a body field. */
-const NAME_FIELD: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+const NAME_FIELD: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
 /** Visible ASCII without leading or trailing spaces: sent as is; anything else goes in the base64 sentinel. */
 const PLAIN_HEADER_VALUE = /^(?:[\x21-\x7E](?:[\x20-\x7E]*[\x21-\x7E])?)?$/;
 

@@ -15,6 +15,7 @@ import type {
   McpToolDefinition,
 } from '../protocol/mcp-wire.interface.js';
 import { LATEST_PROTOCOL_VERSION } from '../protocol/protocol-version.constants.js';
+import { TASKS_EXTENSION } from '../protocol/task.constants.js';
 import { HttpTestingTransport } from './http.transport.js';
 import { InProcessTestingTransport } from './in-process.transport.js';
 import { InputAnswerer } from './input-answerer.js';
@@ -27,6 +28,7 @@ import type { McpTestingCallOptions, McpTestingRequestOptions } from './mcp-test
 import type { McpCompletionReference, McpDiscoverResult } from './mcp-testing-wire.interface.js';
 import { McpTestingError } from './mcp-testing.error.js';
 import type { McpCallRecord } from './mcp-testing.result.js';
+import { McpTestingTask, type McpTestingTaskPort, type McpTestingTaskState } from './mcp-testing.task.js';
 import { McpToolCallResult } from './mcp-tool-call.result.js';
 import type { McpTestingMode, TestingTransport } from './testing-transport.interface.js';
 
@@ -132,6 +134,49 @@ export class McpTestingClient {
   async callTool(name: string, args: Record<string, unknown> = {}, options: McpTestingCallOptions = {}): Promise<McpToolCallResult> {
     const { result, record } = await this.call('tools/call', { name, arguments: args }, options);
     return McpToolCallResult.of(result as unknown as McpCallToolResult, record);
+  }
+
+  /**
+   * `tools/call` of a task tool (`@McpTool({ task })`), with the tasks extension (`io.modelcontextprotocol/tasks`)
+   * declared in the request's capabilities: resolves with a handle on the task the server created, to poll, answer,
+   * cancel or await. Elicitation rounds before the task exists (`beforeTask`) are answered as in `callTool`. The
+   * handle's requests reuse this call's options (headers, principal, user), so they reach the same owner's task.
+   * A tool that answered without a task (no `task` option) throws.
+   *
+   * @example
+   * ```ts
+   * const task = await client.startTask('incident_report', { incident: 'INC-7' });
+   * expect(task.status).toBe('working');
+   * const result = await task.result({ answers: [{ action: 'accept', content: { confirm: true } }] });
+   * ```
+   */
+  async startTask(name: string, args: Record<string, unknown> = {}, options: McpTestingCallOptions = {}): Promise<McpTestingTask> {
+    const taskOptions = this.withTasks(options);
+    const { result } = await this.call('tools/call', { name, arguments: args }, taskOptions);
+    if (result.resultType !== 'task') {
+      throw new Error(`${name} answered without creating a task (resultType ${String(result.resultType)}): is it a task tool?`);
+    }
+    const { resultType: _type, _meta: _unused, ...created } = result;
+    const port: McpTestingTaskPort = {
+      request: (method, params, settings) => this.request(method, params, settings),
+      answer: (request, callAnswers) => this.answers.answer(request, callAnswers, options.onElicit),
+    };
+    return McpTestingTask.of(port, created as unknown as McpTestingTaskState, taskOptions);
+  }
+
+  /**
+   * A handle on an existing task, by id (e.g. one created by another client, to check it survives a reconnect or is
+   * refused to another principal). The first `poll()` fetches it.
+   */
+  async task(taskId: string, options: McpTestingRequestOptions = {}): Promise<McpTestingTask> {
+    const taskOptions = this.withTasks(options);
+    const port: McpTestingTaskPort = {
+      request: (method, params, settings) => this.request(method, params, settings),
+      answer: (request, callAnswers) => this.answers.answer(request, callAnswers),
+    };
+    const handle = McpTestingTask.of(port, { taskId } as McpTestingTaskState, taskOptions);
+    await handle.poll();
+    return handle;
   }
 
   /** `prompts/get`, with every elicitation round answered. */
@@ -258,6 +303,12 @@ export class McpTestingClient {
       throw new McpTestingError(response.error.code, response.error.message, response.error.data, httpStatus, method);
     }
     return response.result;
+  }
+
+  /** `options` with the tasks extension added to the capabilities the client would declare. */
+  private withTasks(options: McpTestingCallOptions): McpTestingCallOptions {
+    const capabilities = options.capabilities ?? this.defaults.capabilities ?? {};
+    return { ...options, capabilities: { ...capabilities, extensions: { ...capabilities.extensions, [TASKS_EXTENSION]: {} } } };
   }
 
   /** The client's defaults overridden by a call's options; headers are merged. */
