@@ -89,6 +89,18 @@ export function computeRatios(result: RunResult): RatioRow[] {
       });
     }
   }
+  if (result.tasks) {
+    for (const id of Object.keys(result.tasks.medians)) {
+      const rounds = result.tasks.rounds[id as ServerId] ?? [];
+      const paired = (subject: (round: (typeof rounds)[number]) => number, baseline: (round: (typeof rounds)[number]) => number) =>
+        pairedRatio(rounds.map(subject), rounds.map(baseline));
+      const label = name(id as ServerId);
+      const add = (row: RatioRow) => Number.isFinite(row.value) && rows.push(row);
+      add({ name: `${label}: task round trip / plain echo call`, metric: 'per second', value: paired((r) => r.roundTrip.rps, (r) => r.plainLoop.rps) });
+      add({ name: `${label}: task round trip / plain echo call`, metric: 'p50 latency', value: paired((r) => r.roundTrip.p50Ms, (r) => r.plainLoop.p50Ms) });
+      add({ name: `${label}: tasks/get (completed) / plain echo call`, metric: 'req/s', value: paired((r) => r.get.rps, (r) => r.plain.rps) });
+    }
+  }
   if (result.bootstrap) {
     const boot = result.bootstrap.rounds;
     const ratio = (a: string, b: string, field: 'bootMs' | 'listAllMs') =>

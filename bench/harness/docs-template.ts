@@ -53,7 +53,7 @@ same run**, interleaved, so that whatever slows the machine down slows both side
 
 | server | what it is |
 |---|---|
-| nest-mcp (Express), nest-mcp (Fastify) | this library, default options, serving \`echo\`, \`count\` and \`confirm\` from a decorated provider ([bench/servers/nest-mcp.server.ts](../bench/servers/nest-mcp.server.ts)) |
+| nest-mcp (Express), nest-mcp (Fastify) | this library, default options, serving \`echo\`, \`count\` and \`confirm\` from a decorated provider; with \`--tasks\` (tasks workload) also \`echo_task\`, \`echo\` with \`task: 'optional'\` ([bench/servers/nest-mcp.server.ts](../bench/servers/nest-mcp.server.ts)) |
 | bare Nest @Post (Express / Fastify) | the framework floor: a Nest 12 controller answering the same JSON bytes (and streaming the same SSE frames) with no MCP at all |
 | bare node:http | the bottom floor: the same bytes from a \`node:http\` handler |
 | official SDK v2 (node:http) | \`@modelcontextprotocol/server\` 2.4.0 in its fastest production setup: \`createMcpHandler(factory, { legacy: 'reject' })\` wrapped by \`toNodeHandler\` on \`node:http\`, loopback Host/Origin guards in front; one \`McpServer\` per request, as the SDK designs it |
@@ -74,7 +74,7 @@ stream n notifications then its result). Requests carry \`MCP-Protocol-Version\`
   server child's \`process.cpuUsage()\` (user + system) over the cell, divided by the calls completed.
 - Notifications/s counts the frames the client actually received during one call; nest-mcp coalesces progress for
   a slow reader (bounded queue), and coalesced frames are not credited.
-- Memory, listen streams, MRTR and bootstrap use fresh processes. Servers run with \`--expose-gc\`, used only for the
+- Memory, listen streams, MRTR, tasks and bootstrap use fresh processes. Servers run with \`--expose-gc\`, used only for the
   readings labelled "after GC".
 
 ## How to reproduce

@@ -20,6 +20,7 @@ import { LISTEN_SERVERS, runListen } from './workloads/listen.workload.js';
 import { runMemory } from './workloads/memory.workload.js';
 import { MRTR_SERVERS, runMrtr } from './workloads/mrtr.workload.js';
 import { runStream } from './workloads/stream.workload.js';
+import { runTasks, TASKS_SERVERS } from './workloads/tasks.workload.js';
 
 /** dist/bench/bench/harness → the repository root. */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -145,6 +146,11 @@ async function main(): Promise<number> {
   if (wants('mrtr')) {
     await step(result, 'mrtr', async () => {
       result.mrtr = await runMrtr(MRTR_SERVERS, options);
+    });
+  }
+  if (wants('tasks')) {
+    await step(result, 'tasks', async () => {
+      result.tasks = await runTasks(TASKS_SERVERS, options);
     });
   }
   if (wants('bootstrap')) {

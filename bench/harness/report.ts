@@ -142,6 +142,31 @@ function listenSection(result: RunResult): string {
   ].join('\n');
 }
 
+function tasksSection(result: RunResult): string {
+  const tasks = result.tasks;
+  if (!tasks) return '';
+  const rows = (Object.keys(tasks.medians) as ServerId[]).map((id) => {
+    const cell = tasks.medians[id];
+    if (!cell) return [label(id)];
+    return [
+      label(id),
+      `${int(cell.plain.rps)} / ${dec(cell.plain.p50Ms)}`,
+      `${int(cell.plainLoop.rps)} / ${dec(cell.plainLoop.p50Ms)}`,
+      `${int(cell.roundTrip.rps)} / ${dec(cell.roundTrip.p50Ms)}`,
+      dec(cell.roundTrip.polls),
+      `${int(cell.get.rps)} / ${dec(cell.get.p50Ms)}`,
+    ];
+  });
+  return [
+    `### Tasks (concurrency ${tasks.concurrency}; nest-mcp only)`,
+    '',
+    'req/s (round trips/s) / p50 ms. Plain echo: `tools/call echo`, autocannon, and the same call from the node:http client that drives the round trip (its baseline). Round trip: `tools/call echo_task` declaring `io.modelcontextprotocol/tasks` (a CreateTaskResult), then `tasks/get` at once and again until completed, no poll delay. tasks/get: one completed task, autocannon. Ratios to the plain call are in the ratios table.',
+    '',
+    table(['server', 'plain echo', 'plain echo (node:http)', 'task round trip', 'tasks/get per trip', 'tasks/get (completed)'], rows),
+    '',
+  ].join('\n');
+}
+
 function mrtrSection(result: RunResult): string {
   const mrtr = result.mrtr;
   if (!mrtr) return '';
@@ -241,6 +266,7 @@ export function renderResults(result: RunResult, resultFile?: string): string {
     memorySection(result),
     listenSection(result),
     mrtrSection(result),
+    tasksSection(result),
     bootstrapSection(result),
     profileSection(result),
   ]

@@ -93,6 +93,23 @@ export interface MrtrResults {
   codec: Partial<Record<ServerId, { sealUs: number; openUs: number; tokenChars: number }>>;
 }
 
+export interface TasksCell {
+  /** (a) `tools/call echo`, autocannon. */
+  plain: { rps: number; p50Ms: number; p99Ms: number };
+  /** (a) the same call from the closed-loop node:http client of the round trip (the round trip's baseline). */
+  plainLoop: { rps: number; p50Ms: number; p99Ms: number };
+  /** (b) `tools/call echo_task` → CreateTaskResult → `tasks/get` until completed; round trips/s; `polls`: mean tasks/get per trip. */
+  roundTrip: { rps: number; p50Ms: number; p99Ms: number; polls: number };
+  /** (c) `tasks/get` of one completed task, autocannon. */
+  get: { rps: number; p50Ms: number; p99Ms: number };
+}
+
+export interface TasksResults {
+  concurrency: number;
+  rounds: Partial<Record<ServerId, TasksCell[]>>;
+  medians: Partial<Record<ServerId, TasksCell>>;
+}
+
 export interface BootstrapCell {
   /** Process start → listening, measured inside the server. */
   bootMs: number;
@@ -180,6 +197,7 @@ export interface RunResult {
   memory?: MemoryResults;
   listen?: ListenResults;
   mrtr?: MrtrResults;
+  tasks?: TasksResults;
   bootstrap?: BootstrapResults;
   profile?: ProfileResults;
   ratios: RatioRow[];

@@ -6,22 +6,22 @@ import { NestFactory } from '@nestjs/core';
 import { McpModule } from '../../libs/mcp/src/index.js';
 import { RequestStateCodec } from '../../libs/mcp/src/mrtr/request-state.codec.js';
 import { McpSubscriptionsService } from '../../libs/mcp/src/subscriptions/subscriptions.service.js';
-import { BenchTools, generatedToolsProvider } from './nest-mcp/bench.tools.js';
+import { BenchTaskTools, BenchTools, generatedToolsProvider } from './nest-mcp/bench.tools.js';
 import { type AdapterName, announce, HOST, parseServerArgs, runMain } from './server-runtime.js';
 
 /**
  * nest-mcp serving the bench tools on Express or Fastify:
  *
- *   npm run bench:server -- --adapter express|fastify --port N [--tools 1000]
+ *   npm run bench:server -- --adapter express|fastify --port N [--tools 1000] [--tasks]
  *
  * Default options apart from a fixed requestState key (no per-process-key warning) and room for the 10,000 listen
- * streams of the subscription workload.
+ * streams of the subscription workload; `--tasks` adds `echo_task` and room for the tasks workload's tasks.
  */
 
 /** A fixed 32-byte key, base64: bench-only, never a secret. */
 const BENCH_STATE_KEY = createHash('sha256').update('nest-mcp bench requestState key').digest('base64');
 
-function benchModule(generatedTools: number): DynamicModule {
+function benchModule(generatedTools: number, withTasks: boolean): DynamicModule {
   @Module({
     imports: [
       McpModule.forRoot({
@@ -31,19 +31,21 @@ function benchModule(generatedTools: number): DynamicModule {
         maxListenStreams: 20_000,
         // Every bench stream comes from one anonymous address.
         maxListenStreamsPerAddress: 20_000,
+        // `--tasks`: tens of thousands of tasks from one anonymous caller; room for them, each kept 1 minute.
+        ...(withTasks ? { tasks: { defaultTtlMs: 60_000, maxTasksPerOwner: 1_000_000, maxTasks: 1_000_000 } } : {}),
       }),
     ],
-    providers: [BenchTools, ...(generatedTools > 0 ? [generatedToolsProvider(generatedTools)] : [])],
+    providers: [BenchTools, ...(withTasks ? [BenchTaskTools] : []), ...(generatedTools > 0 ? [generatedToolsProvider(generatedTools)] : [])],
   })
   class NestMcpBenchModule {}
   return { module: NestMcpBenchModule };
 }
 
-async function createApp(adapter: AdapterName, generatedTools: number): Promise<INestApplication> {
+async function createApp(adapter: AdapterName, generatedTools: number, withTasks: boolean): Promise<INestApplication> {
   const options = { logger: ['error' as const, 'warn' as const] };
-  if (adapter === 'express') return NestFactory.create(benchModule(generatedTools), options);
+  if (adapter === 'express') return NestFactory.create(benchModule(generatedTools, withTasks), options);
   const { FastifyAdapter } = await import('@nestjs/platform-fastify');
-  return NestFactory.create(benchModule(generatedTools), new FastifyAdapter(), options);
+  return NestFactory.create(benchModule(generatedTools, withTasks), new FastifyAdapter(), options);
 }
 
 /** Seals and opens a state shaped like a one-question round, `iterations` times each; µs per operation. */
@@ -69,11 +71,11 @@ function requestStateMicro(codec: RequestStateCodec, iterations: number): { seal
 
 async function main(): Promise<void> {
   const args = parseServerArgs();
-  const app = await createApp(args.adapter, args.tools);
+  const app = await createApp(args.adapter, args.tools, args.tasks);
   await app.listen(args.port, HOST);
   const address = app.getHttpServer().address() as { port: number };
   announce({
-    name: `nest-mcp (${args.adapter}${args.tools ? `, ${args.tools} generated tools` : ''})`,
+    name: `nest-mcp (${args.adapter}${args.tools ? `, ${args.tools} generated tools` : ''}${args.tasks ? ', echo_task' : ''})`,
     port: address.port,
     close: () => app.close(),
     commands: {

@@ -18,9 +18,11 @@ export interface ServerArgs {
   adapter: AdapterName;
   /** Generated tools to declare besides `echo` and `count` (bootstrap workload). */
   tools: number;
+  /** `--tasks`: also serve `echo_task` (`task: 'optional'`) with room for many tasks (tasks workload). */
+  tasks: boolean;
 }
 
-/** `--port N`, `--adapter express|fastify`, `--tools N` (also `--flag=value`); the host is always 127.0.0.1. */
+/** `--port N`, `--adapter express|fastify`, `--tools N`, `--tasks` (also `--flag=value`); the host is always 127.0.0.1. */
 export function parseServerArgs(argv: string[] = process.argv.slice(2)): ServerArgs {
   const values = new Map<string, string>();
   for (let index = 0; index < argv.length; index++) {
@@ -39,7 +41,7 @@ export function parseServerArgs(argv: string[] = process.argv.slice(2)): ServerA
   const tools = Number(values.get('tools') ?? 0);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid --port "${values.get('port')}"`);
   if (!Number.isInteger(tools) || tools < 0 || tools > 100_000) throw new Error(`Invalid --tools "${values.get('tools')}"`);
-  return { port, adapter, tools };
+  return { port, adapter, tools, tasks: values.get('tasks') === 'true' };
 }
 
 export const HOST = '127.0.0.1';

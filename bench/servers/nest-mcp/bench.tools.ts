@@ -31,6 +31,15 @@ export class BenchTools {
   }
 }
 
+/** `echo_task`: `echo` that runs as a task when the request declares the tasks extension (`--tasks`, tasks workload). */
+@Injectable()
+export class BenchTaskTools {
+  @McpTool({ name: 'echo_task', description: 'Returns its text; a task for a client with the tasks extension', input: ECHO_INPUT_SCHEMA, task: 'optional' })
+  echoTask(@McpArgs('text') text: string): string {
+    return text;
+  }
+}
+
 /**
  * A provider with `count` generated tools (`tool_0` … `tool_{count-1}`), decorated exactly as `@McpTool` and
  * `@McpArgs` would be written by hand (bootstrap and `tools/list` workload).
