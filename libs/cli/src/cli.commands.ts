@@ -1,11 +1,16 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { CliInvocation } from './cli-arguments.parser.js';
+import type { ElicitationResponder } from './elicitation-responder.interface.js';
 import type { ClientProgress } from './progress.relay.js';
+import type { TaskChannel, WireTask } from './task.channel.js';
+import { watchTask } from './task.watcher.js';
 import { buildArguments, buildPromptArguments } from './tool-arguments.builder.js';
 
 /** What a command needs besides its invocation. */
 export interface CommandContext {
   client: Client;
+  /** Follows a call that created a task (tasks extension) to its end. */
+  tasks: { channel: TaskChannel; responder: ElicitationResponder; onStatus(task: WireTask): void };
   onprogress: (progress: ClientProgress) => void;
   signal: AbortSignal;
   timeoutMs: number;
@@ -32,7 +37,7 @@ export async function runCommand(invocation: CliInvocation, context: CommandCont
     case 'call': {
       const tool = (await listAllTools(client, context.signal)).find((candidate) => candidate.name === invocation.name);
       const args = buildArguments(invocation.args, invocation.json, tool?.inputSchema);
-      const result = (await client.callTool({ name: invocation.name!, arguments: args, _meta }, options)) as Record<string, unknown>;
+      const result = await callTool(client, { name: invocation.name!, arguments: args, _meta }, options, context);
       return { result, failure: result.isError === true ? `tool error: ${firstText(result.content) ?? 'the tool reported an error'}` : undefined };
     }
     case 'read':
@@ -41,6 +46,21 @@ export async function runCommand(invocation: CliInvocation, context: CommandCont
       return {
         result: (await client.getPrompt({ name: invocation.name!, arguments: buildPromptArguments(invocation.args, invocation.json), _meta }, options)) as Record<string, unknown>,
       };
+  }
+}
+
+/**
+ * `tools/call`; when the server answers with a task, the task is followed to its end (the client rejects the
+ * `resultType: "task"` it cannot read; the channel kept the task).
+ */
+async function callTool(client: Client, params: Parameters<Client['callTool']>[0], options: Parameters<Client['callTool']>[1], context: CommandContext): Promise<Record<string, unknown>> {
+  const { channel } = context.tasks;
+  channel.created = undefined;
+  try {
+    return (await client.callTool(params, options)) as Record<string, unknown>;
+  } catch (error) {
+    if (!channel.created) throw error;
+    return watchTask(channel.created, { ...context.tasks, signal: context.signal });
   }
 }
 

@@ -79,6 +79,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     });
     const outcome = await runCommand(invocation, {
       client: target.client,
+      tasks: { channel: target.tasks, responder, onStatus: (task) => reporter.reportStatus(task.taskId, task.status, task.statusMessage) },
       // Asks for progress (the client adds a token); the values are read off the transport by `onProgress`.
       onprogress: () => undefined,
       signal: abort.signal,
@@ -92,7 +93,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } catch (error) {
     reporter.finish();
     // The client wraps what an elicitation handler throws; the responder's own reason is the useful one.
-    return fail(io, abort.signal.aborted ? abort.signal.reason : (responder.failure ?? error));
+    // A task cancelled on Ctrl+C says which task it cancelled.
+    const interrupted = error instanceof CliError && error.exitCode === CliExitCode.Interrupted;
+    return fail(io, abort.signal.aborted && !interrupted ? abort.signal.reason : (responder.failure ?? error));
   } finally {
     io.interrupt?.removeEventListener('abort', onInterrupt);
     await target?.close().catch(() => undefined);

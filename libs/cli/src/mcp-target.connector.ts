@@ -4,10 +4,13 @@ import type { CliTarget } from './cli-arguments.parser.js';
 import { CLI_PROTOCOL_VERSION, CLI_VERSION } from './cli.constants.js';
 import type { ElicitationParams, ElicitationResponder } from './elicitation-responder.interface.js';
 import type { ClientProgress } from './progress.relay.js';
+import { TaskChannel, TASKS_EXTENSION } from './task.channel.js';
 
 /** A connected official client and how to let go of it. */
 export interface ConnectedTarget {
   client: Client;
+  /** The task requests the client cannot make itself (see `TaskChannel`). */
+  tasks: TaskChannel;
   close(): Promise<void>;
 }
 
@@ -35,14 +38,13 @@ class InPlaceStdioClientTransport extends StdioClientTransport {}
 
 /**
  * Connects the official client (`@modelcontextprotocol/client`), pinned to 2026-07-28, with form and URL
- * elicitation declared. MRTR is automatic: an `input_required` result is answered by `responder` and the request
- * retried by the client.
+ * elicitation and the tasks extension declared. MRTR is automatic: an `input_required` result is answered by
+ * `responder` and the request retried by the client.
  */
 export async function connectTarget(target: CliTarget, options: ConnectOptions): Promise<ConnectedTarget> {
-  const client = new Client(
-    { name: 'nest-mcp-cli', version: CLI_VERSION },
-    { capabilities: { elicitation: { form: {}, url: {} } }, versionNegotiation: { mode: { pin: CLI_PROTOCOL_VERSION } } },
-  );
+  const clientInfo = { name: 'nest-mcp-cli', version: CLI_VERSION };
+  const clientCapabilities = { elicitation: { form: {}, url: {} }, extensions: { [TASKS_EXTENSION]: {} } };
+  const client = new Client(clientInfo, { capabilities: clientCapabilities, versionNegotiation: { mode: { pin: CLI_PROTOCOL_VERSION } } });
   // For an input request embedded in an MRTR result, the context's request id is the server's input request key.
   client.setRequestHandler('elicitation/create', async (request, context) =>
     (await options.responder.answer(String(context.mcpReq.id), request.params as unknown as ElicitationParams)) as ElicitResult,
@@ -57,7 +59,7 @@ export async function connectTarget(target: CliTarget, options: ConnectOptions):
   }
   await client.connect(transport);
   if (options.onProgress) tapProgress(transport, options.onProgress);
-  return { client, close: () => client.close() };
+  return { client, tasks: new TaskChannel(transport, { clientInfo, clientCapabilities }), close: () => client.close() };
 }
 
 /**

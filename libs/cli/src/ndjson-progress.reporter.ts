@@ -38,6 +38,11 @@ export class NdjsonProgressReporter implements ProgressReporter {
     this.stream.write(escapeUnsafeJson(formatProgressEvent(createProgressEvent({ progress, total, message }, { traceparent: this.traceparent }))));
   }
 
+  /** One line `{"task":{"taskId","status","statusMessage"}}` per change, beside the `ProgressEvent` lines. */
+  reportStatus(taskId: string, status: string, message: string | undefined): void {
+    this.stream.write(escapeUnsafeJson(`${JSON.stringify({ task: { taskId, status, statusMessage: message } })}\n`));
+  }
+
   suspend(): void {}
 
   finish(): void {}

@@ -33,9 +33,12 @@ export class ProgressBarRenderer implements ProgressReporter {
   }
 
   report(progress: number, total: number | undefined, message: string | undefined): void {
-    this.stream.write(`${this.cursorHidden ? '' : HIDE_CURSOR}${ERASE_LINE}${this.line(progress, total, message)}`);
-    this.cursorHidden = true;
-    this.visible = true;
+    this.write(this.line(progress, total, message));
+  }
+
+  /** A task's status on the same line: `⠋ label working: message` (the server's strings escaped). */
+  reportStatus(_taskId: string, status: string, message: string | undefined): void {
+    this.write(this.fit(`${SPINNER[this.frame++ % SPINNER.length]} ${this.label} ${sanitizeTerminalText(status, { multiline: false })}${message ? `: ${clean(message)}` : ''}`));
   }
 
   suspend(): void {
@@ -62,10 +65,28 @@ export class ProgressBarRenderer implements ProgressReporter {
     } else {
       text = `${SPINNER[this.frame++ % SPINNER.length]} ${this.label} ${formatValue(progress)}`;
     }
-    if (message) text += ` ${sanitizeTerminalText(message.replace(/\s+/g, ' '), { multiline: false })}`;
+    if (message) text += ` ${clean(message)}`;
+    return this.fit(text);
+  }
+
+  /** Redraws the line in place. */
+  private write(line: string): void {
+    this.stream.write(`${this.cursorHidden ? '' : HIDE_CURSOR}${ERASE_LINE}${line}`);
+    this.cursorHidden = true;
+    this.visible = true;
+  }
+
+  /** `text` cut to the terminal's width, so it never wraps (a wrapped line could not be redrawn in place). */
+  private fit(text: string): string {
+    const columns = Math.max(20, (this.stream.columns ?? 80) - 1);
     const chars = [...text];
     return chars.length > columns ? `${chars.slice(0, columns - 1).join('')}…` : text;
   }
+}
+
+/** A server string on one line, its control characters escaped. */
+function clean(text: string): string {
+  return sanitizeTerminalText(text.replace(/\s+/g, ' '), { multiline: false });
 }
 
 function formatValue(value: number): string {
