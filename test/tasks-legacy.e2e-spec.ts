@@ -213,6 +213,28 @@ describe.each(ADAPTERS)('2025-11-25 core tasks (%s)', (adapter) => {
     expect(got.messages[0].result).toMatchObject({ taskId, status: 'cancelled' });
   });
 
+  it('recovers a task by id after the client reconnects: a new session of the same principal reads and finishes it', async () => {
+    const first = await connect('heidi');
+    const execution = await first.session.callTool('slow', { ms: 300 });
+    expect(execution.kind).toBe('task');
+    const taskId = execution.kind === 'task' ? execution.handle.taskId : '';
+    // The client goes away while the task works: its session ends with it.
+    callers.splice(callers.indexOf(first), 1);
+    await first.session.close();
+    await first.connection.client.close();
+
+    const again = await connect('heidi');
+    const got = await raw(again, 'tasks/get', { taskId });
+    expect(got.messages[0].result).toMatchObject({ taskId, status: expect.stringMatching(/^(working|completed)$/) });
+    const result = await raw(again, 'tasks/result', { taskId });
+    const final = result.messages.at(-1)!;
+    expect(final.result).toMatchObject({ content: [{ type: 'text', text: 'slept 300 ms' }] });
+    expect((final.result as { _meta: Record<string, unknown> })._meta[RELATED_TASK]).toEqual({ taskId });
+    // Another principal still cannot see it.
+    const stranger = await connect('ivan');
+    expect((await raw(stranger, 'tasks/get', { taskId })).messages[0].error).toMatchObject({ code: -32602 });
+  });
+
   it('tasks/list shows only the caller’s tasks; a foreign principal gets not-found on every task method', async () => {
     const alice = await connect('alice');
     const bob = await connect('bob');
