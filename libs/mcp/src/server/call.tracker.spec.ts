@@ -5,7 +5,7 @@ import type { McpModuleOptions } from '../config/mcp-options.interface.js';
 import { CallCancellation } from '../protocol/call-cancellation.js';
 import type { McpError } from '../protocol/mcp.error.js';
 import { ResponseChannel } from '../protocol/response-channel.js';
-import { McpCallTracker } from './call.tracker.js';
+import { McpCallTracker, type TrackedCall } from './call.tracker.js';
 
 const trackerWith = (options: Partial<McpModuleOptions>) => new McpCallTracker(resolvedOptions(options));
 
@@ -44,8 +44,11 @@ describe('McpCallTracker: calls-in-flight caps', () => {
 
   it('gives the slot back when the call is untracked, once, however it ended', async () => {
     const tracker = trackerWith({ maxCallsInFlightPerPrincipal: 1, callTimeoutMs: 20, shutdownTimeoutMs: 10 });
-    const track = (id: number, timeout = true) =>
-      tracker.track(id, new ResponseChannel(), new CallCancellation(), { timeout, lease: tracker.admit('alice', undefined) });
+    const track = (id: number, timeout = true) => {
+      const call: TrackedCall = { id, channel: new ResponseChannel(), cancellation: new CallCancellation(), lease: tracker.admit('alice', undefined) };
+      tracker.add(call, timeout);
+      return call;
+    };
 
     // Answered.
     const answered = track(1);

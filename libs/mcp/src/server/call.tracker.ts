@@ -32,16 +32,6 @@ export interface TrackedCall {
   readonly lease?: AdmissionLease;
 }
 
-/** Options of one tracked call. */
-export interface TrackOptions {
-  /** Whether `callTimeoutMs` applies (not to long-lived streams such as `subscriptions/listen`). */
-  timeout: boolean;
-  onShutdown?: () => void;
-  onDeadline?: () => void;
-  /** The slot `admit` gave the call; released with the call. */
-  lease?: AdmissionLease;
-}
-
 /**
  * The calls in flight, whatever their transport: enforces the per-call timeout and drains them on shutdown.
  *
@@ -101,13 +91,6 @@ export class McpCallTracker {
     const admission = this.quota.tryAcquire({ principal, address: address ?? UNKNOWN_ADDRESS });
     if ('refused' in admission) throw this.refusal(admission.refused);
     return admission.lease;
-  }
-
-  /** Tracks a call until `untrack` is called with the returned handle (when its final response went out). */
-  track(id: JsonRpcId, channel: ResponseChannel, cancellation: CallCancellation, options: TrackOptions): TrackedCall {
-    const call: TrackedCall = { id, channel, cancellation, onShutdown: options.onShutdown, onDeadline: options.onDeadline, lease: options.lease };
-    this.add(call, options.timeout);
-    return call;
   }
 
   /**
