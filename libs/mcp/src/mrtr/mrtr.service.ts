@@ -10,7 +10,7 @@ import { InMemoryRequestStateStore } from './in-memory-request-state.store.js';
 import { RequestStateCodec } from './request-state.codec.js';
 import type { RequestStatePayload } from './request-state.interface.js';
 import { isJsonObject } from '../protocol/json-object.util.js';
-import { addressGroup } from '../protocol/admission-quota.js';
+import { callerKey } from '../protocol/admission-quota.js';
 
 /**
  * The round-trip bookkeeping of `tools/call`, `prompts/get` and `resources/read` (spec 2026-07-28:
@@ -58,7 +58,7 @@ export class McpMrtrService {
     const store = this.store;
     if (!store) return new AnswerLedger(answers);
     // Recorded only once every check passed, so a refused state does not take a slot; before the handler runs.
-    const caller = scope.principal !== undefined ? `p:${scope.principal}` : scope.remoteAddress !== undefined ? `a:${addressGroup(scope.remoteAddress)}` : undefined;
+    const caller = callerKey({ principal: scope.principal, address: scope.remoteAddress });
     return Promise.resolve(store.consume(opened.id, state.iat + this.options.requestStateTtlMs, caller)).then((fresh) => {
       if (fresh !== true) {
         throw McpError.invalidParams('Invalid requestState: this requestState was already used (states are single-use); start the call again without it');

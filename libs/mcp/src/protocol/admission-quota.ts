@@ -78,8 +78,11 @@ export class AdmissionQuota {
   }
 }
 
-/** Principals and addresses live in separate key spaces, so a principal named like an address is not confused with it. */
-function callerKey(key: AdmissionKey): string | undefined {
+/**
+ * The key one caller is counted by: `p:<principal>`, or for an anonymous caller `a:<address group>`. Principals and
+ * addresses live in separate key spaces, so a principal named like an address is not confused with it.
+ */
+export function callerKey(key: AdmissionKey): string | undefined {
   if (key.principal !== undefined) return `p:${key.principal}`;
   if (key.address !== undefined) return `a:${addressGroup(key.address)}`;
   return undefined;
