@@ -164,7 +164,7 @@ export class McpLegacyHttpHandler {
     const created = this.sessions.create(handshake, { principal: exchange.principal, address: exchange.request.socket.remoteAddress });
     if ('refused' in created) {
       const refusal = this.refusal(created.refused);
-      writeJson(response, refusal.httpStatus, errorResponse(message.id, refusal), { 'Retry-After': String(SESSION_RETRY_AFTER_SECONDS) });
+      writeJson(response, refusal.httpStatus, errorResponse(message.id, refusal));
       return;
     }
     const result = this.wire.initializeResult(handshake.protocolVersion);
