@@ -1,9 +1,6 @@
 /** Characters kept of each `clientInfo` field a session keeps (`name`, `version`, `title`); longer values are cut. */
 export const MAX_CLIENT_INFO_FIELD_LENGTH = 256;
 
-/** Longest URI a session may subscribe to, in characters: the bound `resources/read` applies to a URI. */
-export const MAX_SUBSCRIBED_URI_LENGTH = 8192;
-
 /**
  * Bytes the subscribed URIs of one session may take together (counted as for the session budget): room for the
  * 1,000 subscriptions of the 2026 listen filter bound at 256 characters each, so that one session (and one caller,

@@ -13,10 +13,9 @@ import type { LegacyCallRequest } from './legacy-call-request.interface.js';
 import { LegacyCallPort } from './legacy-call.port.js';
 import { McpLegacyTasks } from './legacy-tasks.service.js';
 import type { McpRoute } from '../server/mcp-route.interface.js';
-import { MAX_SUBSCRIBED_URI_LENGTH } from './legacy-session.constants.js';
 import type { LegacySession } from './legacy-session.js';
 import { LATEST_LEGACY_VERSION, LEGACY_PROTOCOL_VERSIONS } from './legacy-versions.constants.js';
-import { ABSOLUTE_URI } from '../protocol/uri.util.js';
+import { ABSOLUTE_URI, MAX_URI_LENGTH } from '../protocol/uri.util.js';
 
 const LEGACY_VERSIONS = new Set(LEGACY_PROTOCOL_VERSIONS);
 const LOG_LEVELS: ReadonlySet<string> = new Set(MCP_LOG_LEVELS);
@@ -120,8 +119,8 @@ export class McpLegacyWireService {
       case 'resources/subscribe':
       case 'resources/unsubscribe': {
         if (!('resources' in this.discover.capabilities())) throw methodNotFound(message.method);
-        if (typeof params.uri !== 'string' || params.uri.length > MAX_SUBSCRIBED_URI_LENGTH || !ABSOLUTE_URI.test(params.uri)) {
-          throw McpError.invalidParams(`Invalid params: uri must be an absolute URI of at most ${MAX_SUBSCRIBED_URI_LENGTH} characters`);
+        if (typeof params.uri !== 'string' || params.uri.length > MAX_URI_LENGTH || !ABSOLUTE_URI.test(params.uri)) {
+          throw McpError.invalidParams(`Invalid params: uri must be an absolute URI of at most ${MAX_URI_LENGTH} characters`);
         }
         if (message.method === 'resources/subscribe') session.subscribe(params.uri);
         else session.unsubscribe(params.uri);

@@ -1,3 +1,5 @@
+import { MAX_URI_LENGTH } from './uri.util.js';
+
 /**
  * RFC 6570 URI templates (level 4): parsing, expansion, and the reverse operation, matching a concrete URI
  * against a template to recover its variables (used to route `resources/read` to a resource template).
@@ -21,7 +23,6 @@ export type UriTemplateVariables = Record<string, string | string[]>;
 /** Bootstrap-time bounds on a template, and a request-time bound on the URIs it is matched against. */
 const MAX_TEMPLATE_LENGTH = 4096;
 const MAX_EXPRESSIONS = 64;
-const MAX_URI_LENGTH = 8192;
 
 type Operator = '' | '+' | '#' | '.' | '/' | ';' | '?' | '&';
 

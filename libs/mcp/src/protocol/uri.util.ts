@@ -9,3 +9,9 @@ export const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/;
  * be percent-encoded), so that what reaches a handler and is echoed in results is a valid `format: "uri"`.
  */
 export const ABSOLUTE_ASCII_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[\x21-\x7e]*$/;
+
+/**
+ * Longest URI the server considers, in characters: a longer one is not read, matched against a template, or
+ * subscribed to (long enough for any real resource, short enough to keep matching and bookkeeping cheap).
+ */
+export const MAX_URI_LENGTH = 8192;

@@ -10,9 +10,8 @@ import { protocolFailure } from './exception.mapper.js';
 import { McpHandlerInvoker } from './handler.invoker.js';
 import { requireString } from './params.util.js';
 import { resourceResultOf } from './result-shapers.js';
-import { ABSOLUTE_ASCII_URI } from '../protocol/uri.util.js';
+import { ABSOLUTE_ASCII_URI, MAX_URI_LENGTH } from '../protocol/uri.util.js';
 
-const MAX_URI_LENGTH = 8192;
 
 /** `resources/read`; `McpListsService` answers `resources/list` and `resources/templates/list`. */
 @Injectable()
