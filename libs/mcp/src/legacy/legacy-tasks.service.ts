@@ -18,7 +18,7 @@ import { MCP_TASK_RUNNER, type McpTaskRunner } from '../protocol/task-runner.int
 import { MCP_TASK_STORE, type McpTaskStore } from '../protocol/task-store.interface.js';
 import { toolFailure } from '../server/exception.mapper.js';
 import type { McpRoute } from '../server/mcp-route.interface.js';
-import { isAnswerShaped, LegacyTaskWire, newTaskId } from '../tasks/index.js';
+import { isAnswerShaped, LegacyTaskWire, newTaskRecord, queueTask } from '../tasks/index.js';
 import { toLegacyError, toLegacyResult } from './legacy-result.shaper.js';
 import type { LegacySession } from './legacy-session.js';
 import { SessionClientRequests } from './session-client-requests.js';
@@ -155,28 +155,8 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
     const before = await this.beforeTask(scope, entry, input);
     if ('result' in before) return before.result;
     const { defaultTtlMs, maxTtlMs, pollIntervalMs } = this.options.tasks;
-    const now = Date.now();
-    const args = scope.params.arguments;
-    const record: McpTaskRecord = {
-      taskId: newTaskId(),
-      owner: scope.principal ?? null,
-      wire: 'legacy',
-      method: scope.method,
-      params: args === undefined ? { name } : { name, arguments: args },
-      clientCapabilities: scope.meta.clientCapabilities,
-      protocolVersion: scope.meta.protocolVersion,
-      ...(scope.meta.clientInfo && { clientInfo: scope.meta.clientInfo }),
-      status: 'working',
-      createdAt: now,
-      lastUpdatedAt: now,
-      ttlMs: Math.min(ttl ?? defaultTtlMs, maxTtlMs),
-      pollIntervalMs,
-      answers: before.answers,
-      issuedKeys: [],
-      // The task starter ran the tool's guards against this request before handing it over.
-      authorizedAtCreation: true,
-      version: 1,
-    };
+    // The task starter ran the tool's guards against this request before handing it over.
+    const record = newTaskRecord(scope, name, { wire: 'legacy', ttlMs: Math.min(ttl ?? defaultTtlMs, maxTtlMs), pollIntervalMs, answers: before.answers });
     await this.store.create(record);
     const session = sessionOf(scope);
     if (session) {
@@ -186,13 +166,7 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
       if (!created) this.createdBy.set(session, (created = new Set()));
       created.add(record.taskId);
     }
-    try {
-      await this.runner.enqueue(record.taskId);
-    } catch (error) {
-      const message = error instanceof McpError ? error.message : 'The task could not be queued';
-      if (!(error instanceof McpError)) this.logger.error(`Task ${record.taskId} could not be queued`, (error as Error)?.stack ?? String(error));
-      await this.store.update(record.taskId, (task) => ({ ...task, status: 'failed', error: { code: McpErrorCode.InternalError, message }, statusMessage: message }));
-    }
+    await queueTask(record, this.store, this.runner, this.logger);
     return { task: legacyTask(record) };
   }
 

@@ -7,6 +7,7 @@ export { LegacyTaskWire } from './legacy-task.wire.js';
 export { TaskRound } from './task-round.js';
 export { TaskCallPort, type TaskCallRequest } from './task-call.port.js';
 export { newTaskId } from './task-id.util.js';
+export { newTaskRecord, queueTask, type NewTaskOptions } from './task-launch.util.js';
 export { isAnswerShaped } from './task-answer.util.js';
 export { createTaskResult, declaresTasks, detailedTask, taskFields, TASKS_REQUIRED_CAPABILITIES } from '../protocol/task-wire.util.js';
 export { taskProviders } from './tasks.providers.js';

@@ -7,13 +7,12 @@ import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { TASKS_EXTENSION } from '../protocol/task.constants.js';
-import type { McpTaskRecord } from '../protocol/task-record.interface.js';
 import { MCP_TASK_RUNNER, type McpTaskRunner } from '../protocol/task-runner.interface.js';
 import { MCP_TASK_STORE, type McpTaskStore } from '../protocol/task-store.interface.js';
 import { toolFailure } from '../server/exception.mapper.js';
 import { McpToolTaskStarter } from '../server/tool-task.starter.js';
 import { LegacyTaskWire } from './legacy-task.wire.js';
-import { newTaskId } from './task-id.util.js';
+import { newTaskRecord, queueTask } from './task-launch.util.js';
 import { createTaskResult, declaresTasks, TASKS_REQUIRED_CAPABILITIES } from '../protocol/task-wire.util.js';
 
 /**
@@ -64,15 +63,10 @@ export class McpTaskStarter extends McpToolTaskStarter {
       if ('result' in before) return before.result;
       answers = before.answers;
     }
-    const record = this.newRecord(scope, name, answers);
+    const { defaultTtlMs, pollIntervalMs } = this.options.tasks;
+    const record = newTaskRecord(scope, name, { wire: 'modern', ttlMs: defaultTtlMs, pollIntervalMs, answers });
     await this.store.create(record);
-    try {
-      await this.runner.enqueue(record.taskId);
-    } catch (error) {
-      const message = error instanceof McpError ? error.message : 'The task could not be queued';
-      if (!(error instanceof McpError)) this.logger.error(`Task ${record.taskId} could not be queued`, (error as Error)?.stack ?? String(error));
-      await this.store.update(record.taskId, (task) => ({ ...task, status: 'failed', error: { code: -32603, message }, statusMessage: message }));
-    }
+    await queueTask(record, this.store, this.runner, this.logger);
     return createTaskResult(record);
   }
 
@@ -116,31 +110,5 @@ export class McpTaskStarter extends McpToolTaskStarter {
       return { result: { content: [{ type: 'text', text: mapped.text }], isError: true } };
     }
     return { answers: ledger.acceptedAnswers() };
-  }
-
-  private newRecord(scope: McpRequestScope, name: string, answers: Record<string, unknown>): McpTaskRecord {
-    const now = Date.now();
-    const meta = scope.meta;
-    const args = scope.params.arguments;
-    return {
-      taskId: newTaskId(),
-      owner: scope.principal ?? null,
-      wire: 'modern',
-      method: scope.method,
-      // The arguments as the client sent them: the round validates them again, as every call does.
-      params: args === undefined ? { name } : { name, arguments: args },
-      clientCapabilities: meta.clientCapabilities,
-      protocolVersion: meta.protocolVersion,
-      ...(meta.clientInfo && { clientInfo: meta.clientInfo }),
-      status: 'working',
-      createdAt: now,
-      lastUpdatedAt: now,
-      ttlMs: this.options.tasks.defaultTtlMs,
-      pollIntervalMs: this.options.tasks.pollIntervalMs,
-      answers,
-      issuedKeys: [],
-      authorizedAtCreation: true,
-      version: 1,
-    };
   }
 }
