@@ -1,0 +1,7 @@
+export { McpRedisModule } from './mcp-redis.module.js';
+export { McpRedis } from './mcp-redis.js';
+export type { McpRedisModuleOptions, McpRedisTasksOptions, McpRedisRequestStateOptions } from './mcp-redis-options.interface.js';
+export { RedisEventBus } from './redis-event-bus.js';
+export { RedisTaskStore } from './redis-task.store.js';
+export { BullMqTaskRunner } from './bullmq-task.runner.js';
+export { RedisRequestStateStore } from './redis-request-state.store.js';

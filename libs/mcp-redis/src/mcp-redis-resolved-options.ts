@@ -1,0 +1,60 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { MCP_REDIS_MODULE_OPTIONS } from './mcp-redis-module.definition.js';
+import type { McpRedisModuleOptions } from './mcp-redis-options.interface.js';
+
+/**
+ * The module's options with every default applied and every bound checked, read by the Redis components.
+ * @internal
+ */
+@Injectable()
+export class McpRedisResolvedOptions {
+  readonly keyPrefix: string;
+  readonly commandTimeoutMs: number;
+  readonly tasks: Required<McpRedisTasksResolved>;
+  readonly requestState: { readonly maxStatesPerCaller: number };
+
+  constructor(@Inject(MCP_REDIS_MODULE_OPTIONS) readonly raw: McpRedisModuleOptions) {
+    const prefix = raw.keyPrefix ?? 'nest-mcp';
+    if (typeof prefix !== 'string' || !/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) {
+      throw new Error(`McpRedisModule: keyPrefix must be 1-64 characters of A-Z a-z 0-9 _ . : - (got ${JSON.stringify(prefix)})`);
+    }
+    this.keyPrefix = prefix;
+    this.commandTimeoutMs = positive('commandTimeoutMs', raw.commandTimeoutMs, 5_000);
+    const tasks = raw.tasks ?? {};
+    const queueName = tasks.queueName ?? 'tasks';
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(queueName)) {
+      throw new Error(`McpRedisModule: tasks.queueName must be 1-64 characters of A-Z a-z 0-9 _ . - (got ${JSON.stringify(queueName)})`);
+    }
+    this.tasks = {
+      queueName,
+      concurrency: positive('tasks.concurrency', tasks.concurrency, 16),
+      lockDurationMs: positive('tasks.lockDurationMs', tasks.lockDurationMs, 30_000),
+      stalledIntervalMs: positive('tasks.stalledIntervalMs', tasks.stalledIntervalMs, 30_000),
+      maxStalledCount: positive('tasks.maxStalledCount', tasks.maxStalledCount, 2),
+      maxTasksPerOwner: positive('tasks.maxTasksPerOwner', tasks.maxTasksPerOwner, 100),
+      maxTasks: positive('tasks.maxTasks', tasks.maxTasks, 100_000),
+    };
+    this.requestState = { maxStatesPerCaller: positive('requestState.maxStatesPerCaller', raw.requestState?.maxStatesPerCaller, 10_000) };
+  }
+
+  /** `<keyPrefix>:<parts…>`: every key and channel of the module. */
+  key(...parts: string[]): string {
+    return [this.keyPrefix, ...parts].join(':');
+  }
+}
+
+interface McpRedisTasksResolved {
+  queueName: string;
+  concurrency: number;
+  lockDurationMs: number;
+  stalledIntervalMs: number;
+  maxStalledCount: number;
+  maxTasksPerOwner: number;
+  maxTasks: number;
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`McpRedisModule: ${name} must be a positive integer (got ${String(value)})`);
+  return value;
+}

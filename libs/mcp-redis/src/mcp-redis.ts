@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import type { McpModuleOptions } from 'nest-mcp';
+import { BullMqTaskRunner } from './bullmq-task.runner.js';
+import { RedisEventBus } from './redis-event-bus.js';
+import { RedisRequestStateStore } from './redis-request-state.store.js';
+import { RedisTaskStore } from './redis-task.store.js';
+
+/**
+ * What `McpRedisModule` gives `McpModule`: the shared event bus, task store, task runner and single-use
+ * `requestState` store. `serverOptions` puts all four into your module options and refuses to start without shared
+ * `requestState.keys`, since a per-process random key breaks every round whose retry lands on another replica.
+ *
+ * @example
+ * ```ts
+ * @Module({
+ *   imports: [
+ *     McpRedisModule.forRoot({ url: process.env.REDIS_URL }),
+ *     McpModule.forRootAsync({
+ *       inject: [McpRedis],
+ *       useFactory: (redis: McpRedis) =>
+ *         redis.serverOptions({ name: 'ops', version: '1.0.0', requestState: { keys: [process.env.MCP_STATE_KEY!] } }),
+ *     }),
+ *   ],
+ * })
+ * export class AppModule {}
+ * ```
+ */
+@Injectable()
+export class McpRedis {
+  constructor(
+    /** Change events (`McpPublisher`, runtime registration) for the listen streams of every replica. */
+    readonly eventBus: RedisEventBus,
+    /** Tasks, readable and updatable from every replica. */
+    readonly taskStore: RedisTaskStore,
+    /** Task rounds on a BullMQ queue: any replica's worker runs them; a dead worker's round is re-run elsewhere. */
+    readonly taskRunner: BullMqTaskRunner,
+    /** Used `requestState` ids, for `requestState.singleUse`: each state is accepted once across replicas. */
+    readonly requestStateStore: RedisRequestStateStore,
+  ) {}
+
+  /**
+   * `options` with the Redis event bus, task store and runner, and the single-use `requestState` store (unless
+   * `requestState.singleUse` is `false` explicitly). Throws when `requestState.keys` is missing or empty.
+   */
+  serverOptions<T extends McpModuleOptions>(options: T): T {
+    const keys = options.requestState?.keys;
+    if (!Array.isArray(keys) || keys.length === 0) {
+      throw new Error(
+        'McpRedis.serverOptions: requestState.keys is required. Replicas must share the keys that seal requestState ' +
+          '(a per-process random key breaks every round whose retry reaches another replica): generate one with ' +
+          '`openssl rand -base64 32` and give the same value to every replica.',
+      );
+    }
+    return {
+      ...options,
+      eventBus: this.eventBus,
+      requestState: { ...options.requestState, singleUse: options.requestState?.singleUse === false ? false : this.requestStateStore },
+      tasks: { ...options.tasks, store: this.taskStore, runner: this.taskRunner },
+    };
+  }
+}
