@@ -6,6 +6,9 @@ import { McpRedisResolvedOptions } from './mcp-redis-resolved-options.js';
 /** STUB (helper H2 implements): tasks in Redis. */
 @Injectable()
 export class RedisTaskStore implements McpTaskStore {
+  /** Serves every replica: `McpModule` refuses to start with it unless `requestState.keys` are configured. */
+  readonly sharedAcrossReplicas = true;
+
   constructor(
     private readonly connection: McpRedisConnection,
     private readonly options: McpRedisResolvedOptions,
