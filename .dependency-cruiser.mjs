@@ -127,6 +127,22 @@ export default {
       to: { path: '^libs/', pathNot: SRC },
     },
     {
+      name: 'redis-uses-public-api',
+      comment:
+        'nest-mcp-redis is a separate package: it may use nest-mcp only through its public entry (`nest-mcp`), ' +
+        'as its users do. Export what it needs from libs/mcp/src/index.ts (with TSDoc) instead of reaching inside.',
+      severity: 'error',
+      from: { path: '^libs/mcp-redis/src/' },
+      to: { path: SRC, pathNot: `${SRC}index\\.ts$` },
+    },
+    {
+      name: 'no-test-helpers-in-redis',
+      comment: 'Only specs (*.spec.ts) of nest-mcp-redis may import the helpers in test/.',
+      severity: 'error',
+      from: { path: '^libs/mcp-redis/src/', pathNot: SPEC },
+      to: { path: '^test/' },
+    },
+    {
       name: 'no-unresolvable',
       comment: 'This relative import points at a file that does not exist, so the rules above could not check it.',
       severity: 'error',
@@ -150,7 +166,7 @@ export default {
     },
   ],
   options: {
-    // Only libs/mcp/src is checked; what it imports from packages and from test/ is a leaf.
+    // libs/mcp/src and libs/mcp-redis/src are checked; what they import from packages and from test/ is a leaf.
     doNotFollow: { path: ['node_modules', '^test/'] },
     // Type-only imports are dependencies too: `import type` from a higher layer is still an upward import.
     tsPreCompilationDeps: true,
