@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStdioFixture } from './support/stdio-fixture.build.js';
 
 /**
- * The two packages as a user installs them: `nest-mcp` (libs/mcp) and `nest-mcp-cli` (libs/cli) compiled with the
- * tsconfig each is published from, packed with `npm pack`, and installed from the tarballs into projects outside the
- * repository. The server library must not bring the official client (only the CLI needs it), and the CLI must run
- * with nothing of the library but what the installed `nest-mcp` exports.
+ * The packages as a user installs them: `nest-mcp` (libs/mcp), `nest-mcp-cli` (libs/cli) and `nest-mcp-redis`
+ * (libs/mcp-redis) compiled with the tsconfig each is published from, packed with `npm pack`, and installed from the
+ * tarballs into projects outside the repository. The server library must not bring the official client (only the CLI
+ * needs it), and the CLI and the Redis package must run with nothing of the library but what the installed
+ * `nest-mcp` exports.
  */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
@@ -68,13 +69,15 @@ async function installInProject(dir: string, tarballs: string[], flags: string[]
 let work: string;
 let library: string;
 let cli: string;
+let redis: string;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'nest-mcp-packages-'));
   // `nest build mcp` compiles the same tsconfig; the library has no path alias for it to rewrite.
-  [library, cli] = await Promise.all([
+  [library, cli, redis] = await Promise.all([
     pack('libs/mcp/tsconfig.lib.json', 'libs/mcp/package.json', join(work, 'nest-mcp'), work),
     pack('libs/cli/tsconfig.lib.json', 'libs/cli/package.json', join(work, 'nest-mcp-cli'), work),
+    pack('libs/mcp-redis/tsconfig.lib.json', 'libs/mcp-redis/package.json', join(work, 'nest-mcp-redis'), work),
   ]);
 }, 120_000);
 
@@ -155,5 +158,46 @@ describe('nest-mcp-cli, installed beside nest-mcp', () => {
       ['progress', 3, 3],
     ]);
     expect(events.every((event) => typeof event.traceId === 'string' && typeof event.timestamp === 'string')).toBe(true);
+  });
+});
+
+describe('nest-mcp-redis, installed beside nest-mcp', () => {
+  let project: string;
+  const dir = () => join(project, 'node_modules/nest-mcp-redis');
+
+  beforeAll(async () => {
+    project = join(work, 'redis-project');
+    // Its peers (Nest, ioredis) come from the registry, as for a user; @nestjs/terminus is an optional peer.
+    await installInProject(project, [library, redis], []);
+  }, 120_000);
+
+  it('brings BullMQ pinned, under nest-mcp-redis; ioredis is a peer the project gets once', async () => {
+    const listed = await npm(['ls', 'bullmq', 'ioredis', '--json'], project);
+    expect(listed.code, listed.stderr).toBe(0);
+    const tree = JSON.parse(listed.stdout) as { dependencies: Record<string, { version: string; dependencies?: Record<string, { version: string }> }> };
+    expect(tree.dependencies['nest-mcp-redis'].dependencies?.bullmq?.version).toBe('6.7.0');
+    expect(existsSync(join(project, 'node_modules/ioredis/package.json'))).toBe(true);
+    expect(existsSync(join(project, 'node_modules/@nestjs/terminus'))).toBe(false);
+  });
+
+  it('imports nothing of the server library but the package nest-mcp', () => {
+    const files = readdirSync(dir(), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'));
+    const specifiers = files.flatMap((name) =>
+      [...readFileSync(join(dir(), name), 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)['"]([^'"]+)['"]/g)].map((match) => match[1]),
+    );
+    const outside = new Set(specifiers.filter((specifier) => !specifier.startsWith('./') && !specifier.startsWith('../') && !specifier.startsWith('node:')));
+    expect([...outside].filter((specifier) => !/^(nest-mcp|nest-mcp-redis\/health|ioredis|bullmq|@nestjs\/(common|core|terminus))$/.test(specifier))).toEqual([]);
+    expect(outside.has('nest-mcp')).toBe(true);
+  });
+
+  it('loads in the installed project: the module and the facade', async () => {
+    const script =
+      "import('reflect-metadata').then(() => Promise.all([import('nest-mcp-redis'), import('nest-mcp-redis/package.json', { with: { type: 'json' } })]))" +
+      ".then(([m, p]) => console.log(JSON.stringify({ exports: Object.keys(m).sort(), version: p.default.version })))";
+    const loaded = await run(process.execPath, ['-e', script], project);
+    expect(loaded.code, loaded.stderr).toBe(0);
+    const { exports, version } = JSON.parse(loaded.stdout) as { exports: string[]; version: string };
+    expect(version).toBe('0.1.0');
+    expect(exports).toEqual(expect.arrayContaining(['McpRedis', 'McpRedisModule']));
   });
 });
