@@ -1,33 +1,207 @@
-import { Injectable } from '@nestjs/common';
-import type { McpTaskExecutor, McpTaskRunner } from 'nest-mcp';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { type Job, Queue, WaitingError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { McpError, McpErrorCode, type McpTaskExecutor, type McpTaskRunner } from 'nest-mcp';
 import { McpRedisConnection } from './mcp-redis.connection.js';
 import { McpRedisResolvedOptions } from './mcp-redis-resolved-options.js';
 
-/** STUB (helper H2 implements): task rounds on a BullMQ queue. */
+/** What a job of the queue carries: the task id only (everything else is in the task store). */
+interface RoundJobData {
+  readonly taskId: string;
+}
+
+/** The reason BullMQ gives a job whose worker died more often than `maxStalledCount` allows. */
+const STALLED_TOO_OFTEN = 'job stalled more than allowable limit';
+/** How long `status()` waits for the queue's counts before it answers with the last known ones. */
+const STATUS_TIMEOUT_MS = 1_000;
+/** Finished jobs kept for inspection (BullMQ's `removeOnComplete` / `removeOnFail`). */
+const KEEP_COMPLETED = { count: 1_000, age: 3_600 };
+const KEEP_FAILED = { count: 5_000, age: 24 * 3_600 };
+const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** How long the worker waits before it tries Redis again after losing it (BullMQ's default is 15 s). */
+const RECONNECT_RETRY_MS = 1_000;
+
+/**
+ * Task rounds on a BullMQ queue (`tasks.queueName`, under `keyPrefix`): `enqueue` adds a job carrying the task id,
+ * and the worker of whichever replica takes it runs the round through this process's executor (`McpTaskWorker`).
+ *
+ * - A worker that dies mid-round (kill -9, lost host) stops renewing its lock; BullMQ's stalled-job check gives the
+ *   job to another worker within about `lockDurationMs + stalledIntervalMs`, which replays the handler from the
+ *   task's record (still `working`, with the answers so far). Past `tasks.maxStalledCount` such restarts the task
+ *   ends `failed`.
+ * - On graceful shutdown the rounds in flight are aborted by the drain and their jobs go back to the queue (the runner
+ *   is `durable`), so another replica runs them; they do not count as stalls.
+ * - `cancel` aborts the round wherever it runs: it is published on `<prefix>:task-abort` and every replica's runner
+ *   aborts its own.
+ * - The producer fails fast: with Redis down, `enqueue` rejects with `-32603` and HTTP 503 within the command
+ *   timeout, never waits for Redis to come back.
+ */
 @Injectable()
-export class BullMqTaskRunner implements McpTaskRunner {
+export class BullMqTaskRunner implements McpTaskRunner, OnApplicationShutdown {
   /** Serves every replica: `McpModule` refuses to start with it unless `requestState.keys` are configured. */
   readonly sharedAcrossReplicas = true;
+  /** Jobs outlive this process: a round cut short by shutdown goes back to the queue instead of failing its task. */
+  readonly durable = true;
+  private readonly logger = new Logger('McpRedisTasks');
+  private executor?: McpTaskExecutor;
+  private queue?: Queue<RoundJobData>;
+  private worker?: Worker<RoundJobData>;
+  private workerClient?: Redis;
+  private stopAborts?: Promise<(() => void) | undefined>;
+  private closing?: Promise<void>;
+  private lastCounts = { waiting: 0, active: 0, delayed: 0 };
+  private lastWorkerError?: string;
 
   constructor(
     private readonly connection: McpRedisConnection,
     private readonly options: McpRedisResolvedOptions,
   ) {}
 
-  attach(_executor: McpTaskExecutor): void {
-    throw new Error('not implemented');
+  /** Starts this replica's BullMQ worker (the executor attaches after the handlers were discovered). */
+  attach(executor: McpTaskExecutor): void {
+    if (this.executor) return;
+    this.executor = executor;
+    const tasks = this.options.tasks;
+    // A worker's connection must retry forever (BullMQ requires `maxRetriesPerRequest: null`).
+    this.workerClient = this.connection.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true });
+    const worker = new Worker<RoundJobData>(tasks.queueName, (job, token) => this.process(job, token), {
+      connection: this.workerClient,
+      prefix: this.options.keyPrefix,
+      // `job.processedBy` then names the process that runs a round.
+      name: `${hostname()}:${process.pid}`,
+      concurrency: tasks.concurrency,
+      lockDuration: tasks.lockDurationMs,
+      stalledInterval: tasks.stalledIntervalMs,
+      maxStalledCount: tasks.maxStalledCount,
+      // Rounds queued during an outage start about a second after Redis is back, not 15 s later.
+      runRetryDelay: RECONNECT_RETRY_MS,
+    });
+    worker.on('failed', (job, error) => this.onFailed(job, error));
+    worker.on('error', (error) => this.onWorkerError(error));
+    worker.on('ready', () => (this.lastWorkerError = undefined));
+    this.worker = worker;
+    this.stopAborts = this.connection
+      .subscribe(this.options.key('task-abort'), (message) => {
+        if (TASK_ID.test(message)) this.executor?.abort(message);
+      })
+      .catch((error: unknown) => {
+        this.logger.error(`Could not subscribe to task cancellations: ${(error as Error)?.message ?? String(error)}`);
+        return undefined;
+      });
   }
-  async enqueue(_taskId: string): Promise<void> {
-    throw new Error('not implemented');
+
+  async enqueue(taskId: string): Promise<void> {
+    if (this.closing) throw McpError.internal('Tasks are not running on this server (shutting down)');
+    // Unique per round: a task has one job per round it runs.
+    const jobId = `${taskId}.${randomBytes(6).toString('base64url')}`;
+    try {
+      await withTimeout(
+        this.producer().add('round', { taskId }, { jobId, removeOnComplete: KEEP_COMPLETED, removeOnFail: KEEP_FAILED }),
+        this.options.commandTimeoutMs,
+      );
+    } catch (error) {
+      throw new McpError(McpErrorCode.InternalError, `Task queue unavailable: ${(error as Error)?.message ?? String(error)}`, { retryAfterSeconds: 5 }, 503);
+    }
   }
-  async cancel(_taskId: string): Promise<void> {
-    throw new Error('not implemented');
+
+  async cancel(taskId: string): Promise<void> {
+    this.executor?.abort(taskId);
+    try {
+      await this.connection.commands.publish(this.options.key('task-abort'), taskId);
+    } catch (error) {
+      // The task is cancelled in the store already: a round elsewhere runs on, but nothing it writes is kept.
+      this.logger.warn(`Could not ask other replicas to abort task ${taskId}: ${(error as Error)?.message ?? String(error)}`);
+    }
   }
-  async close(): Promise<void> {}
+
+  /** Stops taking rounds; waits for the rounds in flight (aborted by the drain) up to `lockDurationMs`. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.close();
+  }
 
   /** For the health indicator: whether this replica's worker runs, and the queue's job counts. */
   async status(): Promise<McpTaskQueueStatus> {
-    throw new Error('not implemented');
+    let worker: McpTaskQueueStatus['worker'] = !this.worker || this.closing ? 'closed' : this.workerClient?.status === 'ready' ? 'running' : 'disconnected';
+    try {
+      const counts = await withTimeout(this.producer().getJobCounts('waiting', 'active', 'delayed'), Math.min(STATUS_TIMEOUT_MS, this.options.commandTimeoutMs));
+      this.lastCounts = { waiting: counts.waiting ?? 0, active: counts.active ?? 0, delayed: counts.delayed ?? 0 };
+    } catch {
+      // Redis does not answer: the last counts known, and a worker that cannot take rounds.
+      if (worker === 'running') worker = 'disconnected';
+    }
+    return { worker, ...this.lastCounts };
+  }
+
+  /** One round: the executor runs it; a round cut short by shutdown goes back to the queue for another worker. */
+  private async process(job: Job<RoundJobData>, token: string | undefined): Promise<void> {
+    const taskId = roundTaskId(job.data);
+    if (!taskId || !this.executor) {
+      this.logger.warn(`Dropped job ${String(job.id)} of queue ${this.options.tasks.queueName}: it carries no task id`);
+      return;
+    }
+    const outcome = await this.executor.execute(taskId);
+    if (outcome === 'interrupted') {
+      await job.moveToWait(token);
+      // Tells BullMQ the job was moved (not completed, not failed).
+      throw new WaitingError();
+    }
+  }
+
+  /** A job BullMQ gave up on (its worker died more often than allowed): its task fails with the reason. */
+  private onFailed(job: Job<RoundJobData> | undefined, error: Error): void {
+    const taskId = job && roundTaskId(job.data);
+    if (!taskId || !this.executor) return;
+    const { maxStalledCount } = this.options.tasks;
+    const message =
+      error.message === STALLED_TOO_OFTEN
+        ? `The task's worker stopped while running it more than ${maxStalledCount} time(s) (tasks.maxStalledCount: ${maxStalledCount})`
+        : `The task's round failed in the queue: ${error.message}`;
+    this.logger.warn(`Task ${taskId}: ${message}`);
+    void this.executor.fail(taskId, { code: McpErrorCode.InternalError, message });
+  }
+
+  /** BullMQ's errors, logged once per kind until the worker is ready again (a lost Redis repeats them). */
+  private onWorkerError(error: Error): void {
+    if (error.message === this.lastWorkerError) return;
+    this.lastWorkerError = error.message;
+    this.logger.warn(`Task queue worker: ${error.message}`);
+  }
+
+  /**
+   * The producer, made on first use. Its commands give up after one reconnection attempt or the command timeout (and
+   * every call is bounded by `withTimeout`), so a caller never waits for Redis to come back; a command sent while it
+   * reconnects after an outage still goes through.
+   */
+  private producer(): Queue<RoundJobData> {
+    if (this.queue) return this.queue;
+    const client = this.connection.duplicate({ maxRetriesPerRequest: 1, commandTimeout: this.options.commandTimeoutMs });
+    const queue = new Queue<RoundJobData>(this.options.tasks.queueName, { connection: client, prefix: this.options.keyPrefix });
+    queue.on('error', () => undefined); // the connection logs its errors once per outage
+    this.queue = queue;
+    return queue;
+  }
+
+  private async shutdown(): Promise<void> {
+    const stop = await withTimeout(this.stopAborts ?? Promise.resolve(undefined), this.options.commandTimeoutMs).catch(() => undefined);
+    stop?.();
+    const worker = this.worker;
+    if (worker) {
+      try {
+        // Rounds in flight end soon (the drain aborts them); a worker that cannot finish is cut loose at the lock's end.
+        await withTimeout(worker.close(), this.options.tasks.lockDurationMs);
+      } catch {
+        this.logger.warn('The task queue worker did not close in time: its rounds go back to the queue when their locks expire');
+        await worker.disconnect().catch(() => undefined);
+      }
+    }
+    await withTimeout(this.queue?.close() ?? Promise.resolve(), this.options.commandTimeoutMs).catch(() => this.queue?.disconnect());
   }
 }
 
@@ -38,4 +212,23 @@ export interface McpTaskQueueStatus {
   readonly waiting: number;
   readonly active: number;
   readonly delayed: number;
+}
+
+function roundTaskId(data: unknown): string | undefined {
+  const taskId = (data as Partial<RoundJobData> | null)?.taskId;
+  return typeof taskId === 'string' && TASK_ID.test(taskId) ? taskId : undefined;
+}
+
+/** `promise`, or a rejection after `ms` (the promise itself keeps running). */
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,3 +1,5 @@
+import type { McpTaskError } from './task-record.interface.js';
+
 /**
  * Runs rounds of tasks in this process: `McpTaskWorker`, which admits each round through `McpCallRunner`. A runner
  * calls it; a runner in another process reaches its own worker the same way.
@@ -5,11 +7,19 @@
 export interface McpTaskExecutor {
   /**
    * Runs one round of the task (its handler, replayed with the answers so far) and writes how it ended to the store:
-   * `input_required` with new requests, or a terminal state. Never rejects.
+   * `input_required` with new requests, or a terminal state. Never rejects. Resolves `'interrupted'` only for a
+   * durable runner (`McpTaskRunner.durable`) when this process shuts down before the round ended: the task is left
+   * `working` and the runner hands the round to another worker; `'done'` otherwise (the round ran, or there was
+   * nothing to run).
    */
-  execute(taskId: string): Promise<void>;
+  execute(taskId: string): Promise<'done' | 'interrupted'>;
   /** Aborts the round of the task running in this process, if any (`ctx.signal` fires). */
   abort(taskId: string): void;
+  /**
+   * Ends the task `failed` with `error` (unless it is terminal already) and aborts its round here, if any: for a
+   * runner that gives up on a task, e.g. a round whose worker died more often than the queue allows. Never rejects.
+   */
+  fail(taskId: string, error: McpTaskError): Promise<void>;
 }
 
 /**
@@ -20,13 +30,23 @@ export interface McpTaskExecutor {
  * Provide one with the `tasks.runner` option or `{ provide: MCP_TASK_RUNNER, useClass: MyRunner }`.
  */
 export interface McpTaskRunner {
-  /** Called once at bootstrap with this process's executor. */
+  /**
+   * Whether a queued round outlives this process (a durable queue that another worker reads). When `true`, a round
+   * interrupted by this process's shutdown does not fail its task: the task stays `working`, `execute` resolves
+   * `'interrupted'` and the runner gives the round back to its queue. Absent: rounds die with the process and the
+   * shutdown drain fails their tasks.
+   */
+  readonly durable?: boolean;
+  /** Called once at bootstrap, after the handlers were discovered, with this process's executor. */
   attach(executor: McpTaskExecutor): void;
   /** Queues a round: a new task, or one whose outstanding input was all answered. Resolves once accepted. */
   enqueue(taskId: string): Promise<void>;
   /** The task was cancelled (already `cancelled` in the store): abort its round wherever it runs. */
   cancel(taskId: string): Promise<void>;
-  /** Stops taking rounds (application shutdown); rounds in flight are aborted by the call runner's drain. */
+  /**
+   * Stops taking rounds (application shutdown); rounds in flight are aborted by the call runner's drain (and, for a
+   * durable runner, given back to the queue).
+   */
   close?(): Promise<void>;
 }
 

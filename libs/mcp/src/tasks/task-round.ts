@@ -11,17 +11,25 @@ const MAX_STATUS_MESSAGE = 500;
  * and log notifications become the task's `statusMessage` (the extension defines no notifications for tasks, so none
  * is sent); the final response becomes `input_required` with new requests, `completed` with the result, or `failed`
  * with the error. Store writes are made in order; `settled` resolves once the last one is done.
+ *
+ * A round that ends with an error or a tool error while `interrupted()` holds (shutdown fired its signal and the runner
+ * is durable) writes nothing: the task stays `working` (`left`) and the runner gives the round to another worker, which
+ * replays it. A successful result is kept even then: the work is done.
  */
 export class TaskRound implements ChannelSink {
   private static readonly logger = new Logger('McpTasks');
   private writes: Promise<unknown> = Promise.resolve();
   /** Whether the round's final response arrived (anything else ends the round as `failed`). */
   answered = false;
+  /** Whether the round was cut short by shutdown and its task left `working` for another worker. */
+  left = false;
 
   constructor(
     private readonly store: McpTaskStore,
     readonly record: McpTaskRecord,
     private readonly maxResultBytes: number,
+    /** Whether an error now means "interrupted by shutdown, to be run elsewhere" (durable runners); absent: never. */
+    private readonly interrupted?: () => boolean,
   ) {}
 
   /** Resolves when every write of the round is done. */
@@ -40,12 +48,13 @@ export class TaskRound implements ChannelSink {
     const response = message.message;
     if ('error' in response) {
       const { code, message: text, data } = response.error;
-      this.fail({ code, message: text, ...(data !== undefined && { data }) });
+      this.end({ code, message: text, ...(data !== undefined && { data }) });
       return;
     }
     const result = response.result;
     if (result.resultType === 'input_required') this.askForInput(result);
-    else this.complete(result);
+    // A tool error after shutdown fired the signal is most likely the abort itself: the round runs again elsewhere.
+    else if (!(result.isError === true && this.leave())) this.complete(result);
   }
 
   complete(result?: JsonObject): void {
@@ -58,10 +67,26 @@ export class TaskRound implements ChannelSink {
     this.write((task) => ({ ...task, status: 'completed', result, inputRequests: undefined }));
   }
 
+  /**
+   * The round ended with an error: the task fails with it, unless the round was interrupted by shutdown under a
+   * durable runner (then the task is left `working`, `left` is set, and nothing is written).
+   */
+  end(error: McpTaskRecord['error'] & object): void {
+    if (!this.leave()) this.fail(error);
+  }
+
   /** Ends the task `failed` with a JSON-RPC error (unless it is terminal already). */
   fail(error: McpTaskRecord['error'] & object): void {
     this.answered = true;
     this.write((task) => ({ ...task, status: 'failed', error, statusMessage: error.message, inputRequests: undefined }));
+  }
+
+  /** Leaves the task `working` if the round was interrupted by shutdown under a durable runner; whether it did. */
+  private leave(): boolean {
+    if (!this.interrupted?.()) return false;
+    this.answered = true;
+    this.left = true;
+    return true;
   }
 
   /** The handler asked for input: its keys become task keys, never one issued before (keys are unique per task). */

@@ -1,9 +1,10 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { McpResolvedOptions } from '../config/resolved-options.js';
+import { McpExplorer } from '../discovery/mcp.explorer.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
-import type { McpTaskRecord } from '../protocol/task-record.interface.js';
+import type { McpTaskError, McpTaskRecord } from '../protocol/task-record.interface.js';
 import { MCP_TASK_RUNNER, type McpTaskExecutor, type McpTaskRunner } from '../protocol/task-runner.interface.js';
 import { MCP_TASK_STORE, type McpTaskStore } from '../protocol/task-store.interface.js';
 import { McpCallRunner } from '../server/call.runner.js';
@@ -19,36 +20,51 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * `tasks.maxTasksPerOwner` when they are created and a refused round would fail its task for nothing; the call
  * timeout and the shutdown drain apply). A round replays the tool's handler with the task's answers so far as
  * `inputResponses`, exactly as an MRTR retry does; a handler that asks for more moves the task to `input_required`.
+ *
+ * Under a durable runner (`McpTaskRunner.durable`, a queue other processes read), a round that shutdown cuts short
+ * does not fail its task: it stays `working` and `execute` answers `'interrupted'`, so the runner hands the round to
+ * another worker, which replays it.
  */
 @Injectable()
-export class McpTaskWorker implements McpTaskExecutor, OnModuleInit, BeforeApplicationShutdown {
+export class McpTaskWorker implements McpTaskExecutor, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('McpTasks');
   private readonly running = new Map<string, RunningCall<TaskCallRequest>>();
-  private readonly port = new TaskCallPort(this.running);
+  // The drain may reach the rounds before this worker's own shutdown hook: the port tells it first.
+  private readonly port = new DrainAwareTaskPort(this.running, () => (this.stopping = true));
   private calls?: McpCallRunner;
+  private stopping = false;
 
   constructor(
     @Inject(MCP_TASK_STORE) private readonly store: McpTaskStore,
     @Inject(MCP_TASK_RUNNER) private readonly runner: McpTaskRunner,
     private readonly options: McpResolvedOptions,
     private readonly moduleRef: ModuleRef,
+    // Nest runs `onApplicationBootstrap` in order of dependency depth: depending on the explorer attaches the runner
+    // after discovery, so that a queue's worker never takes a round before the task's tool is known.
+    _explorer: McpExplorer,
   ) {}
 
-  onModuleInit(): void {
+  onApplicationBootstrap(): void {
     this.runner.attach(this);
   }
 
   /** No new rounds once the application closes; rounds in flight get `ctx.signal` from the call runner's drain. */
   async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     await this.runner.close?.();
   }
 
-  async execute(taskId: string): Promise<void> {
+  async execute(taskId: string): Promise<'done' | 'interrupted'> {
+    const durable = this.runner.durable === true;
     try {
+      // A durable queue keeps the round for a worker that is not shutting down.
+      if (durable && this.stopping) return 'interrupted';
       const record = await this.store.load(taskId);
       // Another round runs it, it waits for input, or it ended (cancelled, expired): nothing to do.
-      if (!record || record.status !== 'working' || this.running.has(taskId)) return;
-      const round = new TaskRound(this.store, record, this.options.tasks.maxResultBytes);
+      if (!record || record.status !== 'working' || this.running.has(taskId)) return 'done';
+      // Interrupted: shutdown fired the round's signal (or ended it without an answer) under a durable runner.
+      const interrupted = () => this.stopping && (this.running.get(taskId)?.cancellation.aborted ?? true);
+      const round = new TaskRound(this.store, record, this.options.tasks.maxResultBytes, durable ? interrupted : undefined);
       // A round does not outlive its task: at the end of the TTL its signal fires (the store forgets the task then).
       const remaining = record.ttlMs === null ? Infinity : Math.max(0, record.createdAt + record.ttlMs - Date.now());
       // Timers hold at most 2^31 - 1 ms (~24.8 days); a longer lifetime is left to the call timeout.
@@ -57,14 +73,16 @@ export class McpTaskWorker implements McpTaskExecutor, OnModuleInit, BeforeAppli
       try {
         await this.callRunner().run<TaskCallRequest>(roundRequest(record, round), this.port);
       } catch (error) {
-        round.fail(toTaskError(error));
+        round.end(toTaskError(error));
       } finally {
         clearTimeout(expiry);
       }
-      if (!round.answered) round.fail({ code: -32603, message: 'The task ended without a result' });
+      if (!round.answered) round.end({ code: -32603, message: 'The task ended without a result' });
       await round.settled;
+      return round.left ? 'interrupted' : 'done';
     } catch (error) {
       this.logger.error(`Task ${taskId} could not run`, (error as Error)?.stack ?? String(error));
+      return 'done';
     }
   }
 
@@ -74,10 +92,34 @@ export class McpTaskWorker implements McpTaskExecutor, OnModuleInit, BeforeAppli
     call.cancellation.abort(new Error('The task was cancelled'));
   }
 
+  async fail(taskId: string, error: McpTaskError): Promise<void> {
+    try {
+      await this.store.update(taskId, (task) => ({ ...task, status: 'failed', error, statusMessage: error.message, inputRequests: undefined }));
+    } catch (failure) {
+      this.logger.error(`Task ${taskId} could not be failed`, (failure as Error)?.stack ?? String(failure));
+    }
+    // Its round, if one still runs here, has nothing left to write (the task is terminal).
+    this.abort(taskId);
+  }
+
   /** Resolved on first use: the call runner depends (through the dispatcher) on the task starter, which uses this. */
   private callRunner(): McpCallRunner {
     this.calls ??= this.moduleRef.get(McpCallRunner, { strict: false });
     return this.calls;
+  }
+}
+
+/** The port of task rounds, also told when the shutdown drain reaches a round (before the drain aborts it). */
+class DrainAwareTaskPort extends TaskCallPort {
+  constructor(
+    running: Map<string, RunningCall<TaskCallRequest>>,
+    private readonly draining: () => void,
+  ) {
+    super(running);
+  }
+
+  onShutdown(): void {
+    this.draining();
   }
 }
 
