@@ -29,6 +29,9 @@
  *  progress/             typed progress emitters and their codec          used by the contexts
  *  decorators/           @McpTool, @McpPrompt, @McpResource… metadata     read by discovery; needs schema/ types
  *  schema/               DTO, Standard Schema and JSON Schema adapters    needs only the protocol's errors
+ *  auth/                 the OAuth resource server: token verifiers       used by the HTTP transport (bearer check,
+ *                        (JWT with jose, introspection), scope rules,     metadata document) and the features (scopes,
+ *                        challenges, protected-resource metadata          per-caller lists); needs only options
  *  config/               module options and their resolved defaults       read by every feature, so it may name only
  *                                                                         contracts from protocol/
  *  protocol/             wire and JSON-RPC types, errors, request scope,  the vocabulary every layer shares, and the
@@ -62,6 +65,7 @@ const LAYERS = [
   ['progress/'],
   ['decorators/'],
   ['schema/'],
+  ['auth/'],
   ['config/'],
   ['protocol/'],
 ];

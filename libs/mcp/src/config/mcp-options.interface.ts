@@ -4,6 +4,7 @@ import type { McpRequestStateStore } from '../protocol/request-state-store.inter
 import type { McpDeliveryAuthorizer } from '../protocol/delivery-authorizer.interface.js';
 import type { McpTaskStore } from '../protocol/task-store.interface.js';
 import type { McpTaskRunner } from '../protocol/task-runner.interface.js';
+import type { McpAccessToken, McpTokenVerifier } from '../protocol/access-token.interface.js';
 
 /** Cache hints per kind of cacheable result; each falls back to `default`. */
 export interface McpCacheHintOptions {
@@ -68,6 +69,65 @@ export interface McpTasksOptions {
   maxTasks?: number;
   /** Largest final result kept, in bytes of JSON; a larger one fails the task with `-32603`. Default 1 MiB. */
   maxResultBytes?: number;
+}
+
+/** Options of the built-in JWT verifier (`auth.jwt`). */
+export interface McpJwtOptions {
+  /**
+   * Where the signing keys are. Default: the `jwks_uri` of each authorization server's metadata
+   * (`/.well-known/oauth-authorization-server`, then `/.well-known/openid-configuration`), fetched once and cached;
+   * keys are refetched when a token names an unknown key id (rotation), at most once per 30 s.
+   */
+  jwksUri?: string;
+  /** Signature algorithms accepted. Default `['RS256', 'PS256', 'ES256', 'EdDSA']`; `none` and HMAC never are. */
+  algorithms?: string[];
+  /** Clock skew tolerated for `exp` and `nbf`, in seconds. Default 30. */
+  clockToleranceSec?: number;
+}
+
+/** Caches of the built-in introspection verifier (RFC 7662, for opaque tokens). */
+export interface McpIntrospectionOptions {
+  /** The authorization server's introspection endpoint. */
+  endpoint: string;
+  /** This resource server's credentials at the authorization server (HTTP Basic). */
+  clientId: string;
+  clientSecret: string;
+  /** How long an answer is cached, in milliseconds (never beyond the token's `exp`). Default 60,000; 0 disables. */
+  cacheTtlMs?: number;
+}
+
+/**
+ * Authorization (MCP 2026-07-28 "Authorization", OAuth 2.1 resource server): Protected Resource Metadata, bearer tokens
+ * checked on every HTTP request before anything else, scopes per handler (`@McpScopes`), lists filtered per caller.
+ * Applies to HTTP on both wires; stdio is not authorized (its caller is the process that started it).
+ */
+export interface McpAuthOptions {
+  /**
+   * The canonical URI of this MCP server (RFC 8707), e.g. `https://mcp.example.com/mcp`: tokens must be issued for it
+   * (`aud`), and Protected Resource Metadata names it as `resource`. Upper-case scheme and host forms are accepted.
+   */
+  resource: string;
+  /** Issuer URLs of the authorization servers clients may use (PRM `authorization_servers`, at least one). */
+  authorizationServers: string[];
+  /** Scopes for basic use, advertised in PRM `scopes_supported` (`offline_access` is never advertised). */
+  scopesSupported?: string[];
+  /** Verifies tokens. Default: JWTs with jose against the authorization servers' keys (`jwt`), or `introspection`. */
+  verifier?: McpTokenVerifier;
+  /** Options of the default JWT verifier. */
+  jwt?: McpJwtOptions;
+  /** Verify opaque tokens by RFC 7662 introspection instead of as JWTs. */
+  introspection?: McpIntrospectionOptions;
+  /**
+   * Scopes that a broader scope implies, e.g. `{ 'deploy:admin': ['deploy:write'], 'deploy:write': ['deploy:read'] }`
+   * (transitively): a token with `deploy:admin` satisfies `@McpScopes('deploy:read')`.
+   */
+  scopeHierarchy?: Record<string, readonly string[]>;
+  /** The principal of a verified token. Default: its subject (`sub`). */
+  principal?: (token: McpAccessToken) => string;
+  /** Human-readable name of the resource, in PRM `resource_name`. */
+  resourceName?: string;
+  /** A page about the resource for developers, in PRM `resource_documentation`. */
+  resourceDocumentation?: string;
 }
 
 /** Options of `McpModule.forRoot` / `forRootAsync`. The `McpImplementation` fields are sent as `serverInfo`. */
@@ -213,6 +273,11 @@ export interface McpModuleOptions extends McpImplementation {
   invalidToolArguments?: 'result' | 'protocol';
   /** Tasks: store, runner, lifetimes and bounds (`McpTasksOptions`). */
   tasks?: McpTasksOptions;
+  /**
+   * OAuth authorization (`McpAuthOptions`): every HTTP request needs a valid bearer token for `auth.resource`; the
+   * token's subject becomes the principal (so `principal` must not be set too).
+   */
+  auth?: McpAuthOptions;
 }
 
 /** Static options of the module, fixed when it is imported (they shape routes). */

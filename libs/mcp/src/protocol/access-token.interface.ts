@@ -1,0 +1,46 @@
+/**
+ * What a verified access token says about its caller: the result of an `McpTokenVerifier`. Plain JSON, so that it can
+ * be cached and logged (it holds no token).
+ */
+export interface McpAccessToken {
+  /** The caller: the token's `sub` (or what the verifier maps it to). Becomes the request's principal. */
+  readonly subject: string;
+  /** The scopes granted (`scope` claim, space-separated on the wire). */
+  readonly scopes: readonly string[];
+  /** The OAuth client the token was issued to (`client_id` / `azp`), when known. */
+  readonly clientId?: string;
+  /** The issuer (`iss`). */
+  readonly issuer?: string;
+  /** When the token stops being valid, epoch seconds (`exp`). */
+  readonly expiresAt?: number;
+  /** Every claim of the token (JWT payload, or the introspection response), for guards and hooks. */
+  readonly claims: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Checks a bearer token and says who it belongs to. Resolves with the token's content when it is valid for this
+ * resource (signature or introspection, issuer, audience, expiry); rejects with `McpTokenError` otherwise. Must never
+ * log the token.
+ *
+ * The built-in ones are `JwtTokenVerifier` (jose, the authorization server's JWKS) and `IntrospectionTokenVerifier`
+ * (RFC 7662, for opaque tokens); give your own through the `auth.verifier` option.
+ */
+export interface McpTokenVerifier {
+  verify(token: string): Promise<McpAccessToken>;
+}
+
+/**
+ * Why a token was refused: the client gets `401` with `WWW-Authenticate: Bearer error="invalid_token",
+ * error_description="<description>", resource_metadata="…"`. The description is sent to the client: say what is wrong
+ * (expired, wrong audience…), never the token.
+ */
+export class McpTokenError extends Error {
+  constructor(
+    /** Sent to the client as `error_description`. */
+    readonly description: string,
+    options?: { cause?: unknown },
+  ) {
+    super(description, options);
+    this.name = 'McpTokenError';
+  }
+}
