@@ -3,15 +3,16 @@
  * `npm start`: runs the ops-console demo, building it first when the build is missing or stale.
  *
  *   node scripts/start-demo.mjs [--adapter=fastify]      (env: PORT, HOST, ADAPTER)
+ *   node scripts/start-demo.mjs --build-only             build if stale, then exit (npm run demo:cluster)
  *
- * The build is stale when any file under apps/demo/src or libs/mcp/src (unit specs aside), a tsconfig or
- * nest-cli.json is newer than the built entry point. Build output goes to stderr, so that stdout carries only the
- * server's own output.
+ * The build is stale when any file under apps/demo/src, libs/mcp/src or libs/mcp-redis/src (unit specs aside), a
+ * tsconfig or nest-cli.json is newer than the built entry point. Build output goes to stderr, so that stdout carries
+ * only the server's own output. Builds take a lock (dist/.demo-build.lock): starts at the same time build once.
  * Arguments and environment are passed to the server; SIGINT, SIGTERM and SIGHUP are forwarded to it, and this
  * process exits the way the server did (same code, or same signal).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,9 +20,11 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where `nest build demo` puts the entry point (rootDir is the repo root, so the source tree is mirrored). */
 const ENTRY = join(ROOT, 'dist/apps/demo/apps/demo/src/main.js');
 const NEST_CLI = join(ROOT, 'node_modules/.bin/nest');
-const SOURCE_DIRS = ['apps/demo/src', 'libs/mcp/src'].map((dir) => join(ROOT, dir));
+const SOURCE_DIRS = ['apps/demo/src', 'libs/mcp/src', 'libs/mcp-redis/src'].map((dir) => join(ROOT, dir));
 const CONFIG_FILES = ['tsconfig.json', 'apps/demo/tsconfig.app.json', 'nest-cli.json'].map((file) => join(ROOT, file));
 const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** Held while building, so that two starts at once (tests run in parallel) never build into the same dist/. */
+const BUILD_LOCK = join(ROOT, 'dist/.demo-build.lock');
 
 /** The child currently running (the build, then the server), to forward signals to. */
 let current;
@@ -82,20 +85,64 @@ function exitLike({ code, signal }) {
   process.exit(code ?? 1);
 }
 
-async function main() {
-  if (isBuildStale()) {
+/** Whether process `pid` still runs. */
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/** Takes the build lock (waiting while another live process holds it) and releases it once `build` settled. */
+async function withBuildLock(build) {
+  mkdirSync(dirname(BUILD_LOCK), { recursive: true });
+  for (;;) {
+    try {
+      writeFileSync(BUILD_LOCK, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      // A lock left by a process that died is taken over.
+      const owner = Number(readFileSync(BUILD_LOCK, 'utf8'));
+      if (!Number.isInteger(owner) || owner <= 0 || !isRunning(owner)) rmSync(BUILD_LOCK, { force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  try {
+    return await build();
+  } finally {
+    rmSync(BUILD_LOCK, { force: true });
+  }
+}
+
+/** Builds the demo if it is stale (checked again under the lock: another start may just have built it). */
+async function buildIfStale() {
+  if (!isBuildStale()) return undefined;
+  return withBuildLock(async () => {
+    if (!isBuildStale()) return undefined;
     console.error('[start-demo] Building the demo: nest build demo');
     const build = await run(NEST_CLI, ['build', 'demo'], process.stderr);
-    if (interrupted) return exitLike({ signal: interrupted });
+    if (interrupted) return { signal: interrupted };
     if (build.signal || build.code !== 0) {
       console.error('[start-demo] The build failed.');
-      return exitLike(build);
+      return build;
     }
     if (!existsSync(ENTRY)) {
       console.error(`[start-demo] The build did not produce ${ENTRY}.`);
-      return exitLike({ code: 1 });
+      return { code: 1 };
     }
-  }
+    return undefined;
+  });
+}
+
+async function main() {
+  const buildOnly = process.argv.includes('--build-only');
+  const failed = await buildIfStale();
+  if (failed) return exitLike(failed);
+  if (interrupted) return exitLike({ signal: interrupted });
+  if (buildOnly) return exitLike({ code: 0 });
   exitLike(await run(process.execPath, [ENTRY, ...process.argv.slice(2)]));
 }
 

@@ -1,27 +1,33 @@
 import { Module } from '@nestjs/common';
-import { McpModule } from 'nest-mcp';
+import { McpModule, type McpModuleOptions } from 'nest-mcp';
+import { mcpOnRedis } from './cluster/index.js';
 import { DeploymentsModule } from './deployments/index.js';
 import { FeatureFlags, FeatureFlagsTools } from './feature-flags/index.js';
 import { IncidentsModule } from './incidents/index.js';
 import { IntegrationsModule } from './integrations/index.js';
 import { ServicesModule } from './services/index.js';
 
-/** Root module of the operations console: the MCP server at `/mcp` plus the console's features. */
 // #region docs:app-module
+/** The console's MCP server: the same options on one process and on every replica of a cluster. */
+const OPS_CONSOLE: McpModuleOptions = {
+  name: 'ops-console',
+  version: '1.0.0',
+  title: 'Operations console',
+  instructions:
+    'Operations console for the service fleet. Start with list_services or the ops://services resource, and ' +
+    'read ops://runbook before changing anything. scale_service, restart_service and deploy_release change ' +
+    'production: restart_service is destructive, so confirm it with the user first. decommission_service and ' +
+    'set_feature_flag need the admin role. Use the incident_summary prompt to draft incident reports, and ' +
+    'connect_pagerduty once to let the console page on-call teams. incident_report runs as a task (about ten ' +
+    'seconds): poll it with tasks/get and answer its question with tasks/update.',
+};
+
+/** Root module of the operations console: the MCP server at `/mcp` plus the console's features. */
 @Module({
   imports: [
-    McpModule.forRoot({
-      name: 'ops-console',
-      version: '1.0.0',
-      title: 'Operations console',
-      instructions:
-        'Operations console for the service fleet. Start with list_services or the ops://services resource, and ' +
-        'read ops://runbook before changing anything. scale_service, restart_service and deploy_release change ' +
-        'production: restart_service is destructive, so confirm it with the user first. decommission_service and ' +
-        'set_feature_flag need the admin role. Use the incident_summary prompt to draft incident reports, and ' +
-        'connect_pagerduty once to let the console page on-call teams. incident_report runs as a task (about ten ' +
-        'seconds): poll it with tasks/get and answer its question with tasks/update.',
-    }),
+    // With REDIS_URL, this process is one replica of a cluster: change events, tasks and used requestStates live in
+    // Redis (nest-mcp-redis), the replicas share MCP_STATE_KEYS, and GET /health reports Redis and the task queue.
+    ...(process.env.REDIS_URL ? mcpOnRedis(OPS_CONSOLE, process.env) : [McpModule.forRoot(OPS_CONSOLE)]),
     ServicesModule,
     DeploymentsModule,
     IntegrationsModule,

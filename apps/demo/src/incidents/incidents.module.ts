@@ -3,9 +3,15 @@ import { ServicesModule } from '../services/index.js';
 import { INCIDENT_STEP_MS, IncidentInvestigation } from './incident-investigation.service.js';
 import { IncidentsTools } from './incidents.tools.js';
 
-/** Incident reports, run as tasks. */
+/** Incident reports, run as tasks. A step takes 2 s, or `INCIDENT_STEP_MS` from the environment. */
 @Module({
   imports: [ServicesModule],
-  providers: [{ provide: INCIDENT_STEP_MS, useValue: 2_000 }, IncidentInvestigation, IncidentsTools],
+  providers: [{ provide: INCIDENT_STEP_MS, useFactory: () => stepMs(process.env.INCIDENT_STEP_MS) }, IncidentInvestigation, IncidentsTools],
 })
 export class IncidentsModule {}
+
+/** The length of a step: `value` in milliseconds when it is a positive integer, 2,000 otherwise. */
+function stepMs(value: string | undefined): number {
+  const ms = Number(value);
+  return Number.isSafeInteger(ms) && ms > 0 ? ms : 2_000;
+}

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { McpArgs, McpCtx, McpForm, McpInput, McpTool, McpToolContext, McpToolError } from 'nest-mcp';
 import { ServiceCatalog } from '../services/index.js';
 import { DEFAULT_SEVERITY } from '../services/incident-severity.constants.js';
@@ -13,6 +13,8 @@ const IncludeLogsForm = McpForm.object({
 /** Incident reports: a long job run as a task (`tasks/get` to follow it, `tasks/cancel` to stop it). */
 @Injectable()
 export class IncidentsTools {
+  private readonly logger = new Logger('IncidentsTools');
+
   constructor(
     private readonly catalog: ServiceCatalog,
     private readonly investigation: IncidentInvestigation,
@@ -48,6 +50,7 @@ export class IncidentsTools {
       if (ctx.signal.aborted) this.investigation.forget(taskId);
     }
     this.investigation.forget(taskId);
+    this.logger.log(`Incident report ${taskId} written (${name})`);
     const logs = includeLogs ? (this.catalog.logsOf(name) ?? []) : [];
     return [
       `Incident report: ${name} (${severity ?? DEFAULT_SEVERITY})`,

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { McpPublisher } from 'nest-mcp';
 import type { ManagedService, ServiceFilter } from './managed-service.interface.js';
 import { SEED_SERVICES } from './service-catalog.seed.js';
 import { ServiceStatus } from './service-status.enum.js';
@@ -9,16 +10,20 @@ const MAX_LOG_LINES = 200;
 /**
  * The fleet of services and their recent logs, kept in memory. A real console would call a deployment API
  * here; everything MCP-facing goes through this provider, so swapping it is the only change needed.
- * Methods return copies: callers can never mutate the catalog by accident.
+ * Methods return copies: callers can never mutate the catalog by accident. Each change is published, so clients
+ * subscribed to `ops://services/<name>` (or its logs) hear of it — on every replica when the console runs on Redis.
  */
 @Injectable()
 export class ServiceCatalog {
+  private readonly logger = new Logger('ServiceCatalog');
   private readonly services = new Map<string, ManagedService>(
     SEED_SERVICES.map((service) => [service.name, { ...service }]),
   );
   private readonly logs = new Map<string, string[]>(
     SEED_SERVICES.map(({ name, version, replicas }) => [name, [logLine(`deployed version ${version} (${replicas} replicas)`)]]),
   );
+
+  constructor(private readonly publisher: McpPublisher) {}
 
   /** Services matching `filter`, sorted by name. */
   list(filter: ServiceFilter = {}): ManagedService[] {
@@ -98,10 +103,15 @@ export class ServiceCatalog {
     return service;
   }
 
+  /** Every change of a service appends to its log: listeners of the service and of its logs are told. */
   private append(name: string, message: string): void {
     const lines = this.logs.get(name) ?? [];
     lines.push(logLine(message));
     this.logs.set(name, lines.slice(-MAX_LOG_LINES));
+    for (const uri of [`ops://services/${name}`, `ops://services/${name}/logs`]) {
+      // The change is made either way: a bus that cannot carry the news (Redis down) costs listeners one update.
+      this.publisher.resourceUpdated(uri).catch((error: unknown) => this.logger.warn(`Could not publish ${uri}: ${String(error)}`));
+    }
   }
 }
 

@@ -1,2 +1,1 @@
-// STUB (helper H3): export { McpRedisHealthIndicator } from './mcp-redis.health-indicator.js';
-export {};
+export { McpRedisHealthIndicator, type McpRedisHealthDetails } from './mcp-redis.health-indicator.js';

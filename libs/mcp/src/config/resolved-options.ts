@@ -112,6 +112,7 @@ export class McpResolvedOptions {
     this.supportedVersions = this.legacyWire ? SUPPORTED_PROTOCOL_VERSIONS : STATELESS_PROTOCOL_VERSIONS;
     this.clientRequestTimeoutMs = positive(options.clientRequestTimeoutMs, 10 * 60_000, 'clientRequestTimeoutMs');
     this.tasks = resolveTasks(options.tasks ?? {});
+    requireSharedKeys(options, this.requestStateKeys);
   }
 
   /** Cache hints for one kind of cacheable result. */
@@ -146,6 +147,36 @@ function resolveTasks(tasks: McpTasksOptions): McpResolvedTasksOptions {
     maxTasks: positive(tasks.maxTasks, 10_000, 'tasks.maxTasks'),
     maxResultBytes: positive(tasks.maxResultBytes, 1024 * 1024, 'tasks.maxResultBytes'),
   };
+}
+
+/**
+ * A component that serves several replicas (`sharedAcrossReplicas`) needs the replicas to share the keys that seal
+ * `requestState`: with the per-process random key, a round whose retry reaches another replica cannot be opened.
+ */
+function requireSharedKeys(options: McpModuleOptions, keys: readonly string[]): void {
+  if (keys.length > 0) return;
+  const components: Array<[string, unknown]> = [
+    ['eventBus', options.eventBus],
+    ['tasks.store', options.tasks?.store],
+    ['requestState.singleUse', options.requestState?.singleUse],
+  ];
+  const shared = components.filter(([, component]) => isShared(component));
+  if (shared.length === 0) return;
+  const named = shared.map(([option, component]) => `${option} (${componentName(component)})`).join(', ');
+  throw new Error(
+    `McpModule: ${named} serves several replicas, so requestState.keys is required: a per-process random key breaks ` +
+      'every round whose retry reaches another replica. Generate a key with `openssl rand -base64 32` and give the ' +
+      'same requestState.keys to every replica.',
+  );
+}
+
+function isShared(component: unknown): boolean {
+  return typeof component === 'object' && component !== null && (component as { sharedAcrossReplicas?: unknown }).sharedAcrossReplicas === true;
+}
+
+function componentName(component: unknown): string {
+  const name = (component as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === 'string' && name !== '' && name !== 'Object' ? name : 'a shared component';
 }
 
 function singleUseStore(singleUse: boolean | McpRequestStateStore | undefined): true | McpRequestStateStore | undefined {

@@ -8,6 +8,11 @@ import type { McpChangeEvent } from './mcp-event.interface.js';
  * through the `eventBus` option.
  */
 export interface McpEventBus {
+  /**
+   * `true` when this bus links several replicas (Redis pub/sub…). `McpModule` then refuses to start without
+   * `requestState.keys`: a per-process random key would break every round whose retry reaches another replica.
+   */
+  readonly sharedAcrossReplicas?: boolean;
   /** Sends an event to all subscribers (on every replica). */
   publish(event: McpChangeEvent): void | Promise<void>;
   /** Receives every published event; returns a function that stops receiving. */

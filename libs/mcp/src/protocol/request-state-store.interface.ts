@@ -16,6 +16,11 @@
  */
 export interface McpRequestStateStore {
   /**
+   * `true` when the store serves several replicas (Redis…). `McpModule` then refuses to start without
+   * `requestState.keys`: a state sealed with one replica's random key opens on no other.
+   */
+  readonly sharedAcrossReplicas?: boolean;
+  /**
    * Marks the state `stateId` used; resolves `true` if it was not used before (the round goes on), `false` if it was
    * (the client gets `-32602` "already used"). Must be atomic: of two concurrent calls with the same id, only one may
    * get `true`. `expiresAt` (epoch milliseconds) is when the state stops being accepted anyway: the id need not be

@@ -13,6 +13,11 @@ import type { McpTaskRecord } from './task-record.interface.js';
  */
 export interface McpTaskStore {
   /**
+   * `true` when the store serves several replicas (Redis, SQL…). `McpModule` then refuses to start without
+   * `requestState.keys`: a task's input rounds may be answered through any replica, which must open its states.
+   */
+  readonly sharedAcrossReplicas?: boolean;
+  /**
    * Saves a new task. Rejects with an `McpError` (HTTP 429, `data.retryAfterSeconds`) when its owner, or the store,
    * holds as many tasks as allowed.
    */

@@ -1,0 +1,1 @@
+export { type ClusterEnv, mcpOnRedis } from './mcp-on-redis.js';

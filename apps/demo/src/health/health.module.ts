@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import { McpRedisHealthIndicator } from 'nest-mcp-redis/health';
+import { HealthController } from './health.controller.js';
+
+/** The replica's health endpoint (`GET /health`), served when the console runs on Redis. */
+@Module({
+  imports: [TerminusModule],
+  controllers: [HealthController],
+  providers: [McpRedisHealthIndicator],
+})
+export class HealthModule {}

@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
+import type { McpTaskQueueStatus } from '../bullmq-task.runner.js';
+import { McpRedis } from '../mcp-redis.js';
+import { McpRedisConnection } from '../mcp-redis.connection.js';
+
+/** The bound of a queue read when the command client has none (the module's default `commandTimeoutMs`). */
+const DEFAULT_TIMEOUT_MS = 5_000;
+
+/** What a check found, in the indicator's details: `reason` is there only when something is down. */
+export interface McpRedisHealthDetails extends Record<string, unknown> {
+  /** Whether Redis answered a PING within the command timeout. */
+  readonly redis: 'up' | 'unreachable';
+  /** This replica's task worker and the queue's job counts; `undefined` when the queue could not be read. */
+  readonly taskQueue?: McpTaskQueueStatus;
+  /** Why the indicator is down, e.g. `redis: unreachable; task worker: disconnected`. */
+  readonly reason?: string;
+}
+
+/**
+ * A `@nestjs/terminus` health indicator for nest-mcp on Redis: `down` when Redis does not answer a PING or this
+ * replica's BullMQ worker is not taking task rounds, with the reason in the details. A check never hangs: each probe
+ * is bounded by the module's `commandTimeoutMs`.
+ *
+ * Wire it with `TerminusModule` and a controller (`McpRedisModule` must be imported, it is global by default):
+ *
+ * @example
+ * ```ts
+ * import { McpRedisHealthIndicator } from 'nest-mcp-redis/health';
+ *
+ * @Controller('health')
+ * class HealthController {
+ *   constructor(private readonly health: HealthCheckService, private readonly redis: McpRedisHealthIndicator) {}
+ *
+ *   @Get()
+ *   @HealthCheck()
+ *   check() {
+ *     return this.health.check([() => this.redis.isHealthy()]); // 200 when up; 503 with the reason when down
+ *   }
+ * }
+ *
+ * @Module({ imports: [TerminusModule], controllers: [HealthController], providers: [McpRedisHealthIndicator] })
+ * export class HealthModule {}
+ * ```
+ */
+@Injectable()
+export class McpRedisHealthIndicator {
+  constructor(
+    private readonly health: HealthIndicatorService,
+    private readonly connection: McpRedisConnection,
+    private readonly redis: McpRedis,
+  ) {}
+
+  /** Checks the Redis connection and the task queue; `key` names the indicator in the health report. */
+  async isHealthy<const Key extends string = 'mcp-redis'>(key: Key = 'mcp-redis' as Key): Promise<HealthIndicatorResult<Key>> {
+    const indicator = this.health.check(key);
+    const [pong, queue] = await Promise.all([
+      this.connection.ping(),
+      // The queue is read through BullMQ's own connections: bound it like the command client (commandTimeoutMs).
+      bounded(this.redis.taskRunner.status(), this.connection.commands.options.commandTimeout ?? DEFAULT_TIMEOUT_MS),
+    ]);
+    const reasons: string[] = [];
+    if (!pong) reasons.push('redis: unreachable');
+    if (queue.error !== undefined) reasons.push(`task queue: ${queue.error}`);
+    else if (queue.status.worker !== 'running') reasons.push(`task worker: ${queue.status.worker}`);
+    const details: McpRedisHealthDetails = { redis: pong ? 'up' : 'unreachable', taskQueue: queue.status };
+    return reasons.length === 0 ? indicator.up(details) : indicator.down({ ...details, reason: reasons.join('; ') });
+  }
+}
+
+/** The queue's status, or why it could not be read within `timeoutMs`. */
+async function bounded(
+  status: Promise<McpTaskQueueStatus>,
+  timeoutMs: number,
+): Promise<{ status: McpTaskQueueStatus; error?: undefined } | { status?: undefined; error: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<{ error: string }>((resolve) => {
+    timer = setTimeout(() => resolve({ error: `no answer within ${timeoutMs} ms` }), timeoutMs);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([
+      status.then((value) => ({ status: value })),
+      timeout,
+    ]);
+  } catch (error) {
+    return { error: `unreadable (${error instanceof Error ? error.message : String(error)})` };
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,27 @@
+import type { ChildProcess } from 'node:child_process';
+
+/** A running nginx balancer (see nginx-balancer.mjs). */
+export interface NginxBalancer {
+  readonly port: number;
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  /** Its own directory: config, pid, logs, temp paths. */
+  readonly dir: string;
+  readonly pid: number | undefined;
+  readonly child: ChildProcess;
+  /** The access log: one line per request, with `upstream=<the replica's address>`. */
+  accessLog(): string;
+  /** Ends nginx (SIGTERM) and waits until it exited. */
+  stop(): Promise<void>;
+  /** Stops nginx and removes its directory. */
+  dispose(): Promise<void>;
+}
+
+/** A port nothing listens on right now. */
+export function freePort(): Promise<number>;
+/** The generated nginx.conf. */
+export function nginxConfig(options: { port: number; upstreams: readonly number[]; dir: string }): string;
+/** Starts nginx in front of `upstreams` on `port` (default: a free one). */
+export function startNginx(options: { upstreams: readonly number[]; port?: number }): Promise<NginxBalancer>;
+/** Resolves once 127.0.0.1:`port` accepts connections. */
+export function waitForPort(port: number, timeoutMs: number): Promise<void>;
