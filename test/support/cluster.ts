@@ -120,11 +120,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<DemoCl
 export async function startReplica(index: number, env: Record<string, string>): Promise<Replica> {
   const child = spawn(
     process.execPath,
-    [
-      '--import', `${REPO_ROOT}test/support/ts-child.loader.mjs`,
-      '--import', `${REPO_ROOT}test/support/redis-package.loader.mjs`,
-      `${REPO_ROOT}apps/demo/src/main.ts`,
-    ],
+    ['--import', `${REPO_ROOT}test/support/ts-child.loader.mjs`, `${REPO_ROOT}apps/demo/src/main.ts`],
     {
       cwd: REPO_ROOT,
       env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', NO_COLOR: '1', FORCE_COLOR: '0' },

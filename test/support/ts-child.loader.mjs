@@ -2,7 +2,7 @@
  * Runs a TypeScript fixture in a child process without a build step: `node --import ./test/support/ts-child.loader.mjs
  * test/fixtures/x.fixture.ts`. Registers module hooks that compile `.ts` files with SWC (already used by vitest,
  * same decorator settings: legacy decorators with `design:*` metadata, which Nest's DI reads), map the `.js`
- * specifiers of the sources to their `.ts` files, and resolve the `nest-mcp` alias as tsconfig's `paths` do.
+ * specifiers of the sources to their `.ts` files, and resolve the `nest-mcp` and `nest-mcp-redis` aliases as tsconfig's `paths` do.
  * Faster than the tsc build of `stdio-fixture.build.ts` (no type-check, no output on disk), for a fixture that only
  * needs to start quickly.
  */
@@ -17,6 +17,8 @@ const ROOT = new URL('../../', import.meta.url);
 const ALIASES = {
   'nest-mcp': new URL('libs/mcp/src/index.ts', ROOT).href,
   'nest-mcp/testing': new URL('libs/mcp/src/testing/index.ts', ROOT).href,
+  'nest-mcp-redis': new URL('libs/mcp-redis/src/index.ts', ROOT).href,
+  'nest-mcp-redis/health': new URL('libs/mcp-redis/src/health/index.ts', ROOT).href,
 };
 
 // Imported with --import, this file registers itself; Node then loads it again on the hooks thread.
