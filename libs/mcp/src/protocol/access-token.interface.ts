@@ -1,3 +1,6 @@
+import { McpErrorCode } from './error-codes.enum.js';
+import { McpError } from './mcp.error.js';
+
 /**
  * What a verified access token says about its caller: the result of an `McpTokenVerifier`. Plain JSON, so that it can
  * be cached and logged (it holds no token).
@@ -42,5 +45,23 @@ export class McpTokenError extends Error {
   ) {
     super(description, options);
     this.name = 'McpTokenError';
+  }
+}
+
+/**
+ * An authorization failure answered with an OAuth challenge: HTTP `401` (no valid token) or `403` (insufficient scope),
+ * a `WWW-Authenticate` header (`challenge`), and a JSON-RPC error in the body. Thrown by the bearer check before
+ * dispatch and by the scope check before a handler.
+ */
+export class McpAuthError extends McpError {
+  constructor(
+    httpStatus: 401 | 403,
+    message: string,
+    /** The `WWW-Authenticate` header value, e.g. `Bearer error="insufficient_scope", scope="deploy:write", resource_metadata="…"`. */
+    readonly challenge: string,
+    data?: unknown,
+  ) {
+    super(McpErrorCode.InvalidRequest, message, data, httpStatus);
+    this.name = 'McpAuthError';
   }
 }

@@ -2,6 +2,7 @@ import type { CallCancellation } from './call-cancellation.js';
 import type { JsonObject, JsonRpcId } from './json-rpc.interface.js';
 import type { McpRequestMeta } from './request-meta.interface.js';
 import type { ResponseChannel } from './response-channel.js';
+import type { McpAccessToken } from './access-token.interface.js';
 
 /**
  * Server→client requests answered in-process (2025-11-25 sessions): resolves with the client's result, or throws
@@ -34,8 +35,10 @@ export interface McpRequestScope {
   /** The HTTP request and response (Express or Fastify objects), when the call came over HTTP. */
   readonly httpRequest?: unknown;
   readonly httpResponse?: unknown;
-  /** The authenticated caller, when a principal source is configured. */
+  /** The authenticated caller, when a principal source is configured (with `auth`: from the verified token). */
   readonly principal?: string;
+  /** The verified bearer token's content, when `auth` is configured and the call came over HTTP (scopes, claims). */
+  readonly accessToken?: McpAccessToken;
   /**
    * The peer address of the connection (`request.socket.remoteAddress`), when the call came over HTTP: the key of
    * per-address caps for callers without a principal. Behind a proxy it is the proxy's address.
