@@ -17,9 +17,10 @@ export class McpRedisConnection implements OnApplicationShutdown {
   private readonly ownsBase: boolean;
   private readonly made: Redis[] = [];
   private readonly handlers = new Map<string, Set<ChannelHandler>>();
+  /** Per channel: settles once Redis confirmed the subscription (or refused it). */
+  private readonly confirmed = new Map<string, Promise<void>>();
   private readonly resubscribed = new Set<() => void>();
   private subscriberClient?: Redis;
-  private subscriberReadyOnce = false;
   /** The client for commands: bounded by `commandTimeoutMs`, fails after one reconnection attempt. */
   readonly commands: Redis;
 
@@ -55,28 +56,42 @@ export class McpRedisConnection implements OnApplicationShutdown {
   }
 
   /**
-   * Receives every message published on `channel` (one subscriber connection serves every channel). Returns the
-   * function that stops receiving.
+   * Receives every message published on `channel` (one subscriber connection serves every channel). Resolves once
+   * Redis confirmed the subscription (while Redis is down: once it is back), with the function that stops receiving.
    */
   async subscribe(channel: string, handler: ChannelHandler): Promise<() => void> {
     const subscriber = this.subscriber();
     let set = this.handlers.get(channel);
     if (!set) {
       this.handlers.set(channel, (set = new Set()));
-      await subscriber.subscribe(channel);
+      const confirmation = subscriber.subscribe(channel).then(() => undefined);
+      this.confirmed.set(channel, confirmation);
+      // A refusal is reported to the callers that await it; the set stays so that a resubscription can retry.
+      confirmation.catch(() => undefined);
     }
-    set.add(handler);
-    return () => {
-      set.delete(handler);
-      if (set.size > 0 || this.handlers.get(channel) !== set) return;
+    const handlers = set;
+    // Added before the confirmation: a message in the same packet as the SUBSCRIBE reply is not lost.
+    handlers.add(handler);
+    const stop = () => {
+      handlers.delete(handler);
+      if (handlers.size > 0 || this.handlers.get(channel) !== handlers) return;
       this.handlers.delete(channel);
+      this.confirmed.delete(channel);
       void subscriber.unsubscribe(channel).catch(() => undefined);
     };
+    try {
+      await this.confirmed.get(channel);
+    } catch (error) {
+      stop();
+      throw error;
+    }
+    return stop;
   }
 
   /**
-   * Called each time the subscriber connection is back after an outage (its channels are subscribed again): messages
-   * published in between were missed. Returns the function that stops the calls.
+   * Called each time the subscriber connection is back after an outage (or connected late, after a first attempt
+   * failed), once Redis confirmed its channels again: messages published in between were missed, and every message
+   * published from now on is received. Returns the function that stops the calls.
    */
   onResubscribed(listener: () => void): () => void {
     this.resubscribed.add(listener);
@@ -99,8 +114,10 @@ export class McpRedisConnection implements OnApplicationShutdown {
 
   private subscriber(): Redis {
     if (this.subscriberClient) return this.subscriberClient;
-    // Retries forever: a subscriber must come back after any outage, and ioredis subscribes its channels again.
-    const subscriber = this.duplicate({ maxRetriesPerRequest: null, autoResubscribe: true, enableOfflineQueue: true });
+    // Retries forever: a subscriber must come back after any outage. It subscribes its channels again itself rather
+    // than with ioredis's autoResubscribe: ioredis emits 'ready' before Redis confirmed that re-subscription, so a
+    // message published in that gap would be lost after `onResubscribed` said nothing more would be.
+    const subscriber = this.duplicate({ maxRetriesPerRequest: null, autoResubscribe: false, enableOfflineQueue: true });
     subscriber.on('message', (channel: string, message: string) => {
       for (const handler of this.handlers.get(channel) ?? []) {
         try {
@@ -110,15 +127,34 @@ export class McpRedisConnection implements OnApplicationShutdown {
         }
       }
     });
+    // 'close' before a 'ready' means messages may have been missed: after an outage, or a first connection that failed.
+    let lost = false;
+    subscriber.on('close', () => (lost = true));
     subscriber.on('ready', () => {
-      if (!this.subscriberReadyOnce) {
-        this.subscriberReadyOnce = true;
-        return;
-      }
-      for (const listener of this.resubscribed) listener();
+      if (!lost) return;
+      lost = false;
+      void this.resubscribe(subscriber);
     });
     this.subscriberClient = subscriber;
     return subscriber;
+  }
+
+  /** Subscribes every channel again and, once Redis confirmed them, tells the `onResubscribed` listeners. */
+  private async resubscribe(subscriber: Redis): Promise<void> {
+    const channels = [...this.handlers.keys()];
+    try {
+      if (channels.length > 0) await subscriber.subscribe(...channels);
+    } catch {
+      // The connection failed again: its next 'ready' subscribes again.
+      return;
+    }
+    for (const listener of [...this.resubscribed]) {
+      try {
+        listener();
+      } catch (error) {
+        this.logger.error('An onResubscribed listener failed', (error as Error)?.stack ?? String(error));
+      }
+    }
   }
 }
 

@@ -1,11 +1,13 @@
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy, Optional } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
+import { McpRegistry } from '../discovery/mcp.registry.js';
 import type { McpChangeEvent } from '../protocol/mcp-event.interface.js';
 import { MCP_EVENT_BUS, type McpEventBus } from '../protocol/mcp-event-bus.interface.js';
 import { AdmissionQuota, type AdmissionKey, type AdmissionLease, type AdmissionRefusal } from '../protocol/admission-quota.js';
 import { LegacySession } from './legacy-session.js';
 import type { LegacyHandshake } from './legacy-wire.service.js';
 import { SessionMemoryBudget } from './session-memory.budget.js';
+import { CHANGE_NOTIFICATIONS } from '../subscriptions/subscription-filter.js';
 
 /** Why `initialize` got no session: a count cap (`total`, `principal`, `address`) or the `maxSessionBytes` budget. */
 export type SessionRefusal = AdmissionRefusal | 'memory';
@@ -14,8 +16,9 @@ export type SessionRefusal = AdmissionRefusal | 'memory';
  * The 2025-11-25 sessions of this process: created by `initialize`, ended by DELETE, idle expiry or shutdown, and
  * capped — in number (`maxSessions`, and fair shares per principal and per remote address) and in the bytes they
  * hold together (`maxSessionBytes`); every end gives the slot and the bytes back. Change events from the bus reach
- * every initialized session's GET stream (list changes, untagged) or the sessions subscribed to a resource. Sessions
- * live in memory: the legacy wire needs sticky routing across replicas.
+ * every initialized session's GET stream (list changes, untagged) or the sessions subscribed to a resource; a
+ * `resync` (the bus may have missed events) tells every session the list changes of what this server serves and an
+ * update of each URI it subscribed to. Sessions live in memory: the legacy wire needs sticky routing across replicas.
  */
 @Injectable()
 export class McpSessionStore implements OnModuleDestroy {
@@ -29,6 +32,7 @@ export class McpSessionStore implements OnModuleDestroy {
   constructor(
     private readonly options: McpResolvedOptions,
     @Inject(MCP_EVENT_BUS) bus: McpEventBus,
+    @Optional() private readonly registry?: McpRegistry,
   ) {
     this.quota = new AdmissionQuota({
       total: options.maxSessions,
@@ -103,6 +107,35 @@ export class McpSessionStore implements OnModuleDestroy {
   }
 
   private fanOut(event: McpChangeEvent): void {
+    if (event.type === 'resync') return this.resync();
     for (const session of this.sessions.values()) session.deliverChange(event, this.options.authorizeDelivery);
+  }
+
+  /**
+   * Events may have been missed: every initialized session hears a list change for each kind this server serves
+   * (every kind when the registry is unknown) and an update of each URI it subscribed to. Like the resync itself,
+   * these reveal nothing new, so neither an audience nor `authorizeDelivery` applies.
+   */
+  private resync(): void {
+    const lists = this.listChangeMethods();
+    for (const session of this.sessions.values()) {
+      if (!session.initialized || session.isClosed) continue;
+      for (const method of lists) session.sendOnStream({ jsonrpc: '2.0', method });
+      for (const uri of session.subscriptions) {
+        session.sendOnStream({ jsonrpc: '2.0', method: CHANGE_NOTIFICATIONS.resourceUpdated, params: { uri } });
+      }
+    }
+  }
+
+  private listChangeMethods(): string[] {
+    const registry = this.registry;
+    if (!registry) return [CHANGE_NOTIFICATIONS.toolsListChanged, CHANGE_NOTIFICATIONS.promptsListChanged, CHANGE_NOTIFICATIONS.resourcesListChanged];
+    const methods: string[] = [];
+    if (registry.listTools().length > 0) methods.push(CHANGE_NOTIFICATIONS.toolsListChanged);
+    if (registry.listPrompts().length > 0) methods.push(CHANGE_NOTIFICATIONS.promptsListChanged);
+    if (registry.listResources().length > 0 || registry.listResourceTemplates().length > 0) {
+      methods.push(CHANGE_NOTIFICATIONS.resourcesListChanged);
+    }
+    return methods;
   }
 }

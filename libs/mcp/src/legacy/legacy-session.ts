@@ -150,7 +150,8 @@ export class LegacySession {
    * stream open).
    */
   deliverChange(event: McpChangeEvent, authorize?: McpDeliveryAuthorizer): boolean {
-    if (!this.initialized) return false;
+    // A resync is no notification of its own: McpSessionStore expands it into the session's lists and URIs.
+    if (!this.initialized || event.type === 'resync') return false;
     if (event.type === 'resourceUpdated' && ![...this.subscriptions].some((uri) => coversUri(uri, event.uri))) return false;
     if (!mayDeliver({ principal: this.principal }, event, authorize)) return false;
     if (event.type === 'resourceUpdated') {

@@ -31,6 +31,13 @@ describe('mayDeliver', () => {
     }
   });
 
+  it('a resync (the bus may have missed events) reaches every listener, anonymous ones included, without asking the hook', () => {
+    const asked: string[] = [];
+    const refuseAll = (_listener: { principal?: string }, event: McpChangeEvent) => (asked.push(event.type), false);
+    for (const listener of [alice, bob, anonymous]) expect(mayDeliver(listener, { type: 'resync' }, refuseAll)).toBe(true);
+    expect(asked).toEqual([]);
+  });
+
   it('the hook runs after the audience and may only refuse', () => {
     const asked: string[] = [];
     const hook = (listener: { principal?: string }, event: McpChangeEvent) => {

@@ -11,9 +11,11 @@ let suppressed = 0;
 /**
  * Whether `event` may reach `listener`: an event with an audience only reaches the principals it lists (anonymous
  * listeners never), an event without one reaches every subscriber; then the app's hook, if any, may still refuse.
- * Fails closed: a hook that throws or does not return `true` refuses the delivery.
+ * Fails closed: a hook that throws or does not return `true` refuses the delivery. A `resync` reaches every listener
+ * and is not shown to the hook: it reveals nothing, and only repeats what each listener already follows.
  */
 export function mayDeliver(listener: McpListener, event: McpChangeEvent, authorize: McpDeliveryAuthorizer | undefined): boolean {
+  if (event.type === 'resync') return true;
   const audience = event.audience;
   // An audience that arrived malformed from a shared bus reaches nobody rather than everybody.
   if (audience !== undefined && (listener.principal === undefined || !Array.isArray(audience?.principals) || !audience.principals.includes(listener.principal))) {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { McpChangeEvent, McpEventAudience } from '../protocol/mcp-event.interface.js';
+import type { McpEventAudience, McpNotifiedChange } from '../protocol/mcp-event.interface.js';
 import { MCP_EVENT_BUS, type McpEventBus } from '../protocol/mcp-event-bus.interface.js';
 
 /** Options of one published change. */
@@ -50,8 +50,11 @@ export class McpPublisher {
   }
 }
 
-/** The event with a copy of its audience (plain JSON, detached from the caller's array), checked. */
-function addressed(event: McpChangeEvent, options: McpPublishOptions | undefined): McpChangeEvent {
+/**
+ * The event with a copy of its audience (plain JSON, detached from the caller's array), checked. Never a `resync`:
+ * that is the event bus's own signal, not something an application publishes.
+ */
+function addressed(event: McpNotifiedChange, options: McpPublishOptions | undefined): McpNotifiedChange {
   const audience = options?.audience;
   if (audience === undefined) return event;
   const principals: unknown = audience?.principals;

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpClientCapabilities } from '../protocol/mcp-wire.interface.js';
-import type { McpChangeEvent } from '../protocol/mcp-event.interface.js';
+import type { McpChangeEvent, McpNotifiedChange } from '../protocol/mcp-event.interface.js';
 import { ABSOLUTE_URI } from '../protocol/uri.util.js';
 
 import { TASKS_EXTENSION } from '../protocol/task.constants.js';
@@ -82,20 +82,35 @@ export function parseSubscriptionFilter(
 }
 
 /** The notification method of each change event, on either wire. */
-export const CHANGE_NOTIFICATIONS: Readonly<Record<McpChangeEvent['type'], string>> = {
+export const CHANGE_NOTIFICATIONS: Readonly<Record<McpNotifiedChange['type'], string>> = {
   toolsListChanged: 'notifications/tools/list_changed',
   promptsListChanged: 'notifications/prompts/list_changed',
   resourcesListChanged: 'notifications/resources/list_changed',
   resourceUpdated: 'notifications/resources/updated',
 };
 
-/** The notification method of an event, if the filter wants it. */
+/** The list-change flags of a filter, in the order a resync tells them. */
+const LIST_FLAGS = ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const;
+
+/** The notification method of an event, if the filter wants it (never for `resync`: see {@link resyncNotifications}). */
 export function notificationFor(filter: SubscriptionFilter, event: McpChangeEvent): string | undefined {
+  if (event.type === 'resync') return undefined;
   const wanted =
     event.type === 'resourceUpdated'
       ? filter.resourceSubscriptions?.some((uri) => coversUri(uri, event.uri)) === true
       : filter[event.type] === true;
   return wanted ? CHANGE_NOTIFICATIONS[event.type] : undefined;
+}
+
+/**
+ * What a `resync` means for a filter: a list change for every list it opted into and an update of every URI it
+ * subscribed to (tasks are told by the listen service, which reads their current state).
+ */
+export function resyncNotifications(filter: SubscriptionFilter): Array<{ method: string; uri?: string }> {
+  const notifications: Array<{ method: string; uri?: string }> = [];
+  for (const flag of LIST_FLAGS) if (filter[flag] === true) notifications.push({ method: CHANGE_NOTIFICATIONS[flag] });
+  for (const uri of filter.resourceSubscriptions ?? []) notifications.push({ method: CHANGE_NOTIFICATIONS.resourceUpdated, uri });
+  return notifications;
 }
 
 /** A subscription to a URI also covers its sub-resources (`file:///dir` covers `file:///dir/a.txt`). */

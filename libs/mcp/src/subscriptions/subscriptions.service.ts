@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry, type McpListKind } from '../discovery/mcp.registry.js';
@@ -12,9 +12,10 @@ import type { McpListener } from '../protocol/delivery-authorizer.interface.js';
 import { mayDeliver } from './delivery.policy.js';
 import type { McpChangeEvent } from '../protocol/mcp-event.interface.js';
 import { MCP_EVENT_BUS, type McpEventBus } from '../protocol/mcp-event-bus.interface.js';
-import { notificationFor, parseSubscriptionFilter, type ListenFeatures, type SubscriptionFilter } from './subscription-filter.js';
+import { notificationFor, parseSubscriptionFilter, resyncNotifications, type ListenFeatures, type SubscriptionFilter } from './subscription-filter.js';
 import { MCP_TASK_STORE, type McpTaskStore } from '../protocol/task-store.interface.js';
 import { detailedTask } from '../protocol/task-wire.util.js';
+import type { McpTaskRecord } from '../protocol/task-record.interface.js';
 
 const LIST_EVENTS: Record<McpListKind, McpChangeEvent> = {
   tools: { type: 'toolsListChanged' },
@@ -22,6 +23,14 @@ const LIST_EVENTS: Record<McpListKind, McpChangeEvent> = {
   resources: { type: 'resourcesListChanged' },
   resourceTemplates: { type: 'resourcesListChanged' },
 };
+
+/** The task notifications of one listen stream: every change of a watched task, and its current state on a resync. */
+interface TaskFeed {
+  resync(): void;
+  stop(): void;
+}
+
+const NO_TASKS: TaskFeed = { resync: () => undefined, stop: () => undefined };
 
 /** Seconds a refused listener is told to wait (`Retry-After`, and `error.data.retryAfterSeconds`). */
 export const LISTEN_RETRY_AFTER_SECONDS = 1;
@@ -34,9 +43,13 @@ export const LISTEN_RETRY_AFTER_SECONDS = 1;
  *
  * Streams are admitted by fair shares (a total, per principal, per remote address for anonymous callers), and each
  * event reaches a stream only if its audience and the `authorizeDelivery` hook admit the stream's principal.
+ *
+ * A `resync` from the bus (events may have been missed) tells each stream again about everything it follows: its
+ * lists, its resource URIs, and the current state of its tasks.
  */
 @Injectable()
 export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('McpSubscriptions');
   private readonly open = new Set<() => void>();
   private readonly quota: AdmissionQuota;
   private registryChanges?: Subscription;
@@ -88,14 +101,21 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
     });
 
     return new Promise<JsonObject>((resolve) => {
+      const tasks = this.watchTasks(filter, scope, tag);
       const unsubscribe = this.bus.subscribe((event) => {
+        if (event.type === 'resync') {
+          for (const { method, uri } of resyncNotifications(filter)) {
+            scope.channel.notify({ jsonrpc: '2.0', method, params: uri === undefined ? { _meta: tag } : { _meta: tag, uri } });
+          }
+          tasks.resync();
+          return;
+        }
         const method = notificationFor(filter, event);
         if (!method || !mayDeliver(listener, event, authorize)) return;
         const params: JsonObject = { _meta: tag };
         if (event.type === 'resourceUpdated') params.uri = event.uri;
         scope.channel.notify({ jsonrpc: '2.0', method, params });
       });
-      const unwatch = this.watchTasks(filter, scope, tag);
       const keepAlive = setInterval(() => scope.channel.keepAlive(), this.options.keepAliveMs);
       keepAlive.unref();
       const end = () => {
@@ -103,7 +123,7 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
         admission.lease.release();
         clearInterval(keepAlive);
         unsubscribe();
-        unwatch();
+        tasks.stop();
         scope.cancellation.signal.removeEventListener('abort', end);
         resolve({ _meta: tag });
       };
@@ -124,17 +144,38 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
 
   /**
    * `notifications/tasks` for the acknowledged task ids: every committed change of one of them, as the full task
-   * `tasks/get` would return at that moment, tagged with the subscription id. Returns what stops it.
+   * `tasks/get` would return at that moment, tagged with the subscription id; on a resync, the current state of each,
+   * read from the store. Returns what resyncs and stops it.
    */
-  private watchTasks(filter: SubscriptionFilter, scope: McpRequestScope, tag: JsonObject): () => void {
+  private watchTasks(filter: SubscriptionFilter, scope: McpRequestScope, tag: JsonObject): TaskFeed {
     const store = this.tasks;
-    if (!store || !filter.taskIds) return () => undefined;
+    if (!store || !filter.taskIds) return NO_TASKS;
     const watched = new Set(filter.taskIds);
     const owner = scope.principal ?? null;
-    return store.watch((record) => {
-      if (!watched.has(record.taskId) || record.owner !== owner) return;
+    // The newest version told per task: a state read for a resync must not overtake a newer change told meanwhile.
+    const told = new Map<string, number>();
+    let stopped = false;
+    const tell = (record: McpTaskRecord) => {
+      if (stopped || !watched.has(record.taskId) || record.owner !== owner) return;
+      if (record.version < (told.get(record.taskId) ?? 0)) return;
+      told.set(record.taskId, record.version);
       scope.channel.notify({ jsonrpc: '2.0', method: 'notifications/tasks', params: { _meta: tag, ...detailedTask(record) } });
-    });
+    };
+    const unwatch = store.watch(tell);
+    return {
+      resync: () => {
+        for (const taskId of watched) {
+          Promise.resolve()
+            .then(() => store.get(taskId, owner))
+            .then((record) => record && tell(record))
+            .catch((error: unknown) => this.logger.warn(`Could not read task ${taskId} for a resync: ${(error as Error)?.message ?? String(error)}`));
+        }
+      },
+      stop: () => {
+        stopped = true;
+        unwatch();
+      },
+    };
   }
 
   /** The server is full (503), or this caller holds its share already (429); both say when to retry. */
