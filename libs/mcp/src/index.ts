@@ -78,3 +78,19 @@ export { MCP_LOG_LEVELS } from './protocol/mcp-wire.interface.js';
 
 export type { SchemaInput, JsonSchemaObject } from './schema/index.js';
 export { SchemaDefinitionError } from './schema/index.js';
+
+// Authorization, handler side (issue #17): scopes per handler, per-caller visibility, the caller in handlers and guards.
+export { McpScopes } from './decorators/mcp-scopes.decorator.js';
+export { McpPrincipal, McpToken } from './decorators/mcp-params.decorator.js';
+export type { McpCaller, McpHandlerKind, McpHandlerSummary, McpVisibilityHook } from './protocol/mcp-caller.interface.js';
+export type { McpRuntimeHandlerOptions } from './discovery/mcp.registry.js';
+
+// Authorization, HTTP side (issue #17): the `auth` option, verified tokens, the built-in verifiers, refusals.
+export type { McpAuthOptions, McpJwtOptions, McpIntrospectionOptions } from './config/mcp-options.interface.js';
+export { McpAuthError, McpTokenError, type McpAccessToken, type McpTokenVerifier } from './protocol/access-token.interface.js';
+export { JwtTokenVerifier, type JwtTokenVerifierOptions, type JwtTokenVerifierSettings } from './auth/jwt-token.verifier.js';
+export {
+  IntrospectionTokenVerifier,
+  type IntrospectionTokenVerifierOptions,
+  type IntrospectionTokenVerifierSettings,
+} from './auth/introspection-token.verifier.js';

@@ -9,6 +9,7 @@ import {
 } from './config/mcp-module-definition.js';
 import type { McpModuleOptions } from './config/mcp-options.interface.js';
 import { McpResolvedOptions } from './config/resolved-options.js';
+import { McpAuthenticator } from './auth/mcp-authenticator.service.js';
 import { McpHandlerFactory } from './context/mcp-handler.factory.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
@@ -26,6 +27,8 @@ import { McpSessionStore } from './legacy/legacy-session.store.js';
 import { McpLegacyWireService } from './legacy/legacy-wire.service.js';
 import { McpLegacyTasks } from './legacy/legacy-tasks.service.js';
 import { LegacyTaskWire } from './tasks/legacy-task.wire.js';
+import { McpAccessPolicy } from './server/access.policy.js';
+import { ScopesWithoutAuthCheck } from './server/scopes-without-auth.check.js';
 import { McpCompletionService } from './server/completion.service.js';
 import { McpDiscoverService } from './server/discover.service.js';
 import { McpListsService } from './server/lists.service.js';
@@ -39,6 +42,7 @@ import { BodyCaptureInstaller } from './transport/http/body-capture.installer.js
 import { McpLegacyHttpHandler } from './transport/http/legacy-session-http.handler.js';
 import { createMcpHttpController } from './transport/http/mcp-http.controller.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
+import { ProtectedResourceMetadataInstaller } from './transport/http/protected-resource-metadata.installer.js';
 import { McpStdioTransport } from './transport/stdio/mcp-stdio.transport.js';
 import { taskProviders } from './tasks/tasks.providers.js';
 
@@ -79,6 +83,8 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = t
       ...(definition.providers ?? []),
       { provide: MCP_MODULE_OPTIONS_EXTRAS, useValue: { path } },
       McpResolvedOptions,
+      // Built from the `auth` option (checked here, at startup): the bearer check and the metadata document.
+      McpAuthenticator,
       McpRegistry,
       McpMetadataAccessor,
       McpHandlerFactory,
@@ -88,6 +94,8 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = t
       PrincipalBindingCheck,
       McpHandlerInvoker,
       McpDiscoverService,
+      McpAccessPolicy,
+      ScopesWithoutAuthCheck,
       McpListsService,
       McpToolsService,
       McpPromptsService,
@@ -113,6 +121,7 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = t
       McpHttpTransport,
       McpStdioTransport,
       BodyCaptureInstaller,
+      ProtectedResourceMetadataInstaller,
     ],
     exports: [McpRegistry, McpPublisher, MCP_EVENT_BUS, MCP_TASK_STORE],
   };

@@ -5,6 +5,7 @@ import type { McpDeliveryAuthorizer } from '../protocol/delivery-authorizer.inte
 import type { McpTaskStore } from '../protocol/task-store.interface.js';
 import type { McpTaskRunner } from '../protocol/task-runner.interface.js';
 import type { McpAccessToken, McpTokenVerifier } from '../protocol/access-token.interface.js';
+import type { McpVisibilityHook } from '../protocol/mcp-caller.interface.js';
 
 /** Cache hints per kind of cacheable result; each falls back to `default`. */
 export interface McpCacheHintOptions {
@@ -278,6 +279,16 @@ export interface McpModuleOptions extends McpImplementation {
    * token's subject becomes the principal (so `principal` must not be set too).
    */
   auth?: McpAuthOptions;
+  /**
+   * Hides handlers from some callers, on top of their scopes (`McpVisibilityHook`): lists (`tools/list`,
+   * `prompts/list`, `resources/list`, `resources/templates/list`) and `completion/complete` leave out what it refuses,
+   * and a direct call of a hidden handler answers exactly like an unknown one. Applies with or without `auth`, on
+   * every transport. Lists filtered per caller (this hook set, or `auth` on) carry `cacheScope: "private"`, and so do
+   * `resources/read` results while it is set (or when the resource has `@McpScopes`). `server/discover` is not
+   * filtered: capabilities say what the server has. Default: none (with `auth`, lists are still filtered by
+   * `@McpScopes`).
+   */
+  visibility?: McpVisibilityHook;
 }
 
 /** Static options of the module, fixed when it is imported (they shape routes). */

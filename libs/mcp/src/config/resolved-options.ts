@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { McpCacheHints, McpImplementation } from '../protocol/mcp-wire.interface.js';
 import { MCP_MODULE_OPTIONS } from './mcp-module-definition.js';
-import type { McpCacheHintOptions, McpModuleOptions, McpTasksOptions } from './mcp-options.interface.js';
+import type { McpAuthOptions, McpCacheHintOptions, McpModuleOptions, McpTasksOptions } from './mcp-options.interface.js';
 import type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
 import type { McpDeliveryAuthorizer } from '../protocol/delivery-authorizer.interface.js';
 import { STATELESS_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.constants.js';
@@ -53,6 +53,11 @@ export class McpResolvedOptions {
   readonly clientRequestTimeoutMs: number;
   /** `tasks`, with every default applied. */
   readonly tasks: McpResolvedTasksOptions;
+  /**
+   * `auth` as given (a frozen copy): checked in depth, and its verifier built, by `McpAuthenticator` (auth/), a layer
+   * above this one. Undefined: no authorization.
+   */
+  readonly auth?: Readonly<McpAuthOptions>;
   private readonly cacheHints: McpCacheHintOptions;
 
   constructor(@Inject(MCP_MODULE_OPTIONS) options: McpModuleOptions) {
@@ -112,6 +117,7 @@ export class McpResolvedOptions {
     this.supportedVersions = this.legacyWire ? SUPPORTED_PROTOCOL_VERSIONS : STATELESS_PROTOCOL_VERSIONS;
     this.clientRequestTimeoutMs = positive(options.clientRequestTimeoutMs, 10 * 60_000, 'clientRequestTimeoutMs');
     this.tasks = resolveTasks(options.tasks ?? {});
+    this.auth = resolveAuth(options);
     requireSharedKeys(options, this.requestStateKeys);
   }
 
@@ -147,6 +153,24 @@ function resolveTasks(tasks: McpTasksOptions): McpResolvedTasksOptions {
     maxTasks: positive(tasks.maxTasks, 10_000, 'tasks.maxTasks'),
     maxResultBytes: positive(tasks.maxResultBytes, 1024 * 1024, 'tasks.maxResultBytes'),
   };
+}
+
+/**
+ * `auth`, with the checks that concern the other options: with `auth` the caller is the verified token's, so the
+ * request-based `principal` option would be a second, unverified source of identity.
+ */
+function resolveAuth(options: McpModuleOptions): Readonly<McpAuthOptions> | undefined {
+  const auth = options.auth;
+  if (auth === undefined) return undefined;
+  if (typeof auth !== 'object' || auth === null) throw new Error('McpModule: option "auth" must be an object (McpAuthOptions)');
+  if (options.principal !== undefined) {
+    throw new Error(
+      'McpModule: options "principal" and "auth" cannot be used together: with "auth" the caller is the subject of the ' +
+        'verified bearer token. Map the token to your principal with "auth.principal" (e.g. `auth: { …, principal: (token) ' +
+        '=> token.claims.email }`) and remove "principal".',
+    );
+  }
+  return Object.freeze({ ...auth });
 }
 
 /**

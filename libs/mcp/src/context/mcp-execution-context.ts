@@ -1,5 +1,6 @@
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
 import type { ArgumentsHost, ExecutionContext } from '@nestjs/common';
+import type { McpAccessToken } from '../protocol/access-token.interface.js';
 import { MrtrContext } from './mrtr.context.js';
 
 /** The context type Nest reports (`context.getType()`) for MCP handler calls. */
@@ -13,7 +14,7 @@ export const MCP_CONTEXT_TYPE = 'mcp';
  * canActivate(context: ExecutionContext) {
  *   if (context.getType<string>() !== 'mcp') return true;
  *   const mcp = McpExecutionContext.create(context);
- *   return mcp.getHandlerName() !== 'delete_all' || isAdmin(mcp.getRequest());
+ *   return mcp.getHandlerName() !== 'delete_all' || mcp.getPrincipal() === 'root';
  * }
  * ```
  */
@@ -43,6 +44,22 @@ export class McpExecutionContext extends ExecutionContextHost {
   /** The underlying HTTP request, when the call came over HTTP. */
   getRequest<T = unknown>(): T {
     return this.getArgByIndex(0) as T;
+  }
+
+  /**
+   * The authenticated caller (with `auth`: the verified token's principal, checked before any guard runs; otherwise
+   * the `principal` option's), or undefined when anonymous.
+   */
+  getPrincipal(): string | undefined {
+    return this.getContext()?.principal;
+  }
+
+  /**
+   * The verified access token's content (scopes, claims, client id), when the call carried one. `@McpScopes` was
+   * already satisfied when a guard sees it.
+   */
+  getAccessToken(): McpAccessToken | undefined {
+    return this.getContext()?.accessToken;
   }
 
   /** Name of the tool or prompt, or the resource URI (template), being served. */

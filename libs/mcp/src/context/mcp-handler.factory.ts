@@ -2,6 +2,7 @@ import { Injectable, type Type } from '@nestjs/common';
 import { CUSTOM_ROUTE_ARGS_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { ContextIdFactory, ExternalContextCreator, ModuleRef } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
+import { McpResolvedOptions } from '../config/resolved-options.js';
 import { MCP_PARAM_ARGS_METADATA } from '../decorators/mcp-metadata.constants.js';
 import { McpParamType } from '../decorators/mcp-param-type.enum.js';
 import { MCP_CONTEXT_TYPE } from './mcp-execution-context.js';
@@ -9,6 +10,7 @@ import type { McpHandler } from './mcp-handler.interface.js';
 import { noteNestLogged } from './handler-errors.util.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import { MrtrContext } from './mrtr.context.js';
+import { PrincipalDriftCheck } from './principal-drift.check.js';
 
 type HandlerFn = (...args: unknown[]) => Promise<unknown>;
 
@@ -30,11 +32,16 @@ function standIn(method: (...args: unknown[]) => unknown): (...args: unknown[]) 
 @Injectable()
 export class McpHandlerFactory {
   private readonly paramsFactory = new McpParamsFactory();
+  /** With the `principal` option: refuses a call whose identity a guard of its handler changed. */
+  private readonly principalDrift?: PrincipalDriftCheck;
 
   constructor(
     private readonly externalContextCreator: ExternalContextCreator,
     private readonly moduleRef: ModuleRef,
-  ) {}
+    options: McpResolvedOptions,
+  ) {
+    if (options.principal) this.principalDrift = new PrincipalDriftCheck(options.principal);
+  }
 
   create(wrapper: InstanceWrapper, methodName: string): McpHandler {
     const prototype = Object.getPrototypeOf(wrapper.instance) as object;
@@ -80,7 +87,10 @@ export class McpHandlerFactory {
    */
   private wrap(instance: object, methodName: string, mode: PipelineMode = 'full'): HandlerFn {
     const method = (instance as Record<string, (...args: unknown[]) => unknown>)[methodName];
-    const callback = mode === 'guards' ? standIn(method) : method;
+    const drift = mode === 'unguarded' ? undefined : this.principalDrift;
+    const target = mode === 'guards' ? standIn(method) : method;
+    // Checked after the guards (and interceptors), before the method: the identity must not change once dispatched.
+    const callback = drift ? drift.guard(target) : target;
     const fn = this.externalContextCreator.create(
       instance,
       callback,
@@ -96,6 +106,7 @@ export class McpHandlerFactory {
       noteNestLogged(error);
       throw error;
     };
+    if (drift) return (...args) => drift.run(args[0], methodName, () => fn(...args)).catch(noteAndRethrow);
     return (...args) => fn(...args).catch(noteAndRethrow);
   }
 }

@@ -1,4 +1,5 @@
 import { McpParamType } from '../decorators/mcp-param-type.enum.js';
+import type { MrtrContext } from './mrtr.context.js';
 
 /**
  * Picks a handler parameter's value from the call's arguments, which are always
@@ -15,6 +16,10 @@ export class McpParamsFactory {
         return args[3];
       case McpParamType.REQUEST:
         return args[0];
+      case McpParamType.PRINCIPAL:
+        return (args[3] as MrtrContext | undefined)?.principal;
+      case McpParamType.ACCESS_TOKEN:
+        return (args[3] as MrtrContext | undefined)?.accessToken;
       default:
         return undefined;
     }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { JsonRpcNotification } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
+import type { McpAccessToken } from '../protocol/access-token.interface.js';
 import { MCP_LOG_LEVELS, type McpClientCapabilities, type McpImplementation, type McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import { AnswerLedger } from '../mrtr/answer-ledger.js';
 import { canElicit } from '../mrtr/input-request.builders.js';
@@ -113,9 +114,21 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
     return this.scope.meta.raw;
   }
 
-  /** The authenticated caller, if a principal source is configured. */
+  /**
+   * The authenticated caller: with `auth`, the principal of the verified token (its subject by default); otherwise
+   * what the `principal` option returned. Undefined when anonymous. Also `@McpPrincipal()`.
+   */
   get principal(): string | undefined {
     return this.scope.principal;
+  }
+
+  /**
+   * The verified access token's content (subject, scopes, client id, claims; never the raw bearer string), when the
+   * call carried one: HTTP with `auth`, or the testing kit's `caller`. Undefined on stdio, without `auth`, and in the
+   * rounds of a task (they run after the creating request, whose token was checked then). Also `@McpToken()`.
+   */
+  get accessToken(): McpAccessToken | undefined {
+    return this.scope.accessToken;
   }
 
   /**

@@ -5,3 +5,5 @@ export const MCP_RESOURCE_METADATA = 'nest-mcp:resource';
 export const MCP_RESOURCE_TEMPLATE_METADATA = 'nest-mcp:resource-template';
 /** Parameter metadata (same layout as Nest's route params) for `ExternalContextCreator`. */
 export const MCP_PARAM_ARGS_METADATA = 'nest-mcp:param-args';
+/** Scopes required by `@McpScopes`, on a class or a method. */
+export const MCP_SCOPES_METADATA = 'nest-mcp:scopes';

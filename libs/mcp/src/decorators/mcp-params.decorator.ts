@@ -34,3 +34,20 @@ export const McpCtx: () => ParameterDecorator = () => createMcpParamDecorator(Mc
 
 /** Injects the underlying HTTP request object (Express or Fastify), or `undefined` outside HTTP. */
 export const McpHttpRequest: () => ParameterDecorator = () => createMcpParamDecorator(McpParamType.REQUEST)();
+
+/**
+ * Injects the authenticated caller: with `auth`, the principal of the verified token (its subject by default);
+ * otherwise what the `principal` option returns. `undefined` when the call is anonymous.
+ *
+ * @example `deploy(@McpArgs() args: DeployDto, @McpPrincipal() user: string | undefined)`
+ */
+export const McpPrincipal: () => ParameterDecorator = () => createMcpParamDecorator(McpParamType.PRINCIPAL)();
+
+/**
+ * Injects the verified access token's content (`McpAccessToken`: subject, scopes, client id, claims) — never the raw
+ * bearer string, which stays in the transport. `undefined` when the call carried no token (stdio, a server without
+ * `auth`, a task's later rounds).
+ *
+ * @example `audit(@McpToken() token: McpAccessToken | undefined)`
+ */
+export const McpToken: () => ParameterDecorator = () => createMcpParamDecorator(McpParamType.ACCESS_TOKEN)();

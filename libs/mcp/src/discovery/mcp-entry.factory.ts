@@ -10,6 +10,7 @@ import { McpDefinitionError } from './mcp-definition.error.js';
 import { checkParamHeaders } from './param-headers.js';
 import type { BoundCompletion, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry, ToolTaskPolicy } from './registry-entries.interface.js';
 import { ABSOLUTE_URI } from '../protocol/uri.util.js';
+import { checkScopes } from './scopes.util.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const NO_ARGUMENTS_SCHEMA = { type: 'object', additionalProperties: false };
@@ -19,7 +20,7 @@ const NO_ARGUMENTS_SCHEMA = { type: 'object', additionalProperties: false };
  * registration. `where` names the declaration in errors; `host` resolves completion providers given by method name.
  */
 export const McpEntryFactory = {
-  tool(where: string, options: McpToolOptions & { name: string }, handler: McpHandler, host?: object): ToolEntry {
+  tool(where: string, options: McpToolOptions & { name: string }, handler: McpHandler, host?: object, scopes: readonly string[] = []): ToolEntry {
     const { name } = options;
     const task = toolTaskPolicy(where, options, host);
     if (!TOOL_NAME.test(name)) {
@@ -51,11 +52,18 @@ export const McpEntryFactory = {
       output,
       paramHeaders: checkParamHeaders(where, inputSchema),
       handler,
+      summary: Object.freeze({ kind: 'tool', name, scopes: checkScopes(where, scopes) }),
       ...(task && { task }),
     };
   },
 
-  prompt(where: string, options: McpPromptOptions & { name: string }, handler: McpHandler, host?: object): PromptEntry {
+  prompt(
+    where: string,
+    options: McpPromptOptions & { name: string },
+    handler: McpHandler,
+    host?: object,
+    scopes: readonly string[] = [],
+  ): PromptEntry {
     const { name } = options;
     if (!name) throw new McpDefinitionError(where, 'prompt name must not be empty');
     const argumentNames = new Set<string>();
@@ -80,10 +88,11 @@ export const McpEntryFactory = {
       requiredArguments: (options.arguments ?? []).filter((argument) => argument.required).map((argument) => argument.name),
       completions,
       handler,
+      summary: Object.freeze({ kind: 'prompt', name, scopes: checkScopes(where, scopes) }),
     };
   },
 
-  resource(where: string, options: McpResourceOptions & { name: string }, handler: McpHandler): ResourceEntry {
+  resource(where: string, options: McpResourceOptions & { name: string }, handler: McpHandler, scopes: readonly string[] = []): ResourceEntry {
     if (typeof options.uri !== 'string' || !ABSOLUTE_URI.test(options.uri)) {
       throw new McpDefinitionError(where, `resource uri "${String(options.uri)}" is not an absolute URI (RFC 3986)`);
     }
@@ -91,7 +100,11 @@ export const McpEntryFactory = {
       throw new McpDefinitionError(where, 'resource size must be a non-negative integer');
     }
     const { uri, name, title, description, mimeType, size, annotations, icons, _meta } = options;
-    return { definition: clean({ uri, name, title, description, mimeType, size, annotations, icons, _meta }), handler };
+    return {
+      definition: clean({ uri, name, title, description, mimeType, size, annotations, icons, _meta }),
+      handler,
+      summary: Object.freeze({ kind: 'resource', name, uri, scopes: checkScopes(where, scopes) }),
+    };
   },
 
   resourceTemplate(
@@ -99,6 +112,7 @@ export const McpEntryFactory = {
     options: McpResourceTemplateOptions & { name: string },
     handler: McpHandler,
     host?: object,
+    scopes: readonly string[] = [],
   ): ResourceTemplateEntry {
     let template: UriTemplate;
     try {
@@ -119,6 +133,7 @@ export const McpEntryFactory = {
       template,
       completions,
       handler,
+      summary: Object.freeze({ kind: 'resourceTemplate', name, uri: uriTemplate, scopes: checkScopes(where, scopes) }),
     };
   },
 };

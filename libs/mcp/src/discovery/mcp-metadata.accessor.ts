@@ -4,6 +4,7 @@ import {
   MCP_PROMPT_METADATA,
   MCP_RESOURCE_METADATA,
   MCP_RESOURCE_TEMPLATE_METADATA,
+  MCP_SCOPES_METADATA,
   MCP_TOOL_METADATA,
 } from '../decorators/mcp-metadata.constants.js';
 import type { McpPromptOptions } from '../decorators/mcp-prompt.decorator.js';
@@ -32,5 +33,12 @@ export class McpMetadataAccessor {
 
   getResourceTemplateOptions(method: Method): McpResourceTemplateOptions | undefined {
     return this.reflector.get<McpResourceTemplateOptions>(MCP_RESOURCE_TEMPLATE_METADATA, method);
+  }
+
+  /** The scopes `@McpScopes` requires for `method` of `type`: the class's first, then the method's (unchecked). */
+  getScopes(method: Method, type: Function): readonly string[] {
+    const onClass = this.reflector.get<readonly string[] | undefined>(MCP_SCOPES_METADATA, type) ?? [];
+    const onMethod = this.reflector.get<readonly string[] | undefined>(MCP_SCOPES_METADATA, method) ?? [];
+    return [...onClass, ...onMethod];
   }
 }

@@ -3,10 +3,12 @@ import { DiscoveryModule } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpHandlerFactory } from '../context/mcp-handler.factory.js';
+import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpPrompt } from '../decorators/mcp-prompt.decorator.js';
 import { McpResourceTemplate } from '../decorators/mcp-resource-template.decorator.js';
 import { McpResource } from '../decorators/mcp-resource.decorator.js';
 import { McpTool } from '../decorators/mcp-tool.decorator.js';
+import { McpScopes } from '../decorators/mcp-scopes.decorator.js';
 import { McpDefinitionError } from './mcp-definition.error.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { McpExplorer } from './mcp.explorer.js';
@@ -66,6 +68,31 @@ class BadName {
 }
 
 /** Keeps what the explorer logs. */
+@McpScopes('team:ops')
+@Injectable()
+class Scoped {
+  @McpScopes('deploy:write')
+  @McpTool()
+  deploy() {}
+
+  @McpPrompt()
+  runbook() {}
+
+  @McpResource({ uri: 'docs://ops' })
+  ops() {}
+
+  @McpScopes('logs:read')
+  @McpResourceTemplate({ uriTemplate: 'logs://{day}' })
+  logs() {}
+}
+
+@Injectable()
+class BadScope {
+  @McpScopes('two words')
+  @McpTool()
+  run() {}
+}
+
 class Recorder implements LoggerService {
   readonly lines: string[] = [];
   log(message: unknown): void {
@@ -86,7 +113,7 @@ async function explore(providers: Provider[], controllers: Type[] = []): Promise
   const moduleRef = await Test.createTestingModule({
     imports: [DiscoveryModule],
     controllers,
-    providers: [McpRegistry, McpMetadataAccessor, McpHandlerFactory, McpExplorer, ...providers],
+    providers: [{ provide: McpResolvedOptions, useValue: new McpResolvedOptions({ name: 'srv', version: '1' }) }, McpRegistry, McpMetadataAccessor, McpHandlerFactory, McpExplorer, ...providers],
   })
     .setLogger(recorder)
     .compile();
@@ -147,5 +174,18 @@ describe('McpExplorer', () => {
       new McpDefinitionError('TwoKinds.both', 'a method can be only one of tool, prompt, resource or resource template'),
     );
     await expect(explore([BadName])).rejects.toThrow('nest-mcp: BadName.run: tool name "not valid" must be 1-128 characters of A-Z a-z 0-9 _ - .');
+  });
+
+  it('records on each entry its summary: kind, name, URI and every scope (class first, then method)', async () => {
+    const { registry } = await explore([Scoped, Catalog]);
+    expect(registry.getTool('deploy')?.summary).toEqual({ kind: 'tool', name: 'deploy', scopes: ['team:ops', 'deploy:write'] });
+    expect(registry.getPrompt('runbook')?.summary).toEqual({ kind: 'prompt', name: 'runbook', scopes: ['team:ops'] });
+    expect(registry.getResource('docs://ops')?.summary).toEqual({ kind: 'resource', name: 'ops', uri: 'docs://ops', scopes: ['team:ops'] });
+    expect(registry.getResourceTemplate('logs://{day}')?.summary).toEqual({ kind: 'resourceTemplate', name: 'logs', uri: 'logs://{day}', scopes: ['team:ops', 'logs:read'] });
+    expect(registry.getTool('search')?.summary.scopes).toEqual([]);
+  });
+
+  it('fails bootstrap on a scope that is not an OAuth scope token, naming the method', async () => {
+    await expect(explore([BadScope])).rejects.toThrow(/^nest-mcp: BadScope\.run: scope "two words" is not an OAuth scope token/);
   });
 });

@@ -59,16 +59,21 @@ export class McpExplorer implements OnApplicationBootstrap {
     }
     const handler = this.handlers.create(wrapper, methodName);
     try {
-      if (tool) this.registry.addTool(McpEntryFactory.tool(where, { ...tool, name: tool.name ?? methodName }, handler, instance));
+      const scopes = this.accessor.getScopes(method, instance.constructor);
+      if (tool) {
+        this.registry.addTool(McpEntryFactory.tool(where, { ...tool, name: tool.name ?? methodName }, handler, instance, scopes));
+      }
       if (prompt) {
-        this.registry.addPrompt(McpEntryFactory.prompt(where, { ...prompt, name: prompt.name ?? methodName }, handler, instance));
+        const options = { ...prompt, name: prompt.name ?? methodName };
+        this.registry.addPrompt(McpEntryFactory.prompt(where, options, handler, instance, scopes));
       }
       if (resource) {
-        this.registry.addResource(McpEntryFactory.resource(where, { ...resource, name: resource.name ?? methodName }, handler));
+        const options = { ...resource, name: resource.name ?? methodName };
+        this.registry.addResource(McpEntryFactory.resource(where, options, handler, scopes));
       }
       if (template) {
         const options = { ...template, name: template.name ?? methodName };
-        this.registry.addResourceTemplate(McpEntryFactory.resourceTemplate(where, options, handler, instance));
+        this.registry.addResourceTemplate(McpEntryFactory.resourceTemplate(where, options, handler, instance, scopes));
       }
     } catch (error) {
       if (error instanceof McpDefinitionError) throw error;

@@ -19,6 +19,12 @@ const asHandler = <I, C extends MrtrContext>(fn: McpRuntimeHandler<I, C>): McpHa
   invoke: async (input, context) => fn(input as I, context as C),
 });
 
+/** Authorization of a handler registered at run time: what `@McpScopes` says for decorated ones. */
+export interface McpRuntimeHandlerOptions {
+  /** Every OAuth scope a caller's token must grant to see and use the handler (see `@McpScopes`). Default: none. */
+  scopes?: readonly string[];
+}
+
 /** Which list changed. */
 export type McpListKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
 
@@ -57,36 +63,45 @@ export class McpRegistry {
    * @example
    * ```ts
    * registry.registerTool({ name: 'ping', description: 'Answers pong' }, () => 'pong');
+   * registry.registerTool({ name: 'purge' }, () => 'purged', { scopes: ['cache:admin'] });
    * ```
    */
   registerTool<I = Record<string, unknown>>(
     options: McpToolOptions & { name: string },
     handler: McpRuntimeHandler<I, McpToolContext>,
+    access: McpRuntimeHandlerOptions = {},
   ): void {
-    this.addTool(McpEntryFactory.tool(`runtime tool "${options.name}"`, options, asHandler(handler)));
+    this.addTool(McpEntryFactory.tool(`runtime tool "${options.name}"`, options, asHandler(handler), undefined, access.scopes));
   }
 
   /** Adds a prompt at run time (completion providers must be functions). */
   registerPrompt<I = Record<string, string>>(
     options: McpPromptOptions & { name: string },
     handler: McpRuntimeHandler<I, McpPromptContext>,
+    access: McpRuntimeHandlerOptions = {},
   ): void {
-    this.addPrompt(McpEntryFactory.prompt(`runtime prompt "${options.name}"`, options, asHandler(handler)));
+    this.addPrompt(McpEntryFactory.prompt(`runtime prompt "${options.name}"`, options, asHandler(handler), undefined, access.scopes));
   }
 
   /** Adds a static resource at run time; `name` defaults to the URI. */
-  registerResource(options: McpResourceOptions, handler: McpRuntimeHandler<Record<string, never>, McpResourceContext>): void {
+  registerResource(
+    options: McpResourceOptions,
+    handler: McpRuntimeHandler<Record<string, never>, McpResourceContext>,
+    access: McpRuntimeHandlerOptions = {},
+  ): void {
     const named = { ...options, name: options.name ?? options.uri };
-    this.addResource(McpEntryFactory.resource(`runtime resource "${options.uri}"`, named, asHandler(handler)));
+    this.addResource(McpEntryFactory.resource(`runtime resource "${options.uri}"`, named, asHandler(handler), access.scopes));
   }
 
   /** Adds a resource template at run time; `name` defaults to the template. */
   registerResourceTemplate<I = Record<string, string | string[]>>(
     options: McpResourceTemplateOptions,
     handler: McpRuntimeHandler<I, McpResourceContext>,
+    access: McpRuntimeHandlerOptions = {},
   ): void {
     const named = { ...options, name: options.name ?? options.uriTemplate };
-    this.addResourceTemplate(McpEntryFactory.resourceTemplate(`runtime template "${options.uriTemplate}"`, named, asHandler(handler)));
+    const where = `runtime template "${options.uriTemplate}"`;
+    this.addResourceTemplate(McpEntryFactory.resourceTemplate(where, named, asHandler(handler), undefined, access.scopes));
   }
 
   /** @internal Adds a built tool entry; a duplicate name throws. */

@@ -7,6 +7,7 @@ import type {
   McpResourceTemplateDefinition,
   McpToolDefinition,
 } from '../protocol/mcp-wire.interface.js';
+import type { McpHandlerSummary } from '../protocol/mcp-caller.interface.js';
 import type { UriTemplate } from '../protocol/uri-template.js';
 import type { CompiledSchema } from '../schema/index.js';
 import type { ParamHeaderBinding } from './param-headers.js';
@@ -14,8 +15,14 @@ import type { ParamHeaderBinding } from './param-headers.js';
 /** A completion provider bound to its host. */
 export type BoundCompletion = (value: string, context: McpCompletionContext) => Promise<McpCompletionReturn>;
 
+/** What every entry carries for authorization: its summary (kind, name, URI, required scopes) for lists and calls. */
+export interface AccessControlled {
+  /** One object per entry, made at registration; `summary.scopes` are every scope `@McpScopes` requires. */
+  readonly summary: McpHandlerSummary;
+}
+
 /** A registered tool. */
-export interface ToolEntry {
+export interface ToolEntry extends AccessControlled {
   readonly definition: McpToolDefinition;
   readonly input?: CompiledSchema;
   readonly output?: CompiledSchema;
@@ -34,7 +41,7 @@ export interface ToolTaskPolicy {
 }
 
 /** A registered prompt. */
-export interface PromptEntry {
+export interface PromptEntry extends AccessControlled {
   readonly definition: McpPromptDefinition;
   readonly requiredArguments: readonly string[];
   readonly completions: ReadonlyMap<string, BoundCompletion>;
@@ -42,13 +49,13 @@ export interface PromptEntry {
 }
 
 /** A registered static resource. */
-export interface ResourceEntry {
+export interface ResourceEntry extends AccessControlled {
   readonly definition: McpResourceDefinition;
   readonly handler: McpHandler;
 }
 
 /** A registered resource template. */
-export interface ResourceTemplateEntry {
+export interface ResourceTemplateEntry extends AccessControlled {
   readonly definition: McpResourceTemplateDefinition;
   readonly template: UriTemplate;
   readonly completions: ReadonlyMap<string, BoundCompletion>;

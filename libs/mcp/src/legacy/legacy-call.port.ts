@@ -1,3 +1,4 @@
+import { McpAuthError } from '../protocol/access-token.interface.js';
 import type { LiveClientRequests } from '../protocol/mcp-request-scope.interface.js';
 import { errorResponse } from '../server/mcp.dispatcher.js';
 import type { CallOutcome } from '../server/call-outcome.interface.js';
@@ -35,7 +36,9 @@ export class LegacyCallPort<R extends LegacyCallRequest> implements CallPort<R> 
 
   finish(call: RunningCall<R>, outcome: CallOutcome): void {
     if (outcome.ok) call.channel.respond({ jsonrpc: '2.0', id: call.id, result: toLegacyResult(call.request.method, outcome.result, this.taskSupport) });
-    else call.channel.respond(errorResponse(call.id, toLegacyError(outcome.error)));
+    // Errors are HTTP 200 on this wire, except authorization failures: 401/403 with their challenge on both wires
+    // (spec 2025-11-25: basic/authorization).
+    else call.channel.respond(errorResponse(call.id, toLegacyError(outcome.error)), outcome.error instanceof McpAuthError ? outcome.error.httpStatus : 200);
   }
 
   close(call: RunningCall<R>): void {

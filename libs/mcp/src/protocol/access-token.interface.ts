@@ -49,13 +49,14 @@ export class McpTokenError extends Error {
 }
 
 /**
- * An authorization failure answered with an OAuth challenge: HTTP `401` (no valid token) or `403` (insufficient scope),
+ * An authorization failure answered with an OAuth challenge: HTTP `400` (malformed request, RFC 6750
+ * `invalid_request`), `401` (no valid token) or `403` (insufficient scope),
  * a `WWW-Authenticate` header (`challenge`), and a JSON-RPC error in the body. Thrown by the bearer check before
  * dispatch and by the scope check before a handler.
  */
 export class McpAuthError extends McpError {
   constructor(
-    httpStatus: 401 | 403,
+    httpStatus: 400 | 401 | 403,
     message: string,
     /** The `WWW-Authenticate` header value, e.g. `Bearer error="insufficient_scope", scope="deploy:write", resource_metadata="…"`. */
     readonly challenge: string,

@@ -31,5 +31,5 @@ export type McpChangeEvent =
   | (McpChangeEventBase & { type: 'resourceUpdated'; uri: string })
   | { type: 'resync'; readonly audience?: undefined };
 
-/** A change that becomes one notification: every change event but the bus's own `resync`. @internal */
+/** A change that becomes one notification: every change event but the bus's own `resync`. */
 export type McpNotifiedChange = Exclude<McpChangeEvent, { type: 'resync' }>;

@@ -1,6 +1,7 @@
 import type { JsonObject, JsonRpcId } from '../protocol/json-rpc.interface.js';
 import type { McpTaskBinding } from '../protocol/mcp-request-scope.interface.js';
 import type { McpRequestMeta } from '../protocol/request-meta.interface.js';
+import type { McpAccessToken } from '../protocol/access-token.interface.js';
 import type { McpRoute } from './mcp-route.interface.js';
 
 /**
@@ -22,10 +23,20 @@ export interface CallRequest {
   readonly route?: McpRoute;
   /** The authenticated caller, when a principal source is configured. */
   readonly principal?: string;
+  /**
+   * The verified bearer token's content: set by the HTTP transport when `auth` is configured (its bearer check ran
+   * before), or by the testing kit's `caller` option. `@McpScopes` is checked against its scopes.
+   */
+  readonly accessToken?: McpAccessToken;
   /** The peer address of the connection, when there is one (the per-address key of anonymous callers). */
   readonly remoteAddress?: string;
   /** The framework's request and response, handed to guards and `@McpHttpRequest()` (HTTP; the testing kit's request). */
   readonly httpRequest?: unknown;
+  /**
+   * Set by network transports only (HTTP, both wires): a call with a response object and no `accessToken` is a remote
+   * caller without a token, for which `@McpScopes` fails closed; without one (stdio, the in-process testing kit) the
+   * caller is local and trusted (`McpCaller`).
+   */
   readonly httpResponse?: unknown;
   /**
    * Whether the call takes a slot of the calls-in-flight caps (`maxCallsInFlight…`): true over HTTP on both wires,

@@ -71,6 +71,7 @@ export class McpCallRunner implements BeforeApplicationShutdown {
       httpRequest: request.httpRequest,
       httpResponse: request.httpResponse,
       principal: request.principal,
+      accessToken: request.accessToken,
       remoteAddress: request.remoteAddress,
       wire: port.wire,
       liveRequests: port.liveRequests?.(call),

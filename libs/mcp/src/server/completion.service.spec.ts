@@ -6,6 +6,16 @@ import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { McpCompletionService } from './completion.service.js';
+import { McpAccessPolicy } from './access.policy.js';
+import { McpAuthenticator } from '../auth/mcp-authenticator.service.js';
+import { McpResolvedOptions } from '../config/resolved-options.js';
+import type { McpModuleOptions } from '../config/mcp-options.interface.js';
+
+/** The access policy, built as the module builds it. */
+function accessPolicy(options: McpModuleOptions = { name: 'srv', version: '1' }): McpAccessPolicy {
+  return new McpAccessPolicy(options, new McpAuthenticator(new McpResolvedOptions(options)));
+}
+
 
 const CITIES = ['Paris', 'Perth', 'Porto', 'Prague'];
 const noop = () => 'ok';
@@ -29,7 +39,7 @@ function serviceWithCatalog(): McpCompletionService {
   );
   registry.registerResourceTemplate({ uriTemplate: 'users://{id}/posts/{post}', complete: { id: () => ({ values: ['1', '2'], total: 2, hasMore: false }) } }, noop);
   registry.registerResource({ uri: 'docs://readme' }, noop);
-  return new McpCompletionService(registry);
+  return new McpCompletionService(registry, accessPolicy());
 }
 
 const complete = (service: McpCompletionService, params: JsonObject) =>

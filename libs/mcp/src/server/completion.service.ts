@@ -8,15 +8,23 @@ import { McpError } from '../protocol/mcp.error.js';
 import type { McpCompletionResult } from '../protocol/mcp-wire.interface.js';
 import { protocolFailure } from './exception.mapper.js';
 import { optionalObject, requireString } from './params.util.js';
+import { McpAccessPolicy } from './access.policy.js';
+import type { McpCaller } from '../protocol/mcp-caller.interface.js';
 
 const MAX_VALUES = 100;
 
-/** `completion/complete` for prompt arguments and resource template variables. */
+/**
+ * `completion/complete` for prompt arguments and resource template variables. A prompt or template the caller may not
+ * see (its scopes, the `visibility` hook: what lists show) is answered exactly as one that does not exist.
+ */
 @Injectable()
 export class McpCompletionService {
   private readonly logger = new Logger('McpCompletion');
 
-  constructor(private readonly registry: McpRegistry) {}
+  constructor(
+    private readonly registry: McpRegistry,
+    private readonly access: McpAccessPolicy,
+  ) {}
 
   async complete(scope: McpRequestScope): Promise<JsonObject> {
     const ref = optionalObject(scope.params, 'ref');
@@ -27,7 +35,7 @@ export class McpCompletionService {
     const context = optionalObject(scope.params, 'context');
     const resolved = optionalObject(context, 'arguments') as Record<string, string>;
 
-    const provider = this.findProvider(ref, argumentName);
+    const provider = this.findProvider(ref, argumentName, this.access.callerOf(scope));
     if (!provider) return { completion: { values: [] } };
     try {
       return { completion: normalize(await provider(value, { arguments: resolved })) } as unknown as JsonObject;
@@ -36,11 +44,11 @@ export class McpCompletionService {
     }
   }
 
-  private findProvider(ref: JsonObject, argumentName: string): BoundCompletion | undefined {
+  private findProvider(ref: JsonObject, argumentName: string, caller: McpCaller): BoundCompletion | undefined {
     if (ref.type === 'ref/prompt') {
       const name = requireString(ref, 'name');
       const prompt = this.registry.getPrompt(name);
-      if (!prompt) throw McpError.invalidParams(`Unknown prompt: ${name}`, { name });
+      if (!prompt || !this.access.isVisible(prompt.summary, caller)) throw McpError.invalidParams(`Unknown prompt: ${name}`, { name });
       if (!prompt.definition.arguments?.some((argument) => argument.name === argumentName)) {
         throw McpError.invalidParams(`Prompt "${name}" has no argument "${argumentName}"`);
       }
@@ -49,13 +57,14 @@ export class McpCompletionService {
     if (ref.type === 'ref/resource') {
       const uri = requireString(ref, 'uri');
       const template = this.registry.getResourceTemplate(uri);
-      if (template) {
+      if (template && this.access.isVisible(template.summary, caller)) {
         if (!template.template.variableNames.includes(argumentName)) {
           throw McpError.invalidParams(`Resource template "${uri}" has no variable "${argumentName}"`);
         }
         return template.completions.get(argumentName);
       }
-      if (this.registry.getResource(uri)) return undefined;
+      const resource = this.registry.getResource(uri);
+      if (resource && this.access.isVisible(resource.summary, caller)) return undefined;
       throw McpError.invalidParams('Resource not found', { uri });
     }
     throw McpError.invalidParams('Invalid params: "ref.type" must be "ref/prompt" or "ref/resource"');

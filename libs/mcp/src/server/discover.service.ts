@@ -17,6 +17,11 @@ export class McpDiscoverService {
   /**
    * What this server implements right now: a feature is advertised when something of its kind is registered.
    * Computed once per registry version (it gates every request). Treat the result as read-only.
+   *
+   * Capabilities are server-wide, never filtered per caller (`@McpScopes`, the `visibility` hook): a caller that may
+   * see no tool still finds `tools` advertised and gets an empty `tools/list`, rather than `-32601` for a method that
+   * exists. So `server/discover` does not depend on the caller and keeps the configured `cacheHints.discover`;
+   * the lists are what is filtered (and `cacheScope: "private"`).
    */
   capabilities(): JsonObject {
     if (this.cached?.version === this.registry.version) return this.cached.capabilities;

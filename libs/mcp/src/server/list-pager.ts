@@ -26,14 +26,24 @@ export class ListPager<T> {
     const offset = CursorCodec.decode(this.listName, cursor);
     let page = this.pages.get(offset);
     if (!page) {
-      if (offset > 0 && offset >= entries.length) {
-        throw McpError.invalidParams('Invalid params: invalid cursor');
-      }
-      const end = offset + this.pageSize();
-      page = { [this.field]: entries.slice(offset, end).map(this.project) };
-      if (end < entries.length) page.nextCursor = CursorCodec.encode(this.listName, end);
+      page = this.cut(entries, offset);
       this.pages.set(offset, page);
     }
+    return page;
+  }
+
+  /** The page that starts at `cursor`, built for this request only (a list that is not kept, e.g. filtered by a hook). */
+  pageOnce(entries: readonly T[], cursor: unknown): JsonObject {
+    return this.cut(entries, CursorCodec.decode(this.listName, cursor));
+  }
+
+  private cut(entries: readonly T[], offset: number): JsonObject {
+    if (offset > 0 && offset >= entries.length) {
+      throw McpError.invalidParams('Invalid params: invalid cursor');
+    }
+    const end = offset + this.pageSize();
+    const page: JsonObject = { [this.field]: entries.slice(offset, end).map(this.project) };
+    if (end < entries.length) page.nextCursor = CursorCodec.encode(this.listName, end);
     return page;
   }
 }

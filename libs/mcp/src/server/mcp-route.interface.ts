@@ -1,5 +1,6 @@
 import type { ParamHeaderBinding } from '../discovery/param-headers.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
+import type { McpAccessToken } from '../protocol/access-token.interface.js';
 import type { McpMethodHandler } from './mcp-feature.interface.js';
 
 /**
@@ -32,9 +33,14 @@ export interface McpRoute {
    * The `Mcp-Param-*` headers (spec 2026-07-28: basic/transports/streamable-http,
    * "Custom Headers from Tool Parameters") that must mirror values of this request's `params.arguments`, checked by
    * transports that carry headers after the method is known (ADR 0009); `undefined` or empty: none. Read from the
-   * current definition, so a client with a stale schema gets `-32020` and re-lists.
+   * current definition, so a client with a stale schema gets `-32020` and re-lists. `caller` is who sends the request
+   * (its principal and verified token, as the call will get them): a tool hidden from it has no headers to check, so
+   * it is refused as an unknown tool, not by a header mismatch that would reveal it.
    */
-  readonly paramHeaders?: (params: JsonObject | undefined) => readonly ParamHeaderBinding[] | undefined;
+  readonly paramHeaders?: (
+    params: JsonObject | undefined,
+    caller?: { readonly principal?: string; readonly accessToken?: McpAccessToken },
+  ) => readonly ParamHeaderBinding[] | undefined;
   /**
    * The `params` field an HTTP request's `Mcp-Name` header must carry, for methods beyond the core ones the transport
    * knows (`tasks/get`, `tasks/update`, `tasks/cancel`: `taskId`, ext-tasks spec 2026-07-28: tasks, "Streamable HTTP:

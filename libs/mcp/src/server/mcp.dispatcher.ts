@@ -55,7 +55,7 @@ export class McpDispatcher {
     const routes = new Map<string, McpRoute>([
       ['server/discover', answer(() => discover.discover())],
       ['tools/list', answer((scope) => lists.tools.page(scope), 'tools')],
-      ['tools/call', answer((scope) => tools.call(scope), 'tools', { paramHeaders: (params) => tools.paramHeaders(params) })],
+      ['tools/call', answer((scope) => tools.call(scope), 'tools', { paramHeaders: (params, caller) => tools.paramHeaders(params, caller) })],
       ['prompts/list', answer((scope) => lists.prompts.page(scope), 'prompts')],
       ['prompts/get', answer((scope) => prompts.get(scope), 'prompts')],
       ['resources/list', answer((scope) => lists.resources.page(scope), 'resources')],
@@ -115,7 +115,7 @@ export class McpDispatcher {
   }
 
   /** Sends the final 2026-07-28 response of an outcome on the scope's channel: the default finish of a call. */
-  respond(scope: McpRequestScope, outcome: CallOutcome): void {
+  respond(scope: Pick<McpRequestScope, 'id' | 'channel'>, outcome: CallOutcome): void {
     if (outcome.ok) scope.channel.respond({ jsonrpc: '2.0', id: scope.id, result: this.decorate(outcome.result) });
     else scope.channel.respond(errorResponse(scope.id, outcome.error), outcome.error.httpStatus);
   }

@@ -25,7 +25,7 @@ export class PrincipalBindingCheck implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     const registry = this.registry;
     const warning = principalBindingWarning({
-      hasPrincipal: this.options.principal !== undefined,
+      hasPrincipal: this.options.principal !== undefined || this.options.auth !== undefined,
       servesHttp: this.adapterHost.httpAdapter !== undefined,
       legacyWire: this.options.legacyWire,
       hasHandlers:

@@ -15,11 +15,20 @@ import { CursorCodec } from './cursor.codec.js';
 import { McpHandlerInvoker } from './handler.invoker.js';
 import { McpListsService } from './lists.service.js';
 import { McpPromptsService } from './prompts.service.js';
+import { McpAccessPolicy } from './access.policy.js';
+import { McpAuthenticator } from '../auth/mcp-authenticator.service.js';
+import type { McpModuleOptions } from '../config/mcp-options.interface.js';
+
+/** The access policy, built as the module builds it. */
+function accessPolicy(options: McpModuleOptions = { name: 'srv', version: '1' }): McpAccessPolicy {
+  return new McpAccessPolicy(options, new McpAuthenticator(new McpResolvedOptions(options)));
+}
+
 
 const registry = new McpRegistry();
 const options = new McpResolvedOptions({ name: 'srv', version: '1', pageSize: 2, requestState: { keys: [Buffer.alloc(32, 1).toString('base64')] } });
 const codec = new RequestStateCodec(options, { path: '/mcp' }, new ApplicationConfig());
-const prompts = new McpPromptsService(registry, new McpHandlerInvoker(new McpMrtrService(codec, options)));
+const prompts = new McpPromptsService(registry, new McpHandlerInvoker(new McpMrtrService(codec, options)), accessPolicy());
 const lists = new McpListsService(registry, options);
 
 const seen: { args: unknown; context: unknown }[] = [];

@@ -8,6 +8,7 @@ import { protocolFailure } from './exception.mapper.js';
 import { McpHandlerInvoker } from './handler.invoker.js';
 import { optionalObject, requireString } from './params.util.js';
 import { promptResultOf } from './result-shapers.js';
+import { McpAccessPolicy } from './access.policy.js';
 
 /** `prompts/get`; `McpListsService` answers `prompts/list`. */
 @Injectable()
@@ -17,12 +18,15 @@ export class McpPromptsService {
   constructor(
     private readonly registry: McpRegistry,
     private readonly invoker: McpHandlerInvoker,
+    private readonly access: McpAccessPolicy,
   ) {}
 
   async get(scope: McpRequestScope): Promise<JsonObject> {
     const name = requireString(scope.params, 'name');
     const entry = this.registry.getPrompt(name);
-    if (!entry) throw McpError.invalidParams(`Unknown prompt: ${name}`, { name });
+    if (!entry) throw unknownPrompt(name);
+    // Authorization before the arguments are judged or guards run.
+    this.access.admit(scope, entry.summary, unknownPrompt, name);
     const args = optionalObject(scope.params, 'arguments');
     for (const [key, value] of Object.entries(args)) {
       if (typeof value !== 'string') throw McpError.invalidParams(`Invalid params: prompt argument "${key}" must be a string`);
@@ -40,4 +44,9 @@ export class McpPromptsService {
       throw protocolFailure(error, this.logger, `Prompt "${name}"`);
     }
   }
+}
+
+/** What `prompts/get` answers for a prompt that does not exist, or that the caller may not see. */
+function unknownPrompt(name: string): McpError {
+  return McpError.invalidParams(`Unknown prompt: ${name}`, { name });
 }

@@ -16,6 +16,15 @@ import { CursorCodec } from './cursor.codec.js';
 import { McpHandlerInvoker } from './handler.invoker.js';
 import { McpListsService } from './lists.service.js';
 import { McpResourcesService } from './resources.service.js';
+import { McpAccessPolicy } from './access.policy.js';
+import { McpAuthenticator } from '../auth/mcp-authenticator.service.js';
+import type { McpModuleOptions } from '../config/mcp-options.interface.js';
+
+/** The access policy, built as the module builds it. */
+function accessPolicy(options: McpModuleOptions = { name: 'srv', version: '1' }): McpAccessPolicy {
+  return new McpAccessPolicy(options, new McpAuthenticator(new McpResolvedOptions(options)));
+}
+
 
 const registry = new McpRegistry();
 const options = new McpResolvedOptions({
@@ -26,7 +35,7 @@ const options = new McpResolvedOptions({
   requestState: { keys: [Buffer.alloc(32, 2).toString('base64')] },
 });
 const mrtr = new McpMrtrService(new RequestStateCodec(options, { path: '/mcp' }, new ApplicationConfig()), options);
-const resources = new McpResourcesService(registry, options, new McpHandlerInvoker(mrtr));
+const resources = new McpResourcesService(registry, options, new McpHandlerInvoker(mrtr), accessPolicy());
 const lists = new McpListsService(registry, options);
 
 const contexts: unknown[] = [];

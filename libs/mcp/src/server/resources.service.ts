@@ -11,7 +11,8 @@ import { McpHandlerInvoker } from './handler.invoker.js';
 import { requireString } from './params.util.js';
 import { resourceResultOf } from './result-shapers.js';
 import { ABSOLUTE_ASCII_URI, MAX_URI_LENGTH } from '../protocol/uri.util.js';
-
+import type { McpHandlerSummary } from '../protocol/mcp-caller.interface.js';
+import { McpAccessPolicy } from './access.policy.js';
 
 /** `resources/read`; `McpListsService` answers `resources/list` and `resources/templates/list`. */
 @Injectable()
@@ -22,6 +23,7 @@ export class McpResourcesService {
     private readonly registry: McpRegistry,
     private readonly options: McpResolvedOptions,
     private readonly invoker: McpHandlerInvoker,
+    private readonly access: McpAccessPolicy,
   ) {}
 
   async read(scope: McpRequestScope): Promise<JsonObject> {
@@ -30,29 +32,43 @@ export class McpResourcesService {
     if (!ABSOLUTE_ASCII_URI.test(uri)) {
       throw McpError.invalidParams('Invalid params: uri must be an absolute URI of printable ASCII characters');
     }
-    const resource = this.registry.getResource(uri);
-    let target: { name: string; mimeType?: string; handler: ResourceEntry['handler']; input: unknown } | undefined;
+    // A resource or template the `visibility` hook hides is skipped as if it did not exist (the URI may still match
+    // another template), so the caller gets exactly what an unknown URI gets.
+    let resource = this.registry.getResource(uri);
+    if (resource && this.access.hides(scope, resource.summary)) resource = undefined;
+    let target:
+      | { name: string; mimeType?: string; handler: ResourceEntry['handler']; input: unknown; summary: McpHandlerSummary }
+      | undefined;
     if (resource) {
-      target = { name: uri, mimeType: resource.definition.mimeType, handler: resource.handler, input: {} };
+      target = { name: uri, mimeType: resource.definition.mimeType, handler: resource.handler, input: {}, summary: resource.summary };
     } else {
       for (const entry of this.registry.listResourceTemplates()) {
         const variables = entry.template.match(uri);
-        if (variables) {
-          target = { name: entry.definition.uriTemplate, mimeType: entry.definition.mimeType, handler: entry.handler, input: variables };
+        if (variables && !this.access.hides(scope, entry.summary)) {
+          const { uriTemplate, mimeType } = entry.definition;
+          target = { name: uriTemplate, mimeType, handler: entry.handler, input: variables, summary: entry.summary };
           break;
         }
       }
     }
     if (!target) throw McpError.resourceNotFound(uri);
+    // Authorization before guards run.
+    this.access.admit(scope, target.summary, resourceNotFound, uri);
     const { name, handler, input } = target;
     const outcome = await this.invoker.invoke(scope, uri, handler, input, (ledger) => McpResourceContext.open(scope, name, ledger));
     if (outcome.kind === 'input_required') return outcome.result;
     try {
       if (outcome.kind === 'threw') throw outcome.error;
       const result = resourceResultOf(outcome.value, uri, target.mimeType);
-      return { ...this.options.cacheHintsFor('resourcesRead'), ...result } as unknown as JsonObject;
+      const hints = this.options.cacheHintsFor('resourcesRead');
+      // Content only some callers may read must not be reused for others by a shared cache.
+      const cacheScope = this.access.restricts(target.summary) ? 'private' : hints.cacheScope;
+      return { ttlMs: hints.ttlMs, cacheScope, ...result } as unknown as JsonObject;
     } catch (error) {
       throw protocolFailure(error, this.logger, `Resource "${uri}"`);
     }
   }
 }
+
+/** What `resources/read` answers for a URI nothing serves, or that the caller may not see. */
+const resourceNotFound = (uri: string): McpError => McpError.resourceNotFound(uri);

@@ -19,6 +19,14 @@ import { McpHandlerInvoker } from './handler.invoker.js';
 import { McpListsService } from './lists.service.js';
 import { McpToolError } from './mcp-tool.error.js';
 import { McpToolsService } from './tools.service.js';
+import { McpAccessPolicy } from './access.policy.js';
+import { McpAuthenticator } from '../auth/mcp-authenticator.service.js';
+
+/** The access policy, built as the module builds it. */
+function accessPolicy(options: McpModuleOptions = { name: 'srv', version: '1' }): McpAccessPolicy {
+  return new McpAccessPolicy(options, new McpAuthenticator(new McpResolvedOptions(options)));
+}
+
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 const ADD_INPUT = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'], additionalProperties: false };
@@ -28,7 +36,7 @@ function toolsWith(options: Partial<McpModuleOptions> = {}): { registry: McpRegi
   const resolved = new McpResolvedOptions({ name: 'srv', version: '1', requestState: { keys: [KEY] }, ...options });
   const registry = new McpRegistry();
   const mrtr = new McpMrtrService(new RequestStateCodec(resolved, { path: '/mcp' }, new ApplicationConfig()), resolved);
-  return { registry, tools: new McpToolsService(registry, resolved, new McpHandlerInvoker(mrtr)) };
+  return { registry, tools: new McpToolsService(registry, resolved, new McpHandlerInvoker(mrtr), accessPolicy({ name: 'srv', version: '1', ...options })) };
 }
 
 const scopeOf = (method: string, params: JsonObject): McpRequestScope =>

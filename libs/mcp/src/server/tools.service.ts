@@ -14,6 +14,8 @@ import { McpHandlerInvoker } from './handler.invoker.js';
 import { optionalObject, requireString } from './params.util.js';
 import { isCallToolResult, structuredToolResult, toolContentOf } from './result-shapers.js';
 import { McpToolTaskStarter } from './tool-task.starter.js';
+import { McpAccessPolicy } from './access.policy.js';
+import type { McpAccessToken } from '../protocol/access-token.interface.js';
 
 /** `tools/call`; `McpListsService` answers `tools/list`. */
 @Injectable()
@@ -24,21 +26,32 @@ export class McpToolsService {
     private readonly registry: McpRegistry,
     private readonly options: McpResolvedOptions,
     private readonly invoker: McpHandlerInvoker,
+    private readonly access: McpAccessPolicy,
     @Optional() private readonly tasks?: McpToolTaskStarter,
   ) {}
 
   /**
    * The `Mcp-Param-*` headers a `tools/call` must send (the tool's `x-mcp-header` arguments), from the current
-   * definition; `undefined` for an unknown tool, which `call` refuses.
+   * definition; `undefined` for an unknown tool, or one the `visibility` hook hides from `caller` (an HTTP caller),
+   * which `call` refuses as unknown.
    */
-  paramHeaders(params: JsonObject | undefined): readonly ParamHeaderBinding[] | undefined {
-    return this.registry.getTool(String(params?.name))?.paramHeaders;
+  paramHeaders(
+    params: JsonObject | undefined,
+    caller?: { readonly principal?: string; readonly accessToken?: McpAccessToken },
+  ): readonly ParamHeaderBinding[] | undefined {
+    const entry = this.registry.getTool(String(params?.name));
+    if (!entry || entry.paramHeaders.length === 0) return undefined;
+    // Only HTTP transports ask, so the caller is a remote one.
+    if (caller && this.access.hidesFromRemote(caller, entry.summary)) return undefined;
+    return entry.paramHeaders;
   }
 
   async call(scope: McpRequestScope): Promise<JsonObject> {
     const name = requireString(scope.params, 'name');
     const entry = this.registry.getTool(name);
-    if (!entry) throw McpError.invalidParams(`Unknown tool: ${name}`, { name });
+    if (!entry) throw unknownTool(name);
+    // Authorization before anything about the call is judged or run (arguments, task creation, guards).
+    this.access.admit(scope, entry.summary, unknownTool, name);
     const args = optionalObject(scope.params, 'arguments');
 
     let input: unknown = args;
@@ -93,6 +106,11 @@ export class McpToolsService {
     if (this.options.invalidToolArguments === 'protocol') throw McpError.invalidParams(message);
     return errorResult(message);
   }
+}
+
+/** What `tools/call` answers for a tool that does not exist, or that the caller may not see. */
+function unknownTool(name: string): McpError {
+  return McpError.invalidParams(`Unknown tool: ${name}`, { name });
 }
 
 /** Whether an object has an own key, without copying its keys (arguments may have hundreds of thousands). */

@@ -27,6 +27,9 @@ export class HttpTestingTransport implements TestingTransport {
         throw new TypeError(`McpTestingClient: "${field}" is in-process only; over HTTP, send the headers your auth reads`);
       }
     }
+    if (options.caller !== undefined) {
+      throw new TypeError('McpTestingClient: "caller" is in-process only; over HTTP, send a real token: headers: { authorization: "Bearer …" }');
+    }
     if (message.method !== 'tools/call') return this.post(exchange);
     // A stale tool definition is answered with -32020 (header mismatch): list again once and retry, as clients must.
     const reply = await this.post(exchange, await this.toolHeaders(exchange, false));
@@ -57,7 +60,8 @@ export class HttpTestingTransport implements TestingTransport {
     if (!type.startsWith('application/json') || text.length === 0) {
       throw new Error(`Unexpected answer to ${message.method}: HTTP ${response.status} ${type || '(no content type)'} ${text}`);
     }
-    return { response: JSON.parse(text) as FinalResponse, httpStatus: response.status };
+    const wwwAuthenticate = response.headers.get('www-authenticate') ?? undefined;
+    return { response: JSON.parse(text) as FinalResponse, httpStatus: response.status, ...(wwwAuthenticate !== undefined && { wwwAuthenticate }) };
   }
 
   /** The `Mcp-Param-*` headers of a call, from the tool's listed definition (listed when unknown, or on `refresh`). */

@@ -7,6 +7,9 @@ import type { McpRequestMeta } from '../protocol/request-meta.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { parseRequestMeta } from '../protocol/request-meta.parser.js';
 import { McpCallRunner } from '../server/call.runner.js';
+import { McpDispatcher } from '../server/mcp.dispatcher.js';
+import { McpAuthError, type McpAccessToken } from '../protocol/access-token.interface.js';
+import type { McpTestingCaller } from './mcp-testing-options.interface.js';
 import type { CallPort } from '../server/call-port.interface.js';
 import { errorResponse } from '../server/mcp.dispatcher.js';
 import { lowerCaseKeys, standardHeaders } from './mcp-headers.util.js';
@@ -24,6 +27,7 @@ export class InProcessTestingTransport implements TestingTransport {
 
   private constructor(
     private readonly runner: McpCallRunner,
+    private readonly dispatcher: McpDispatcher,
     private readonly options: McpResolvedOptions,
     private readonly path: string,
   ) {}
@@ -37,12 +41,13 @@ export class InProcessTestingTransport implements TestingTransport {
       }
     };
     const runner = find<McpCallRunner>(McpCallRunner);
+    const dispatcher = find<McpDispatcher>(McpDispatcher);
     const options = find<McpResolvedOptions>(McpResolvedOptions);
-    if (!runner || !options) {
+    if (!runner || !dispatcher || !options) {
       throw new Error('McpTestingClient: this module has no McpModule; import McpModule.forRoot(...) in the module under test');
     }
     const path = find<McpModuleExtras>(MCP_MODULE_OPTIONS_EXTRAS)?.path ?? '/mcp';
-    return new InProcessTestingTransport(runner, options, path);
+    return new InProcessTestingTransport(runner, dispatcher, options, path);
   }
 
   send({ message, options, onNotification }: TestingExchange): Promise<TestingReply> {
@@ -59,14 +64,17 @@ export class InProcessTestingTransport implements TestingTransport {
       if (signal?.aborted) return reject(signal.reason);
       let meta: McpRequestMeta;
       let principal: string | undefined;
+      let accessToken: McpAccessToken | undefined;
       try {
         meta = parseRequestMeta(message.params);
-        principal = options.principal ?? this.options.principal?.(request);
+        accessToken = options.caller && tokenOf(options.caller);
+        principal = options.principal ?? (accessToken ? this.principalOf(accessToken) : this.options.principal?.(request));
       } catch (error) {
         if (!(error instanceof McpError)) return reject(error);
         return resolve({ response: errorResponse(message.id, error), httpStatus: error.httpStatus });
       }
       let cancel: (() => void) | undefined;
+      let wwwAuthenticate: string | undefined;
       const port: CallPort = {
         open: (call) => {
           let streaming = false;
@@ -76,7 +84,8 @@ export class InProcessTestingTransport implements TestingTransport {
               onNotification(sent.message as JsonRpcNotification);
             } else if (sent.type === 'response') {
               // Over HTTP a response after a notification is an SSE frame of a 200 stream.
-              resolve({ response: sent.message, httpStatus: streaming ? 200 : sent.httpStatus });
+              const status = streaming ? 200 : sent.httpStatus;
+              resolve({ response: sent.message, httpStatus: status, ...(!streaming && wwwAuthenticate !== undefined && { wwwAuthenticate }) });
             }
           });
           // The test cancelling is the client going away: nothing more reaches it, and the handler's signal aborts.
@@ -87,12 +96,50 @@ export class InProcessTestingTransport implements TestingTransport {
           };
           signal?.addEventListener('abort', cancel, { once: true });
         },
+        // The 2026-07-28 shapes, as without a finish; an authorization refusal also keeps the challenge HTTP would send.
+        finish: (running, outcome) => {
+          if (!outcome.ok && outcome.error instanceof McpAuthError) wwwAuthenticate = outcome.error.challenge;
+          this.dispatcher.respond({ id: running.id, channel: running.channel }, outcome);
+        },
         close: () => {
           if (cancel) signal?.removeEventListener('abort', cancel);
         },
       };
-      const call = { id: message.id, method: message.method, params: message.params ?? {}, meta, principal, httpRequest: request, admit: false };
+      const call = {
+        id: message.id,
+        method: message.method,
+        params: message.params ?? {},
+        meta,
+        principal,
+        accessToken,
+        httpRequest: request,
+        admit: false,
+      };
       this.runner.run(call, port).catch(reject);
     });
   }
+
+  /** The principal the module would derive from a verified token (`auth.principal`, else its subject). */
+  private principalOf(token: McpAccessToken): string {
+    return this.options.auth?.principal?.(token) ?? token.subject;
+  }
+}
+
+/** The verified token a `caller` stands for. */
+function tokenOf(caller: McpTestingCaller): McpAccessToken {
+  if (typeof caller?.subject !== 'string' || caller.subject.length === 0) {
+    throw new TypeError('McpTestingClient: caller.subject must be a non-empty string');
+  }
+  const scopes = Object.freeze([...(caller.scopes ?? [])]);
+  return Object.freeze({
+    subject: caller.subject,
+    scopes,
+    ...(caller.clientId !== undefined && { clientId: caller.clientId }),
+    claims: Object.freeze({
+      ...caller.claims,
+      sub: caller.subject,
+      scope: scopes.join(' '),
+      ...(caller.clientId !== undefined && { client_id: caller.clientId }),
+    }),
+  });
 }

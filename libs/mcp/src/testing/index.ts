@@ -2,7 +2,7 @@
  * nest-mcp/testing: test MCP handlers with Nest's TestingModule, in-process or over HTTP.
  */
 export { McpTestingClient } from './mcp-testing.client.js';
-export type { McpTestingRequestOptions, McpTestingCallOptions } from './mcp-testing-options.interface.js';
+export type { McpTestingRequestOptions, McpTestingCallOptions, McpTestingCaller } from './mcp-testing-options.interface.js';
 export type { McpTestingMode } from './testing-transport.interface.js';
 export type { McpTestingInputRequest, McpTestingAnswer, McpElicitHandler } from './mcp-testing-input.interface.js';
 export type { McpProgressUpdate, McpLogEntry, McpTestingNotification } from './mcp-testing-notifications.interface.js';

@@ -3,6 +3,22 @@ import type { McpElicitHandler, McpTestingAnswer } from './mcp-testing-input.int
 import type { McpProgressUpdate } from './mcp-testing-notifications.interface.js';
 
 /**
+ * A caller as an authorization server would vouch for it, for in-process tests of `@McpScopes`, the `visibility`
+ * hook, `@McpPrincipal()` and guards, without an authorization server: the call carries a verified access token with
+ * these fields (as the HTTP transport gives one after checking a real bearer token).
+ */
+export interface McpTestingCaller {
+  /** The token's subject (`sub`); the call's principal is `auth.principal(token)` when configured, else this. */
+  subject: string;
+  /** The scopes the token grants. Default none. */
+  scopes?: readonly string[];
+  /** The OAuth client the token was issued to (`client_id`). */
+  clientId?: string;
+  /** More claims of the token, for guards that read them (`sub` and `scope` are set from the fields above). */
+  claims?: Record<string, unknown>;
+}
+
+/**
  * What a test controls about the requests a {@link McpTestingClient} sends. Given to the client, these are the
  * defaults of every call; given to one call, they override the client's (`headers` are merged, the rest replaced).
  */
@@ -19,6 +35,14 @@ export interface McpTestingRequestOptions {
   user?: unknown;
   /** The caller `requestState` is bound to, instead of the module's `principal(request)`. In-process only. */
   principal?: string;
+  /**
+   * Calls as this caller, with a verified access token (`McpTestingCaller`): `@McpScopes` is checked against its
+   * scopes (with the module's `auth.scopeHierarchy`), lists show what it may see, and `ctx.accessToken`,
+   * `@McpPrincipal()` and `McpExecutionContext.getPrincipal()` see it. In-process only (over HTTP, send a real token:
+   * `headers: { authorization: 'Bearer …' }`). Without it, an in-process call is a local one, like stdio: scopes are
+   * not checked (the `visibility` hook still applies). See also `client.as(caller)`.
+   */
+  caller?: McpTestingCaller;
   /** More fields of the request object guards receive (e.g. `{ ip: '10.0.0.7' }`). In-process only. */
   request?: Record<string, unknown>;
   /** Extra `_meta` keys (trace context, extensions), next to the protocol's own. */

@@ -24,7 +24,7 @@ import { McpPromptResult } from './mcp-prompt.result.js';
 import { McpResourceReadResult } from './mcp-resource-read.result.js';
 import type { McpElicitHandler, McpTestingAnswer, McpTestingInputRequest } from './mcp-testing-input.interface.js';
 import type { McpProgressUpdate } from './mcp-testing-notifications.interface.js';
-import type { McpTestingCallOptions, McpTestingRequestOptions } from './mcp-testing-options.interface.js';
+import type { McpTestingCallOptions, McpTestingCaller, McpTestingRequestOptions } from './mcp-testing-options.interface.js';
 import type { McpCompletionReference, McpDiscoverResult } from './mcp-testing-wire.interface.js';
 import { McpTestingError } from './mcp-testing.error.js';
 import type { McpCallRecord } from './mcp-testing.result.js';
@@ -78,6 +78,25 @@ export class McpTestingClient {
   /** An HTTP client for a listening application (its MCP endpoint is found by itself) or an endpoint URL. */
   static async connect(target: INestApplication | URL | string, options: McpTestingRequestOptions = {}): Promise<McpTestingClient> {
     return new McpTestingClient(new HttpTestingTransport(await endpointOf(target)), options);
+  }
+
+  /**
+   * A client that calls as `caller` (in-process only): every request carries a verified access token for it, so
+   * `@McpScopes`, per-caller lists, the `visibility` hook and guards see that caller (see `McpTestingCaller`). It shares
+   * this client's connection and defaults; scripted answers are its own.
+   *
+   * @example
+   * ```ts
+   * const reader = client.as({ subject: 'ana', scopes: ['deploy:read'] });
+   * await expect(reader.callTool('deploy', { release: 'r1' })).rejects.toMatchObject({ httpStatus: 403 });
+   * expect((await reader.listTools()).map((tool) => tool.name)).not.toContain('deploy');
+   * ```
+   */
+  as(caller: McpTestingCaller): McpTestingClient {
+    if (this.transport.mode !== 'in-process') {
+      throw new TypeError('McpTestingClient.as() is in-process only; over HTTP, connect with a real token: headers: { authorization: "Bearer …" }');
+    }
+    return new McpTestingClient(this.transport, { ...this.defaults, caller });
   }
 
   /** How this client reaches the server. */
@@ -298,9 +317,9 @@ export class McpTestingClient {
       ...(progress && { [MetaKeys.progressToken]: `progress-${id}` }),
     };
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } };
-    const { response, httpStatus } = await this.transport.send({ message, options: settings, onNotification });
+    const { response, httpStatus, wwwAuthenticate } = await this.transport.send({ message, options: settings, onNotification });
     if ('error' in response) {
-      throw new McpTestingError(response.error.code, response.error.message, response.error.data, httpStatus, method);
+      throw new McpTestingError(response.error.code, response.error.message, response.error.data, httpStatus, method, wwwAuthenticate);
     }
     return response.result;
   }

@@ -17,6 +17,11 @@ export class McpTestingError extends Error {
     readonly httpStatus: number,
     /** The method of the request that failed. */
     readonly method: string,
+    /**
+     * The `WWW-Authenticate` challenge of an authorization refusal (401, or 403 `insufficient_scope` from
+     * `@McpScopes`): over HTTP the response header, in-process the value HTTP would send.
+     */
+    readonly wwwAuthenticate?: string,
   ) {
     super(message);
     this.name = 'McpTestingError';

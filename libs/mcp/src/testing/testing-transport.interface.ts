@@ -7,7 +7,7 @@ export type McpTestingMode = 'in-process' | 'http';
 /** @internal One request as the client hands it to a transport (`params._meta` already built). */
 export interface TestingExchange {
   message: JsonRpcRequest;
-  options: Pick<McpTestingCallOptions, 'headers' | 'user' | 'principal' | 'request' | 'signal'>;
+  options: Pick<McpTestingCallOptions, 'headers' | 'user' | 'principal' | 'caller' | 'request' | 'signal'>;
   /** Called for every notification of this request, as it arrives. */
   onNotification(notification: JsonRpcNotification): void;
 }
@@ -16,6 +16,8 @@ export interface TestingExchange {
 export interface TestingReply {
   response: JsonRpcResultResponse | JsonRpcErrorResponse;
   httpStatus: number;
+  /** The `WWW-Authenticate` challenge of an authorization refusal (over HTTP the header; in-process the one HTTP would send). */
+  wwwAuthenticate?: string;
 }
 
 /** @internal Sends one request and resolves with its final response; rejects with the abort reason when cancelled. */

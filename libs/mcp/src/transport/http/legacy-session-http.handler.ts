@@ -7,6 +7,7 @@ import type { LegacySession } from '../../legacy/legacy-session.js';
 import { SESSION_RETRY_AFTER_SECONDS } from '../../legacy/legacy-session.constants.js';
 import { McpSessionStore, type SessionRefusal } from '../../legacy/legacy-session.store.js';
 import { McpLegacyWireService, type LegacyHandshake } from '../../legacy/legacy-wire.service.js';
+import type { McpAccessToken } from '../../protocol/access-token.interface.js';
 import type { IncomingMessage as IncomingRpc } from '../../protocol/json-rpc-message.parser.js';
 import type { JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
 import { McpErrorCode } from '../../protocol/error-codes.enum.js';
@@ -15,16 +16,20 @@ import { McpHeaders } from '../../protocol/meta-keys.constants.js';
 import { ResponseChannel } from '../../protocol/response-channel.js';
 import { McpCallRunner } from '../../server/call.runner.js';
 import type { CallPort } from '../../server/call-port.interface.js';
-import { errorResponse } from '../../server/mcp.dispatcher.js';
 import type { CapturedBody } from './captured-body.interface.js';
+import { ChallengeHeaderPort } from './challenge-header.port.js';
 import { HttpCallPort, type HttpCallRequest, httpQueueBounds, type HttpQueueBounds } from './http-call.port.js';
 import type { HttpExchange } from './http-exchange.interface.js';
 import { MCP_RAW_BODY } from './raw-body.constants.js';
-import { type AcceptedMediaTypes, ResponseWriter, writeEmpty, writeJson } from './response.writer.js';
+import { type AcceptedMediaTypes, ResponseWriter, writeEmpty, writeError, writeJson } from './response.writer.js';
 
-/** One HTTP exchange of a 2025-11-25 session, with the caller the principal source named. */
+/**
+ * One HTTP exchange of a 2025-11-25 session, with its caller: the principal (from the verified token with `auth`, else
+ * from the `principal` option) and, with `auth`, the token's content.
+ */
 export interface LegacyExchange extends HttpExchange {
   principal?: string;
+  accessToken?: McpAccessToken;
 }
 
 /** A session call that came over HTTP. */
@@ -59,7 +64,9 @@ export class McpLegacyHttpHandler {
     private readonly options: McpResolvedOptions,
   ) {
     this.bounds = httpQueueBounds(options);
-    this.port = wire.callPort<LegacyHttpCallRequest>(new HttpCallPort(this.bounds, true));
+    const port = wire.callPort<LegacyHttpCallRequest>(new HttpCallPort(this.bounds, true));
+    // With `auth`, a call refused by a handler's scope check answers 403 with its challenge, as on the 2026 wire.
+    this.port = options.auth ? new ChallengeHeaderPort(port) : port;
   }
 
   /** POST: `initialize`, or a message of a session; `accepted` is what the client's Accept header allows. */
@@ -102,6 +109,7 @@ export class McpLegacyHttpHandler {
           // Methods only this wire has (tasks/result, tasks/list) bring their own route.
           route: this.wire.route(message.method),
           principal: exchange.principal,
+          accessToken: exchange.accessToken,
           remoteAddress: exchange.request.socket.remoteAddress,
           httpRequest: exchange.frameworkRequest,
           httpResponse: exchange.frameworkResponse,
@@ -115,7 +123,7 @@ export class McpLegacyHttpHandler {
     } catch (error) {
       const mcpError = error instanceof McpError ? error : McpError.internal();
       if (!(error instanceof McpError)) this.logger.error('Unexpected legacy failure', (error as Error)?.stack);
-      writeJson(response, mcpError.httpStatus, errorResponse(id, mcpError.httpStatus === 200 ? toLegacyError(mcpError) : mcpError));
+      writeError(response, id, mcpError.httpStatus === 200 ? toLegacyError(mcpError) : mcpError, mcpError.httpStatus);
     }
   }
 
@@ -135,7 +143,7 @@ export class McpLegacyHttpHandler {
       exchange.response.once('close', () => clearInterval(keepAlive));
     } catch (error) {
       const mcpError = error as McpError;
-      writeJson(exchange.response, mcpError.httpStatus, errorResponse(undefined, mcpError));
+      writeError(exchange.response, undefined, mcpError);
     }
   }
 
@@ -147,7 +155,7 @@ export class McpLegacyHttpHandler {
       writeEmpty(exchange.response, 204);
     } catch (error) {
       const mcpError = error as McpError;
-      writeJson(exchange.response, mcpError.httpStatus, errorResponse(undefined, mcpError));
+      writeError(exchange.response, undefined, mcpError);
     }
   }
 
@@ -158,13 +166,13 @@ export class McpLegacyHttpHandler {
       handshake = this.wire.readHandshake(message.params ?? {}, capturedBodyBytes(exchange.request));
     } catch (error) {
       const mcpError = error as McpError;
-      writeJson(response, mcpError.httpStatus, errorResponse(message.id, mcpError));
+      writeError(response, message.id, mcpError);
       return;
     }
     const created = this.sessions.create(handshake, { principal: exchange.principal, address: exchange.request.socket.remoteAddress });
     if ('refused' in created) {
       const refusal = this.refusal(created.refused);
-      writeJson(response, refusal.httpStatus, errorResponse(message.id, refusal));
+      writeError(response, message.id, refusal);
       return;
     }
     const result = this.wire.initializeResult(handshake.protocolVersion);

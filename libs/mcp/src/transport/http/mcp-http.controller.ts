@@ -40,13 +40,13 @@ export function createMcpHttpController(path: string): Type {
     }
 
     @Get()
-    get(@Req() request: FrameworkRequest, @Res() response: FrameworkResponse): void {
-      this.transport.handleOtherVerb(exchangeOf(request, response), 'GET');
+    get(@Req() request: FrameworkRequest, @Res() response: FrameworkResponse): Promise<void> {
+      return this.transport.handleOtherVerb(exchangeOf(request, response), 'GET');
     }
 
     @Delete()
-    delete(@Req() request: FrameworkRequest, @Res() response: FrameworkResponse): void {
-      this.transport.handleOtherVerb(exchangeOf(request, response), 'DELETE');
+    delete(@Req() request: FrameworkRequest, @Res() response: FrameworkResponse): Promise<void> {
+      return this.transport.handleOtherVerb(exchangeOf(request, response), 'DELETE');
     }
   }
   return McpHttpController;

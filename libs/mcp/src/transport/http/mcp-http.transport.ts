@@ -2,7 +2,10 @@ import { type BeforeApplicationShutdown, Injectable, Logger, type OnApplicationB
 import { HttpAdapterHost } from '@nestjs/core';
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
+import { McpAuthenticator } from '../../auth/mcp-authenticator.service.js';
 import { exceedsJsonDepth } from '../../protocol/json-nesting.util.js';
+import type { McpAccessToken } from '../../protocol/access-token.interface.js';
+import type { McpRequestScope } from '../../protocol/mcp-request-scope.interface.js';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
 import { McpErrorCode } from '../../protocol/error-codes.enum.js';
 import { parseJsonRpcMessage, readableId } from '../../protocol/json-rpc-message.parser.js';
@@ -11,8 +14,10 @@ import { McpError } from '../../protocol/mcp.error.js';
 import { STATELESS_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.constants.js';
 import { parseRequestMeta } from '../../protocol/request-meta.parser.js';
 import { McpCallRunner } from '../../server/call.runner.js';
-import { errorResponse, McpDispatcher } from '../../server/mcp.dispatcher.js';
+import { McpDispatcher } from '../../server/mcp.dispatcher.js';
+import type { CallPort } from '../../server/call-port.interface.js';
 import type { CapturedBody } from './captured-body.interface.js';
+import { ChallengeHeaderPort } from './challenge-header.port.js';
 import { closeAfter } from './close-after.util.js';
 import { HostOriginValidator } from './host-origin.validator.js';
 import { HttpCallPort, type HttpCallRequest, httpQueueBounds } from './http-call.port.js';
@@ -20,15 +25,23 @@ import type { HttpExchange } from './http-exchange.interface.js';
 import { McpLegacyHttpHandler } from './legacy-session-http.handler.js';
 import { checkHeadersAgainstBody, checkParamHeadersAgainstBody, checkRouteNameHeader, requireStandardHeaders } from './mcp-headers.validator.js';
 import { MCP_RAW_BODY } from './raw-body.constants.js';
-import { type AcceptedMediaTypes, writeEmpty, writeJson } from './response.writer.js';
+import { type AcceptedMediaTypes, writeEmpty, writeError } from './response.writer.js';
 import { classifyWire, isLegacySessionVerb } from './wire.classifier.js';
 
 const STATELESS_VERSIONS = new Set(STATELESS_PROTOCOL_VERSIONS);
+
+/** Who sent a request, as known before dispatch: the principal, and with `auth` the verified token. */
+interface HttpCaller {
+  readonly principal?: string;
+  readonly accessToken?: McpAccessToken;
+}
+
+const ANONYMOUS: HttpCaller = {};
 const CLOSE_GRACE_MS = 250;
 
 /**
  * The Streamable HTTP transport of the 2026-07-28 wire: every check of spec 2026-07-28:
- * basic/transports/streamable-http in the order of ADR 0009 (Origin → body → JSON-RPC → headers → `_meta` → header/body
+ * basic/transports/streamable-http in the order of ADR 0009 (Origin → bearer token → body → JSON-RPC → headers → `_meta` → header/body
  * agreement → version → method → the route's own needs; docs/http-transport.md, "The order of the checks"), then hands
  * the call to `McpCallRunner` with a port that writes its channel to the response: the first message decides between
  * JSON and SSE. What a method needs of HTTP (an event stream, parameter headers) comes from its route
@@ -40,8 +53,8 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
   private readonly hostOrigin: HostOriginValidator;
   private shuttingDown = false;
   private uncapturedLogged = false;
-  /** Writes 2026-07-28 calls to their responses. */
-  private readonly port: HttpCallPort;
+  /** Writes 2026-07-28 calls to their responses (with `auth`: authorization failures with their challenge). */
+  private readonly port: CallPort<HttpCallRequest>;
 
   constructor(
     private readonly dispatcher: McpDispatcher,
@@ -49,9 +62,17 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     private readonly options: McpResolvedOptions,
     private readonly legacy: McpLegacyHttpHandler,
     private readonly adapterHost: HttpAdapterHost,
+    private readonly authenticator: McpAuthenticator,
   ) {
     this.hostOrigin = new HostOriginValidator(options.allowedHosts, options.allowedOrigins);
-    this.port = new HttpCallPort(httpQueueBounds(options), false);
+    const port = new HttpCallPort(httpQueueBounds(options), false);
+    // Only with `auth` can a call end in an authorization failure; without it the port stays the plain one.
+    this.port = authenticator.enabled
+      ? new ChallengeHeaderPort(port, (call, outcome) =>
+          // The 2026-07-28 final response reads the id and the channel of the scope, which the call has too.
+          dispatcher.respond({ id: call.id, channel: call.channel } as Pick<McpRequestScope, 'id' | 'channel'> as McpRequestScope, outcome),
+        )
+      : port;
   }
 
   /**
@@ -66,17 +87,23 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
    * GET and DELETE belong to 2025-11-25 sessions (the standalone stream, session termination). Without a session id,
    * or with `legacyWire: false`, they are 405, as on a 2026-only server: the 2026 wire has neither.
    */
-  handleOtherVerb(exchange: HttpExchange, verb: 'GET' | 'DELETE'): void {
-    const forbidden = this.hostOrigin.check(exchange.request);
-    if (forbidden) {
-      writeJson(exchange.response, forbidden.httpStatus, errorResponse(undefined, forbidden));
+  async handleOtherVerb(exchange: HttpExchange, verb: 'GET' | 'DELETE'): Promise<void> {
+    let caller: HttpCaller;
+    try {
+      const forbidden = this.hostOrigin.check(exchange.request);
+      if (forbidden) throw forbidden;
+      // Authenticated before the verb is judged: without a token, nothing about the endpoint is told.
+      caller = this.authenticator.enabled ? await this.authenticated(exchange) : this.unauthenticated(exchange);
+    } catch (error) {
+      const mcpError = error instanceof McpError ? error : this.unexpected(error);
+      writeError(exchange.response, undefined, mcpError);
       return;
     }
     if (!this.options.legacyWire || !isLegacySessionVerb(exchange.request.headers)) {
       writeEmpty(exchange.response, 405, { Allow: 'POST' });
       return;
     }
-    const legacyExchange = { ...exchange, principal: this.options.principal?.(exchange.frameworkRequest) };
+    const legacyExchange = { ...exchange, ...caller };
     if (verb === 'GET') this.legacy.handleGet(legacyExchange);
     else this.legacy.handleDelete(legacyExchange);
   }
@@ -89,13 +116,14 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     try {
       const forbidden = this.hostOrigin.check(request);
       if (forbidden) throw forbidden;
+      // The bearer check comes before the body is even decoded (ADR 0009): an unauthenticated request costs nothing more.
+      const caller = this.authenticator.enabled ? await this.authenticated(exchange) : this.unauthenticated(exchange);
       const body = this.readBody(request);
       id = readableId(body);
       const accepted = acceptedMediaTypes(request.headers.accept);
       const incoming = parseJsonRpcMessage(body);
       if (this.options.legacyWire && classifyWire(request.headers, incoming) === 'legacy') {
-        const principal = this.options.principal?.(exchange.frameworkRequest);
-        await this.legacy.handlePost({ ...exchange, principal }, incoming, accepted);
+        await this.legacy.handlePost({ ...exchange, ...caller }, incoming, accepted);
         return;
       }
       if (incoming.kind === 'response') {
@@ -118,7 +146,7 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
         throw new McpError(McpErrorCode.InvalidRequest, `Not Acceptable: ${message.method} answers with text/event-stream`, undefined, 406);
       }
       if (route.nameParam !== undefined) checkRouteNameHeader(request, message.params, route.nameParam);
-      const paramHeaders = route.paramHeaders?.(message.params);
+      const paramHeaders = route.paramHeaders?.(message.params, caller);
       if (paramHeaders !== undefined && paramHeaders.length > 0) checkParamHeadersAgainstBody(request, message.params?.arguments, paramHeaders);
 
       // Admitted by the calls-in-flight caps before anything is built for it: a refusal (429/503) is thrown, below.
@@ -129,7 +157,8 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
           params: message.params ?? {},
           meta,
           route,
-          principal: this.options.principal?.(exchange.frameworkRequest),
+          principal: caller.principal,
+          accessToken: caller.accessToken,
           remoteAddress: request.socket.remoteAddress,
           httpRequest: exchange.frameworkRequest,
           httpResponse: exchange.frameworkResponse,
@@ -141,8 +170,19 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
       );
     } catch (error) {
       const mcpError = error instanceof McpError ? error : this.unexpected(error);
-      writeJson(response, mcpError.httpStatus, errorResponse(id, mcpError));
+      writeError(response, id, mcpError);
     }
+  }
+
+  /** With `auth`: the caller of the verified bearer token, or the refusal (`McpAuthError`, 400/401). */
+  private async authenticated(exchange: HttpExchange): Promise<HttpCaller> {
+    return this.authenticator.authenticate(exchange.request.headers.authorization, exchange.request.url);
+  }
+
+  /** Without `auth`: the `principal` option's answer for the framework's request, if it is set. */
+  private unauthenticated(exchange: HttpExchange): HttpCaller {
+    const principal = this.options.principal?.(exchange.frameworkRequest);
+    return principal === undefined ? ANONYMOUS : { principal };
   }
 
   /**

@@ -1,6 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import type { Observable, Subscription } from 'rxjs';
+import { McpAuthError } from '../../protocol/access-token.interface.js';
 import type { CallCancellation } from '../../protocol/call-cancellation.js';
+import type { JsonRpcId } from '../../protocol/json-rpc.interface.js';
+import type { McpError } from '../../protocol/mcp.error.js';
+import { errorResponse } from '../../server/mcp.dispatcher.js';
 import type { ChannelMessage, ChannelSink, ResponseChannel } from '../../protocol/response-channel.js';
 import { sseTextOf } from './sse-frame.util.js';
 import { pipeSseResponse } from './sse-response.pipeline.js';
@@ -30,6 +34,23 @@ export function writeJson(response: ServerResponse, status: number, body: unknow
     'Content-Length': Buffer.byteLength(payload),
   });
   response.end(payload);
+}
+
+/**
+ * Writes an error as a JSON-RPC error body with its HTTP status; an authorization failure (`McpAuthError`) also gets
+ * its OAuth challenge as `WWW-Authenticate` (RFC 6750 §3).
+ */
+export function writeError(response: ServerResponse, id: JsonRpcId | undefined, error: McpError, status = error.httpStatus): void {
+  writeJson(response, status, errorResponse(id, error), error instanceof McpAuthError ? { 'WWW-Authenticate': error.challenge } : {});
+}
+
+/**
+ * Puts the challenge of an authorization failure on a response that has not started yet, for an error that reaches the
+ * response through its channel (the scope check of a handler): the channel carries the JSON-RPC body only, and
+ * `writeJson` keeps headers set before it. A response already streaming gets the error as an event, without header.
+ */
+export function setChallengeHeader(response: ServerResponse, error: McpError): void {
+  if (error instanceof McpAuthError && !response.headersSent && !response.destroyed) response.setHeader('WWW-Authenticate', error.challenge);
 }
 
 function retryAfterOf(body: unknown): string | undefined {

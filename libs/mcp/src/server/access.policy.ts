@@ -1,0 +1,179 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { MCP_MODULE_OPTIONS } from '../config/mcp-module-definition.js';
+import type { McpModuleOptions } from '../config/mcp-options.interface.js';
+import type { AccessControlled } from '../discovery/registry-entries.interface.js';
+import { McpAuthenticator } from '../auth/mcp-authenticator.service.js';
+import { McpScopeMatcher } from '../auth/scope.matcher.js';
+import { buildBearerChallenge } from '../auth/www-authenticate.js';
+import { McpAuthError } from '../protocol/access-token.interface.js';
+import { McpErrorCode } from '../protocol/error-codes.enum.js';
+import type { McpCaller, McpHandlerSummary, McpVisibilityHook } from '../protocol/mcp-caller.interface.js';
+import { McpError } from '../protocol/mcp.error.js';
+import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
+
+const NO_SCOPES: readonly string[] = Object.freeze([]);
+/** Stands for the HTTP response of a caller known to be remote, where only its presence matters (`callerOf`). */
+const REMOTE = Object.freeze({});
+
+/** What the policy needs of a call: a request scope, or what a transport knows before the call has one. */
+export type McpCallerSource = Pick<McpRequestScope, 'principal' | 'accessToken' | 'httpResponse' | 'task'>;
+
+const KIND_LABEL: Readonly<Record<McpHandlerSummary['kind'], string>> = {
+  tool: 'Tool',
+  prompt: 'Prompt',
+  resource: 'Resource',
+  resourceTemplate: 'Resource template',
+};
+
+/**
+ * Who may see and use which handler (`@McpScopes`, the `visibility` option): the one place both rules are applied,
+ * for direct calls (`tools/call`, `prompts/get`, `resources/read`, before argument validation, task creation and
+ * guards) and for lists and completions.
+ *
+ * A direct call of a handler the `visibility` hook hides is answered exactly as an unknown one (the feature passes
+ * its own "unknown" error); a visible handler whose scopes the caller's token does not satisfy gets HTTP 403
+ * `insufficient_scope` naming every scope it needs, so the client can step up. Callers without a token follow
+ * `McpCaller`'s rules: local calls and authorized task rounds are trusted, anything else fails closed.
+ */
+@Injectable()
+export class McpAccessPolicy {
+  private readonly logger = new Logger('McpAccessPolicy');
+  private readonly hook?: McpVisibilityHook;
+  /** Whether `auth` is configured (then a token is expected on every HTTP call). */
+  private readonly auth: boolean;
+  private readonly matcher: McpScopeMatcher;
+  /** Lists already seen, and whether any of their entries requires scopes (lists are replaced when they change). */
+  private readonly scopedLists = new WeakMap<readonly AccessControlled[], boolean>();
+  /** Handlers the hook threw for, logged once each (it runs per request: a broken hook must not flood the log). */
+  private readonly hookFailures = new WeakSet<McpHandlerSummary>();
+
+  constructor(
+    @Inject(MCP_MODULE_OPTIONS) options: McpModuleOptions,
+    private readonly authenticator: McpAuthenticator,
+  ) {
+    if (options.visibility !== undefined && typeof options.visibility !== 'function') {
+      throw new Error('McpModule: option "visibility" must be a function (handler, caller) => boolean');
+    }
+    this.hook = options.visibility;
+    this.auth = authenticator.enabled;
+    this.matcher = new McpScopeMatcher(authenticator.options?.scopeHierarchy);
+  }
+
+  /**
+   * How a list of `entries` is served (they are the registry's current list of one kind):
+   * - `shared`: no `auth`, no hook, no entry with scopes: every caller sees everything, with the configured hints;
+   * - `private`: every caller sees everything, but the server filters per caller (`auth` on), so `cacheScope: "private"`;
+   * - `scopes`: what a caller sees depends on its scopes only (no hook): one filtered list per distinct scope set;
+   * - `hook`: the `visibility` hook judges every entry for every request.
+   */
+  listMode(entries: readonly AccessControlled[]): 'shared' | 'private' | 'scopes' | 'hook' {
+    if (this.hook) return 'hook';
+    let scoped = this.scopedLists.get(entries);
+    if (scoped === undefined) {
+      scoped = entries.some((entry) => entry.summary.scopes.length > 0);
+      this.scopedLists.set(entries, scoped);
+    }
+    if (scoped) return 'scopes';
+    return this.auth ? 'private' : 'shared';
+  }
+
+  /**
+   * Whether only some callers may use `summary` (it requires scopes, or a `visibility` hook judges it): what it
+   * answers is then `cacheScope: "private"` whatever the configured hints say.
+   */
+  restricts(summary: McpHandlerSummary): boolean {
+    return this.hook !== undefined || summary.scopes.length > 0;
+  }
+
+  /** The caller of a call, as the scope check and the `visibility` hook see it (see `McpCaller`). */
+  callerOf(source: McpCallerSource): McpCaller {
+    const token = source.accessToken;
+    if (token) return { principal: source.principal, scopes: token.scopes, accessToken: token, trusted: false };
+    // No token. A task's round: trusted when its creating call was authorized (the scope check ran then). Otherwise a
+    // local call (stdio, the in-process testing kit: no HTTP response) is trusted; an HTTP call is not.
+    const trusted = source.task ? source.task.authorized === true : source.httpResponse === undefined;
+    return { principal: source.principal, scopes: NO_SCOPES, trusted };
+  }
+
+  /** A key of what the caller's scopes let it see (not the hook): callers with equal keys see the same entries. */
+  scopeKey(caller: McpCaller): string {
+    // A scope token never holds a space, so joining the sorted scopes with one is unambiguous.
+    return caller.trusted ? '*' : [...new Set(caller.scopes)].sort().join(' ');
+  }
+
+  /** Whether `caller` may see `summary`: its scopes (unless trusted) and the `visibility` hook. */
+  isVisible(summary: McpHandlerSummary, caller: McpCaller): boolean {
+    return this.scopesAllow(summary, caller) && this.hookAllows(summary, caller);
+  }
+
+  /** Whether the caller's scopes allow `summary`, hook aside. */
+  scopesAllow(summary: McpHandlerSummary, caller: McpCaller): boolean {
+    return summary.scopes.length === 0 || caller.trusted || this.matcher.satisfies(caller.scopes, summary.scopes);
+  }
+
+  /** Whether the `visibility` hook (if any) lets `caller` see `summary`; only `true` does, a throw hides. */
+  hookAllows(summary: McpHandlerSummary, caller: McpCaller): boolean {
+    if (!this.hook) return true;
+    try {
+      return this.hook(summary, caller) === true;
+    } catch (error) {
+      if (!this.hookFailures.has(summary)) {
+        this.hookFailures.add(summary);
+        this.logger.error(`The visibility hook threw for ${summary.kind} "${summary.name}"; it is hidden`, (error as Error)?.stack ?? String(error));
+      }
+      return false;
+    }
+  }
+
+  /** Whether the `visibility` hook hides `summary` from the caller of `source` (false without a hook). */
+  hides(source: McpCallerSource, summary: McpHandlerSummary): boolean {
+    return this.hook !== undefined && !this.hookAllows(summary, this.callerOf(source));
+  }
+
+  /**
+   * `hides` for an HTTP transport that knows the caller before the call has a scope (its principal and verified
+   * token): a remote caller, never a trusted local one.
+   */
+  hidesFromRemote(caller: Pick<McpCallerSource, 'principal' | 'accessToken'>, summary: McpHandlerSummary): boolean {
+    if (this.hook === undefined) return false;
+    return !this.hookAllows(summary, this.callerOf({ principal: caller.principal, accessToken: caller.accessToken, httpResponse: REMOTE }));
+  }
+
+  /**
+   * Admits a direct call of a handler, before anything else runs for it: throws `unknown(key)` when the `visibility`
+   * hook hides it (exactly what a missing handler answers), `McpAuthError` 403 `insufficient_scope` when the caller's
+   * token does not satisfy its scopes (401 if an HTTP call reached here without a token on a server with `auth`).
+   * Costs one property read for a handler without scopes on a server without a hook (and no closure: the feature
+   * passes its module-level `unknown` and the name or URI).
+   */
+  admit(scope: McpRequestScope, summary: McpHandlerSummary, unknown: (key: string) => McpError, key: string): void {
+    if (!this.hook && summary.scopes.length === 0) return;
+    const caller = this.callerOf(scope);
+    if (!this.hookAllows(summary, caller)) throw unknown(key);
+    if (this.scopesAllow(summary, caller)) return;
+    // An HTTP call without a token on a server with `auth` means the bearer check did not run: refuse it as one.
+    const tokenMissing = this.auth && !caller.accessToken && !scope.task && scope.httpResponse !== undefined;
+    throw this.refusal(summary, tokenMissing);
+  }
+
+  /**
+   * The refusal of a caller whose scopes fall short. With `auth`: `McpAuthError` 403 with the challenge
+   * `Bearer error="insufficient_scope", scope="<every scope the handler needs>", resource_metadata="…"` (all of them,
+   * not only the missing ones: the client asks for them at once, MCP 2026-07-28 T-AUTH-03/07), or 401 as for a missing
+   * token. Without `auth` there is no token to step up to: a plain 403.
+   */
+  private refusal(summary: McpHandlerSummary, tokenMissing: boolean): McpError {
+    const needed = summary.scopes;
+    if (tokenMissing) {
+      // No credentials: no error code (RFC 6750 §3.1), as the bearer check answers.
+      const challenge = buildBearerChallenge({ resourceMetadata: this.authenticator.metadataLocation!.url, scopes: needed });
+      return new McpAuthError(401, 'Unauthorized: a bearer token is required', challenge);
+    }
+    const description = `${KIND_LABEL[summary.kind]} "${summary.uri ?? summary.name}" needs the scopes: ${needed.join(' ')}`;
+    const message = `Insufficient scope: ${description}`;
+    const data = { requiredScopes: [...needed] };
+    if (!this.auth) return new McpError(McpErrorCode.InvalidRequest, message, data, 403);
+    const challenge = this.authenticator.challenge({ error: 'insufficient_scope', scopes: needed, description });
+    return new McpAuthError(403, message, challenge, data);
+  }
+}
