@@ -306,11 +306,20 @@ describe.each(ADAPTERS)('scopes and per-caller lists over HTTP with real tokens 
     expect(JSON.parse(whoami.result.content[0].text)).toEqual({ principal: ALPHA.clientId, scopes: expect.arrayContaining(['team:ops', 'deploy:read']), same: true });
   });
 
-  it('server/discover advertises what the server has, whatever the caller sees, with the configured cache hints', async () => {
+  it('server/discover shows each caller only the features it may use, privately; the methods still exist for it', async () => {
+    type Discover = { result: { capabilities: Record<string, unknown>; cacheScope: string } };
+    // Without team:ops (DeployTools' class scope) the caller sees only the public tools: no task tool, so no tasks
+    // extension — though the server has one.
     const writer = await token(BETA, 'deploy:write docs:read');
-    const discover = (await post(writer, 'server/discover')).json as { result: { capabilities: Record<string, unknown>; cacheScope: string } };
-    expect(discover.result.capabilities).toMatchObject({ tools: {}, prompts: {}, resources: {}, completions: {} });
-    expect(discover.result.cacheScope).toBe('public');
+    const outsider = ((await post(writer, 'server/discover')).json as Discover).result;
+    expect(outsider.capabilities).toMatchObject({ tools: {}, prompts: {}, resources: {}, completions: {} });
+    expect(outsider.capabilities).not.toHaveProperty('extensions');
+    expect(outsider.cacheScope).toBe('private');
+    // With team:ops and deploy:write it sees the deploy tools, and the task tool brings the tasks extension.
+    const deployer = await token(BETA, 'team:ops deploy:write docs:read');
+    const member = ((await post(deployer, 'server/discover')).json as Discover).result;
+    expect(member.capabilities).toMatchObject({ tools: {}, prompts: {}, resources: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } });
+    expect(member.cacheScope).toBe('private');
   });
 
   it('2025-11-25 sessions: lists filtered per caller, 403 insufficient_scope with the challenge, hidden == unknown', async () => {

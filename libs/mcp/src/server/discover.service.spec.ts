@@ -1,12 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { resolvedOptions } from '../../../../test/support/resolved-options.factory.js';
 import type { McpModuleOptions } from '../config/mcp-options.interface.js';
+import { McpAuthenticator } from '../auth/mcp-authenticator.service.js';
+import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
+import type { McpAccessToken } from '../protocol/access-token.interface.js';
+import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
+import { McpAccessPolicy } from './access.policy.js';
 import { McpDiscoverService } from './discover.service.js';
 
 function serviceWith(options: Partial<McpModuleOptions> = {}): { registry: McpRegistry; service: McpDiscoverService } {
   const registry = new McpRegistry();
-  return { registry, service: new McpDiscoverService(registry, resolvedOptions(options)) };
+  const resolved = resolvedOptions(options);
+  const all = { name: 'test', version: '1.0.0', ...options };
+  const access = new McpAccessPolicy(all, new McpAuthenticator(new McpResolvedOptions(all)));
+  return { registry, service: new McpDiscoverService(registry, resolved, access) };
+}
+
+/** A request scope of an HTTP caller with a verified token granting `scopes`. */
+function remoteCaller(scopes: string[]): McpRequestScope {
+  const accessToken: McpAccessToken = { subject: 'alice', scopes, claims: {} };
+  return { principal: 'alice', accessToken, httpResponse: {} } as unknown as McpRequestScope;
 }
 
 const noop = () => 'ok';
@@ -65,3 +79,41 @@ describe('McpDiscoverService.discover', () => {
     expect(service.discover().supportedVersions).toEqual(['2026-07-28', '2025-11-25']);
   });
 });
+
+describe('McpDiscoverService.discover per caller (scopes, the visibility hook)', () => {
+  const auth = { resource: 'http://127.0.0.1:3000/mcp', authorizationServers: ['http://127.0.0.1:4000'] };
+
+  it('shows a caller only the features it may use, privately; the gating capabilities stay server-wide', () => {
+    const { registry, service } = serviceWith({ auth });
+    registry.registerTool({ name: 'deploy', task: 'optional' }, noop, { scopes: ['deploy:write'] });
+    registry.registerPrompt({ name: 'summary' }, noop, { scopes: ['ops:read'] });
+
+    const reader = service.discover(remoteCaller(['ops:read']));
+    expect(reader.capabilities).toEqual({ prompts: { listChanged: true }, completions: {}, logging: {} });
+    expect(reader.cacheScope).toBe('private');
+
+    const deployer = service.discover(remoteCaller(['deploy:write', 'ops:read']));
+    expect(deployer.capabilities).toEqual({
+      tools: { listChanged: true },
+      extensions: { 'io.modelcontextprotocol/tasks': {} },
+      prompts: { listChanged: true },
+      completions: {},
+      logging: {},
+    });
+    expect(service.capabilities()).toEqual(deployer.capabilities);
+  });
+
+  it('applies the visibility hook', () => {
+    const { registry, service } = serviceWith({ visibility: (handler) => handler.name !== 'secret' });
+    registry.registerTool({ name: 'secret' }, noop);
+    expect(service.discover(remoteCaller([])).capabilities).toEqual({ logging: {} });
+    expect(service.capabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
+  });
+
+  it('answers everyone alike, with the configured hints, when nothing filters', () => {
+    const { registry, service } = serviceWith({ cacheHints: { discover: { ttlMs: 60_000, cacheScope: 'public' } } });
+    registry.registerTool({ name: 't' }, noop);
+    expect(service.discover(remoteCaller([]))).toMatchObject({ capabilities: { tools: { listChanged: true } }, ttlMs: 60_000, cacheScope: 'public' });
+  });
+});
+

@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
+import type { AccessControlled } from '../discovery/registry-entries.interface.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
+import type { McpCaller } from '../protocol/mcp-caller.interface.js';
+import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { TASKS_EXTENSION } from '../protocol/task.constants.js';
+import { McpAccessPolicy } from './access.policy.js';
 
 /** `server/discover` and the server capabilities that gate every other method. */
 @Injectable()
@@ -10,6 +14,7 @@ export class McpDiscoverService {
   constructor(
     private readonly registry: McpRegistry,
     private readonly options: McpResolvedOptions,
+    private readonly access: McpAccessPolicy,
   ) {}
 
   private cached?: { version: number; capabilities: JsonObject };
@@ -18,10 +23,9 @@ export class McpDiscoverService {
    * What this server implements right now: a feature is advertised when something of its kind is registered.
    * Computed once per registry version (it gates every request). Treat the result as read-only.
    *
-   * Capabilities are server-wide, never filtered per caller (`@McpScopes`, the `visibility` hook): a caller that may
-   * see no tool still finds `tools` advertised and gets an empty `tools/list`, rather than `-32601` for a method that
-   * exists. So `server/discover` does not depend on the caller and keeps the configured `cacheHints.discover`;
-   * the lists are what is filtered (and `cacheScope: "private"`).
+   * These capabilities gate methods, server-wide: a method of a feature the server has exists for every caller (one
+   * that may see no tool gets an empty `tools/list`, never `-32601`). What `server/discover` *shows* a caller is
+   * filtered (`discover`).
    */
   capabilities(): JsonObject {
     if (this.cached?.version === this.registry.version) return this.cached.capabilities;
@@ -30,12 +34,14 @@ export class McpDiscoverService {
     return capabilities;
   }
 
-  private computeCapabilities(): JsonObject {
+  private computeCapabilities(caller?: McpCaller): JsonObject {
     const capabilities: JsonObject = {};
-    const hasPrompts = this.registry.listPrompts().length > 0;
-    const hasResources = this.registry.listResources().length > 0 || this.registry.listResourceTemplates().length > 0;
+    const visible = <T extends AccessControlled>(entries: readonly T[]): readonly T[] =>
+      caller === undefined ? entries : entries.filter((entry) => this.access.isVisible(entry.summary, caller));
+    const hasPrompts = visible(this.registry.listPrompts()).length > 0;
+    const hasResources = visible(this.registry.listResources()).length > 0 || visible(this.registry.listResourceTemplates()).length > 0;
     // listChanged / subscribe: honoured on subscriptions/listen streams.
-    const tools = this.registry.listTools();
+    const tools = visible(this.registry.listTools());
     if (tools.length > 0) capabilities.tools = { listChanged: true };
     // ext-tasks: the value is exactly {} (no settings are defined); advertised once a tool can run as a task.
     if (tools.some((tool) => tool.task !== undefined)) capabilities.extensions = { [TASKS_EXTENSION]: {} };
@@ -47,12 +53,27 @@ export class McpDiscoverService {
     return capabilities;
   }
 
-  discover(): JsonObject {
+  /**
+   * The `server/discover` result for the caller of `scope`. When what callers may see differs (`auth`, `@McpScopes`,
+   * the `visibility` hook), its capabilities show only the features the caller can use (`tools` only if it may see a
+   * tool, the tasks extension only if it may see a task tool…) and it is `cacheScope: "private"`; otherwise it is the
+   * same for everyone, with `cacheHints.discover`.
+   */
+  discover(scope?: McpRequestScope): JsonObject {
+    const perCaller = scope !== undefined && this.filtersPerCaller();
+    const hints = this.options.cacheHintsFor('discover');
     return {
       supportedVersions: [...this.options.supportedVersions],
-      capabilities: this.capabilities(),
+      capabilities: perCaller ? this.computeCapabilities(this.access.callerOf(scope)) : this.capabilities(),
       ...(this.options.instructions !== undefined && { instructions: this.options.instructions }),
-      ...this.options.cacheHintsFor('discover'),
+      ...hints,
+      ...(perCaller && { cacheScope: 'private' }),
     };
+  }
+
+  /** Whether some caller may see less than another (then discover is answered per caller). */
+  private filtersPerCaller(): boolean {
+    const lists = [this.registry.listTools(), this.registry.listPrompts(), this.registry.listResources(), this.registry.listResourceTemplates()];
+    return lists.some((entries) => this.access.listMode(entries) !== 'shared');
   }
 }

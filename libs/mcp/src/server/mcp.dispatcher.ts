@@ -53,7 +53,7 @@ export class McpDispatcher {
       ...extra,
     });
     const routes = new Map<string, McpRoute>([
-      ['server/discover', answer(() => discover.discover())],
+      ['server/discover', answer((scope) => discover.discover(scope))],
       ['tools/list', answer((scope) => lists.tools.page(scope), 'tools')],
       ['tools/call', answer((scope) => tools.call(scope), 'tools', { paramHeaders: (params, caller) => tools.paramHeaders(params, caller) })],
       ['prompts/list', answer((scope) => lists.prompts.page(scope), 'prompts')],
