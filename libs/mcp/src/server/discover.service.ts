@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import type { AccessControlled } from '../discovery/registry-entries.interface.js';
@@ -7,6 +7,7 @@ import type { McpCaller } from '../protocol/mcp-caller.interface.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { TASKS_EXTENSION } from '../protocol/task.constants.js';
 import { McpAccessPolicy } from './access.policy.js';
+import { MCP_ROUTE_EXTENSIONS, type McpRouteExtension } from './route-extension.interface.js';
 
 /** `server/discover` and the server capabilities that gate every other method. */
 @Injectable()
@@ -15,6 +16,7 @@ export class McpDiscoverService {
     private readonly registry: McpRegistry,
     private readonly options: McpResolvedOptions,
     private readonly access: McpAccessPolicy,
+    @Optional() @Inject(MCP_ROUTE_EXTENSIONS) private readonly extensions: readonly McpRouteExtension[] = [],
   ) {}
 
   private cached?: { version: number; capabilities: JsonObject };
@@ -44,7 +46,10 @@ export class McpDiscoverService {
     const tools = visible(this.registry.listTools());
     if (tools.length > 0) capabilities.tools = { listChanged: true };
     // ext-tasks: the value is exactly {} (no settings are defined); advertised once a tool can run as a task.
-    if (tools.some((tool) => tool.task !== undefined)) capabilities.extensions = { [TASKS_EXTENSION]: {} };
+    const extensions: JsonObject = {};
+    if (tools.some((tool) => tool.task !== undefined)) extensions[TASKS_EXTENSION] = {};
+    for (const extension of this.extensions) Object.assign(extensions, extension.extensions?.());
+    if (Object.keys(extensions).length > 0) capabilities.extensions = extensions;
     if (hasPrompts) capabilities.prompts = { listChanged: true };
     if (hasResources) capabilities.resources = { subscribe: true, listChanged: true };
     if (hasPrompts || hasResources) capabilities.completions = {};

@@ -1,11 +1,20 @@
+import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import type { McpRoute } from './mcp-route.interface.js';
 
 /**
- * Methods a layer above server/ adds to the dispatcher's route table (the tasks extension's `tasks/get`,
- * `tasks/update`, `tasks/cancel`): read once, when the dispatcher is built. A name already in the table is refused.
+ * What a layer above server/ adds to the server: methods in the dispatcher's route table (the tasks extension's
+ * `tasks/get`, `tasks/update`, `tasks/cancel`), read once when the dispatcher is built (a name already in the table is
+ * refused), and the protocol extensions it serves, advertised in `capabilities.extensions`.
  */
 export interface McpRouteExtension {
   routes(): Iterable<readonly [method: string, route: McpRoute]>;
+  /**
+   * Extensions this layer serves right now, by id, with their settings (`{}` when none), e.g.
+   * `{ 'io.modelcontextprotocol/skills': { directoryRead: true } }`. Advertised in `server/discover` (and in a
+   * 2025-11-25 `initialize` result); read each time the capabilities are computed (once per registry version), so it
+   * may depend on what is registered. Absent or empty: nothing is advertised.
+   */
+  extensions?(): Readonly<Record<string, JsonObject>>;
 }
 
 /** Injection token of the route extensions (an array of `McpRouteExtension`). */
