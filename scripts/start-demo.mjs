@@ -4,15 +4,24 @@
  *
  *   node scripts/start-demo.mjs [--adapter=fastify]      (env: PORT, HOST, ADAPTER)
  *   node scripts/start-demo.mjs --build-only             build if stale, then exit (npm run demo:cluster)
+ *   node scripts/start-demo.mjs --auth                   with authorization (env: AUTH_ISSUER, AUTH_RESOURCE,
+ *                                                        AUTH_PORT, AUTH_CLIENT_SECRET)
  *
  * The build is stale when any file under apps/demo/src, libs/mcp/src or libs/mcp-redis/src (unit specs aside), a
  * tsconfig or nest-cli.json is newer than the built entry point. Build output goes to stderr, so that stdout carries
  * only the server's own output. Builds take a lock (dist/.demo-build.lock): starts at the same time build once.
  * Arguments and environment are passed to the server; SIGINT, SIGTERM and SIGHUP are forwarded to it, and this
  * process exits the way the server did (same code, or same signal).
+ *
+ * With `--auth` and no `AUTH_ISSUER`, a local OAuth authorization server (oidc-provider, in memory, on 127.0.0.1, port
+ * `AUTH_PORT` or any free one) runs in this process (scripts/auth/demo-authorization-server.ts) for as long as the
+ * server does, and the server gets `AUTH_ISSUER` and `AUTH_RESOURCE` (its own URL: with `PORT=0`, a free port is
+ * chosen here first, since tokens name it). How to get a token and connect is printed to stderr. With `AUTH_ISSUER`
+ * set, that authorization server is used and none is started.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -137,12 +146,52 @@ async function buildIfStale() {
   });
 }
 
+/** A free TCP port on 127.0.0.1 (closed again: the server binds it right after). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * `--auth`: unless `AUTH_ISSUER` names an authorization server already, starts the local one for the server's URL and
+ * sets `AUTH_ISSUER` / `AUTH_RESOURCE` (and a fixed `PORT`) in this process's environment, which the server inherits.
+ */
+async function startAuthorization() {
+  if (process.env.AUTH_ISSUER) {
+    console.error(`[start-demo] Authorization: tokens from ${process.env.AUTH_ISSUER} (AUTH_ISSUER)`);
+    return;
+  }
+  if (!process.env.PORT || process.env.PORT === '0') process.env.PORT = String(process.env.PORT === '0' ? await freePort() : 3000);
+  const host = process.env.HOST ?? '127.0.0.1';
+  const resourceHost = ['', '0.0.0.0', '::', '[::]'].includes(host) ? '127.0.0.1' : host;
+  const resource = process.env.AUTH_RESOURCE || `http://${resourceHost}:${process.env.PORT}/mcp`;
+  // The authorization server is TypeScript, shared with the tests: compiled on the fly by the tests' loader.
+  await import('../test/support/ts-child.loader.mjs');
+  const { startDemoAuthorizationServer } = await import('./auth/demo-authorization-server.ts');
+  const authorization = await startDemoAuthorizationServer({
+    resource,
+    port: process.env.AUTH_PORT ? Number(process.env.AUTH_PORT) : undefined,
+    clientSecret: process.env.AUTH_CLIENT_SECRET || undefined,
+  });
+  for (const line of authorization.instructions()) console.error(`[start-demo] ${line}`);
+  process.env.AUTH_ISSUER = authorization.issuer;
+  process.env.AUTH_RESOURCE = resource;
+}
+
 async function main() {
   const buildOnly = process.argv.includes('--build-only');
   const failed = await buildIfStale();
   if (failed) return exitLike(failed);
   if (interrupted) return exitLike({ signal: interrupted });
   if (buildOnly) return exitLike({ code: 0 });
+  if (process.argv.includes('--auth')) await startAuthorization();
+  if (interrupted) return exitLike({ signal: interrupted });
   exitLike(await run(process.execPath, [ENTRY, ...process.argv.slice(2)]));
 }
 

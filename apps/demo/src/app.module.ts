@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { McpModule, type McpModuleOptions } from 'nest-mcp';
+import { OPS_AUTH } from './access/index.js';
 import { mcpOnRedis } from './cluster/index.js';
 import { DeploymentsModule } from './deployments/index.js';
 import { FeatureFlags, FeatureFlagsTools } from './feature-flags/index.js';
@@ -20,6 +21,9 @@ const OPS_CONSOLE: McpModuleOptions = {
     'set_feature_flag need the admin role. Use the incident_summary prompt to draft incident reports, and ' +
     'connect_pagerduty once to let the console page on-call teams. incident_report runs as a task (about ten ' +
     'seconds): poll it with tasks/get and answer its question with tasks/update.',
+  // With AUTH_ISSUER (`npm start -- --auth`), every HTTP request needs a bearer token for this console, and tools
+  // need the ops:read / ops:write / ops:admin scopes (docs/authorization.md). Undefined: no authorization.
+  auth: OPS_AUTH,
 };
 
 /** Root module of the operations console: the MCP server at `/mcp` plus the console's features. */

@@ -1,5 +1,6 @@
 import { type INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { OPS_AUTH } from './access/index.js';
 import { AppModule } from './app.module.js';
 
 /** The HTTP platforms the console can be served on. */
@@ -31,6 +32,10 @@ async function bootstrap(): Promise<void> {
   await app.listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? '127.0.0.1');
   // getUrl() reports the bound port, which matters with PORT=0.
   Logger.log(`MCP server (${adapter}) listening on ${await app.getUrl()}/mcp`, 'Bootstrap');
+  if (OPS_AUTH) {
+    const servers = OPS_AUTH.authorizationServers.join(', ');
+    Logger.log(`Authorization on: bearer tokens from ${servers} for ${OPS_AUTH.resource}`, 'Bootstrap');
+  }
 }
 
 await bootstrap();

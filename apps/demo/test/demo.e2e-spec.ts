@@ -45,6 +45,7 @@ describe.each(ADAPTERS)('ops-console demo (%s)', (adapter) => {
         'restart_service',
         'scale_service',
         'set_feature_flag',
+        'summarize_logs',
       ]);
 
       const list = byName.get('list_services')!;

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { McpArgs, McpCtx, McpTool, McpToolContext, McpToolError } from 'nest-mcp';
+import { OPS_WRITE, OpsScopes } from '../access/index.js';
 import { ServiceCatalog, ServiceStatus } from '../services/index.js';
 import { DeploymentDto, DeployReleaseDto } from './dto/index.js';
 import { ReleasePipeline } from './release-pipeline.service.js';
 
 /** Rolling out new versions: a long job that reports progress and stops when the call is cancelled. */
 @Injectable()
+@OpsScopes(OPS_WRITE)
 export class DeploymentsTools {
   constructor(
     private readonly catalog: ServiceCatalog,

@@ -1,11 +1,12 @@
 import { Injectable, UseGuards } from '@nestjs/common';
 import { McpArgs, McpTool } from 'nest-mcp';
-import { OpsAdminGuard } from '../access/index.js';
+import { OPS_ADMIN, OpsAdminGuard, OpsScopes } from '../access/index.js';
 import { SetFeatureFlagDto } from './dto/set-feature-flag.dto.js';
 import { FeatureFlags } from './feature-flags.service.js';
 
 /** Admin switches for features that come and go at run time. */
 @Injectable()
+@OpsScopes(OPS_ADMIN)
 export class FeatureFlagsTools {
   constructor(private readonly flags: FeatureFlags) {}
 

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { McpArgs, McpCtx, McpForm, McpInput, McpTool, McpToolContext, McpToolError } from 'nest-mcp';
+import { OPS_READ, OpsScopes } from '../access/index.js';
 import { ServiceCatalog } from '../services/index.js';
 import { DEFAULT_SEVERITY } from '../services/incident-severity.constants.js';
 import { IncidentReportDto } from './dto/incident-report.dto.js';
@@ -12,6 +13,7 @@ const IncludeLogsForm = McpForm.object({
 
 /** Incident reports: a long job run as a task (`tasks/get` to follow it, `tasks/cancel` to stop it). */
 @Injectable()
+@OpsScopes(OPS_READ)
 export class IncidentsTools {
   private readonly logger = new Logger('IncidentsTools');
 

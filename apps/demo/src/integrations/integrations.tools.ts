@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { McpCtx, McpInput, McpTool, McpToolContext } from 'nest-mcp';
+import { OPS_WRITE, OpsScopes } from '../access/index.js';
 import { PagerDutyConnection } from './pagerduty-connection.service.js';
 import { PAGERDUTY_SIGN_IN_URL } from './pagerduty.constants.js';
 
 /** Links to third-party services, signed in through the user's browser (URL-mode elicitation). */
 @Injectable()
+@OpsScopes(OPS_WRITE)
 export class IntegrationsTools {
   constructor(private readonly pagerDuty: PagerDutyConnection) {}
 

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { McpArgs, McpCtx, McpError, McpResource, McpResourceContext, McpResourceTemplate } from 'nest-mcp';
+import { OPS_READ, OpsScopes } from '../access/index.js';
 import type { ManagedService } from './managed-service.interface.js';
 import { OPS_RUNBOOK } from './ops-runbook.constants.js';
 import { ServiceCatalog } from './service-catalog.service.js';
 
+// With authorization on, reading them needs ops:read.
+@OpsScopes(OPS_READ)
 // #region docs:services-resources
 /** Read-only views of the fleet for clients to attach as context: the runbook, the catalog, one service, its logs. */
 @Injectable()

@@ -1,6 +1,6 @@
 import { Injectable, UseGuards } from '@nestjs/common';
 import { McpArgs, McpContent, McpCtx, McpInput, McpTool, McpToolContext, McpToolError, type McpCallToolResult } from 'nest-mcp';
-import { OpsAdminGuard } from '../access/index.js';
+import { OPS_ADMIN, OPS_READ, OPS_WRITE, OpsAdminGuard, OpsScopes } from '../access/index.js';
 import { DecommissionForm } from './decommission.form.js';
 import { ListServicesDto, RestartServiceDto, ScaleServiceDto, ServiceDto, ServiceListDto, ServiceNameDto } from './dto/index.js';
 import type { ManagedService } from './managed-service.interface.js';
@@ -9,9 +9,11 @@ import { ServiceStatus } from './service-status.enum.js';
 
 /**
  * The console's actions. Arguments are validated against the DTOs before a method runs, so the methods only
- * check business rules; an `McpToolError` turns into an `isError` result the model can read and correct.
+ * check business rules; an `McpToolError` turns into an `isError` result the model can read and correct. With
+ * authorization on, every tool here needs `ops:read`, changing ones `ops:write`, decommissioning `ops:admin`.
  */
 @Injectable()
+@OpsScopes(OPS_READ)
 export class ServicesTools {
   constructor(private readonly catalog: ServiceCatalog) {}
 
@@ -39,6 +41,7 @@ export class ServicesTools {
     return this.require(name);
   }
 
+  @OpsScopes(OPS_WRITE)
   // #region docs:scale-service
   @McpTool({
     name: 'scale_service',
@@ -57,6 +60,7 @@ export class ServicesTools {
   }
   // #endregion docs:scale-service
 
+  @OpsScopes(OPS_WRITE)
   // #region docs:restart-service
   @McpTool({
     name: 'restart_service',
@@ -77,6 +81,7 @@ export class ServicesTools {
   }
   // #endregion docs:restart-service
 
+  @OpsScopes(OPS_ADMIN)
   // #region docs:decommission
   @McpTool({
     name: 'decommission_service',

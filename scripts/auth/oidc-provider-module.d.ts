@@ -1,6 +1,6 @@
 /**
  * The few parts of `oidc-provider` (a dev dependency that ships no type declarations) that
- * `test/support/oidc-provider.ts` uses. Loose on purpose: the configuration is checked by oidc-provider itself at
+ * `scripts/auth/authorization-server.ts` uses. Loose on purpose: the configuration is checked by oidc-provider itself at
  * construction.
  */
 declare module 'oidc-provider' {
