@@ -44,3 +44,9 @@ export const OFFLINE_ACCESS_SCOPE = 'offline_access';
 
 /** The well-known path of Protected Resource Metadata (RFC 9728 §3). */
 export const PROTECTED_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
+
+/** How long a verified JWT is remembered (by its hash) before its signature is checked again, in milliseconds. */
+export const DEFAULT_VERIFIED_JWT_CACHE_TTL_MS = 60_000;
+
+/** Most verified JWTs remembered at once (least recently used first out). */
+export const DEFAULT_VERIFIED_JWT_CACHE_ENTRIES = 10_000;

@@ -18,6 +18,8 @@ import {
   DEFAULT_JWKS_COOLDOWN_MS,
   DEFAULT_JWKS_MAX_AGE_MS,
   DEFAULT_JWT_ALGORITHMS,
+  DEFAULT_VERIFIED_JWT_CACHE_ENTRIES,
+  DEFAULT_VERIFIED_JWT_CACHE_TTL_MS,
   MAX_TOKEN_LENGTH,
 } from './auth.constants.js';
 import { McpTokenMessages } from './auth.messages.js';
@@ -25,6 +27,7 @@ import { fetchAuthorizationServerMetadata } from './authorization-server-metadat
 import { RemoteKeySource, type RemoteKeySourceSettings, SigningKeysUnavailableError } from './remote-key.source.js';
 import { audienceIncludes, parseAbsoluteUrl } from './resource-uri.util.js';
 import { clientIdOfClaims, numericDateClaim, scopesOfClaims } from './token-claims.util.js';
+import { TokenCache, tokenCacheKey } from './token.cache.js';
 
 /** What `JwtTokenVerifier` needs of the `auth` options. */
 export type JwtTokenVerifierOptions = Pick<McpAuthOptions, 'resource' | 'authorizationServers' | 'jwt'>;
@@ -33,6 +36,14 @@ export type JwtTokenVerifierOptions = Pick<McpAuthOptions, 'resource' | 'authori
 export interface JwtTokenVerifierSettings {
   /** Longest wait for one fetch of metadata or keys, in milliseconds. Default 5,000. */
   fetchTimeoutMs?: number;
+  /**
+   * How long a verified token is remembered, by its SHA-256, so that the same token on the next calls skips the
+   * signature check (never beyond its `exp`), in milliseconds. A key the issuer withdraws stops verifying its tokens
+   * after at most this long. Default 60,000; 0 checks every call.
+   */
+  verifiedCacheTtlMs?: number;
+  /** Most verified tokens remembered at once. Default 10,000. */
+  verifiedCacheEntries?: number;
   /** Minimum time between two key-set fetches caused by an unknown key id (rotation), in milliseconds. Default 30,000. */
   keysCooldownMs?: number;
   /** How long a fetched key set is used before it is fetched again, in milliseconds. Default 600,000. */
@@ -72,6 +83,8 @@ export class JwtTokenVerifier implements McpTokenVerifier {
   private readonly sourceSettings: RemoteKeySourceSettings;
   private readonly logger: Pick<LoggerService, 'warn' | 'log'>;
   private readonly fetchTimeoutMs: number;
+  private readonly verified: TokenCache<McpAccessToken>;
+  private readonly verifiedTtlMs: number;
 
   constructor(options: JwtTokenVerifierOptions, settings: JwtTokenVerifierSettings = {}) {
     this.resource = options.resource;
@@ -80,6 +93,8 @@ export class JwtTokenVerifier implements McpTokenVerifier {
     this.clockTolerance = options.jwt?.clockToleranceSec ?? DEFAULT_CLOCK_TOLERANCE_SEC;
     this.logger = settings.logger ?? new Logger(JwtTokenVerifier.name);
     this.fetchTimeoutMs = settings.fetchTimeoutMs ?? DEFAULT_AUTH_FETCH_TIMEOUT_MS;
+    this.verifiedTtlMs = settings.verifiedCacheTtlMs ?? DEFAULT_VERIFIED_JWT_CACHE_TTL_MS;
+    this.verified = new TokenCache(this.verifiedTtlMs > 0 ? (settings.verifiedCacheEntries ?? DEFAULT_VERIFIED_JWT_CACHE_ENTRIES) : 0);
     this.sourceSettings = {
       timeoutMs: this.fetchTimeoutMs,
       cooldownMs: settings.keysCooldownMs ?? DEFAULT_JWKS_COOLDOWN_MS,
@@ -97,6 +112,11 @@ export class JwtTokenVerifier implements McpTokenVerifier {
   /** Resolves with what the token says when it is valid for this resource; rejects with `McpTokenError` otherwise. */
   async verify(token: string): Promise<McpAccessToken> {
     if (token.length > MAX_TOKEN_LENGTH) throw new McpTokenError(McpTokenMessages.tooLong);
+    // The same token on the next calls: a hash lookup instead of a signature check (only valid tokens are cached,
+    // each until the earlier of its `exp` and the cache's TTL).
+    const cacheKey = this.verifiedTtlMs > 0 ? tokenCacheKey(token) : undefined;
+    const cached = cacheKey === undefined ? undefined : this.verified.get(cacheKey);
+    if (cached) return cached;
     if (!COMPACT_JWS.test(token)) throw new McpTokenError(McpTokenMessages.notJwt);
     let issuer: unknown;
     try {
@@ -115,14 +135,20 @@ export class JwtTokenVerifier implements McpTokenVerifier {
     const payload = await this.verifySignatureAndTimes(token, issuer);
     if (!audienceIncludes(payload.aud, this.resource)) throw new McpTokenError(McpTokenMessages.wrongAudience);
     if (typeof payload.sub !== 'string' || payload.sub === '') throw new McpTokenError(McpTokenMessages.noSubject);
-    return {
+    const verified: McpAccessToken = Object.freeze({
       subject: payload.sub,
-      scopes: scopesOfClaims(payload),
+      scopes: Object.freeze(scopesOfClaims(payload)),
       clientId: clientIdOfClaims(payload),
       issuer,
       expiresAt: numericDateClaim(payload, 'exp'),
-      claims: payload,
-    };
+      claims: Object.freeze(payload),
+    });
+    const now = Date.now();
+    // `exp` is required (jose checked it): remembered no longer than the token is valid, without the clock tolerance.
+    if (cacheKey !== undefined && verified.expiresAt !== undefined) {
+      this.verified.set(cacheKey, verified, Math.min(verified.expiresAt * 1000, now + this.verifiedTtlMs), now);
+    }
+    return verified;
   }
 
   private async verifySignatureAndTimes(token: string, issuer: string): Promise<JWTPayload> {
