@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoCluster, type Replica, startCluster } from './support/cluster.js';
 import { mcpPost, requestMeta, type RawResponse } from './support/raw-request.util.js';
 import { listen, type OpenStream } from './support/sse-stream.reader.js';
-import { sleep } from './support/wait.util.js';
+import { sleep, until } from './support/wait.util.js';
 
 /**
  * nest-mcp-redis proven with real processes: redis-server (AOF on), three replicas of the demo (apps/demo, on Redis
@@ -189,6 +189,8 @@ for (const adapter of ['express', 'fastify'] as const) {
       expect(rounds.length).toBe(2);
       expect(rounds.every((round) => round.upstream && cluster.replicaByAddress(round.upstream))).toBe(true);
       expect(rounds[0].upstream, 'round robin sends the retry to another replica').not.toBe(rounds[1].upstream);
+      // nginx writes the access log line after the response: wait for it rather than race it.
+      await until(() => cluster.nginx.accessLog().includes(`upstream=${rounds[1].upstream}`), 5_000, 'the retry in the access log');
       expect(cluster.nginx.accessLog()).toContain(`upstream=${rounds[1].upstream}`);
 
       // By hand: the first round on replica 0, its retry on replica 1, the same retry again on replica 2.

@@ -254,7 +254,8 @@ describe('nest-mcp --stdio', () => {
 
     const inherited = await keysSeen(['--inherit-env']);
     for (const name of Object.keys(secrets)) expect(inherited).toContain(name);
-  });
+    // Four CLI runs, each starting a stdio server: more than the default 20 s on a loaded 2-core machine.
+  }, 60_000);
 
   it('refuses --env and --inherit-env for an HTTP target', async () => {
     const run = await runCli(['tools', 'http://127.0.0.1:9/mcp', '--env', 'A=1']);
