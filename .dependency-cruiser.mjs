@@ -16,9 +16,12 @@
  *  transport/stdio                                                        siblings: neither imports the other
  *  legacy/               the 2025-11-25 wire without its transport:       a second protocol over the same runner
  *                        sessions, negotiation, server→client requests    and dispatcher
- *  tasks/                the tasks extension: task store and runner       runs task rounds through the call runner and
+ *  tasks/, skills/       the tasks extension: task store and runner       runs task rounds through the call runner and
  *                        defaults, worker, starter, tasks/* routes        adds routes to the dispatcher (server/);
  *                                                                         legacy/ serves its 2025-11-25 face
+ *                        the skills extension (SEP-2640): skills from     registers skill:// resources (discovery/),
+ *                        folders and @McpSkill, skills/* routes,          adds routes to the dispatcher (server/);
+ *                        directory reads                                  legacy/ advertises it on 2025-11-25
  *  server/               call runner, dispatcher and route table,         admits and routes a call to the feature
  *                        feature services, tracker, bootstrap checks      that answers it; sees all features
  *  subscriptions/        listen streams, publisher, in-memory event bus   a feature the dispatcher routes to
@@ -27,6 +30,9 @@
  *  mrtr/                 multi round-trip requests: ledger, builders,     used by the contexts and the invoker
  *                        sealed requestState, in-memory single-use store
  *  progress/             typed progress emitters and their codec          used by the contexts
+ *  apps/                 MCP Apps (io.modelcontextprotocol/ui): the       what a tool's `app` and an `@McpAppView`
+ *                        tool and view `_meta.ui`, the client's           mean on the wire; read by discovery, the
+ *                        extension, view contents, views from files       lists and the 2025-11-25 handshake
  *  decorators/           @McpTool, @McpPrompt, @McpResource… metadata     read by discovery; needs schema/ types
  *  schema/               DTO, Standard Schema and JSON Schema adapters    needs only the protocol's errors
  *  auth/                 the OAuth resource server: token verifiers       used by the HTTP transport (bearer check,
@@ -56,13 +62,14 @@ const LAYERS = [
   ['testing/'],
   ['transport/http/', 'transport/stdio/'],
   ['legacy/'],
-  ['tasks/'],
+  ['tasks/', 'skills/'],
   ['server/'],
   ['subscriptions/'],
   ['discovery/'],
   ['context/'],
   ['mrtr/'],
   ['progress/'],
+  ['apps/'],
   ['decorators/'],
   ['schema/'],
   ['auth/'],

@@ -9,14 +9,14 @@
  * - The gate is the exit code with an empty expected-failures file (warnings count as failures), a health check
  *   before the run, and every pending scenario passing.
  *
- * Usage: node scripts/conformance.mjs [--requirements 2026-07-28] [--tasks]
- * (with --requirements, the tasks scenarios run only when --tasks is given too)
+ * Usage: node scripts/conformance.mjs [--requirements 2026-07-28] [--tasks] [--skills]
+ * (with --requirements, the tasks and skills scenarios run only when --tasks / --skills is given too)
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensurePinnedRunner } from './pinned-runner.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const runnerDir = join(root, 'tools/conformance-runner');
@@ -38,7 +38,22 @@ const TASK_SCENARIOS = [
   'tasks-mrtr-composition',
 ];
 const SKIPPED_BY_THE_SUITE = new Set(['tasks-status-notifications']);
+/**
+ * The skills extension's server scenarios (SEP-2640, `io.modelcontextprotocol/skills`): in the pending suite and tagged
+ * [extension], so they run one by one with `--scenario`, on the stateless 2026-07-28 wire and, with `--force` (an
+ * extension scenario is "not on the spec timeline" of a session revision), on 2025-11-25. Every check must succeed,
+ * except the checks the suite itself skips on a revision (the cache attributes only exist from 2026-07-28 on).
+ */
+const SKILL_SCENARIOS = ['sep-2640-skills-enumeration', 'sep-2640-skills-directory', 'sep-2640-skills-manifest'];
+const SKILL_REVISIONS = {
+  '2026-07-28': { args: [], skippedBySuite: new Set() },
+  '2025-11-25': {
+    args: ['--spec-version', '2025-11-25', '--force'],
+    skippedBySuite: new Set(['sep-2640-skills-list-cache-attributes', 'sep-2640-skills-get-cache-attributes']),
+  },
+};
 const runTasks = !process.argv.includes('--requirements') || process.argv.includes('--tasks');
+const runSkills = !process.argv.includes('--requirements') || process.argv.includes('--skills');
 const requirements = process.argv.includes('--requirements')
   ? [process.argv[process.argv.indexOf('--requirements') + 1]]
   : ['2026-07-28', '2025-11-25'];
@@ -52,13 +67,7 @@ function run(command, args, options = {}) {
 
 /** Installs the runner when its lockfile changed since the last install. */
 function ensureRunner() {
-  const lock = readFileSync(join(runnerDir, 'package-lock.json'));
-  const stamp = join(runnerDir, 'node_modules/.installed-lock-hash');
-  const hash = createHash('sha256').update(lock).digest('hex');
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) return;
-  log('installing the pinned runner (tools/conformance-runner)');
-  run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: runnerDir });
-  writeFileSync(stamp, hash);
+  ensurePinnedRunner(runnerDir, (message) => log(message));
 }
 
 function newestMtime(dir) {
@@ -181,6 +190,41 @@ function runTaskScenarios(url) {
   return failed.length === 0;
 }
 
+/**
+ * Runs the skills scenarios on both wires; each must exit 0 with every check SUCCESS (SKIPPED only where the suite
+ * skips a check on that revision): a fixture that did not declare the extension would pass with every check SKIPPED.
+ */
+function runSkillScenarios(url) {
+  let log_ = '';
+  const failed = [];
+  let ran = 0;
+  for (const [revision, { args, skippedBySuite }] of Object.entries(SKILL_REVISIONS)) {
+    const out = join(resultsDir, `skills-${revision}`);
+    rmSync(out, { recursive: true, force: true });
+    mkdirSync(out, { recursive: true });
+    for (const scenario of SKILL_SCENARIOS) {
+      ran++;
+      const result = spawnSync('npm', ['exec', '--', 'conformance', 'server', '--url', url, '--scenario', scenario, ...args, '-o', out], {
+        cwd: runnerDir,
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      log_ += `=== ${scenario} (${revision})\n${result.stdout ?? ''}${result.stderr ?? ''}`;
+      const checks = scenarioChecks(out, scenario);
+      const accepted = (check) => check.status === 'SUCCESS' || (check.status === 'SKIPPED' && skippedBySuite.has(check.id));
+      const refused = checks.filter((check) => !accepted(check)).map((check) => `${check.id}: ${check.status}`);
+      if (result.status !== 0 || checks.length === 0 || refused.length > 0) {
+        failed.push(`${scenario} on ${revision}${refused.length > 0 ? ` (${refused.join(', ')})` : checks.length === 0 ? ' (no checks)' : ''}`);
+      }
+    }
+  }
+  const logFile = join(resultsDir, 'skills.log');
+  writeFileSync(logFile, log_);
+  log(`skills extension: ${ran - failed.length}/${ran} scenario runs ok, on 2026-07-28 and 2025-11-25 (log: ${logFile})`);
+  if (failed.length > 0) console.error(`[conformance] skills scenarios failing: ${failed.join('; ')}`);
+  return failed.length === 0;
+}
+
 /** The checks a scenario wrote to `out` (none when it did not run). */
 function scenarioChecks(out, scenario) {
   const dir = readdirSync(out).find((name) => name.startsWith(`server-${scenario}-`));
@@ -212,6 +256,7 @@ async function main() {
     await healthCheck(mcpUrl);
     ok = requirements.map((revision) => runSuite(mcpUrl, revision)).every(Boolean);
     if (runTasks) ok = runTaskScenarios(mcpUrl) && ok;
+    if (runSkills) ok = runSkillScenarios(mcpUrl) && ok;
   } finally {
     child.kill('SIGTERM');
   }

@@ -7,8 +7,9 @@
  *   node scripts/start-demo.mjs --auth                   with authorization (env: AUTH_ISSUER, AUTH_RESOURCE,
  *                                                        AUTH_PORT, AUTH_CLIENT_SECRET)
  *
- * The build is stale when any file under apps/demo/src, libs/mcp/src or libs/mcp-redis/src (unit specs aside), a
- * tsconfig or nest-cli.json is newer than the built entry point. Build output goes to stderr, so that stdout carries
+ * The build (`nest build demo`, then the MCP Apps views: scripts/build-demo-views.mjs) is stale when any file under
+ * apps/demo/src, apps/demo/views, libs/mcp/src or libs/mcp-redis/src (unit specs aside), a tsconfig or nest-cli.json
+ * is newer than the built entry point, or a view was never built. Build output goes to stderr, so that stdout carries
  * only the server's own output. Builds take a lock (dist/.demo-build.lock): starts at the same time build once.
  * Arguments and environment are passed to the server; SIGINT, SIGTERM and SIGHUP are forwarded to it, and this
  * process exits the way the server did (same code, or same signal).
@@ -29,7 +30,9 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where `nest build demo` puts the entry point (rootDir is the repo root, so the source tree is mirrored). */
 const ENTRY = join(ROOT, 'dist/apps/demo/apps/demo/src/main.js');
 const NEST_CLI = join(ROOT, 'node_modules/.bin/nest');
-const SOURCE_DIRS = ['apps/demo/src', 'libs/mcp/src', 'libs/mcp-redis/src'].map((dir) => join(ROOT, dir));
+const SOURCE_DIRS = ['apps/demo/src', 'apps/demo/views', 'libs/mcp/src', 'libs/mcp-redis/src'].map((dir) => join(ROOT, dir));
+/** The MCP Apps views the build bundles (scripts/build-demo-views.mjs); missing means stale. */
+const VIEWS = [join(ROOT, 'dist/apps/demo-views/deployment-board.html')];
 const CONFIG_FILES = ['tsconfig.json', 'apps/demo/tsconfig.app.json', 'nest-cli.json'].map((file) => join(ROOT, file));
 const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 /** Held while building, so that two starts at once (tests run in parallel) never build into the same dist/. */
@@ -64,7 +67,7 @@ function newestMtime(dir) {
 }
 
 function isBuildStale() {
-  if (!existsSync(ENTRY)) return true;
+  if (!existsSync(ENTRY) || !VIEWS.every(existsSync)) return true;
   const built = statSync(ENTRY).mtimeMs;
   const sources = Math.max(...SOURCE_DIRS.map(newestMtime), ...CONFIG_FILES.filter(existsSync).map((file) => statSync(file).mtimeMs));
   return sources > built;
@@ -142,6 +145,10 @@ async function buildIfStale() {
       console.error(`[start-demo] The build did not produce ${ENTRY}.`);
       return { code: 1 };
     }
+    // The MCP Apps views: single-file HTML bundles the server reads (the deployment board).
+    console.error('[start-demo] Building the views: scripts/build-demo-views.mjs');
+    const { buildDemoViews } = await import('./build-demo-views.mjs');
+    await buildDemoViews();
     return undefined;
   });
 }

@@ -7,6 +7,7 @@ import { FeatureFlags, FeatureFlagsTools } from './feature-flags/index.js';
 import { IncidentsModule } from './incidents/index.js';
 import { IntegrationsModule } from './integrations/index.js';
 import { ServicesModule } from './services/index.js';
+import { OPS_SKILLS } from './skills/index.js';
 
 // #region docs:app-module
 /** The console's MCP server: the same options on one process and on every replica of a cluster. */
@@ -24,6 +25,8 @@ const OPS_CONSOLE: McpModuleOptions = {
   // With AUTH_ISSUER (`npm start -- --auth`), every HTTP request needs a bearer token for this console, and tools
   // need the ops:read / ops:write / ops:admin scopes (docs/authorization.md). Undefined: no authorization.
   auth: OPS_AUTH,
+  // Skills for agents (SEP-2640): triage an incident, roll a release out (apps/demo/skills, docs/skills.md).
+  skills: OPS_SKILLS,
 };
 
 /** Root module of the operations console: the MCP server at `/mcp` plus the console's features. */

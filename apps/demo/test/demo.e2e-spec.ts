@@ -203,6 +203,10 @@ describe.each(ADAPTERS)('ops-console demo (%s)', (adapter) => {
       expect(resources.map(({ uri, mimeType }) => ({ uri, mimeType }))).toEqual([
         { uri: 'ops://runbook', mimeType: 'text/markdown' },
         { uri: 'ops://services', mimeType: 'application/json' },
+        // The skills' SKILL.md files (SEP-2640) and the deployment board's view (MCP Apps).
+        { uri: 'skill://ops/safe-rollout/SKILL.md', mimeType: 'text/markdown' },
+        { uri: 'skill://ops/triage-incident/SKILL.md', mimeType: 'text/markdown' },
+        { uri: 'ui://ops-console/deployment-board', mimeType: 'text/html;profile=mcp-app' },
       ]);
       const { resourceTemplates } = await client.listResourceTemplates();
       // Templates are listed most specific first (the order they are matched in), not alphabetically.
@@ -210,9 +214,12 @@ describe.each(ADAPTERS)('ops-console demo (%s)', (adapter) => {
         expect.arrayContaining([
           { uriTemplate: 'ops://services/{name}', mimeType: 'application/json' },
           { uriTemplate: 'ops://services/{name}/logs', mimeType: 'text/plain' },
+          // Every file of a skill, read by its path (SEP-2640).
+          expect.objectContaining({ uriTemplate: 'skill://ops/safe-rollout/{+file}' }),
+          expect.objectContaining({ uriTemplate: 'skill://ops/triage-incident/{+file}' }),
         ]),
       );
-      expect(resourceTemplates).toHaveLength(2);
+      expect(resourceTemplates).toHaveLength(4);
     });
 
     it('reads the runbook and the catalog', async () => {

@@ -94,3 +94,41 @@ export {
   type IntrospectionTokenVerifierOptions,
   type IntrospectionTokenVerifierSettings,
 } from './auth/introspection-token.verifier.js';
+
+// Seed parity (issue #19): handler state across input rounds, input fallbacks, logging defaults, the emitter names of
+// the progress-emitter design (ADR 0021).
+export type { McpElicitOptions } from './mrtr/elicit-options.interface.js';
+export type { McpInputKind } from './mrtr/input-kind.js';
+export type { McpLoggingOptions } from './config/mcp-options.interface.js';
+export type {
+  DoubleProgressEmitter,
+  LongProgressEmitter,
+  CountingProgressEmitter,
+  PercentageCompleteProgressEmitter,
+  PercentProgressEmitter,
+} from './progress/index.js';
+
+// Skills (issue #18, SEP-2640 `io.modelcontextprotocol/skills`): skills from folders (`skills` option) and providers.
+export type { McpSkillsOptions, McpSkillRoot } from './config/mcp-options.interface.js';
+export { McpSkill, type McpSkillOptions, type McpSkillFiles, McpSkillDefinitionError, SKILLS_EXTENSION } from './skills/index.js';
+
+// MCP Apps (issue #18, `io.modelcontextprotocol/ui`): tools with views, app-only tools, companion prompts.
+export { McpAppView, type McpAppViewMetadata } from './decorators/mcp-app-view.decorator.js';
+export type {
+  McpAppVisibility,
+  McpToolAppOptions,
+  McpAppCsp,
+  McpAppPermissions,
+  McpAppViewOptions,
+  McpCompanionPromptOptions,
+  McpCompanionPromptMessages,
+} from './decorators/mcp-app-options.interface.js';
+export {
+  McpAppViews,
+  MCP_APPS_EXTENSION,
+  MCP_APP_MIME_TYPE,
+  MCP_APP_RESOURCE_URI_META_KEY,
+  DEFAULT_APP_VIEW_TTL_MS,
+  declaresApps,
+  withAppsExtension,
+} from './apps/index.js';

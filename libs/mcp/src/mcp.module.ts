@@ -45,6 +45,10 @@ import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
 import { ProtectedResourceMetadataInstaller } from './transport/http/protected-resource-metadata.installer.js';
 import { McpStdioTransport } from './transport/stdio/mcp-stdio.transport.js';
 import { taskProviders } from './tasks/tasks.providers.js';
+import { McpTaskMethods } from './tasks/task-methods.service.js';
+import { skillProviders } from './skills/skills.providers.js';
+import { McpSkillMethods } from './skills/skill-methods.service.js';
+import { MCP_ROUTE_EXTENSIONS, type McpRouteExtension } from './server/route-extension.interface.js';
 
 const DEFAULT_PATH = '/mcp';
 
@@ -109,6 +113,13 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = t
       McpPublisher,
       McpSubscriptionsService,
       ...taskProviders(),
+      ...skillProviders(),
+      // Every route extension (this provider of the token comes last, so it is the one Nest keeps).
+      {
+        provide: MCP_ROUTE_EXTENSIONS,
+        useFactory: (...extensions: McpRouteExtension[]) => extensions,
+        inject: [McpTaskMethods, McpSkillMethods],
+      },
       McpDispatcher,
       McpCallTracker,
       McpCallRunner,

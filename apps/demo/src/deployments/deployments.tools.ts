@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { McpArgs, McpCtx, McpTool, McpToolContext, McpToolError } from 'nest-mcp';
 import { OPS_WRITE, OpsScopes } from '../access/index.js';
+import { DEPLOYMENT_BOARD_VIEW, RolloutTracker } from '../deployment-board/index.js';
 import { ServiceCatalog, ServiceStatus } from '../services/index.js';
 import { DeploymentDto, DeployReleaseDto } from './dto/index.js';
 import { ReleasePipeline } from './release-pipeline.service.js';
@@ -12,6 +13,7 @@ export class DeploymentsTools {
   constructor(
     private readonly catalog: ServiceCatalog,
     private readonly pipeline: ReleasePipeline,
+    private readonly rollouts: RolloutTracker,
   ) {}
 
   @McpTool({
@@ -24,6 +26,8 @@ export class DeploymentsTools {
     input: DeployReleaseDto,
     output: DeploymentDto,
     annotations: { idempotentHint: false },
+    // Hosts with MCP Apps show the rollout live on the deployment board (apps/demo/src/deployment-board).
+    app: { view: DEPLOYMENT_BOARD_VIEW },
   })
   async deployRelease(@McpArgs() { name, version }: DeployReleaseDto, @McpCtx() ctx: McpToolContext): Promise<DeploymentDto> {
     const service = this.catalog.find(name);
@@ -33,20 +37,26 @@ export class DeploymentsTools {
 
     const progress = ctx.percentProgress();
     const steps = this.pipeline.steps;
+    const rollout = this.rollouts.start(name, version, service.version, steps, ctx.signal);
     for (const [index, step] of steps.entries()) {
       const where = `step ${index + 1}/${steps.length} (${step})`;
       ctx.log('info', `${name} ${version}: ${where}`, 'deploy_release');
       try {
-        // The call's signal aborts when the client cancels or goes away: the pipeline stops where it is.
-        await this.pipeline.run(step, { service: name, version }, ctx.signal);
+        // The rollout's signal aborts when the client cancels the call or goes away, or when the deployment board
+        // cancels the rollout: the pipeline stops where it is.
+        await this.pipeline.run(step, { service: name, version }, rollout.signal);
       } catch (error) {
-        const outcome = ctx.signal.aborted ? 'cancelled' : `failed: ${(error as Error).message}`;
+        const outcome = rollout.signal.aborted ? 'cancelled' : `failed: ${(error as Error).message}`;
         this.catalog.note(name, `deploy of ${version} ${outcome} at ${where}`);
-        throw new McpToolError(`Deploy of ${version} ${outcome} at ${where}. ${name} still runs ${service.version}.`);
+        const message = `Deploy of ${version} ${outcome} at ${where}. ${name} still runs ${service.version}.`;
+        rollout.end(rollout.signal.aborted ? 'cancelled' : 'failed', message);
+        throw new McpToolError(message);
       }
+      rollout.advance();
       progress.emit((index + 1) / steps.length, step);
     }
     this.catalog.deploy(name, version);
+    rollout.end('succeeded');
     return { service: name, fromVersion: service.version, toVersion: version, steps: steps.length };
   }
 }

@@ -2,11 +2,15 @@ import { Module } from '@nestjs/common';
 import { ServicesModule } from '../services/index.js';
 import { INCIDENT_STEP_MS, IncidentInvestigation } from './incident-investigation.service.js';
 import { IncidentsTools } from './incidents.tools.js';
+import { LogSummaryTool } from './log-summary.tool.js';
 
-/** Incident reports, run as tasks. A step takes 2 s, or `INCIDENT_STEP_MS` from the environment. */
+/**
+ * Incident reports, run as tasks (a step takes 2 s, or `INCIDENT_STEP_MS` from the environment), and log summaries
+ * by the client's model.
+ */
 @Module({
   imports: [ServicesModule],
-  providers: [{ provide: INCIDENT_STEP_MS, useFactory: () => stepMs(process.env.INCIDENT_STEP_MS) }, IncidentInvestigation, IncidentsTools],
+  providers: [{ provide: INCIDENT_STEP_MS, useFactory: () => stepMs(process.env.INCIDENT_STEP_MS) }, IncidentInvestigation, IncidentsTools, LogSummaryTool],
 })
 export class IncidentsModule {}
 

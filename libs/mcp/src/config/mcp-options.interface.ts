@@ -1,4 +1,4 @@
-import type { McpCacheHints, McpImplementation } from '../protocol/mcp-wire.interface.js';
+import type { McpCacheHints, McpCacheScope, McpImplementation, McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import type { McpEventBus } from '../protocol/mcp-event-bus.interface.js';
 import type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
 import type { McpDeliveryAuthorizer } from '../protocol/delivery-authorizer.interface.js';
@@ -50,6 +50,15 @@ export interface McpStreamingOptions {
 }
 
 /**
+ * The message channel (`notifications/message`, `ctx.log`; deprecated in the 2026-07-28 spec, still served), when it
+ * is on. `logging: false` turns it off instead.
+ */
+export interface McpLoggingOptions {
+  /** The level of a `ctx.log(data)` call that names none. Default `'info'`. */
+  defaultLevel?: McpLogLevel;
+}
+
+/**
  * Tasks (`@McpTool({ task })`, the `io.modelcontextprotocol/tasks` extension): where they are kept and run, and their
  * bounds. Every field has a default; the extension is advertised once a tool has a `task` option.
  */
@@ -70,6 +79,40 @@ export interface McpTasksOptions {
   maxTasks?: number;
   /** Largest final result kept, in bytes of JSON; a larger one fails the task with `-32603`. Default 1 MiB. */
   maxResultBytes?: number;
+}
+
+/**
+ * A directory of skills (`skills.roots`): every folder below it that holds a `SKILL.md` is a skill, served as
+ * `skill://<prefix>/<folder path>/…`; a skill folder inside another one is a nested skill.
+ */
+export interface McpSkillRoot {
+  /** The directory (relative paths resolve against the working directory). */
+  directory: string;
+  /** Skill-path segments put before the folder paths (`acme/billing`). Default: none. */
+  prefix?: string;
+  /** OAuth scopes a caller needs to see and read these skills (as `@McpScopes`). Default: none. */
+  scopes?: string[];
+  /** Listed in `skills/list` and `resources/list`; false: reachable only by URI (`skills/get`, reads). Default true. */
+  listed?: boolean;
+}
+
+/**
+ * Skills (SEP-2640, the `io.modelcontextprotocol/skills` extension; docs/skills.md): where they come from besides
+ * `@McpSkill` providers, and how their lists may be cached. Setting this option advertises the extension even while no
+ * skill is declared (`skills/list` is then empty).
+ */
+export interface McpSkillsOptions {
+  /** Directories of skills, read once at bootstrap (edits on disk show after a restart). Default: none. */
+  roots?: Array<string | McpSkillRoot>;
+  /** Serve `resources/directory/read` on skill directories (advertised as `directoryRead: true`). Default true. */
+  directoryRead?: boolean;
+  /** `ttlMs` of `skills/list`, `skills/get` and directory reads on the 2026-07-28 wire. Default 60,000. */
+  ttlMs?: number;
+  /**
+   * `cacheScope` of those results. Default `'public'`; they are `'private'` whatever this says when what callers see
+   * differs (`auth`, scopes, the `visibility` hook).
+   */
+  cacheScope?: McpCacheScope;
 }
 
 /** Options of the built-in JWT verifier (`auth.jwt`). */
@@ -268,12 +311,28 @@ export interface McpModuleOptions extends McpImplementation {
    */
   progress?: 'mcp' | 'stderr';
   /**
+   * What `ctx.progressFrom` does with the progress lines of a wrapped command when the request carries no progress
+   * token: `'stderr'` (default) writes each line it accepts, unchanged, to the server's stderr, where the command would
+   * have shown it; `'drop'` discards them (the behaviour before this option). With `progress: 'stderr'` the events are
+   * written as the server's own ProgressEvents instead, once. Each call may override it (`progressFrom(…, { withoutToken })`).
+   */
+  progressFromWithoutToken?: 'stderr' | 'drop';
+  /**
+   * The message channel (`ctx.log` → `notifications/message`, deprecated in the 2026-07-28 spec). An object configures
+   * it (`McpLoggingOptions`); `false` turns it off: the `logging` capability is not advertised (`server/discover`,
+   * 2025-11-25 `initialize`), `logging/setLevel` answers `-32601`, and `ctx.log` sends nothing and returns false.
+   * Default: on, `ctx.log(data)` at `'info'`.
+   */
+  logging?: false | McpLoggingOptions;
+  /**
    * Tool arguments that fail `inputSchema`: an `isError` result the model can correct (`'result'`, default),
    * or a JSON-RPC `-32602` error (`'protocol'`).
    */
   invalidToolArguments?: 'result' | 'protocol';
   /** Tasks: store, runner, lifetimes and bounds (`McpTasksOptions`). */
   tasks?: McpTasksOptions;
+  /** Skills served from directories, besides `@McpSkill` providers, and their cache hints (`McpSkillsOptions`). */
+  skills?: McpSkillsOptions;
   /**
    * OAuth authorization (`McpAuthOptions`): every HTTP request needs a valid bearer token for `auth.resource`; the
    * token's subject becomes the principal (so `principal` must not be set too).

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { McpCacheHints, McpImplementation } from '../protocol/mcp-wire.interface.js';
+import { MCP_LOG_LEVELS, type McpCacheHints, type McpCacheScope, type McpImplementation, type McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import { MCP_MODULE_OPTIONS } from './mcp-module-definition.js';
-import type { McpAuthOptions, McpCacheHintOptions, McpModuleOptions, McpTasksOptions } from './mcp-options.interface.js';
+import { isAbsolute, resolve } from 'node:path';
+import type { McpAuthOptions, McpCacheHintOptions, McpModuleOptions, McpSkillsOptions, McpTasksOptions } from './mcp-options.interface.js';
 import type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
 import type { McpDeliveryAuthorizer } from '../protocol/delivery-authorizer.interface.js';
 import { STATELESS_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.constants.js';
@@ -27,6 +28,11 @@ export class McpResolvedOptions {
   readonly serverInfoInResults: boolean;
   readonly invalidToolArguments: 'result' | 'protocol';
   readonly progress: 'mcp' | 'stderr';
+  readonly progressFromWithoutToken: 'stderr' | 'drop';
+  /** Whether the message channel is on (`logging` is not `false`). */
+  readonly logging: boolean;
+  /** `logging.defaultLevel`: the level of `ctx.log(data)`. */
+  readonly defaultLogLevel: McpLogLevel;
   readonly maxQueuedFrames: number;
   readonly maxQueuedBytes: number;
   readonly principal?: (request: unknown) => string | undefined;
@@ -53,6 +59,8 @@ export class McpResolvedOptions {
   readonly clientRequestTimeoutMs: number;
   /** `tasks`, with every default applied. */
   readonly tasks: McpResolvedTasksOptions;
+  /** `skills`, with every default applied (roots made absolute); `declared` says whether the option was given. */
+  readonly skills: McpResolvedSkillsOptions;
   /**
    * `auth` as given (a frozen copy): checked in depth, and its verifier built, by `McpAuthenticator` (auth/), a layer
    * above this one. Undefined: no authorization.
@@ -86,6 +94,11 @@ export class McpResolvedOptions {
     if (this.progress !== 'mcp' && this.progress !== 'stderr') {
       throw new Error(`McpModule: option "progress" must be 'mcp' or 'stderr'`);
     }
+    this.progressFromWithoutToken = options.progressFromWithoutToken ?? 'stderr';
+    if (this.progressFromWithoutToken !== 'stderr' && this.progressFromWithoutToken !== 'drop') {
+      throw new Error(`McpModule: option "progressFromWithoutToken" must be 'stderr' or 'drop'`);
+    }
+    [this.logging, this.defaultLogLevel] = resolveLogging(options.logging);
     this.cacheHints = options.cacheHints ?? {};
     this.maxQueuedFrames = positive(options.streaming?.maxQueuedFrames, 128, 'streaming.maxQueuedFrames');
     this.maxQueuedBytes = positive(options.streaming?.maxQueuedBytes, 64 * 1024, 'streaming.maxQueuedBytes');
@@ -117,6 +130,7 @@ export class McpResolvedOptions {
     this.supportedVersions = this.legacyWire ? SUPPORTED_PROTOCOL_VERSIONS : STATELESS_PROTOCOL_VERSIONS;
     this.clientRequestTimeoutMs = positive(options.clientRequestTimeoutMs, 10 * 60_000, 'clientRequestTimeoutMs');
     this.tasks = resolveTasks(options.tasks ?? {});
+    this.skills = resolveSkills(options.skills);
     this.auth = resolveAuth(options);
     requireSharedKeys(options, this.requestStateKeys);
   }
@@ -159,6 +173,51 @@ function resolveTasks(tasks: McpTasksOptions): McpResolvedTasksOptions {
  * `auth`, with the checks that concern the other options: with `auth` the caller is the verified token's, so the
  * request-based `principal` option would be a second, unverified source of identity.
  */
+/** A `skills.roots` entry with its defaults: an absolute directory. */
+export interface McpResolvedSkillRoot {
+  readonly directory: string;
+  /** `''` when none. */
+  readonly prefix: string;
+  readonly scopes: readonly string[];
+  readonly listed: boolean;
+}
+
+/** The `skills` options with their defaults. */
+export interface McpResolvedSkillsOptions {
+  /** Whether the `skills` option was given (the extension is then advertised even without skills). */
+  readonly declared: boolean;
+  readonly roots: readonly McpResolvedSkillRoot[];
+  readonly directoryRead: boolean;
+  readonly ttlMs: number;
+  readonly cacheScope: McpCacheScope;
+}
+
+function resolveSkills(skills: McpSkillsOptions | undefined): McpResolvedSkillsOptions {
+  if (skills !== undefined && (typeof skills !== 'object' || skills === null)) throw new Error('McpModule: option "skills" must be an object');
+  const roots = (skills?.roots ?? []).map((root, index): McpResolvedSkillRoot => {
+    const given = typeof root === 'string' ? { directory: root } : root;
+    if (typeof given?.directory !== 'string' || given.directory.length === 0) {
+      throw new Error(`McpModule: option "skills.roots[${index}]" must be a directory path or { directory, prefix?, scopes?, listed? }`);
+    }
+    if (given.prefix !== undefined && typeof given.prefix !== 'string') throw new Error(`McpModule: option "skills.roots[${index}].prefix" must be a string`);
+    if (given.scopes !== undefined && !Array.isArray(given.scopes)) throw new Error(`McpModule: option "skills.roots[${index}].scopes" must be an array of strings`);
+    return Object.freeze({
+      directory: isAbsolute(given.directory) ? given.directory : resolve(given.directory),
+      prefix: given.prefix ?? '',
+      scopes: Object.freeze([...(given.scopes ?? [])]),
+      listed: given.listed ?? true,
+    });
+  });
+  const cacheScope = skills?.cacheScope ?? 'public';
+  if (cacheScope !== 'public' && cacheScope !== 'private') throw new Error(`McpModule: option "skills.cacheScope" must be 'public' or 'private'`);
+  if (skills?.directoryRead !== undefined && typeof skills.directoryRead !== 'boolean') {
+    throw new Error('McpModule: option "skills.directoryRead" must be a boolean');
+  }
+  const ttlMs = skills?.ttlMs ?? 60_000;
+  if (!Number.isInteger(ttlMs) || ttlMs < 0) throw new Error('McpModule: option "skills.ttlMs" must be a non-negative integer');
+  return Object.freeze({ declared: skills !== undefined, roots: Object.freeze(roots), directoryRead: skills?.directoryRead ?? true, ttlMs, cacheScope });
+}
+
 function resolveAuth(options: McpModuleOptions): Readonly<McpAuthOptions> | undefined {
   const auth = options.auth;
   if (auth === undefined) return undefined;
@@ -201,6 +260,19 @@ function isShared(component: unknown): boolean {
 function componentName(component: unknown): string {
   const name = (component as { constructor?: { name?: unknown } }).constructor?.name;
   return typeof name === 'string' && name !== '' && name !== 'Object' ? name : 'a shared component';
+}
+
+/** `logging`: `false` turns the message channel off; an object (or nothing) keeps it on, with its default level. */
+function resolveLogging(logging: McpModuleOptions['logging']): [boolean, McpLogLevel] {
+  if (logging === false) return [false, 'info'];
+  if (logging !== undefined && (typeof logging !== 'object' || logging === null)) {
+    throw new Error('McpModule: option "logging" must be false or { defaultLevel? }');
+  }
+  const level = logging?.defaultLevel ?? 'info';
+  if (!(MCP_LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new Error(`McpModule: option "logging.defaultLevel" must be one of ${MCP_LOG_LEVELS.join(', ')}`);
+  }
+  return [true, level];
 }
 
 function singleUseStore(singleUse: boolean | McpRequestStateStore | undefined): true | McpRequestStateStore | undefined {

@@ -6,6 +6,9 @@ import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js
 import type { McpAccessToken } from '../protocol/access-token.interface.js';
 import { MCP_LOG_LEVELS, type McpClientCapabilities, type McpImplementation, type McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import { AnswerLedger } from '../mrtr/answer-ledger.js';
+import type { McpElicitOptions } from '../mrtr/elicit-options.interface.js';
+import { checkHandlerState } from '../mrtr/handler-state.util.js';
+import { supportsInputKind, type McpInputKind } from '../mrtr/input-kind.js';
 import { canElicit } from '../mrtr/input-request.builders.js';
 import type { McpInputRequest } from '../mrtr/input-request.interface.js';
 import { InputRequiredSignal } from '../mrtr/input-required.signal.js';
@@ -144,6 +147,34 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
     return this.scope.task?.authorized === true;
   }
 
+  /**
+   * Your own state, carried between the rounds of this call inside the sealed `requestState` (encrypted and
+   * integrity-protected like the answers; a client that alters it gets `-32602`). Reading gives what an earlier round
+   * attached (undefined in the first round); assigning attaches a value to the round this run ends with, if it asks
+   * for input (`elicit(key, request, { state })` does the same for one question). It stays until replaced, and
+   * `undefined` clears it.
+   *
+   * Plain JSON of at most 16 KiB (`TypeError` / `RangeError` otherwise, in every round). Keep **references** in it — a
+   * reservation id, a cursor, a step — never secrets or personal data (the client carries it), and never the proof
+   * that a one-time action happened: a client may send an old state again until it expires, unless
+   * `requestState.singleUse` is on. On the 2025-11-25 wire a handler is not replayed (its variables survive), and in
+   * a task's rounds the state is not carried: keep it in your own store under `ctx.taskId` there.
+   *
+   * @example
+   * ```ts
+   * const saved = ctx.requestState as { reservationId: string } | undefined;
+   * const reservationId = saved?.reservationId ?? (await this.rooms.hold(room)); // held once, in the first round
+   * const answer = await ctx.elicit('confirm', McpInput.form(`Book ${room}?`, ConfirmForm), { state: { reservationId } });
+   * ```
+   */
+  get requestState(): unknown {
+    return this.ledger.state;
+  }
+
+  set requestState(state: unknown) {
+    this.ledger.state = checkHandlerState(state);
+  }
+
   /** Whether the client asked for progress on this request (sent a progress token). */
   get wantsProgress(): boolean {
     return this.scope.meta.progressToken !== undefined;
@@ -172,8 +203,12 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
    *
    * Reports follow the `doubleProgress` rules (finite, strictly increasing, also across the other emitters of this
    * request): a line that breaks them, or a malformed progress line, is skipped with a warning instead of failing
-   * the call. The total is `options.total`, or else the
-   * first event's `total`. Without a progress token nothing is sent, so the call behaves the same either way.
+   * the call. The total is `options.total`, or else the first event's `total`.
+   *
+   * Without a progress token nothing is sent to the client, and the call behaves the same. Each progress line it
+   * accepts is then written unchanged to the server's stderr, where the command would have shown it, unless
+   * `options.withoutToken` (default: the module option `progressFromWithoutToken`) is `'drop'`; with the module
+   * option `progress: 'stderr'` the events are written as the server's own `ProgressEvent`s instead.
    *
    * @example
    * ```ts
@@ -181,12 +216,21 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
    * const [output] = await Promise.all([text(child.stdout), ctx.progressFrom(child.stderr), once(child, 'close')]);
    * ```
    */
-  progressFrom(readable: NodeJS.ReadableStream, options: { total?: number; logger?: LoggerService } = {}): Promise<void> {
+  progressFrom(
+    readable: NodeJS.ReadableStream,
+    options: { total?: number; logger?: LoggerService; withoutToken?: 'stderr' | 'drop' } = {},
+  ): Promise<void> {
     const logger = options.logger ?? new Logger(this.name);
+    const withoutToken = options.withoutToken ?? this.ledger.settings.progressFromWithoutToken;
+    if (withoutToken !== 'stderr' && withoutToken !== 'drop') throw new TypeError(`progressFrom: withoutToken must be 'stderr' or 'drop'`);
+    // Decided once: a request's token never changes, and `progress: 'stderr'` already writes these events itself.
+    const echo = withoutToken === 'stderr' && !this.wantsProgress && !this.scope.progressFallback;
     let emitter: DoubleProgress | undefined;
-    const report = (event: ProgressEvent) => {
+    const report = (event: ProgressEvent, line: string) => {
       emitter ??= this.doubleProgress(options.total ?? event.total);
       emitter.emit(event.progress, event.message);
+      // Only lines the request's order accepted, while the call is live; one write of one whole line.
+      if (echo && !this.completed && !this.scope.cancellation.aborted) process.stderr.write(`${line}\n`);
     };
     return readProgressLines(
       readable,
@@ -199,15 +243,19 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
     );
   }
 
-  async elicit<A>(key: string, request: McpInputRequest<A>): Promise<A> {
+  async elicit<A>(key: string, request: McpInputRequest<A>, options?: McpElicitOptions): Promise<A> {
+    // Checked in every round, whether or not this one asks: a bad state is a bug that must show in the first test.
+    const state = options && 'state' in options ? { value: checkHandlerState(options.state) } : undefined;
     if (this.scope.liveRequests) return this.askLive(request);
     const answer = this.lookup(key, request);
     if (answer.ok) return answer.answer;
     this.ledger.ask(key, request as McpInputRequest<unknown>);
+    if (state) this.ledger.state = state.value;
     throw new InputRequiredSignal([key]);
   }
 
-  async elicitAll<R extends Record<string, McpInputRequest<unknown>>>(requests: R): Promise<McpAnswers<R>> {
+  async elicitAll<R extends Record<string, McpInputRequest<unknown>>>(requests: R, options?: McpElicitOptions): Promise<McpAnswers<R>> {
+    const state = options && 'state' in options ? { value: checkHandlerState(options.state) } : undefined;
     if (this.scope.liveRequests) {
       const entries = await Promise.all(Object.entries(requests).map(async ([key, request]) => [key, await this.askLive(request)]));
       return Object.fromEntries(entries) as McpAnswers<R>;
@@ -221,6 +269,7 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
     }
     if (missing.length === 0) return answers as McpAnswers<R>;
     for (const key of missing) this.ledger.ask(key, requests[key]);
+    if (state) this.ledger.state = state.value;
     throw new InputRequiredSignal(missing);
   }
 
@@ -229,12 +278,44 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
   }
 
   /**
-   * Sends `notifications/message` on this request's stream, only when the request's `_meta` asked for a log level
-   * and `level` is at or above it; otherwise does nothing. Never put secrets or personal data in `data`.
+   * Whether the client declared what `request` needs — or, given a kind, what input of that kind needs (`'form'`,
+   * `'url'`, `'sampling'`, `'roots'`) — so the handler can choose a fallback before `elicit` fails with `-32021`.
+   * Per request on the 2026-07-28 wire (`_meta` client capabilities), per session on 2025-11-25 (`initialize`). A
+   * request is the finer test: `McpInput.sampling({ …, tools })` also needs `sampling.tools`.
+   *
+   * @example
+   * ```ts
+   * if (!ctx.supports('sampling')) return cannedSummary(logs);
+   * const draft = await ctx.elicit('summary', McpInput.sampling({ messages, maxTokens: 200 }));
+   * ```
    */
-  log(level: McpLogLevel, data: unknown, logger?: string): boolean {
+  supports(request: McpInputRequest<unknown> | McpInputKind): boolean {
+    if (typeof request === 'string') return supportsInputKind(this.clientCapabilities, request);
+    if (typeof request?.isAllowed !== 'function') throw new TypeError('supports() takes an McpInput request or one of form, url, sampling, roots');
+    return request.isAllowed(this.clientCapabilities);
+  }
+
+  /**
+   * Sends `notifications/message` on this request's stream, only when the request asked for a log level (its
+   * `_meta`, or `logging/setLevel` on a 2025-11-25 session) and `level` is at or above it; otherwise does nothing.
+   * With one argument, `data` is logged at the default level (`'info'`, or the module option `logging.defaultLevel`).
+   * With `logging: false` nothing is ever sent. Returns whether the message was handed to the response. Never put
+   * secrets or personal data in `data`: it goes to the client, and often to the model.
+   *
+   * @example
+   * ```ts
+   * ctx.log('Indexed 120 files'); // at the default level
+   * ctx.log('warning', { skipped: 3 }, 'indexer');
+   * ```
+   */
+  log(data: unknown): boolean;
+  log(level: McpLogLevel, data: unknown, logger?: string): boolean;
+  log(...args: [data: unknown] | [level: McpLogLevel, data: unknown, logger?: string]): boolean {
+    const settings = this.ledger.settings;
+    const [level, data, logger] = args.length === 1 ? [settings.defaultLogLevel, args[0], undefined] : args;
     const rank = LOG_RANK.get(level);
     if (rank === undefined) throw new TypeError(`Unknown log level "${level}"; expected one of ${MCP_LOG_LEVELS.join(', ')}`);
+    if (!settings.logging) return false;
     const threshold = this.scope.meta.logLevel;
     if (threshold === undefined || rank < LOG_RANK.get(threshold)!) return false;
     return this.notify({

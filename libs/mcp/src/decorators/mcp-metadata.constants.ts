@@ -7,3 +7,5 @@ export const MCP_RESOURCE_TEMPLATE_METADATA = 'nest-mcp:resource-template';
 export const MCP_PARAM_ARGS_METADATA = 'nest-mcp:param-args';
 /** Scopes required by `@McpScopes`, on a class or a method. */
 export const MCP_SCOPES_METADATA = 'nest-mcp:scopes';
+/** An MCP Apps view (`@McpAppView`): its `ui://` URI and options. */
+export const MCP_APP_VIEW_METADATA = 'nest-mcp:app-view';

@@ -1,6 +1,7 @@
 import { SetMetadata } from '@nestjs/common';
 import type { McpIcon, McpMeta, McpToolAnnotations } from '../protocol/mcp-wire.interface.js';
 import type { SchemaInput } from '../schema/index.js';
+import type { McpCompanionPromptOptions, McpToolAppOptions } from './mcp-app-options.interface.js';
 import { MCP_TOOL_METADATA } from './mcp-metadata.constants.js';
 
 /**
@@ -46,6 +47,16 @@ export interface McpToolOptions {
    * does it (called with the arguments and the context). Only with `task`.
    */
   beforeTask?: McpBeforeTaskHook | string;
+  /**
+   * The tool's MCP Apps view and visibility (`_meta.ui` on the tool, plus the deprecated flat `ui/resourceUri`):
+   * `{ view: 'ui://…' }` names an `@McpAppView` of this server; `{ visibility: ['app'] }` makes the tool app-only.
+   */
+  app?: McpToolAppOptions;
+  /**
+   * A prompt that comes with the tool (`McpCompanionPromptOptions`): listed only to callers who can see the tool,
+   * rendered from the tool's name, never running it. Not for app-only tools.
+   */
+  companionPrompt?: McpCompanionPromptOptions;
 }
 
 /**

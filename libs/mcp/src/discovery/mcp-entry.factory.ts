@@ -1,9 +1,15 @@
+import { MCP_APP_MIME_TYPE } from '../apps/apps.constants.js';
+import { isAppViewUri, toolAppBinding, type McpToolAppBinding } from '../apps/app-tool.binding.js';
+import { appViewResult, appViewSettings } from '../apps/app-view.meta.js';
 import type { McpHandler } from '../context/mcp-handler.interface.js';
+import type { McpCompanionPromptOptions } from '../decorators/mcp-app-options.interface.js';
+import type { McpAppViewMetadata } from '../decorators/mcp-app-view.decorator.js';
 import type { McpCompletionProvider } from '../decorators/completion-provider.interface.js';
 import type { McpPromptOptions } from '../decorators/mcp-prompt.decorator.js';
 import type { McpResourceTemplateOptions } from '../decorators/mcp-resource-template.decorator.js';
 import type { McpResourceOptions } from '../decorators/mcp-resource.decorator.js';
 import type { McpBeforeTaskHook, McpToolOptions } from '../decorators/mcp-tool.decorator.js';
+import type { McpHandlerSummary } from '../protocol/mcp-caller.interface.js';
 import { UriTemplate } from '../protocol/uri-template.js';
 import { compileSchema, type SchemaInput } from '../schema/index.js';
 import { McpDefinitionError } from './mcp-definition.error.js';
@@ -37,6 +43,9 @@ export const McpEntryFactory = {
     const input = options.input === undefined ? undefined : compile(options.input, 'input');
     const output = options.output === undefined ? undefined : compile(options.output, 'output');
     const inputSchema = input?.jsonSchema ?? NO_ARGUMENTS_SCHEMA;
+    const app = appBinding(where, options);
+    const summary: McpHandlerSummary = Object.freeze({ kind: 'tool', name, scopes: checkScopes(where, scopes) });
+    const companion = options.companionPrompt === undefined ? undefined : companionPrompt(where, name, options.companionPrompt, app, summary);
     return {
       definition: clean({
         name,
@@ -46,14 +55,43 @@ export const McpEntryFactory = {
         inputSchema,
         outputSchema: output?.jsonSchema,
         annotations: options.annotations,
-        _meta: options._meta,
+        _meta: app?.meta ?? options._meta,
       }),
       input,
       output,
       paramHeaders: checkParamHeaders(where, inputSchema),
       handler,
-      summary: Object.freeze({ kind: 'tool', name, scopes: checkScopes(where, scopes) }),
+      summary,
       ...(task && { task }),
+      ...(app && { app }),
+      ...(companion && { companion }),
+    };
+  },
+
+  /**
+   * An MCP Apps view (`@McpAppView`): a static resource at a `ui://` URI with the MCP Apps MIME type and `_meta.ui`,
+   * whose handler's HTML is served as exactly one content item carrying the same `_meta.ui` and the view's `ttlMs`.
+   */
+  appView(where: string, options: McpAppViewMetadata & { name: string }, handler: McpHandler, scopes: readonly string[] = []): ResourceEntry {
+    const { uri, name, title, description, icons, _meta } = options;
+    if (!isAppViewUri(uri)) {
+      throw new McpDefinitionError(where, `view uri ${JSON.stringify(uri)} must be a ui:// URI of printable ASCII (MCP Apps views live at ui:// URIs)`);
+    }
+    let settings: ReturnType<typeof appViewSettings>;
+    try {
+      settings = appViewSettings(options);
+    } catch (error) {
+      throw new McpDefinitionError(where, `view ${uri}: ${(error as Error).message}`);
+    }
+    const meta = settings.ui || _meta ? { ..._meta, ...(settings.ui && { ui: settings.ui }) } : undefined;
+    const view: McpHandler = {
+      invoke: async (input, context) => appViewResult(uri, await handler.invoke(input, context), settings),
+      ...(handler.authorize && { authorize: (input, context) => handler.authorize!(input, context) }),
+    };
+    return {
+      definition: clean({ uri, name, title, description, mimeType: MCP_APP_MIME_TYPE, icons, _meta: meta }),
+      handler: view,
+      summary: Object.freeze({ kind: 'resource', name, uri, scopes: checkScopes(where, scopes) }),
     };
   },
 
@@ -100,6 +138,10 @@ export const McpEntryFactory = {
       throw new McpDefinitionError(where, 'resource size must be a non-negative integer');
     }
     const { uri, name, title, description, mimeType, size, annotations, icons, _meta } = options;
+    // ui:// is reserved for MCP Apps views (ext-apps, "Reservations in MCP"); a view must carry their MIME type.
+    if (isAppViewUri(uri) && mimeType !== MCP_APP_MIME_TYPE) {
+      throw new McpDefinitionError(where, `ui:// URIs are reserved for MCP Apps views: serve ${uri} with @McpAppView (mimeType ${MCP_APP_MIME_TYPE})`);
+    }
     return {
       definition: clean({ uri, name, title, description, mimeType, size, annotations, icons, _meta }),
       handler,
@@ -149,6 +191,45 @@ function bindCompletion(where: string, provider: McpCompletionProvider, host?: o
 /** Drops undefined fields so that definitions serialize exactly as declared. */
 function clean<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** The MCP Apps binding of a tool, checked (`toolAppBinding`), or `undefined` for a tool without a view. */
+function appBinding(where: string, options: McpToolOptions & { name: string }): McpToolAppBinding | undefined {
+  try {
+    return toolAppBinding(options.app, options._meta);
+  } catch (error) {
+    throw new McpDefinitionError(where, `tool "${options.name}": ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The prompt entry of a tool's companion prompt: rendered from the tool's name, never running the tool, and seen by
+ * exactly who sees the tool (it shares the tool's summary, so scopes and the `visibility` hook judge the tool).
+ */
+function companionPrompt(
+  where: string,
+  toolName: string,
+  options: McpCompanionPromptOptions,
+  app: McpToolAppBinding | undefined,
+  summary: McpHandlerSummary,
+): PromptEntry {
+  if (app?.appOnly) {
+    throw new McpDefinitionError(where, `tool "${toolName}" is app-only (visibility: ['app']): it cannot have a companion prompt, which is for the model`);
+  }
+  if (typeof options !== 'object' || options === null) throw new McpDefinitionError(where, 'companionPrompt must be an object { name, render }');
+  const { name, title, description, icons, _meta, render } = options;
+  if (typeof name !== 'string' || name === '') throw new McpDefinitionError(where, `the companion prompt of tool "${toolName}" needs a name`);
+  if (typeof render !== 'function') {
+    throw new McpDefinitionError(where, `the companion prompt "${name}" of tool "${toolName}" needs a render function (toolName) => messages`);
+  }
+  return {
+    definition: clean({ name, title, description, icons, _meta }),
+    requiredArguments: [],
+    completions: new Map(),
+    handler: { invoke: async () => render(toolName) },
+    summary,
+    companionOf: toolName,
+  };
 }
 
 /** The task policy of a tool, checked: `task` is one of the spec's terms, `beforeTask` only with it. */

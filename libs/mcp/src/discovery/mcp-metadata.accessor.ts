@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { McpAppViewMetadata } from '../decorators/mcp-app-view.decorator.js';
 import {
+  MCP_APP_VIEW_METADATA,
   MCP_PROMPT_METADATA,
   MCP_RESOURCE_METADATA,
   MCP_RESOURCE_TEMPLATE_METADATA,
@@ -33,6 +35,10 @@ export class McpMetadataAccessor {
 
   getResourceTemplateOptions(method: Method): McpResourceTemplateOptions | undefined {
     return this.reflector.get<McpResourceTemplateOptions>(MCP_RESOURCE_TEMPLATE_METADATA, method);
+  }
+
+  getAppViewOptions(method: Method): McpAppViewMetadata | undefined {
+    return this.reflector.get<McpAppViewMetadata>(MCP_APP_VIEW_METADATA, method);
   }
 
   /** The scopes `@McpScopes` requires for `method` of `type`: the class's first, then the method's (unchecked). */

@@ -171,7 +171,7 @@ describe('McpExplorer', () => {
 
   it('fails bootstrap when a method is of two kinds, or a declaration is invalid, naming the class and method', async () => {
     await expect(explore([TwoKinds])).rejects.toThrow(
-      new McpDefinitionError('TwoKinds.both', 'a method can be only one of tool, prompt, resource or resource template'),
+      new McpDefinitionError('TwoKinds.both', 'a method can be only one of tool, prompt, resource, resource template or app view'),
     );
     await expect(explore([BadName])).rejects.toThrow('nest-mcp: BadName.run: tool name "not valid" must be 1-128 characters of A-Z a-z 0-9 _ - .');
   });

@@ -8,9 +8,9 @@ import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { McpRegistry } from './mcp.registry.js';
 
 /**
- * Finds `@McpTool`, `@McpPrompt`, `@McpResource` and `@McpResourceTemplate` methods on every provider and
- * controller at bootstrap, checks them, and fills the registry. Any misuse fails bootstrap with a message that
- * names the class and method.
+ * Finds `@McpTool`, `@McpPrompt`, `@McpResource`, `@McpResourceTemplate` and `@McpAppView` methods on every provider
+ * and controller at bootstrap, checks them, and fills the registry. Any misuse fails bootstrap with a message that
+ * names the class and method — a tool whose MCP Apps view no `@McpAppView` serves included.
  */
 @Injectable()
 export class McpExplorer implements OnApplicationBootstrap {
@@ -23,6 +23,9 @@ export class McpExplorer implements OnApplicationBootstrap {
     private readonly handlers: McpHandlerFactory,
     private readonly registry: McpRegistry,
   ) {}
+
+  /** Where each decorated tool was declared, to name it when its MCP Apps view is checked. */
+  private readonly toolsDeclared = new Map<string, string>();
 
   onApplicationBootstrap(): void {
     const wrappers = [...this.discovery.getProviders(), ...this.discovery.getControllers()];
@@ -38,11 +41,21 @@ export class McpExplorer implements OnApplicationBootstrap {
         this.exploreMethod(wrapper, instance, methodName);
       }
     }
+    this.checkViews();
     this.registry.completeDiscovery();
     this.logger.log(
       `Mapped ${this.registry.listTools().length} tools, ${this.registry.listPrompts().length} prompts, ` +
         `${this.registry.listResources().length} resources, ${this.registry.listResourceTemplates().length} resource templates`,
     );
+  }
+
+  /** Every view a tool names must be served, as an MCP Apps view (decorated tools and those registered earlier). */
+  private checkViews(): void {
+    for (const tool of this.registry.listTools()) {
+      const name = tool.definition.name;
+      this.registry.checkView(this.toolsDeclared.get(name) ?? `runtime tool "${name}"`, tool);
+    }
+    this.toolsDeclared.clear();
   }
 
   private exploreMethod(wrapper: InstanceWrapper, instance: object, methodName: string): void {
@@ -52,16 +65,22 @@ export class McpExplorer implements OnApplicationBootstrap {
     const prompt = this.accessor.getPromptOptions(method);
     const resource = this.accessor.getResourceOptions(method);
     const template = this.accessor.getResourceTemplateOptions(method);
-    const kinds = [tool, prompt, resource, template].filter(Boolean).length;
+    const view = this.accessor.getAppViewOptions(method);
+    const kinds = [tool, prompt, resource, template, view].filter(Boolean).length;
     if (kinds === 0) return;
     if (kinds > 1) {
-      throw new McpDefinitionError(where, 'a method can be only one of tool, prompt, resource or resource template');
+      throw new McpDefinitionError(where, 'a method can be only one of tool, prompt, resource, resource template or app view');
     }
     const handler = this.handlers.create(wrapper, methodName);
     try {
       const scopes = this.accessor.getScopes(method, instance.constructor);
       if (tool) {
-        this.registry.addTool(McpEntryFactory.tool(where, { ...tool, name: tool.name ?? methodName }, handler, instance, scopes));
+        const entry = McpEntryFactory.tool(where, { ...tool, name: tool.name ?? methodName }, handler, instance, scopes);
+        this.registry.addTool(entry);
+        this.toolsDeclared.set(entry.definition.name, where);
+      }
+      if (view) {
+        this.registry.addResource(McpEntryFactory.appView(where, { ...view, name: view.name ?? methodName }, handler, scopes));
       }
       if (prompt) {
         const options = { ...prompt, name: prompt.name ?? methodName };

@@ -1,14 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { Subject } from 'rxjs';
+import { MCP_APP_MIME_TYPE } from '../apps/apps.constants.js';
 import type { McpToolContext } from '../context/mcp-tool.context.js';
 import type { McpPromptContext } from '../context/mcp-prompt.context.js';
 import type { McpResourceContext } from '../context/mcp-resource.context.js';
 import type { McpHandler } from '../context/mcp-handler.interface.js';
 import type { MrtrContext } from '../context/mrtr.context.js';
+import type { McpAppViewOptions } from '../decorators/mcp-app-options.interface.js';
 import type { McpPromptOptions } from '../decorators/mcp-prompt.decorator.js';
 import type { McpResourceTemplateOptions } from '../decorators/mcp-resource-template.decorator.js';
 import type { McpResourceOptions } from '../decorators/mcp-resource.decorator.js';
 import type { McpToolOptions } from '../decorators/mcp-tool.decorator.js';
+import { McpDefinitionError } from './mcp-definition.error.js';
 import { McpEntryFactory } from './mcp-entry.factory.js';
 import type { PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from './registry-entries.interface.js';
 
@@ -71,7 +74,27 @@ export class McpRegistry {
     handler: McpRuntimeHandler<I, McpToolContext>,
     access: McpRuntimeHandlerOptions = {},
   ): void {
-    this.addTool(McpEntryFactory.tool(`runtime tool "${options.name}"`, options, asHandler(handler), undefined, access.scopes));
+    const where = `runtime tool "${options.name}"`;
+    const entry = McpEntryFactory.tool(where, options, asHandler(handler), undefined, access.scopes);
+    // Before discovery the views may not be registered yet: the explorer checks every tool once they are.
+    if (this.discovered) this.checkView(where, entry);
+    this.addTool(entry);
+  }
+
+  /**
+   * @internal Throws `McpDefinitionError` when `entry` names an MCP Apps view that is not registered as one (ext-apps:
+   * the resource a tool names MUST exist and be readable).
+   */
+  checkView(where: string, entry: ToolEntry): void {
+    const view = entry.app?.view;
+    if (view === undefined) return;
+    const resource = this.resources.get(view);
+    if (!resource) {
+      throw new McpDefinitionError(where, `tool "${entry.definition.name}" names the view ${view}, which no @McpAppView (or McpAppViews.fromFile) serves`);
+    }
+    if (resource.definition.mimeType !== MCP_APP_MIME_TYPE) {
+      throw new McpDefinitionError(where, `tool "${entry.definition.name}" names ${view}, which is not served as an MCP Apps view (${MCP_APP_MIME_TYPE})`);
+    }
   }
 
   /** Adds a prompt at run time (completion providers must be functions). */
@@ -93,6 +116,25 @@ export class McpRegistry {
     this.addResource(McpEntryFactory.resource(`runtime resource "${options.uri}"`, named, asHandler(handler), access.scopes));
   }
 
+  /**
+   * Adds an MCP Apps view at run time (what `@McpAppView` declares): the handler returns the view's HTML document.
+   * `name` defaults to the URI. Register it before the tools that name it.
+   *
+   * @example
+   * ```ts
+   * registry.registerAppView('ui://flags/editor', { title: 'Flag editor' }, () => editorHtml);
+   * ```
+   */
+  registerAppView(
+    uri: string,
+    options: McpAppViewOptions,
+    handler: McpRuntimeHandler<Record<string, never>, McpResourceContext>,
+    access: McpRuntimeHandlerOptions = {},
+  ): void {
+    const named = { ...options, uri, name: options.name ?? uri };
+    this.addResource(McpEntryFactory.appView(`runtime view "${uri}"`, named, asHandler(handler), access.scopes));
+  }
+
   /** Adds a resource template at run time; `name` defaults to the template. */
   registerResourceTemplate<I = Record<string, string | string[]>>(
     options: McpResourceTemplateOptions,
@@ -104,9 +146,15 @@ export class McpRegistry {
     this.addResourceTemplate(McpEntryFactory.resourceTemplate(where, named, asHandler(handler), undefined, access.scopes));
   }
 
-  /** @internal Adds a built tool entry; a duplicate name throws. */
+  /** @internal Adds a built tool entry, and its companion prompt; a duplicate name (tool or prompt) throws. */
   addTool(entry: ToolEntry): void {
+    const companion = entry.companion;
+    // Checked first, so that a clash leaves neither the tool nor the prompt behind.
+    if (companion && this.prompts.has(companion.definition.name)) {
+      throw new Error(`nest-mcp: duplicate prompt "${companion.definition.name}" (companion of tool "${entry.definition.name}"): each prompt must be registered once`);
+    }
     this.add(this.tools, entry.definition.name, entry, 'tools', 'tool');
+    if (companion) this.add(this.prompts, companion.definition.name, companion, 'prompts', 'prompt');
   }
 
   /** @internal Adds a built prompt entry; a duplicate name throws. */
@@ -124,9 +172,12 @@ export class McpRegistry {
     this.add(this.templates, entry.definition.uriTemplate, entry, 'resourceTemplates', 'resource template');
   }
 
-  /** Removes a tool by name; returns whether it existed. */
+  /** Removes a tool by name, and its companion prompt; returns whether it existed. */
   removeTool(name: string): boolean {
-    return this.remove(this.tools, name, 'tools');
+    const companion = this.tools.get(name)?.companion;
+    const existed = this.remove(this.tools, name, 'tools');
+    if (companion && this.prompts.get(companion.definition.name) === companion) this.remove(this.prompts, companion.definition.name, 'prompts');
+    return existed;
   }
 
   /** Removes a prompt by name; returns whether it existed. */

@@ -1,3 +1,4 @@
+import type { McpToolAppBinding } from '../apps/app-tool.binding.js';
 import type { McpHandler } from '../context/mcp-handler.interface.js';
 import type { McpCompletionContext, McpCompletionReturn } from '../decorators/completion-provider.interface.js';
 import type { McpBeforeTaskHook, McpToolTaskSupport } from '../decorators/mcp-tool.decorator.js';
@@ -31,6 +32,10 @@ export interface ToolEntry extends AccessControlled {
   readonly handler: McpHandler;
   /** Present for a tool that runs as a task (`@McpTool({ task })`). */
   readonly task?: ToolTaskPolicy;
+  /** Present for a tool with an MCP Apps view or visibility (`@McpTool({ app })`). */
+  readonly app?: McpToolAppBinding;
+  /** The tool's companion prompt (`@McpTool({ companionPrompt })`), registered and removed with it. */
+  readonly companion?: PromptEntry;
 }
 
 /** How a tool runs as a task. */
@@ -46,6 +51,8 @@ export interface PromptEntry extends AccessControlled {
   readonly requiredArguments: readonly string[];
   readonly completions: ReadonlyMap<string, BoundCompletion>;
   readonly handler: McpHandler;
+  /** The tool a companion prompt belongs to; its `summary` is then the tool's (who sees the tool sees the prompt). */
+  readonly companionOf?: string;
 }
 
 /** A registered static resource. */

@@ -1,3 +1,4 @@
+import { keptAppsExtension } from '../apps/apps-capability.util.js';
 import { isJsonObject } from '../protocol/json-object.util.js';
 import type { McpClientCapabilities, McpImplementation } from '../protocol/mcp-wire.interface.js';
 import { canElicit } from '../mrtr/input-request.builders.js';
@@ -7,7 +8,8 @@ import { MAX_CLIENT_INFO_FIELD_LENGTH } from './legacy-session.constants.js';
  * What a 2025-11-25 session keeps of the client's `initialize` capabilities: a fresh object with only what the server
  * reads (which elicitation modes, sampling with tools/context, roots with listChanged), never the client's objects —
  * a session lives for its idle lifetime, and whatever it references lives as long. Anything else the client declared
- * (`experimental`, `tasks`, unknown keys) is dropped.
+ * (`experimental`, `tasks`, unknown keys and extensions) is dropped, except the MCP Apps extension (`extensions`
+ * `io.modelcontextprotocol/ui`, kept as `{ mimeTypes: ['text/html;profile=mcp-app'] }` when declared).
  *
  * @example
  * boundedCapabilities({ elicitation: {}, roots: { listChanged: true, x: 1 } }) // { elicitation: { form: {} }, roots: { listChanged: true } }
@@ -24,6 +26,9 @@ export function boundedCapabilities(declared: Record<string, unknown>): McpClien
   }
   const roots = declared.roots;
   if (isJsonObject(roots)) kept.roots = roots.listChanged === true ? { listChanged: true } : {};
+  // MCP Apps (declared per session on this wire): decides whether app-only tools are listed.
+  const apps = keptAppsExtension(declared);
+  if (apps) kept.extensions = { ...kept.extensions, ...apps };
   return kept;
 }
 

@@ -16,6 +16,8 @@ import type { McpRoute } from '../server/mcp-route.interface.js';
 import type { LegacySession } from './legacy-session.js';
 import { LATEST_LEGACY_VERSION, LEGACY_PROTOCOL_VERSIONS } from './legacy-versions.constants.js';
 import { ABSOLUTE_URI, MAX_URI_LENGTH } from '../protocol/uri.util.js';
+import { MCP_APPS_EXTENSION } from '../apps/apps.constants.js';
+import { SKILLS_EXTENSION } from '../skills/skills.constants.js';
 
 const LEGACY_VERSIONS = new Set(LEGACY_PROTOCOL_VERSIONS);
 const LOG_LEVELS: ReadonlySet<string> = new Set(MCP_LOG_LEVELS);
@@ -80,10 +82,15 @@ export class McpLegacyWireService {
    * top-level on this wire.
    */
   initializeResult(protocolVersion: string): JsonObject {
-    // The 2026 extensions (the tasks extension among them) enable nothing on this wire (ext-tasks SEP-2663,
-    // "Backward Compatibility"); 2025-11-25 tasks have their own capability (spec 2025-11-25: basic/utilities/tasks,
-    // "Server Capabilities").
-    const { extensions: _extensions, ...capabilities } = this.discover.capabilities();
+    // The tasks extension enables nothing on this wire (ext-tasks SEP-2663, "Backward Compatibility"); 2025-11-25
+    // tasks have their own capability (spec 2025-11-25: basic/utilities/tasks, "Server Capabilities"). The skills
+    // extension is served on both wires and declared in `initialize` (SEP-2640, "Capability Declaration").
+    const { extensions, ...capabilities } = this.discover.capabilities();
+    const skills = (extensions as JsonObject | undefined)?.[SKILLS_EXTENSION];
+    if (skills !== undefined) capabilities.extensions = { [SKILLS_EXTENSION]: skills };
+    // MCP Apps is served on both wires: a host learns it from `initialize` here (its settings are {}).
+    const apps = (extensions as JsonObject | undefined)?.[MCP_APPS_EXTENSION];
+    if (apps !== undefined) capabilities.extensions = { ...(capabilities.extensions as JsonObject | undefined), [MCP_APPS_EXTENSION]: apps };
     const tasks = this.tasks?.capability();
     if (tasks) capabilities.tasks = tasks;
     return {
@@ -110,6 +117,7 @@ export class McpLegacyWireService {
       case 'ping':
         return {};
       case 'logging/setLevel': {
+        if (!('logging' in this.discover.capabilities())) throw methodNotFound(message.method);
         if (typeof params.level !== 'string' || !LOG_LEVELS.has(params.level)) {
           throw McpError.invalidParams(`Invalid params: level must be one of ${MCP_LOG_LEVELS.join(', ')}`);
         }

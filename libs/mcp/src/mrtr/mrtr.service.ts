@@ -6,6 +6,7 @@ import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
 import { AnswerLedger } from './answer-ledger.js';
+import type { McpCallSettings } from './call-settings.js';
 import { InMemoryRequestStateStore } from './in-memory-request-state.store.js';
 import { RequestStateCodec } from './request-state.codec.js';
 import type { RequestStatePayload } from './request-state.interface.js';
@@ -22,6 +23,8 @@ import { callerKey } from '../protocol/admission-quota.js';
 export class McpMrtrService {
   /** Where used states are recorded when `requestState.singleUse` is on. */
   private readonly store?: McpRequestStateStore;
+  /** What every call's context reads of the module options, built once. */
+  private readonly settings: McpCallSettings;
 
   constructor(
     private readonly codec: RequestStateCodec,
@@ -29,6 +32,11 @@ export class McpMrtrService {
   ) {
     const singleUse = options.requestStateSingleUse;
     this.store = singleUse === true ? new InMemoryRequestStateStore() : singleUse;
+    this.settings = Object.freeze({
+      logging: options.logging,
+      defaultLogLevel: options.defaultLogLevel,
+      progressFromWithoutToken: options.progressFromWithoutToken,
+    });
   }
 
   /**
@@ -45,7 +53,7 @@ export class McpMrtrService {
       if (!isJsonObject(value)) throw McpError.invalidParams(`Invalid params: inputResponses["${key}"] must be an object`);
     }
     if (requestState === undefined) {
-      return new AnswerLedger(new Map(Object.entries(responses)));
+      return new AnswerLedger(new Map(Object.entries(responses)), undefined, this.settings);
     }
     const opened = this.codec.openState(requestState);
     const state = this.verify(opened.payload, scope, target);
@@ -56,14 +64,14 @@ export class McpMrtrService {
       if (Object.hasOwn(responses, key)) answers.set(key, responses[key]);
     }
     const store = this.store;
-    if (!store) return new AnswerLedger(answers);
+    if (!store) return new AnswerLedger(answers, state.s, this.settings);
     // Recorded only once every check passed, so a refused state does not take a slot; before the handler runs.
     const caller = callerKey({ principal: scope.principal, address: scope.remoteAddress });
     return Promise.resolve(store.consume(opened.id, state.iat + this.options.requestStateTtlMs, caller)).then((fresh) => {
       if (fresh !== true) {
         throw McpError.invalidParams('Invalid requestState: this requestState was already used (states are single-use); start the call again without it');
       }
-      return new AnswerLedger(answers);
+      return new AnswerLedger(answers, state.s, this.settings);
     });
   }
 
@@ -82,6 +90,7 @@ export class McpMrtrService {
       p: [...ledger.pendingRequests().keys()],
       iat: Date.now(),
       ...(scope.principal !== undefined && { sub: scope.principal }),
+      ...(ledger.state !== undefined && { s: ledger.state }),
     };
     return { resultType: 'input_required', inputRequests, requestState: this.codec.seal(payload) };
   }

@@ -1,3 +1,5 @@
+import type { JsonValue } from '../protocol/json-rpc.interface.js';
+
 /** What a sealed `requestState` carries between rounds (internal; compact keys keep it small). */
 export interface RequestStatePayload {
   /** Method of the original request. */
@@ -14,4 +16,6 @@ export interface RequestStatePayload {
   iat: number;
   /** The principal the state is bound to, if any. */
   sub?: string;
+  /** The handler's own state (`ctx.requestState`), when it attached one. */
+  s?: JsonValue;
 }

@@ -4,8 +4,11 @@ import type { ProgressEvent } from './progress-event.interface.js';
 
 /** What to do with each line of a stream that mixes `ProgressEvent`s with other output. */
 export interface ProgressLineHandlers {
-  /** A well-formed progress event. May throw (e.g. `IllegalProgressError`); the error goes to `onRejected`. */
-  onEvent(event: ProgressEvent): void;
+  /**
+   * A well-formed progress event, with the line it was read from (without its line break). May throw (e.g.
+   * `IllegalProgressError`); the error goes to `onRejected`.
+   */
+  onEvent(event: ProgressEvent, line: string): void;
   /** A progress event that was malformed, or that `onEvent` refused. */
   onRejected(line: string, reason: string): void;
   /** Any other non-empty line. */
@@ -38,7 +41,7 @@ export function readProgressLines(readable: NodeJS.ReadableStream, handlers: Pro
       else if (parsed.kind === 'invalid') handlers.onRejected(line, parsed.reason);
       else {
         try {
-          handlers.onEvent(parsed.event);
+          handlers.onEvent(parsed.event, line);
         } catch (error) {
           handlers.onRejected(line, (error as Error)?.message ?? String(error));
         }

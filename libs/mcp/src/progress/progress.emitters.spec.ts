@@ -344,3 +344,22 @@ describe('the same IllegalProgressError whether or not a token was sent', () => 
     }
   });
 });
+
+describe('the names of the progress-emitter design (ADR 0021)', () => {
+  it('PercentProgress.complete(fraction, message?) is emit under the design’s name: same checks, same sink', () => {
+    const sink = new RecordingSink(true);
+    const progress = new PercentProgress(sink);
+    expect(progress.complete(0.25)).toBe(true);
+    expect(progress.complete(0.5, 'half')).toBe(true);
+    progress.emit(0.75);
+    expect(sink.sent).toEqual([
+      { progress: 0.25, total: 1, message: undefined },
+      { progress: 0.5, total: 1, message: 'half' },
+      { progress: 0.75, total: 1, message: undefined },
+    ]);
+    expect(sameIllegalProgressBothWays((target) => new PercentProgress(target).complete(1.5)).message).toBe(
+      'progress fraction must be between 0 and 1, got 1.5',
+    );
+    expect(() => progress.complete(0.5)).toThrow('progress must strictly increase: 0.5 after 0.75');
+  });
+});

@@ -129,4 +129,18 @@ export class PercentProgress extends MonotonicEmitter {
     }
     return this.push(fraction, message);
   }
+
+  /**
+   * The same as `emit`, under the name of the progress-emitter design this API follows (ADR 0021: its
+   * `PercentageCompleteProgressEmitter.complete(fraction)`): reports the fraction complete, in [0, 1].
+   *
+   * @example
+   * ```ts
+   * const progress = ctx.percentProgress();
+   * progress.complete(0.25, 'Copied the schema');
+   * ```
+   */
+  complete(fraction: number, message?: string): boolean {
+    return this.emit(fraction, message);
+  }
 }

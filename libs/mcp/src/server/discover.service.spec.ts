@@ -8,13 +8,17 @@ import type { McpAccessToken } from '../protocol/access-token.interface.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { McpAccessPolicy } from './access.policy.js';
 import { McpDiscoverService } from './discover.service.js';
+import type { McpRouteExtension } from './route-extension.interface.js';
 
-function serviceWith(options: Partial<McpModuleOptions> = {}): { registry: McpRegistry; service: McpDiscoverService } {
+function serviceWith(
+  options: Partial<McpModuleOptions> = {},
+  extensions: McpRouteExtension[] = [],
+): { registry: McpRegistry; service: McpDiscoverService } {
   const registry = new McpRegistry();
   const resolved = resolvedOptions(options);
   const all = { name: 'test', version: '1.0.0', ...options };
   const access = new McpAccessPolicy(all, new McpAuthenticator(new McpResolvedOptions(all)));
-  return { registry, service: new McpDiscoverService(registry, resolved, access) };
+  return { registry, service: new McpDiscoverService(registry, resolved, access, extensions) };
 }
 
 /** A request scope of an HTTP caller with a verified token granting `scopes`. */
@@ -114,6 +118,26 @@ describe('McpDiscoverService.discover per caller (scopes, the visibility hook)',
     const { registry, service } = serviceWith({ cacheHints: { discover: { ttlMs: 60_000, cacheScope: 'public' } } });
     registry.registerTool({ name: 't' }, noop);
     expect(service.discover(remoteCaller([]))).toMatchObject({ capabilities: { tools: { listChanged: true } }, ttlMs: 60_000, cacheScope: 'public' });
+  });
+});
+
+describe('McpDiscoverService: extensions of the route extensions', () => {
+  const auth = { resource: 'http://127.0.0.1:3000/mcp', authorizationServers: ['http://127.0.0.1:4000'] };
+  const skillsLike: McpRouteExtension = {
+    routes: () => [],
+    extensions: () => ({ 'io.modelcontextprotocol/skills': { directoryRead: true } }),
+    requiredCapabilities: () => ['resources'],
+  };
+
+  it('advertises them, and keeps the capabilities they require even for a caller who may see nothing of that feature', () => {
+    const { registry, service } = serviceWith({ auth }, [skillsLike]);
+    registry.registerResource({ uri: 'skill://ops/x/SKILL.md', name: 'x' }, noop, { scopes: ['ops:read'] });
+    registry.registerTool({ name: 'open' }, noop);
+    const outsider = service.discover(remoteCaller([]));
+    expect(outsider.capabilities).toMatchObject({
+      extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } },
+      resources: { subscribe: true, listChanged: true },
+    });
   });
 });
 

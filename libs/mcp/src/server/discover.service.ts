@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { MCP_APPS_EXTENSION } from '../apps/apps.constants.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import type { AccessControlled } from '../discovery/registry-entries.interface.js';
@@ -48,13 +49,20 @@ export class McpDiscoverService {
     // ext-tasks: the value is exactly {} (no settings are defined); advertised once a tool can run as a task.
     const extensions: JsonObject = {};
     if (tools.some((tool) => tool.task !== undefined)) extensions[TASKS_EXTENSION] = {};
-    for (const extension of this.extensions) Object.assign(extensions, extension.extensions?.());
+    // MCP Apps: no server settings are defined; advertised (SEP-2133 asks both sides to) once a tool has a view.
+    if (tools.some((tool) => tool.app !== undefined)) extensions[MCP_APPS_EXTENSION] = {};
+    const required = new Set<string>();
+    for (const extension of this.extensions) {
+      Object.assign(extensions, extension.extensions?.());
+      for (const capability of extension.requiredCapabilities?.() ?? []) required.add(capability);
+    }
     if (Object.keys(extensions).length > 0) capabilities.extensions = extensions;
     if (hasPrompts) capabilities.prompts = { listChanged: true };
-    if (hasResources) capabilities.resources = { subscribe: true, listChanged: true };
+    // An extension that needs `resources` (skills) keeps it even for a caller who may see no resource.
+    if (hasResources || required.has('resources')) capabilities.resources = { subscribe: true, listChanged: true };
     if (hasPrompts || hasResources) capabilities.completions = {};
-    // Handlers may log through ctx.log (only to requests that opt in with a log level).
-    capabilities.logging = {};
+    // Handlers may log through ctx.log (only to requests that opt in with a log level), unless `logging: false`.
+    if (this.options.logging) capabilities.logging = {};
     return capabilities;
   }
 

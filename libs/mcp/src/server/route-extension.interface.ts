@@ -15,6 +15,11 @@ export interface McpRouteExtension {
    * may depend on what is registered. Absent or empty: nothing is advertised.
    */
   extensions?(): Readonly<Record<string, JsonObject>>;
+  /**
+   * Base capabilities that must be advertised whenever this layer's extensions are (e.g. `['resources']` for skills,
+   * SEP-2640): kept in a caller's `server/discover` even when that caller may see nothing of that feature.
+   */
+  requiredCapabilities?(): readonly string[];
 }
 
 /** Injection token of the route extensions (an array of `McpRouteExtension`). */

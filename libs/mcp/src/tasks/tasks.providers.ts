@@ -2,7 +2,6 @@ import type { Provider } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { MCP_TASK_RUNNER } from '../protocol/task-runner.interface.js';
 import { MCP_TASK_STORE } from '../protocol/task-store.interface.js';
-import { MCP_ROUTE_EXTENSIONS } from '../server/route-extension.interface.js';
 import { McpToolTaskStarter } from '../server/tool-task.starter.js';
 import { InMemoryTaskRunner } from './in-memory-task.runner.js';
 import { InMemoryTaskStore } from './in-memory-task.store.js';
@@ -12,7 +11,8 @@ import { McpTaskWorker } from './task.worker.js';
 
 /**
  * The providers of tasks, for `McpModule`: the store and the runner (the `tasks.store` / `tasks.runner` options, or
- * the in-memory defaults), the worker, the starter `McpToolsService` hands task tools to, and the `tasks/*` routes.
+ * the in-memory defaults), the worker, the starter `McpToolsService` hands task tools to, and `McpTaskMethods` (the
+ * `tasks/*` routes, which `McpModule` puts among the route extensions).
  */
 export function taskProviders(): Provider[] {
   return [
@@ -31,6 +31,5 @@ export function taskProviders(): Provider[] {
     McpTaskStarter,
     { provide: McpToolTaskStarter, useExisting: McpTaskStarter },
     McpTaskMethods,
-    { provide: MCP_ROUTE_EXTENSIONS, useFactory: (methods: McpTaskMethods) => [methods], inject: [McpTaskMethods] },
   ];
 }

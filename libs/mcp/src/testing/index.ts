@@ -19,3 +19,5 @@ export {
   type McpTestingTaskState,
   type McpTestingTaskResultOptions,
 } from './mcp-testing.task.js';
+export type { McpSkillEntry, McpSkillResource, McpDirectoryEntry } from './mcp-testing-skills.interface.js';
+export { McpAppViewResult } from './mcp-app-view.result.js';

@@ -26,7 +26,10 @@ import type { McpElicitHandler, McpTestingAnswer, McpTestingInputRequest } from 
 import type { McpProgressUpdate } from './mcp-testing-notifications.interface.js';
 import type { McpTestingCallOptions, McpTestingCaller, McpTestingRequestOptions } from './mcp-testing-options.interface.js';
 import type { McpCompletionReference, McpDiscoverResult } from './mcp-testing-wire.interface.js';
+import type { McpDirectoryEntry, McpSkillEntry } from './mcp-testing-skills.interface.js';
 import { McpTestingError } from './mcp-testing.error.js';
+import { MCP_APP_MIME_TYPE } from '../apps/apps.constants.js';
+import { McpAppViewResult } from './mcp-app-view.result.js';
 import type { McpCallRecord } from './mcp-testing.result.js';
 import { McpTestingTask, type McpTestingTaskPort, type McpTestingTaskState } from './mcp-testing.task.js';
 import { McpToolCallResult } from './mcp-tool-call.result.js';
@@ -243,6 +246,45 @@ export class McpTestingClient {
     return stream;
   }
 
+  /** `skills/list` (the skills extension, SEP-2640), every page. */
+  listSkills(options?: McpTestingRequestOptions): Promise<McpSkillEntry[]> {
+    return this.listAll('skills/list', 'skills', options);
+  }
+
+  /** `skills/get`: the entry of the skill whose SKILL.md has this URI (listed or not). */
+  async getSkill(uri: string, options?: McpTestingRequestOptions): Promise<McpSkillEntry> {
+    return (await this.request<{ skill: McpSkillEntry }>('skills/get', { uri }, options)).skill;
+  }
+
+  /** `resources/directory/read` of a skill directory (`skill://<skill-path>` or a folder inside it), every page. */
+  readDirectory(uri: string, options?: McpTestingRequestOptions): Promise<McpDirectoryEntry[]> {
+    return this.listAll('resources/directory/read', 'resources', options, { uri });
+  }
+
+  /**
+   * The MCP Apps views the server lists (`resources/list` entries with MIME type `text/html;profile=mcp-app`), every
+   * page.
+   */
+  async listViews(options?: McpTestingRequestOptions): Promise<McpResourceDefinition[]> {
+    return (await this.listResources(options)).filter((resource) => resource.mimeType === MCP_APP_MIME_TYPE);
+  }
+
+  /**
+   * `resources/read` of an MCP Apps view, as a host reads it before rendering: throws unless the result is exactly one
+   * content item for `uri` with the MCP Apps MIME type. `html` is the document, `ui` its `_meta.ui`.
+   *
+   * @example
+   * ```ts
+   * const view = await client.readView('ui://deploy/board');
+   * expect(view.html).toContain('<!DOCTYPE html>');
+   * expect(view.ui).toEqual({ prefersBorder: true });
+   * ```
+   */
+  async readView(uri: string, options: McpTestingCallOptions = {}): Promise<McpAppViewResult> {
+    const { result, record } = await this.call('resources/read', { uri }, options);
+    return McpAppViewResult.of(result as unknown as McpReadResourceResult, record, uri);
+  }
+
   /** Sends any request once (no elicitation rounds) and resolves with its result; an error throws `McpTestingError`. */
   request<T = Record<string, unknown>>(
     method: string,
@@ -252,11 +294,11 @@ export class McpTestingClient {
     return this.send(method, params, this.settings(options), false, () => undefined) as Promise<T>;
   }
 
-  private async listAll<T>(method: string, field: string, options?: McpTestingRequestOptions): Promise<T[]> {
+  private async listAll<T>(method: string, field: string, options?: McpTestingRequestOptions, params: Record<string, unknown> = {}): Promise<T[]> {
     const items: T[] = [];
     let cursor: unknown;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const result = await this.request(method, cursor === undefined ? {} : { cursor }, options);
+      const result = await this.request(method, cursor === undefined ? params : { ...params, cursor }, options);
       items.push(...((result[field] as T[] | undefined) ?? []));
       cursor = result.nextCursor;
       if (cursor === undefined) return items;

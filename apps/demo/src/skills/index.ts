@@ -1,0 +1,1 @@
+export { OPS_SKILLS } from './ops-skills.config.js';
