@@ -12,7 +12,7 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** tsc mirrors the repo layout under the outDir (rootDir is the repo root). */
 export const BUILT = join(ROOT, 'dist/bench/bench');
 const STAMP = join(ROOT, 'dist/bench/.built');
-const SOURCE_DIRS = ['bench/servers', 'bench/harness', 'libs/mcp/src'].map((dir) => join(ROOT, dir));
+const SOURCE_DIRS = ['bench/servers', 'bench/harness', 'libs/mcp/src', 'libs/mcp-redis/src', 'test/support'].map((dir) => join(ROOT, dir));
 const CONFIG_FILES = ['tsconfig.json', 'bench/tsconfig.bench.json', 'package-lock.json'].map((file) => join(ROOT, file));
 
 function newestMtime(dir) {

@@ -1,5 +1,6 @@
 import { echoRatio, ECHO_PAIRS, streamRatio, STREAM_PAIRS } from './analysis.js';
 import type { RunResult } from './result.interface.js';
+import { SCALE_OUT_BEGIN, SCALE_OUT_END, scaleOutDocsSection } from './scale-out-report.js';
 
 /**
  * The hand-maintained parts of docs/performance.md, written once when the file does not exist. Later runs only
@@ -100,6 +101,7 @@ cell) to \`bench/results/\`.
 
 ${block}
 
+${scaleOutDocsSection(`${SCALE_OUT_BEGIN}\n\n${SCALE_OUT_END}`)}
 ## What each optimization bought
 
 For the lead to fill: one row per optimization of the hot path (issue 7, item 4), each from a full run, with the

@@ -9,9 +9,10 @@ import { Fleet, verifyCount, verifyEcho } from './fleet.js';
 import { closeClientAgents } from './http-client.js';
 import { type BenchOptions, parseOptions, WORKLOADS } from './options.js';
 import { log } from './progress-log.js';
-import { renderResults, updateDocs } from './report.js';
+import { END, renderResults, runHeader, updateDocs } from './report.js';
 import type { RunResult } from './result.interface.js';
 import { runProfile } from './profile.js';
+import { updateScaleOutDocs } from './scale-out-report.js';
 import { killAllServers } from './server-process.js';
 import { ALL_SERVER_IDS, SERVERS, type ServerId } from './servers.js';
 import { runBootstrap } from './workloads/bootstrap.workload.js';
@@ -20,7 +21,9 @@ import { LISTEN_SERVERS, runListen } from './workloads/listen.workload.js';
 import { runMemory } from './workloads/memory.workload.js';
 import { MRTR_SERVERS, runMrtr } from './workloads/mrtr.workload.js';
 import { runStream } from './workloads/stream.workload.js';
+import { runScaleOut } from './workloads/redis.workload.js';
 import { runTasks, TASKS_SERVERS } from './workloads/tasks.workload.js';
+import { renderAuth, runAuth } from './workloads/auth.workload.js';
 
 /** dist/bench/bench/harness → the repository root. */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -80,7 +83,10 @@ function writeResult(result: RunResult, options: BenchOptions, suffix: string): 
 function publish(result: RunResult, file: string, options: BenchOptions): void {
   console.log(renderResults(result, relative(ROOT, file)));
   if (options.docs) {
-    updateDocs(DOCS, result, file, ROOT, (block) => docsTemplate(block, result, relative(ROOT, file)));
+    // The scale-out section has a block of its own: a run of `--only redis` leaves the main block as it was.
+    const main = [result.echo, result.stream, result.memory, result.listen, result.mrtr, result.tasks, result.bootstrap].some(Boolean);
+    if (main || !result.redis) updateDocs(DOCS, result, file, ROOT, (block) => docsTemplate(block, result, relative(ROOT, file)));
+    if (result.redis) updateScaleOutDocs(DOCS, result, runHeader(result, relative(ROOT, file)), END);
     log(`updated ${relative(ROOT, DOCS)}`);
   }
 }
@@ -156,6 +162,15 @@ async function main(): Promise<number> {
   if (wants('bootstrap')) {
     await step(result, 'bootstrap', async () => {
       result.bootstrap = await runBootstrap(options);
+    });
+  }
+  if (wants('redis')) {
+    result.redis = await runScaleOut(options, (name, work) => step(result, name, work));
+  }
+  if (wants('auth')) {
+    await step(result, 'auth', async () => {
+      result.auth = await runAuth(options);
+      console.log(renderAuth(result.auth));
     });
   }
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { ALL_SERVER_IDS, type ServerId } from './servers.js';
 
-export const WORKLOADS = ['echo', 'stream', 'memory', 'listen', 'mrtr', 'tasks', 'bootstrap'] as const;
+export const WORKLOADS = ['echo', 'stream', 'memory', 'listen', 'mrtr', 'tasks', 'bootstrap', 'redis', 'auth'] as const;
 export type WorkloadName = (typeof WORKLOADS)[number];
 
 export interface BenchOptions {
@@ -25,6 +25,14 @@ export interface BenchOptions {
   mrtrSeconds: number;
   /** Generated tools of the bootstrap workload. */
   bootstrapTools: number;
+  /** `redis` workload: updates per publish→delivery latency cell. */
+  redisUpdates: number;
+  /** `redis` workload: listen streams receiving each fan-out update (spread over three replicas). */
+  fanOutListeners: number;
+  /** `redis` workload: updates per fan-out cell. */
+  fanOutUpdates: number;
+  /** `redis` workload: tasks per throughput cell. */
+  redisTasks: number;
   workloads: WorkloadName[];
   /** Servers of the echo and stream workloads. */
   servers: ServerId[];
@@ -42,7 +50,7 @@ export interface BenchOptions {
 
 const HELP = `npm run bench -- [options]
 
-  --quick                 smoke run, about 2 minutes (short cells, fewer calls and streams)
+  --quick                 smoke run, about 3 minutes (short cells, fewer calls and streams)
   --rounds N              interleaved rounds per measurement (min 3; quick 3, full 5)
   --duration S            seconds of load per echo cell (quick 0.5, full 3)
   --only a,b              workloads: ${WORKLOADS.join(', ')}
@@ -50,6 +58,10 @@ const HELP = `npm run bench -- [options]
   --memory-calls N        calls between RSS readings (quick 5000, full 50000)
   --listen-streams N      idle listen streams (quick 1000, full 10000)
   --idle S                idle seconds before the after-idle RSS reading (quick 2, full 15)
+  --redis-updates N       redis: updates per publish→delivery latency cell (quick 100, full 300)
+  --fanout-listeners N    redis: listeners of the fan-out, over three replicas (10000)
+  --fanout-updates N      redis: updates per fan-out cell (quick 5, full 20)
+  --redis-tasks N         redis: tasks per throughput cell (quick 300, full 2000)
   --docs / --no-docs      update docs/performance.md (default: full runs only)
   --profile [target]      CPU-profile one server under echo load instead of the workloads: express | fastify
                           (nest-mcp on that adapter, default express) or a server id, e.g. nest-express;
@@ -85,6 +97,10 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
     listenStreams: quick ? 1_000 : 10_000,
     mrtrSeconds: quick ? 0.5 : 2,
     bootstrapTools: 1_000,
+    redisUpdates: quick ? 100 : 300,
+    fanOutListeners: 10_000,
+    fanOutUpdates: quick ? 5 : 20,
+    redisTasks: quick ? 300 : 2_000,
     workloads: [...WORKLOADS],
     servers: [...ALL_SERVER_IDS],
     docs: !quick,
@@ -129,6 +145,19 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
         break;
       case '--idle':
         options.idleSeconds = positive(arg, next(), false);
+        break;
+      case '--redis-updates':
+        options.redisUpdates = positive(arg, next());
+        break;
+      case '--fanout-listeners':
+        // The in-memory process holds every stream, one socket each: stay under the servers' 20,000 and `ulimit -n`.
+        options.fanOutListeners = Math.min(15_000, positive(arg, next()));
+        break;
+      case '--fanout-updates':
+        options.fanOutUpdates = positive(arg, next());
+        break;
+      case '--redis-tasks':
+        options.redisTasks = positive(arg, next());
         break;
       case '--docs':
         options.docs = true;

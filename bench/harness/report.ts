@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { LISTEN_TARGET_KB, RSS_GROWTH_TARGET_MB } from './analysis.js';
 import type { ProfileFrame, ProfileResults, RunResult } from './result.interface.js';
+import { scaleOutSection } from './scale-out-report.js';
 import { SERVERS, type ServerId } from './servers.js';
 
 /** Markdown tables of a run: printed by `npm run bench` and written between the markers of docs/performance.md. */
@@ -248,7 +249,8 @@ function profileSection(result: RunResult): string {
   ].join('\n');
 }
 
-export function renderResults(result: RunResult, resultFile?: string): string {
+/** The first lines of a run's report: when, where, on what, and the errors. */
+export function runHeader(result: RunResult, resultFile?: string): string {
   const meta = result.meta;
   const header = [
     `Run of ${meta.startedAt} (${meta.mode}${meta.mode === 'quick' ? ': a smoke run, short cells, noisy' : ''}), commit \`${meta.commit.slice(0, 10)}\`${meta.dirty ? ' + uncommitted changes' : ''}; ` +
@@ -257,8 +259,13 @@ export function renderResults(result: RunResult, resultFile?: string): string {
     '',
     ...(meta.errors.length ? ['**Errors during the run:**', '', ...meta.errors.map((error) => `- ${error.split('\n')[0]}`), ''] : []),
   ];
+  return header.join('\n').trim();
+}
+
+/** The report of a run; `main` leaves out the scale-out section, which docs/performance.md keeps in a block of its own. */
+export function renderResults(result: RunResult, resultFile?: string, parts: 'all' | 'main' = 'all'): string {
   return [
-    header.join('\n').trim(),
+    runHeader(result, resultFile),
     targetsSection(result),
     ratiosSection(result),
     echoSection(result),
@@ -268,6 +275,7 @@ export function renderResults(result: RunResult, resultFile?: string): string {
     mrtrSection(result),
     tasksSection(result),
     bootstrapSection(result),
+    parts === 'all' ? scaleOutSection(result) : '',
     profileSection(result),
   ]
     .map((part) => part.trim())
@@ -278,7 +286,7 @@ export function renderResults(result: RunResult, resultFile?: string): string {
 
 /** Replaces the generated block of docs/performance.md (creating the file from `template` when missing). */
 export function updateDocs(docsPath: string, result: RunResult, resultFile: string, root: string, template: (block: string) => string): void {
-  const block = `${BEGIN}\n\n${renderResults(result, relative(root, resultFile))}\n${END}`;
+  const block = `${BEGIN}\n\n${renderResults(result, relative(root, resultFile), 'main')}\n${END}`;
   if (!existsSync(docsPath)) {
     writeFileSync(docsPath, template(block));
     return;

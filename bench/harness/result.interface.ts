@@ -1,3 +1,5 @@
+import type { AuthResults } from './auth-result.interface.js';
+import type { ScaleOutResults } from './scale-out-result.interface.js';
 import type { ServerId } from './servers.js';
 
 /** The JSON written to bench/results/<timestamp>-<mode>.json (one file per run). */
@@ -199,6 +201,10 @@ export interface RunResult {
   mrtr?: MrtrResults;
   tasks?: TasksResults;
   bootstrap?: BootstrapResults;
+  /** The `redis` workload: scale-out on Redis against the in-memory components. */
+  redis?: ScaleOutResults;
+  /** The `auth` workload: the cost of JWT validation per call (issue #17). */
+  auth?: AuthResults;
   profile?: ProfileResults;
   ratios: RatioRow[];
   targets: TargetRow[];
