@@ -132,3 +132,6 @@ export {
   declaresApps,
   withAppsExtension,
 } from './apps/index.js';
+
+// Controller routes as tools (issue #19, item 1): `@McpTool()` beside `@Get()`…, and the MCP context of a route call.
+export { getMcpInvocationContext } from './context/mcp-invocation-context.js';

@@ -1,16 +1,21 @@
 import { Injectable, type Type } from '@nestjs/common';
 import { CUSTOM_ROUTE_ARGS_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
-import { ContextIdFactory, ExternalContextCreator, ModuleRef } from '@nestjs/core';
+import { ContextIdFactory, ExternalContextCreator, ModuleRef, ModulesContainer } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { MCP_PARAM_ARGS_METADATA } from '../decorators/mcp-metadata.constants.js';
 import { McpParamType } from '../decorators/mcp-param-type.enum.js';
+import { controllerAwareContextCreator } from './controller-aware.context-creator.js';
 import { MCP_CONTEXT_TYPE } from './mcp-execution-context.js';
 import type { McpHandler } from './mcp-handler.interface.js';
 import { noteNestLogged } from './handler-errors.util.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import { MrtrContext } from './mrtr.context.js';
 import { PrincipalDriftCheck } from './principal-drift.check.js';
+import type { McpToolContext } from './mcp-tool.context.js';
+import type { RouteToolBinding } from './route-tool.binding.js';
+import { MCP_ROUTE_PIPED_ARGS_METADATA, RouteToolPipeline } from './route-tool.pipeline.js';
+import { routeToolRequest } from './route-tool.request.js';
 
 type HandlerFn = (...args: unknown[]) => Promise<unknown>;
 
@@ -26,56 +31,91 @@ function standIn(method: (...args: unknown[]) => unknown): (...args: unknown[]) 
 
 /**
  * Wraps decorated provider methods with Nest's guards, interceptors, pipes and exception filters
- * (`ExternalContextCreator`, context type `'mcp'`). Singleton hosts are wrapped once at bootstrap; request-scoped
- * hosts are resolved per call with their own context id.
+ * (`ExternalContextCreator`, context type `'mcp'`), and controller routes that are tools with the route's own
+ * enhancers (`RouteToolPipeline`, context type `'http'`). Singleton hosts are wrapped once at bootstrap;
+ * request-scoped hosts are resolved per call with their own context id.
  */
 @Injectable()
 export class McpHandlerFactory {
   private readonly paramsFactory = new McpParamsFactory();
   /** With the `principal` option: refuses a call whose identity a guard of its handler changed. */
   private readonly principalDrift?: PrincipalDriftCheck;
+  /** Controller routes that are also tools. */
+  private readonly routes: RouteToolPipeline;
+
+  /** Nest's creator, made to find the module of controllers too (their guards, interceptors and pipes live there). */
+  private readonly externalContextCreator: ExternalContextCreator;
 
   constructor(
-    private readonly externalContextCreator: ExternalContextCreator,
+    externalContextCreator: ExternalContextCreator,
+    modules: ModulesContainer,
     private readonly moduleRef: ModuleRef,
     options: McpResolvedOptions,
   ) {
+    this.externalContextCreator = controllerAwareContextCreator(externalContextCreator, modules);
     if (options.principal) this.principalDrift = new PrincipalDriftCheck(options.principal);
+    this.routes = new RouteToolPipeline(this.externalContextCreator, this.principalDrift);
   }
 
   create(wrapper: InstanceWrapper, methodName: string): McpHandler {
     const prototype = Object.getPrototypeOf(wrapper.instance) as object;
     declareImplicitParams(prototype.constructor as Type, methodName);
+    return this.handler(
+      wrapper,
+      (instance, mode) => this.wrap(instance, methodName, mode),
+      (input, context) => [context.httpRequest, context.httpResponse, input, context],
+    );
+  }
 
+  /**
+   * A controller route that is also a tool (`@McpTool()` beside `@Get()`…), run as `binding` says: each call gets a
+   * synthetic request made from the tool's arguments (`routeToolRequest`), and the route's own guards, interceptors and
+   * pipes (`RouteToolPipeline`).
+   */
+  createRoute(wrapper: InstanceWrapper, methodName: string, binding: RouteToolBinding): McpHandler {
+    const prototype = Object.getPrototypeOf(wrapper.instance) as object;
+    Reflect.defineMetadata(MCP_ROUTE_PIPED_ARGS_METADATA, binding.piped, prototype.constructor, methodName);
+    return this.handler(
+      wrapper,
+      (instance, mode) => this.routes.wrap(instance, methodName, binding, mode),
+      (input, context) => [routeToolRequest(context.httpRequest, input, binding, context as McpToolContext), undefined, undefined],
+    );
+  }
+
+  /**
+   * The handler of a method wrapped by `wrapFor`, called with `argsOf(input, context)`. Singleton hosts are wrapped
+   * once (the task modes on first use: only task tools need them); request-scoped hosts are resolved per call with the
+   * call's request (argument 0) as their `REQUEST`.
+   */
+  private handler(
+    wrapper: InstanceWrapper,
+    wrapFor: (instance: object, mode: PipelineMode) => HandlerFn,
+    argsOf: (input: unknown, context: MrtrContext) => unknown[],
+  ): McpHandler {
     if (wrapper.isDependencyTreeStatic() && !wrapper.isTransient) {
       const instance = wrapper.instance as object;
-      const fn = this.wrap(instance, methodName, 'full');
-      // Built on first use: only task tools need them.
+      const fn = wrapFor(instance, 'full');
       let unguarded: HandlerFn | undefined;
       let guards: HandlerFn | undefined;
       return {
-        invoke: (input, context) =>
-          (context.taskAuthorized ? (unguarded ??= this.wrap(instance, methodName, 'unguarded')) : fn)(context.httpRequest, context.httpResponse, input, context),
+        invoke: (input, context) => (context.taskAuthorized ? (unguarded ??= wrapFor(instance, 'unguarded')) : fn)(...argsOf(input, context)),
         authorize: async (input, context) => {
-          await (guards ??= this.wrap(instance, methodName, 'guards'))(context.httpRequest, context.httpResponse, input, context);
+          await (guards ??= wrapFor(instance, 'guards'))(...argsOf(input, context));
         },
       };
     }
-    const resolve = async (context: MrtrContext, mode: PipelineMode) => {
-      const request = context.httpRequest ?? {};
-      const contextId = ContextIdFactory.getByRequest(request as object);
+    const run = async (input: unknown, context: MrtrContext, mode: PipelineMode) => {
+      const args = argsOf(input, context);
+      const request = (args[0] ??= {}) as object;
+      const contextId = ContextIdFactory.getByRequest(request);
       this.moduleRef.registerRequestByContextId(request, contextId);
       const instance = await this.moduleRef.resolve(wrapper.token as Type, contextId, { strict: false });
-      return { request, fn: this.wrap(instance as object, methodName, mode) };
+      return wrapFor(instance as object, mode)(...args);
     };
     return {
-      invoke: async (input, context) => {
-        const { request, fn } = await resolve(context, context.taskAuthorized ? 'unguarded' : 'full');
-        return fn(request, context.httpResponse, input, context);
-      },
+      invoke: (input, context) => run(input, context, context.taskAuthorized ? 'unguarded' : 'full'),
       authorize: async (input, context) => {
-        const { request, fn } = await resolve(context, 'guards');
-        await fn(request, context.httpResponse, input, context);
+        await run(input, context, 'guards');
       },
     };
   }

@@ -2,15 +2,18 @@ import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common'
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { McpHandlerFactory } from '../context/mcp-handler.factory.js';
+import type { McpToolOptions } from '../decorators/mcp-tool.decorator.js';
 import { McpDefinitionError } from './mcp-definition.error.js';
 import { McpEntryFactory } from './mcp-entry.factory.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { McpRegistry } from './mcp.registry.js';
+import { readRouteTool } from './route-tool.reader.js';
 
 /**
  * Finds `@McpTool`, `@McpPrompt`, `@McpResource`, `@McpResourceTemplate` and `@McpAppView` methods on every provider
  * and controller at bootstrap, checks them, and fills the registry. Any misuse fails bootstrap with a message that
- * names the class and method — a tool whose MCP Apps view no `@McpAppView` serves included.
+ * names the class and method — a tool whose MCP Apps view no `@McpAppView` serves included. A controller route with
+ * `@McpTool()` is a route tool: it serves both HTTP and `tools/call`.
  */
 @Injectable()
 export class McpExplorer implements OnApplicationBootstrap {
@@ -59,7 +62,7 @@ export class McpExplorer implements OnApplicationBootstrap {
   }
 
   private exploreMethod(wrapper: InstanceWrapper, instance: object, methodName: string): void {
-    const method = (instance as Record<string, (...args: unknown[]) => unknown>)[methodName];
+    const method = (instance as Record<string, Method>)[methodName];
     const where = `${instance.constructor.name}.${methodName}`;
     const tool = this.accessor.getToolOptions(method);
     const prompt = this.accessor.getPromptOptions(method);
@@ -70,6 +73,13 @@ export class McpExplorer implements OnApplicationBootstrap {
     if (kinds === 0) return;
     if (kinds > 1) {
       throw new McpDefinitionError(where, 'a method can be only one of tool, prompt, resource, resource template or app view');
+    }
+    if (this.accessor.isRoute(method, instance.constructor)) {
+      if (!tool) {
+        throw new McpDefinitionError(where, 'a controller route can be an MCP tool (@McpTool), not a prompt, resource, resource template or app view');
+      }
+      this.exploreRouteTool(wrapper, instance, methodName, method, tool);
+      return;
     }
     const handler = this.handlers.create(wrapper, methodName);
     try {
@@ -99,4 +109,45 @@ export class McpExplorer implements OnApplicationBootstrap {
       throw new McpDefinitionError(where, (error as Error).message);
     }
   }
+
+  /**
+   * A controller route that is also a tool (`@McpTool()` beside `@Get()`…): the same method answers HTTP through
+   * Nest's router and `tools/call` through the route's own guards, interceptors and pipes; its parameters give the
+   * tool's input schema unless `input` is declared (`readRouteTool`).
+   */
+  private exploreRouteTool(wrapper: InstanceWrapper, instance: object, methodName: string, method: Method, tool: McpToolOptions): void {
+    const type = instance.constructor;
+    const where = `${type.name}.${methodName}`;
+    const name = tool.name ?? methodName;
+    if (this.accessor.isSseRoute(method)) {
+      throw new McpDefinitionError(where, 'an @Sse() route streams events to one HTTP client and cannot be an MCP tool');
+    }
+    if (this.accessor.hasMcpParams(type, methodName)) {
+      throw new McpDefinitionError(
+        where,
+        'MCP parameter decorators (@McpArgs, @McpCtx, @McpHttpRequest…) do not apply to a controller route: take the ' +
+          'arguments with @Body(), @Query(), @Param() and the context with getMcpInvocationContext(request)',
+      );
+    }
+    try {
+      const { binding, input } = readRouteTool({
+        where,
+        toolName: name,
+        params: this.accessor.getRouteParams(type, methodName),
+        paramTypes: this.accessor.getParamTypes(type, methodName),
+        length: method.length,
+        declaresInput: tool.input !== undefined,
+      });
+      const handler = this.handlers.createRoute(wrapper, methodName, binding);
+      const scopes = this.accessor.getScopes(method, type);
+      const entry = McpEntryFactory.tool(where, { ...tool, name, ...(input && { input }) }, handler, instance, scopes);
+      this.registry.addTool(entry);
+      this.toolsDeclared.set(entry.definition.name, where);
+    } catch (error) {
+      if (error instanceof McpDefinitionError) throw error;
+      throw new McpDefinitionError(where, (error as Error).message);
+    }
+  }
 }
+
+type Method = (...args: unknown[]) => unknown;

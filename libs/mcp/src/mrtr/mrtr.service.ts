@@ -9,6 +9,7 @@ import { AnswerLedger } from './answer-ledger.js';
 import type { McpCallSettings } from './call-settings.js';
 import { InMemoryRequestStateStore } from './in-memory-request-state.store.js';
 import { RequestStateCodec } from './request-state.codec.js';
+import { taskRoundState } from './task-round-state.js';
 import type { RequestStatePayload } from './request-state.interface.js';
 import { isJsonObject } from '../protocol/json-object.util.js';
 import { callerKey } from '../protocol/admission-quota.js';
@@ -53,7 +54,8 @@ export class McpMrtrService {
       if (!isJsonObject(value)) throw McpError.invalidParams(`Invalid params: inputResponses["${key}"] must be an object`);
     }
     if (requestState === undefined) {
-      return new AnswerLedger(new Map(Object.entries(responses)), undefined, this.settings);
+      // A task's round carries no requestState: its handler state comes from the task record (through the worker).
+      return new AnswerLedger(new Map(Object.entries(responses)), taskRoundState(scope.task)?.handlerState, this.settings);
     }
     const opened = this.codec.openState(requestState);
     const state = this.verify(opened.payload, scope, target);
@@ -78,6 +80,7 @@ export class McpMrtrService {
   /** The `input_required` result when the handler asked for input this round, else undefined. */
   finish(ledger: AnswerLedger, scope: McpRequestScope, target: string): JsonObject | undefined {
     if (!ledger.hasPending) return undefined;
+    taskRoundState(scope.task)?.keepHandlerState(ledger.state);
     const inputRequests: JsonObject = {};
     for (const [key, request] of ledger.pendingRequests()) {
       inputRequests[key] = request.params === undefined ? { method: request.method } : { method: request.method, params: request.params };

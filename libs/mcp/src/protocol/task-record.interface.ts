@@ -1,4 +1,4 @@
-import type { JsonObject } from './json-rpc.interface.js';
+import type { JsonObject, JsonValue } from './json-rpc.interface.js';
 import type { McpClientCapabilities, McpImplementation } from './mcp-wire.interface.js';
 
 /** The status of a task (ext-tasks spec 2026-07-28: tasks, "Task Status"). The last three are terminal. */
@@ -59,6 +59,13 @@ export interface McpTaskRecord {
   inputRequests?: Record<string, McpTaskInputRequest>;
   /** Every task key ever issued: a key is never issued twice. */
   issuedKeys: string[];
+  /**
+   * The handler's own state (`ctx.requestState`, `elicit(…, { state })`) as its last round left it when it asked for
+   * input; the next round starts with it. Plain JSON of at most 16 KiB (checked when the handler set it); kept here,
+   * server-side, instead of in a sealed `requestState`. Absent until a round asks with a state; dropped when the task
+   * ends.
+   */
+  handlerState?: JsonValue;
   /** `completed`: the request's result as the wire answers it (`resultType: "complete"` included). */
   result?: JsonObject;
   /** `failed`: the JSON-RPC error. */

@@ -34,6 +34,30 @@ describe('TaskRound', () => {
     store.onModuleDestroy();
   });
 
+  it("keeps the handler's state with the input requests, replaces or clears it each asking round, drops it at the end", async () => {
+    const { store, record } = await storeWith();
+    const first = new TaskRound(store, record, 1000);
+    first.keepHandlerState({ holdId: 'h-1' });
+    first.next(response({ resultType: 'input_required', inputRequests: { confirm: form }, requestState: 'x' }));
+    await first.settled;
+    expect((await store.load('t1'))).toMatchObject({ status: 'input_required', handlerState: { holdId: 'h-1' } });
+
+    await store.update('t1', (task) => ({ ...task, status: 'working', inputRequests: undefined }));
+    const cleared = new TaskRound(store, (await store.load('t1'))!, 1000);
+    cleared.keepHandlerState(undefined);
+    cleared.next(response({ resultType: 'input_required', inputRequests: { note: form }, requestState: 'x' }));
+    await cleared.settled;
+    expect((await store.load('t1'))?.handlerState).toBeUndefined();
+
+    await store.update('t1', (task) => ({ ...task, status: 'working', inputRequests: undefined, handlerState: ['kept'] }));
+    const last = new TaskRound(store, (await store.load('t1'))!, 1000);
+    last.next(response({ resultType: 'complete', content: [] }));
+    await last.settled;
+    expect((await store.load('t1'))).toMatchObject({ status: 'completed' });
+    expect((await store.load('t1'))?.handlerState).toBeUndefined();
+    store.onModuleDestroy();
+  });
+
   it('completes with the result, fails with a JSON-RPC error, and refuses a result over the size bound', async () => {
     const { store, record } = await storeWith();
     const round = new TaskRound(store, record, 10);

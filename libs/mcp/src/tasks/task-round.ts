@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { JsonObject } from '../protocol/json-rpc.interface.js';
+import type { JsonObject, JsonValue } from '../protocol/json-rpc.interface.js';
 import type { ChannelMessage, ChannelSink } from '../protocol/response-channel.js';
 import type { McpTaskInputRequest, McpTaskRecord } from '../protocol/task-record.interface.js';
 import type { McpTaskStore } from '../protocol/task-store.interface.js';
@@ -23,6 +23,8 @@ export class TaskRound implements ChannelSink {
   answered = false;
   /** Whether the round was cut short by shutdown and its task left `working` for another worker. */
   left = false;
+  /** The handler's state when it asked for input (`keepHandlerState`), written with the input requests. */
+  private handlerState?: JsonValue;
 
   constructor(
     private readonly store: McpTaskStore,
@@ -31,6 +33,14 @@ export class TaskRound implements ChannelSink {
     /** Whether an error now means "interrupted by shutdown, to be run elsewhere" (durable runners); absent: never. */
     private readonly interrupted?: () => boolean,
   ) {}
+
+  /**
+   * Keeps the handler's state of this round (`ctx.requestState`), told by the MRTR bookkeeping when the handler asks
+   * for input, before the round's answer arrives: `input_required` stores it in the record for the next round.
+   */
+  keepHandlerState(state: JsonValue | undefined): void {
+    this.handlerState = state;
+  }
 
   /** Resolves when every write of the round is done. */
   get settled(): Promise<unknown> {
@@ -64,7 +74,7 @@ export class TaskRound implements ChannelSink {
       this.fail({ code: -32603, message: `The task's result is too large (${bytes} bytes; tasks.maxResultBytes: ${this.maxResultBytes})` });
       return;
     }
-    this.write((task) => ({ ...task, status: 'completed', result, inputRequests: undefined }));
+    this.write((task) => ({ ...task, status: 'completed', result, inputRequests: undefined, handlerState: undefined }));
   }
 
   /**
@@ -78,7 +88,7 @@ export class TaskRound implements ChannelSink {
   /** Ends the task `failed` with a JSON-RPC error (unless it is terminal already). */
   fail(error: McpTaskRecord['error'] & object): void {
     this.answered = true;
-    this.write((task) => ({ ...task, status: 'failed', error, statusMessage: error.message, inputRequests: undefined }));
+    this.write((task) => ({ ...task, status: 'failed', error, statusMessage: error.message, inputRequests: undefined, handlerState: undefined }));
   }
 
   /** Leaves the task `working` if the round was interrupted by shutdown under a durable runner; whether it did. */
@@ -89,9 +99,13 @@ export class TaskRound implements ChannelSink {
     return true;
   }
 
-  /** The handler asked for input: its keys become task keys, never one issued before (keys are unique per task). */
+  /**
+   * The handler asked for input: its keys become task keys, never one issued before (keys are unique per task). Its
+   * state goes into the record in the same write (replaced, or removed when the handler cleared it).
+   */
   private askForInput(result: JsonObject): void {
     const asked = (result.inputRequests ?? {}) as Record<string, { method: string; params?: JsonObject }>;
+    const handlerState = this.handlerState;
     this.write((task) => {
       if (task.status !== 'working') return undefined;
       const issued = new Set(task.issuedKeys);
@@ -102,7 +116,7 @@ export class TaskRound implements ChannelSink {
         issued.add(key);
         inputRequests[key] = request.params === undefined ? { handlerKey, method: request.method } : { handlerKey, method: request.method, params: request.params };
       }
-      return { ...task, status: 'input_required', inputRequests, issuedKeys: [...issued] };
+      return { ...task, status: 'input_required', inputRequests, issuedKeys: [...issued], handlerState };
     });
   }
 

@@ -2,6 +2,7 @@ import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnAppl
 import { ModuleRef } from '@nestjs/core';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpExplorer } from '../discovery/mcp.explorer.js';
+import type { McpTaskRoundState } from '../mrtr/task-round-state.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpTaskError, McpTaskRecord } from '../protocol/task-record.interface.js';
@@ -19,7 +20,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * pipes and filters run; `admit: false`: rounds take no slot of the calls-in-flight caps, since tasks are bounded by
  * `tasks.maxTasksPerOwner` when they are created and a refused round would fail its task for nothing; the call
  * timeout and the shutdown drain apply). A round replays the tool's handler with the task's answers so far as
- * `inputResponses`, exactly as an MRTR retry does; a handler that asks for more moves the task to `input_required`.
+ * `inputResponses`, exactly as an MRTR retry does, and with the handler state the last round left in the record
+ * (`ctx.requestState`); a handler that asks for more moves the task to `input_required`.
  *
  * Under a durable runner (`McpTaskRunner.durable`, a queue other processes read), a round that shutdown cuts short
  * does not fail its task: it stays `working` and `execute` answers `'interrupted'`, so the runner hands the round to
@@ -144,8 +146,18 @@ function roundRequest(record: McpTaskRecord, round: TaskRound): TaskCallRequest 
     // Guards see a request without HTTP: no headers, the task id (a guard that needs HTTP credentials refuses it).
     httpRequest: { headers: {}, mcpTaskId: record.taskId },
     admit: false,
-    task: { taskId: record.taskId, authorized: record.authorizedAtCreation === true },
+    task: roundBinding(record, round),
     round,
+  };
+}
+
+/** The task binding of a round: the handler state the last round left, and the round to keep the next one. */
+function roundBinding(record: McpTaskRecord, round: TaskRound): McpTaskRoundState {
+  return {
+    taskId: record.taskId,
+    authorized: record.authorizedAtCreation === true,
+    ...(record.handlerState !== undefined && { handlerState: record.handlerState }),
+    keepHandlerState: (state) => round.keepHandlerState(state),
   };
 }
 
