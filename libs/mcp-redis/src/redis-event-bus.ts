@@ -42,6 +42,7 @@ export class RedisEventBus implements McpEventBus, OnModuleDestroy {
   private closed = false;
   private dropped = 0;
 
+  /** @internal Created by Nest's injector (`McpRedisModule`), from the module's internal connection and options. */
   constructor(
     private readonly connection: McpRedisConnection,
     options: McpRedisResolvedOptions,

@@ -72,6 +72,7 @@ export class RedisRequestStateStore implements McpRequestStateStore {
   private readonly redis: ScriptedRedis;
   private failing = false;
 
+  /** @internal Created by Nest's injector (`McpRedisModule`), from the module's internal connection and options. */
   constructor(
     connection: McpRedisConnection,
     private readonly options: McpRedisResolvedOptions,

@@ -40,6 +40,7 @@ export class RedisTaskStore implements McpTaskStore, OnModuleDestroy {
   private subscription?: Promise<(() => void) | undefined>;
   private readonly channel: string;
 
+  /** @internal Created by Nest's injector (`McpRedisModule`), from the module's internal connection and options. */
   constructor(
     private readonly connection: McpRedisConnection,
     private readonly options: McpRedisResolvedOptions,

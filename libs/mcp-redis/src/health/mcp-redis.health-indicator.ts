@@ -45,6 +45,7 @@ export interface McpRedisHealthDetails extends Record<string, unknown> {
  */
 @Injectable()
 export class McpRedisHealthIndicator {
+  /** @internal Created by Nest's injector (`McpRedisModule`), from the module's internal connection and options. */
   constructor(
     private readonly health: HealthIndicatorService,
     private readonly connection: McpRedisConnection,
