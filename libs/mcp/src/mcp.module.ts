@@ -21,6 +21,7 @@ import { PrincipalBindingCheck } from './server/principal-binding.check.js';
 import { InMemoryEventBus } from './subscriptions/in-memory-event-bus.js';
 import { MCP_EVENT_BUS } from './protocol/mcp-event-bus.interface.js';
 import { MCP_TASK_STORE } from './protocol/task-store.interface.js';
+import { MCP_LISTENER_VISIBILITY } from './protocol/listener-visibility.interface.js';
 import { McpPublisher } from './subscriptions/mcp.publisher.js';
 import { McpSubscriptionsService } from './subscriptions/subscriptions.service.js';
 import { McpSessionStore } from './legacy/legacy-session.store.js';
@@ -99,6 +100,8 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = t
       McpHandlerInvoker,
       McpDiscoverService,
       McpAccessPolicy,
+      // Listen streams and session subscriptions hear only of the URIs their caller may read.
+      { provide: MCP_LISTENER_VISIBILITY, useExisting: McpAccessPolicy },
       ScopesWithoutAuthCheck,
       McpListsService,
       McpToolsService,

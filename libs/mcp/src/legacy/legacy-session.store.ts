@@ -8,6 +8,8 @@ import { LegacySession } from './legacy-session.js';
 import type { LegacyHandshake } from './legacy-wire.service.js';
 import { SessionMemoryBudget } from './session-memory.budget.js';
 import { CHANGE_NOTIFICATIONS } from '../subscriptions/subscription-filter.js';
+import { MCP_LISTENER_VISIBILITY, type McpListenerVisibility } from '../protocol/listener-visibility.interface.js';
+import type { Subscription } from 'rxjs';
 
 /** Why `initialize` got no session: a count cap (`total`, `principal`, `address`) or the `maxSessionBytes` budget. */
 export type SessionRefusal = AdmissionRefusal | 'memory';
@@ -28,11 +30,13 @@ export class McpSessionStore implements OnModuleDestroy {
   private readonly budget: SessionMemoryBudget;
   private readonly sweeper: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
+  private readonly registryChanges?: Subscription;
 
   constructor(
     private readonly options: McpResolvedOptions,
     @Inject(MCP_EVENT_BUS) bus: McpEventBus,
     @Optional() private readonly registry?: McpRegistry,
+    @Optional() @Inject(MCP_LISTENER_VISIBILITY) visibility?: McpListenerVisibility,
   ) {
     this.quota = new AdmissionQuota({
       total: options.maxSessions,
@@ -43,6 +47,13 @@ export class McpSessionStore implements OnModuleDestroy {
     this.sweeper = setInterval(() => this.expireIdle(), Math.min(options.sessionIdleMs / 2, 60_000));
     this.sweeper.unref();
     this.unsubscribe = bus.subscribe((event) => this.fanOut(event));
+    // What a subscriber may hear depends on the resources and templates: judge again when they change.
+    if (visibility) {
+      this.registryChanges = registry?.changes$.subscribe((kind) => {
+        if (kind !== 'resources' && kind !== 'resourceTemplates') return;
+        for (const session of this.sessions.values()) session.reviewVisibility(visibility);
+      });
+    }
   }
 
   get size(): number {
@@ -96,6 +107,7 @@ export class McpSessionStore implements OnModuleDestroy {
   onModuleDestroy(): void {
     clearInterval(this.sweeper);
     this.unsubscribe();
+    this.registryChanges?.unsubscribe();
     for (const id of [...this.sessions.keys()]) this.delete(id, 'The server is shutting down');
   }
 
@@ -113,8 +125,9 @@ export class McpSessionStore implements OnModuleDestroy {
 
   /**
    * Events may have been missed: every initialized session hears a list change for each kind this server serves
-   * (every kind when the registry is unknown) and an update of each URI it subscribed to. Like the resync itself,
-   * these reveal nothing new, so neither an audience nor `authorizeDelivery` applies.
+   * (every kind when the registry is unknown) and an update of each URI it subscribed to, only those its subscriber
+   * may read while anything is hidden from it (`LegacySession.resyncs`). Like the resync itself, these reveal nothing new, so neither an audience nor
+   * `authorizeDelivery` applies.
    */
   private resync(): void {
     const lists = this.listChangeMethods();
@@ -122,6 +135,7 @@ export class McpSessionStore implements OnModuleDestroy {
       if (!session.initialized || session.isClosed) continue;
       for (const method of lists) session.sendOnStream({ jsonrpc: '2.0', method });
       for (const uri of session.subscriptions) {
+        if (!session.resyncs(uri)) continue;
         session.sendOnStream({ jsonrpc: '2.0', method: CHANGE_NOTIFICATIONS.resourceUpdated, params: { uri } });
       }
     }

@@ -9,6 +9,7 @@ import type { McpChangeEvent } from '../protocol/mcp-event.interface.js';
 import { CHANGE_NOTIFICATIONS, coversUri, MAX_RESOURCE_SUBSCRIPTIONS } from '../subscriptions/subscription-filter.js';
 import { mayDeliver } from '../subscriptions/delivery.policy.js';
 import type { McpDeliveryAuthorizer } from '../protocol/delivery-authorizer.interface.js';
+import type { McpListenerSource, McpListenerView, McpListenerVisibility } from '../protocol/listener-visibility.interface.js';
 import { MAX_SUBSCRIPTION_BYTES_PER_SESSION, SESSION_BASE_BYTES, STRING_ENTRY_BYTES } from './legacy-session.constants.js';
 import type { SessionMemoryBudget } from './session-memory.budget.js';
 
@@ -27,6 +28,10 @@ interface PendingRequest {
  * `clientInfo` are the bounded copies `initialize` made, and subscriptions are capped in number and bytes. With a
  * `budget` (HTTP sessions), what the session keeps is also counted against `maxSessionBytes`: the store reserves
  * {@link LegacySession.baseBytes} before creating it, each subscription reserves its URI, and `close` gives it all back.
+ *
+ * Resource updates follow per-caller visibility: they are judged with the caller of the session's latest
+ * `resources/subscribe` (`watchAs`), so an update of a URI served by a resource or template that caller may not read
+ * never goes out, though the subscription was answered like one to an unknown URI.
  */
 export class LegacySession {
   /** Visible ASCII, 192 random bits. */
@@ -38,6 +43,9 @@ export class LegacySession {
   private subscriptionBytes = 0;
   private heldBytes: number;
   private closed = false;
+  /** The caller of the latest `resources/subscribe`, and what it may hear (none: nothing is hidden from it). */
+  private subscriber?: McpListenerSource;
+  private view?: McpListenerView;
   private stream?: ResponseChannel;
   private readonly calls = new Map<JsonRpcId, CallCancellation>();
   private readonly pending = new Map<string, PendingRequest>();
@@ -51,6 +59,14 @@ export class LegacySession {
     private readonly budget?: SessionMemoryBudget,
   ) {
     this.heldBytes = LegacySession.baseBytes(clientInfo);
+  }
+
+  /**
+   * Whether the session is served over HTTP: only those are kept by the store, within its memory budget (stdio's one
+   * session has neither). Such a session's caller is remote: it is never trusted as a local one.
+   */
+  get remote(): boolean {
+    return this.budget !== undefined;
   }
 
   /** What a session with this `clientInfo` costs before any subscription, for the `maxSessionBytes` budget. */
@@ -93,6 +109,35 @@ export class LegacySession {
     this.subscribed.add(uri);
     this.subscriptionBytes += bytes;
     this.heldBytes += bytes;
+  }
+
+  /**
+   * Judges the session's resource updates as `subscriber` may see them, from now on (the caller of a
+   * `resources/subscribe`; `visibility` absent: nothing is hidden). Keep only what the judgment needs: never the HTTP
+   * objects of one exchange, which the session outlives.
+   */
+  watchAs(subscriber: McpListenerSource, visibility: McpListenerVisibility | undefined): void {
+    this.subscriber = subscriber;
+    this.view = visibility?.viewFor(subscriber);
+  }
+
+  /** Judges again with the same subscriber (the resources or templates changed). */
+  reviewVisibility(visibility: McpListenerVisibility): void {
+    if (this.subscriber) this.view = visibility.viewFor(this.subscriber);
+  }
+
+  /** Whether an update of `uri` may reach this session: no resource or template its subscriber may not read serves it. */
+  hears(uri: string): boolean {
+    return this.view === undefined || this.view.hears(uri);
+  }
+
+  /**
+   * Whether a resync repeats the update of subscribed `uri`: always when nothing is hidden from the subscriber, else
+   * only when a handler it may read serves the URI — not an unknown one either, so that a resync does not tell a
+   * hidden URI from an unknown one.
+   */
+  resyncs(uri: string): boolean {
+    return this.view === undefined || this.view.follows(uri);
   }
 
   /** `resources/unsubscribe`: removes a URI (one not subscribed is ignored) and gives its bytes back. */
@@ -145,14 +190,16 @@ export class LegacySession {
   /**
    * Tells an initialized session what a change event means on this wire (spec 2025-11-25: server/resources,
    * "List Changed Notification" and "Subscriptions"): list changes always (untagged, no opt-in), resource updates only
-   * for subscribed URIs and their sub-resources; either only if the event's audience and the `authorizeDelivery` hook
-   * admit the session's principal. False when nothing went out (not initialized, not subscribed, not admitted, or no
-   * stream open).
+   * for subscribed URIs and their sub-resources that the subscriber may read (`hears`); either only if the event's
+   * audience and the `authorizeDelivery` hook admit the session's principal. False when nothing went out (not
+   * initialized, not subscribed, not admitted, or no stream open).
    */
   deliverChange(event: McpChangeEvent, authorize?: McpDeliveryAuthorizer): boolean {
     // A resync is no notification of its own: McpSessionStore expands it into the session's lists and URIs.
     if (!this.initialized || event.type === 'resync') return false;
-    if (event.type === 'resourceUpdated' && ![...this.subscriptions].some((uri) => coversUri(uri, event.uri))) return false;
+    if (event.type === 'resourceUpdated') {
+      if (![...this.subscriptions].some((uri) => coversUri(uri, event.uri)) || !this.hears(event.uri)) return false;
+    }
     if (!mayDeliver({ principal: this.principal }, event, authorize)) return false;
     if (event.type === 'resourceUpdated') {
       return this.sendOnStream({ jsonrpc: '2.0', method: CHANGE_NOTIFICATIONS.resourceUpdated, params: { uri: event.uri } });

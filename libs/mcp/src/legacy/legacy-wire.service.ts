@@ -1,4 +1,4 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import type { JsonObject, JsonRpcRequest } from '../protocol/json-rpc.interface.js';
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
@@ -16,11 +16,20 @@ import type { McpRoute } from '../server/mcp-route.interface.js';
 import type { LegacySession } from './legacy-session.js';
 import { LATEST_LEGACY_VERSION, LEGACY_PROTOCOL_VERSIONS } from './legacy-versions.constants.js';
 import { ABSOLUTE_URI, MAX_URI_LENGTH } from '../protocol/uri.util.js';
+import { MCP_LISTENER_VISIBILITY, type McpListenerSource, type McpListenerVisibility } from '../protocol/listener-visibility.interface.js';
 import { MCP_APPS_EXTENSION } from '../apps/apps.constants.js';
 import { SKILLS_EXTENSION } from '../skills/skills.constants.js';
 
 const LEGACY_VERSIONS = new Set(LEGACY_PROTOCOL_VERSIONS);
 const LOG_LEVELS: ReadonlySet<string> = new Set(MCP_LOG_LEVELS);
+/** Stands for the HTTP response of a remote subscriber: a session keeps no HTTP object of an exchange. */
+const REMOTE = Object.freeze({});
+
+/**
+ * Who sent a session method, as far as the transport knows: the principal and verified token of the exchange, and
+ * whether it came over HTTP (`httpResponse` present).
+ */
+export type LegacyCaller = Pick<McpListenerSource, 'principal' | 'accessToken' | 'httpResponse'>;
 
 /** What a 2025-11-25 `initialize` asked for, after version negotiation. */
 export interface LegacyHandshake {
@@ -44,6 +53,7 @@ export class McpLegacyWireService {
     private readonly discover: McpDiscoverService,
     private readonly options: McpResolvedOptions,
     @Optional() private readonly tasks?: McpLegacyTasks,
+    @Optional() @Inject(MCP_LISTENER_VISIBILITY) private readonly visibility?: McpListenerVisibility,
   ) {}
 
   /**
@@ -110,8 +120,14 @@ export class McpLegacyWireService {
   /**
    * Answers the methods that only exist on this wire and only touch the session; `undefined` for everything the
    * dispatcher serves. Failures are `McpError`s with HTTP status 200: on this wire a 404 means "session gone".
+   *
+   * `caller` is who sent it (HTTP: the exchange's principal, verified token and response); without it, the session's
+   * principal, remote for an HTTP session (fail closed: no token, so no scopes) and local for stdio's. It judges
+   * `resources/subscribe`: a URI the caller may not read (`@McpScopes`, the `visibility` hook) is answered exactly
+   * like an unknown URI — `{}`, and the subscription counts against the session's bounds — but no update of it is
+   * ever delivered (see `LegacySession.watchAs`).
    */
-  sessionMethod(session: LegacySession, message: JsonRpcRequest): JsonObject | undefined {
+  sessionMethod(session: LegacySession, message: JsonRpcRequest, caller?: LegacyCaller): JsonObject | undefined {
     const params = message.params ?? {};
     switch (message.method) {
       case 'ping':
@@ -130,8 +146,12 @@ export class McpLegacyWireService {
         if (typeof params.uri !== 'string' || params.uri.length > MAX_URI_LENGTH || !ABSOLUTE_URI.test(params.uri)) {
           throw McpError.invalidParams(`Invalid params: uri must be an absolute URI of at most ${MAX_URI_LENGTH} characters`);
         }
-        if (message.method === 'resources/subscribe') session.subscribe(params.uri);
-        else session.unsubscribe(params.uri);
+        if (message.method === 'resources/unsubscribe') {
+          session.unsubscribe(params.uri);
+          return {};
+        }
+        session.subscribe(params.uri);
+        session.watchAs(this.subscriberOf(session, caller), this.visibility);
         return {};
       }
       case 'tools/call':
@@ -145,6 +165,12 @@ export class McpLegacyWireService {
       default:
         return undefined;
     }
+  }
+
+  /** What a session keeps of the caller of `resources/subscribe`: never the HTTP objects of the exchange. */
+  private subscriberOf(session: LegacySession, caller: LegacyCaller | undefined): McpListenerSource {
+    if (!caller) return { principal: session.principal, httpResponse: session.remote ? REMOTE : undefined };
+    return { principal: caller.principal, accessToken: caller.accessToken, httpResponse: caller.httpResponse === undefined ? undefined : REMOTE };
   }
 
   /**

@@ -1,6 +1,7 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../config/mcp-module-definition.js';
 import type { McpModuleOptions } from '../config/mcp-options.interface.js';
+import { McpRegistry } from '../discovery/mcp.registry.js';
 import type { AccessControlled } from '../discovery/registry-entries.interface.js';
 import { McpAuthenticator } from '../auth/mcp-authenticator.service.js';
 import { McpScopeMatcher } from '../auth/scope.matcher.js';
@@ -10,6 +11,9 @@ import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import type { McpCaller, McpHandlerSummary, McpVisibilityHook } from '../protocol/mcp-caller.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
+import type { McpListenerSource, McpListenerView, McpListenerVisibility } from '../protocol/listener-visibility.interface.js';
+import { MAX_URI_LENGTH } from '../protocol/uri.util.js';
+import { CallerListenerView, type McpUriAccess } from './listener-view.js';
 
 const NO_SCOPES: readonly string[] = Object.freeze([]);
 /** Stands for the HTTP response of a caller known to be remote, where only its presence matters (`callerOf`). */
@@ -34,9 +38,12 @@ const KIND_LABEL: Readonly<Record<McpHandlerSummary['kind'], string>> = {
  * its own "unknown" error); a visible handler whose scopes the caller's token does not satisfy gets HTTP 403
  * `insufficient_scope` naming every scope it needs, so the client can step up. Callers without a token follow
  * `McpCaller`'s rules: local calls and authorized task rounds are trusted, anything else fails closed.
+ *
+ * It is also the `McpListenerVisibility` of listen streams and 2025-11-25 session subscriptions (`viewFor`): a
+ * listener hears about a resource URI only if it could read it.
  */
 @Injectable()
-export class McpAccessPolicy {
+export class McpAccessPolicy implements McpListenerVisibility {
   private readonly logger = new Logger('McpAccessPolicy');
   private readonly hook?: McpVisibilityHook;
   /** Whether `auth` is configured (then a token is expected on every HTTP call). */
@@ -50,6 +57,8 @@ export class McpAccessPolicy {
   constructor(
     @Inject(MCP_MODULE_OPTIONS) options: McpModuleOptions,
     private readonly authenticator: McpAuthenticator,
+    // Optional so that a policy can be built without handlers (unit tests): then no URI is known to listeners.
+    @Optional() private readonly registry?: McpRegistry,
   ) {
     if (options.visibility !== undefined && typeof options.visibility !== 'function') {
       throw new Error('McpModule: option "visibility" must be a function (handler, caller) => boolean');
@@ -68,13 +77,18 @@ export class McpAccessPolicy {
    */
   listMode(entries: readonly AccessControlled[]): 'shared' | 'private' | 'scopes' | 'hook' {
     if (this.hook) return 'hook';
+    if (this.anyScoped(entries)) return 'scopes';
+    return this.auth ? 'private' : 'shared';
+  }
+
+  /** Whether an entry of `entries` requires scopes (remembered per list: the registry replaces a list that changes). */
+  private anyScoped(entries: readonly AccessControlled[]): boolean {
     let scoped = this.scopedLists.get(entries);
     if (scoped === undefined) {
       scoped = entries.some((entry) => entry.summary.scopes.length > 0);
       this.scopedLists.set(entries, scoped);
     }
-    if (scoped) return 'scopes';
-    return this.auth ? 'private' : 'shared';
+    return scoped;
   }
 
   /**
@@ -137,6 +151,49 @@ export class McpAccessPolicy {
   hidesFromRemote(caller: Pick<McpCallerSource, 'principal' | 'accessToken'>, summary: McpHandlerSummary): boolean {
     if (this.hook === undefined) return false;
     return !this.hookAllows(summary, this.callerOf({ principal: caller.principal, accessToken: caller.accessToken, httpResponse: REMOTE }));
+  }
+
+  /**
+   * What `listener` may hear about resource URIs (`McpListenerVisibility`): `undefined` when nothing can be hidden
+   * from it (no `visibility` hook, and a trusted caller or no resource or template with `@McpScopes`), else a view
+   * that judges each URI as `resources/read` would serve it to this caller (see `uriAccess`). Built when a stream
+   * opens or a session subscribes, and again whenever resources or templates change.
+   */
+  viewFor(listener: McpListenerSource): McpListenerView | undefined {
+    const caller = this.callerOf(listener);
+    if (!this.hook && (caller.trusted || !this.anyScopedResource())) return undefined;
+    const registry = this.registry;
+    return new CallerListenerView((uri) => this.uriAccess(uri, caller), () => registry?.version ?? 0);
+  }
+
+  /**
+   * Whether `caller` may know of `uri`, resolved as `resources/read` resolves it: the static resource unless the hook
+   * hides it, else the first matching template the hook does not hide; `visible` if the caller's scopes allow that
+   * handler, `hidden` if they do not or if every handler that matches is hidden by the hook, `unknown` if none
+   * matches (nor a URI too long to be read).
+   */
+  uriAccess(uri: string, caller: McpCaller): McpUriAccess {
+    const registry = this.registry;
+    if (!registry || uri.length > MAX_URI_LENGTH) return 'unknown';
+    let matched = false;
+    const resource = registry.getResource(uri);
+    if (resource) {
+      if (this.hookAllows(resource.summary, caller)) return this.scopesAllow(resource.summary, caller) ? 'visible' : 'hidden';
+      matched = true;
+    }
+    for (const entry of registry.listResourceTemplates()) {
+      if (!entry.template.match(uri)) continue;
+      if (this.hookAllows(entry.summary, caller)) return this.scopesAllow(entry.summary, caller) ? 'visible' : 'hidden';
+      matched = true;
+    }
+    return matched ? 'hidden' : 'unknown';
+  }
+
+  /** Whether a resource or template requires scopes (the registry's lists are replaced when they change). */
+  private anyScopedResource(): boolean {
+    const registry = this.registry;
+    if (!registry) return false;
+    return this.anyScoped(registry.listResources()) || this.anyScoped(registry.listResourceTemplates());
   }
 
   /**

@@ -16,6 +16,7 @@ import { notificationFor, parseSubscriptionFilter, resyncNotifications, type Lis
 import { MCP_TASK_STORE, type McpTaskStore } from '../protocol/task-store.interface.js';
 import { detailedTask } from '../protocol/task-wire.util.js';
 import type { McpTaskRecord } from '../protocol/task-record.interface.js';
+import { MCP_LISTENER_VISIBILITY, type McpListenerView, type McpListenerVisibility } from '../protocol/listener-visibility.interface.js';
 
 const LIST_EVENTS: Record<McpListKind, McpChangeEvent> = {
   tools: { type: 'toolsListChanged' },
@@ -32,6 +33,9 @@ interface TaskFeed {
 
 const NO_TASKS: TaskFeed = { resync: () => undefined, stop: () => undefined };
 
+/** Whether a listener with `view` may hear of `uri` (no view: nothing is hidden from it). */
+const hears = (view: McpListenerView | undefined, uri: string): boolean => view === undefined || view.hears(uri);
+
 /** Seconds a refused listener is told to wait (`Retry-After`, and `error.data.retryAfterSeconds`). */
 export const LISTEN_RETRY_AFTER_SECONDS = 1;
 
@@ -46,11 +50,19 @@ export const LISTEN_RETRY_AFTER_SECONDS = 1;
  *
  * A `resync` from the bus (events may have been missed) tells each stream again about everything it follows: its
  * lists, its resource URIs, and the current state of its tasks.
+ *
+ * Resource URIs follow per-caller visibility (`McpListenerVisibility`: `@McpScopes` and the `visibility` hook, as
+ * `resources/read` applies them): a URI the caller may not read is dropped from the acknowledgment — and, while
+ * anything is hidden from the caller, so is a URI nothing serves, so that the two cannot be told apart — no
+ * `notifications/resources/updated` is sent for a URI a hidden handler serves (a sub-resource of a followed URI
+ * included), and a resync repeats only URIs the caller may still read.
  */
 @Injectable()
 export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('McpSubscriptions');
   private readonly open = new Set<() => void>();
+  /** Rebuilds the visibility view of each open stream (resources or templates changed). */
+  private readonly reviews = new Set<() => void>();
   private readonly quota: AdmissionQuota;
   private registryChanges?: Subscription;
 
@@ -59,6 +71,7 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
     private readonly registry: McpRegistry,
     private readonly options: McpResolvedOptions,
     @Optional() @Inject(MCP_TASK_STORE) private readonly tasks?: McpTaskStore,
+    @Optional() @Inject(MCP_LISTENER_VISIBILITY) private readonly visibility?: McpListenerVisibility,
   ) {
     this.quota = new AdmissionQuota({
       total: options.maxListenStreams,
@@ -68,7 +81,11 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    this.registryChanges = this.registry.changes$.subscribe((kind) => void this.bus.publish(LIST_EVENTS[kind]));
+    this.registryChanges = this.registry.changes$.subscribe((kind) => {
+      // Before the list change goes out: a stream must not hear of a URI a new scoped resource now hides.
+      if (kind === 'resources' || kind === 'resourceTemplates') for (const review of this.reviews) review();
+      void this.bus.publish(LIST_EVENTS[kind]);
+    });
   }
 
   /** Ends every open stream with its closing result before the server goes down. */
@@ -87,6 +104,15 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
     // Only the caller's own tasks are watched; unknown and foreign ids are dropped from the acknowledgment alike.
     if (filter.taskIds) filter.taskIds = await this.ownTasks(filter.taskIds, scope.principal ?? null);
     if (filter.taskIds?.length === 0) delete filter.taskIds;
+    // Built once per stream that follows URIs (and again when resources change); absent when nothing can be hidden
+    // from this caller: then no URI is judged, per event or otherwise.
+    let view = filter.resourceSubscriptions ? this.visibility?.viewFor(scope) : undefined;
+    // URIs the caller may not read are dropped like foreign task ids: the acknowledgment must not confirm them.
+    if (view && filter.resourceSubscriptions) {
+      const followed = view;
+      filter.resourceSubscriptions = filter.resourceSubscriptions.filter((uri) => followed.follows(uri));
+      if (filter.resourceSubscriptions.length === 0) delete filter.resourceSubscriptions;
+    }
     const admission = this.quota.tryAcquire({ principal: scope.principal, address: scope.remoteAddress });
     if ('refused' in admission) throw this.refusal(admission.refused);
     const subscriptionId = scope.id;
@@ -105,21 +131,28 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
       const unsubscribe = this.bus.subscribe((event) => {
         if (event.type === 'resync') {
           for (const { method, uri } of resyncNotifications(filter)) {
+            // Only URIs the caller may still read: one that is now hidden, or now unknown, looks the same.
+            if (uri !== undefined && view !== undefined && !view.follows(uri)) continue;
             scope.channel.notify({ jsonrpc: '2.0', method, params: uri === undefined ? { _meta: tag } : { _meta: tag, uri } });
           }
           tasks.resync();
           return;
         }
         const method = notificationFor(filter, event);
-        if (!method || !mayDeliver(listener, event, authorize)) return;
+        if (!method || (event.type === 'resourceUpdated' && !hears(view, event.uri)) || !mayDeliver(listener, event, authorize)) return;
         const params: JsonObject = { _meta: tag };
         if (event.type === 'resourceUpdated') params.uri = event.uri;
         scope.channel.notify({ jsonrpc: '2.0', method, params });
       });
+      const review = () => {
+        view = this.visibility?.viewFor(scope);
+      };
+      if (filter.resourceSubscriptions) this.reviews.add(review);
       const keepAlive = setInterval(() => scope.channel.keepAlive(), this.options.keepAliveMs);
       keepAlive.unref();
       const end = () => {
         this.open.delete(end);
+        this.reviews.delete(review);
         admission.lease.release();
         clearInterval(keepAlive);
         unsubscribe();

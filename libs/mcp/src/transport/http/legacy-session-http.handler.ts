@@ -92,7 +92,9 @@ export class McpLegacyHttpHandler {
         writeEmpty(response, 202);
         return;
       }
-      const local = this.wire.sessionMethod(session, incoming.message);
+      // The caller judges what `resources/subscribe` may deliver (per-caller visibility).
+      const caller = { principal: exchange.principal, accessToken: exchange.accessToken, httpResponse: exchange.frameworkResponse };
+      const local = this.wire.sessionMethod(session, incoming.message, caller);
       if (local) {
         writeJson(response, 200, { jsonrpc: '2.0', id: incoming.message.id, result: local });
         return;
