@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,7 +10,10 @@ export interface RedisServer {
   /** `redis://127.0.0.1:<port>` */
   readonly url: string;
   readonly dir: string;
-  /** Stops the server (SIGTERM, or SIGKILL with `hard`) and waits until it exited. Its data directory stays. */
+  /**
+   * Stops the server (SIGTERM, or SIGKILL with `hard`; SIGKILL anyway if it is still running 5 s after a SIGTERM) and
+   * waits until it exited. Its data directory stays.
+   */
   stop(options?: { hard?: boolean }): Promise<void>;
   /** Starts it again on the same port and directory (with AOF on, the data is back). */
   start(): Promise<void>;
@@ -24,6 +27,36 @@ export interface RedisServerOptions {
   aof?: boolean;
   /** A fixed port (default: a free one). */
   port?: number;
+}
+
+/** How long a server may take to exit after SIGTERM before it gets SIGKILL. */
+const STOP_GRACE_MS = 5_000;
+
+/**
+ * Every redis-server started by this process and still running, shared by every copy of this module in the process
+ * (vitest evaluates it once per test file, in the same worker process). They are killed when the process exits.
+ */
+const RUNNING: Set<ChildProcess> = ((globalThis as Record<symbol, unknown>)[Symbol.for('nest-mcp.test.redis-servers')] ??= (() => {
+  const running = new Set<ChildProcess>();
+  process.once('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+  return running;
+})()) as Set<ChildProcess>;
+
+/**
+ * A watchdog for a server: a shell that waits on a pipe from this process and kills the server when the pipe closes,
+ * i.e. when this process is gone without running its 'exit' hook (killed by a signal, such as a test run interrupted
+ * with Ctrl-C or a worker killed on a timeout). The watchdog ends with its server. It runs in a process group
+ * of its own, so that the signal that stops the test run does not reach it before it did its job.
+ */
+function watchdogFor(pid: number): ChildProcess {
+  const watchdog = spawn('sh', ['-c', `read _; kill -9 ${pid} 2>/dev/null`], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+  watchdog.on('error', () => undefined);
+  // Neither the watchdog nor its pipe keeps this process alive.
+  watchdog.unref();
+  (watchdog.stdin as unknown as Socket | null)?.unref();
+  return watchdog;
 }
 
 /** Whether `redis-server` is on this machine (`.ci/run` installs it). */
@@ -60,6 +93,12 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const start = async (): Promise<void> => {
     const spawned = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child = spawned;
+    RUNNING.add(spawned);
+    const watchdog = spawned.pid === undefined ? undefined : watchdogFor(spawned.pid);
+    spawned.once('exit', () => {
+      RUNNING.delete(spawned);
+      watchdog?.kill('SIGKILL');
+    });
     spawned.stdout?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4000)));
     spawned.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4000)));
     const failed = new Promise<never>((_, reject) => {
@@ -74,7 +113,9 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     if (!running || running.exitCode !== null || running.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
     running.kill(hard ? 'SIGKILL' : 'SIGTERM');
+    const forced = setTimeout(() => running.kill('SIGKILL'), STOP_GRACE_MS);
     await exited;
+    clearTimeout(forced);
   };
   await start();
   return {

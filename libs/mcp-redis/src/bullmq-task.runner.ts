@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { type Job, Queue, WaitingError, Worker } from 'bullmq';
+import { Injectable, Logger, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import { type Job, Queue, type RedisClient, WaitingError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { McpError, McpErrorCode, type McpTaskExecutor, type McpTaskRunner } from 'nest-mcp';
+import { RoundWorker } from './bullmq-round.worker.js';
+import { closeRedisClient } from './close-redis-client.js';
 import { McpRedisConnection } from './mcp-redis.connection.js';
 import { McpRedisResolvedOptions } from './mcp-redis-resolved-options.js';
+import { withTimeout } from './with-timeout.js';
 
 /** What a job of the queue carries: the task id only (everything else is in the task store). */
 interface RoundJobData {
@@ -32,14 +35,16 @@ const RECONNECT_RETRY_MS = 1_000;
  *   task's record (still `working`, with the answers so far). Past `tasks.maxStalledCount` such restarts the task
  *   ends `failed`.
  * - On graceful shutdown the rounds in flight are aborted by the drain and their jobs go back to the queue (the runner
- *   is `durable`), so another replica runs them; they do not count as stalls.
+ *   is `durable`), so another replica runs them; they do not count as stalls. `close()` is bounded whatever state Redis
+ *   is in: it waits for those rounds at most `lockDurationMs` (not at all once Redis is unreachable), then closes the
+ *   worker and its connections.
  * - `cancel` aborts the round wherever it runs: it is published on `<prefix>:task-abort` and every replica's runner
  *   aborts its own.
  * - The producer fails fast: with Redis down, `enqueue` rejects with `-32603` and HTTP 503 within the command
  *   timeout, never waits for Redis to come back.
  */
 @Injectable()
-export class BullMqTaskRunner implements McpTaskRunner, OnApplicationShutdown {
+export class BullMqTaskRunner implements McpTaskRunner, OnModuleDestroy, OnApplicationShutdown {
   /** Serves every replica: `McpModule` refuses to start with it unless `requestState.keys` are configured. */
   readonly sharedAcrossReplicas = true;
   /** Jobs outlive this process: a round cut short by shutdown goes back to the queue instead of failing its task. */
@@ -47,13 +52,20 @@ export class BullMqTaskRunner implements McpTaskRunner, OnApplicationShutdown {
   private readonly logger = new Logger('McpRedisTasks');
   private executor?: McpTaskExecutor;
   private queue?: Queue<RoundJobData>;
-  private worker?: Worker<RoundJobData>;
+  private worker?: RoundWorker<RoundJobData>;
   private workerClient?: Redis;
+  /** BullMQ's own blocking connection (a duplicate of `workerClient`), once it connected. */
+  private blockingClient?: RedisClient;
+  private producerClient?: Redis;
   private stopAborts?: Promise<(() => void) | undefined>;
   private closing?: Promise<void>;
+  /** Set once the application shuts down: errors from then on are the connections closing, not news. */
+  private stopping = false;
+  private notTaking = false;
   private lastCounts = { waiting: 0, active: 0, delayed: 0 };
   private lastWorkerError?: string;
 
+  /** @internal Created by Nest's injector (`McpRedisModule`), from the module's internal connection and options. */
   constructor(
     private readonly connection: McpRedisConnection,
     private readonly options: McpRedisResolvedOptions,
@@ -66,7 +78,7 @@ export class BullMqTaskRunner implements McpTaskRunner, OnApplicationShutdown {
     const tasks = this.options.tasks;
     // A worker's connection must retry forever (BullMQ requires `maxRetriesPerRequest: null`).
     this.workerClient = this.connection.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true });
-    const worker = new Worker<RoundJobData>(tasks.queueName, (job, token) => this.process(job, token), {
+    const worker = new RoundWorker<RoundJobData>(tasks.queueName, (job, token) => this.process(job, token), {
       connection: this.workerClient,
       prefix: this.options.keyPrefix,
       // `job.processedBy` then names the process that runs a round.
@@ -82,12 +94,17 @@ export class BullMqTaskRunner implements McpTaskRunner, OnApplicationShutdown {
     worker.on('error', (error) => this.onWorkerError(error));
     worker.on('ready', () => (this.lastWorkerError = undefined));
     this.worker = worker;
+    // Settles once the blocking connection first connected (never, while Redis stays down: nothing to guard then).
+    void worker.getBackend().blockingClient?.then(
+      (client) => (this.blockingClient = client),
+      () => undefined,
+    );
     this.stopAborts = this.connection
       .subscribe(this.options.key('task-abort'), (message) => {
         if (TASK_ID.test(message)) this.executor?.abort(message);
       })
       .catch((error: unknown) => {
-        this.logger.error(`Could not subscribe to task cancellations: ${(error as Error)?.message ?? String(error)}`);
+        if (!this.stopping) this.logger.error(`Could not subscribe to task cancellations: ${(error as Error)?.message ?? String(error)}`);
         return undefined;
       });
   }
@@ -116,10 +133,21 @@ export class BullMqTaskRunner implements McpTaskRunner, OnApplicationShutdown {
     }
   }
 
-  /** Stops taking rounds; waits for the rounds in flight (aborted by the drain) up to `lockDurationMs`. */
+  /**
+   * Stops taking rounds, waits for the rounds in flight (aborted by the drain) up to `lockDurationMs` while Redis is
+   * reachable, then closes the worker and the connections it used. Always settles, within about
+   * `lockDurationMs + 3 × commandTimeoutMs` at worst.
+   */
   close(): Promise<void> {
+    this.stopping = true;
     this.closing ??= this.shutdown();
     return this.closing;
+  }
+
+  /** As soon as the application starts shutting down, this replica takes no round any more. */
+  onModuleDestroy(): void {
+    this.stopping = true;
+    this.stopTakingRounds();
   }
 
   onApplicationShutdown(): Promise<void> {
@@ -169,7 +197,7 @@ export class BullMqTaskRunner implements McpTaskRunner, OnApplicationShutdown {
 
   /** BullMQ's errors, logged once per kind until the worker is ready again (a lost Redis repeats them). */
   private onWorkerError(error: Error): void {
-    if (error.message === this.lastWorkerError) return;
+    if (this.stopping || error.message === this.lastWorkerError) return;
     this.lastWorkerError = error.message;
     this.logger.warn(`Task queue worker: ${error.message}`);
   }
@@ -182,6 +210,7 @@ export class BullMqTaskRunner implements McpTaskRunner, OnApplicationShutdown {
   private producer(): Queue<RoundJobData> {
     if (this.queue) return this.queue;
     const client = this.connection.duplicate({ maxRetriesPerRequest: 1, commandTimeout: this.options.commandTimeoutMs });
+    this.producerClient = client;
     const queue = new Queue<RoundJobData>(this.options.tasks.queueName, { connection: client, prefix: this.options.keyPrefix });
     queue.on('error', () => undefined); // the connection logs its errors once per outage
     this.queue = queue;
@@ -189,19 +218,81 @@ export class BullMqTaskRunner implements McpTaskRunner, OnApplicationShutdown {
   }
 
   private async shutdown(): Promise<void> {
-    const stop = await withTimeout(this.stopAborts ?? Promise.resolve(undefined), this.options.commandTimeoutMs).catch(() => undefined);
+    const { commandTimeoutMs, tasks } = this.options;
+    const stop = await withTimeout(this.stopAborts ?? Promise.resolve(undefined), commandTimeoutMs).catch(() => undefined);
     stop?.();
     const worker = this.worker;
+    this.stopTakingRounds();
     if (worker) {
-      try {
-        // Rounds in flight end soon (the drain aborts them); a worker that cannot finish is cut loose at the lock's end.
-        await withTimeout(worker.close(), this.options.tasks.lockDurationMs);
-      } catch {
-        this.logger.warn('The task queue worker did not close in time: its rounds go back to the queue when their locks expire');
-        await worker.disconnect().catch(() => undefined);
+      if (!(await this.roundsReleased(worker, tasks.lockDurationMs))) {
+        this.logger.warn('Rounds in flight did not go back to the task queue in time: they do when their locks expire');
       }
+      // Forced, because BullMQ's graceful close first disconnects its blocking connection and waits for ioredis's
+      // 'end' event, which never comes when that connection is waiting to reconnect (as after a Redis restart): the
+      // close then hung forever, and so did a `disconnect()` after it. The rounds were waited for above.
+      await withTimeout(worker.close(true), commandTimeoutMs, 'The task queue worker').catch((error: unknown) => {
+        this.logger.warn(`The task queue worker did not close cleanly: ${(error as Error)?.message ?? String(error)}`);
+      });
+      this.dropBlockingClient();
     }
-    await withTimeout(this.queue?.close() ?? Promise.resolve(), this.options.commandTimeoutMs).catch(() => this.queue?.disconnect());
+    // The producer's and the worker's connections are this module's own (BullMQ leaves them open).
+    await withTimeout(this.queue?.close() ?? Promise.resolve(), commandTimeoutMs).catch(() => undefined);
+    await Promise.all(
+      [this.workerClient, this.producerClient].map((client) => client && closeRedisClient(client, commandTimeoutMs)),
+    );
+  }
+
+  /**
+   * No new round here: the worker stops fetching and refuses jobs, even one that a fetch already in flight finds. That
+   * fetch is cut short, so that it does not take the wake-up signal of a round going back to the queue from the
+   * replicas that can run it (they would only see the round at the end of their blocking wait).
+   */
+  private stopTakingRounds(): void {
+    const worker = this.worker;
+    if (!worker || this.notTaking) return;
+    this.notTaking = true;
+    worker.refuseJobs();
+    void worker.pause(true).catch(() => undefined);
+    this.blockingClient?.disconnect();
+  }
+
+  /**
+   * Resolves `true` once BullMQ finished with every job the worker took, `false` after `ms` or as soon as the worker's
+   * connection is down: a round cannot go back to the queue without Redis (its lock expires instead).
+   */
+  private async roundsReleased(worker: RoundWorker<RoundJobData>, ms: number): Promise<boolean> {
+    if (!worker.busy) return true;
+    const client = this.workerClient;
+    let lost!: () => void;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        worker.idle().then(() => true),
+        new Promise<boolean>((resolve) => {
+          lost = () => resolve(false);
+          if (client?.status !== 'ready') lost();
+          client?.once('close', lost);
+          timer = setTimeout(lost, ms);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      client?.off('close', lost);
+    }
+  }
+
+  /**
+   * Makes sure BullMQ's blocking connection is gone. The forced close disconnected it; but a reset of that connection
+   * already under way (BullMQ's watchdog for a stuck BZPOPMIN) may connect it again afterwards, and a connection left
+   * open (or retrying) would keep the process alive: any such comeback is cut at once.
+   */
+  private dropBlockingClient(): void {
+    const client = this.blockingClient;
+    if (!client) return;
+    const drop = () => client.disconnect();
+    client.on('ready', drop);
+    client.on('reconnecting', drop);
+    if (client.status !== 'end') client.disconnect();
   }
 }
 
@@ -217,18 +308,4 @@ export interface McpTaskQueueStatus {
 function roundTaskId(data: unknown): string | undefined {
   const taskId = (data as Partial<RoundJobData> | null)?.taskId;
   return typeof taskId === 'string' && TASK_ID.test(taskId) ? taskId : undefined;
-}
-
-/** `promise`, or a rejection after `ms` (the promise itself keeps running). */
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
-    timer.unref();
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -1,5 +1,6 @@
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { Redis, type RedisOptions } from 'ioredis';
+import { closeRedisClient } from './close-redis-client.js';
 import { McpRedisResolvedOptions } from './mcp-redis-resolved-options.js';
 
 type ChannelHandler = (message: string) => void;
@@ -7,11 +8,12 @@ type ChannelHandler = (message: string) => void;
 /**
  * The module's Redis connections, all made from one base (the `connection` option, or one built from `url` / `redis`):
  * a command client that fails fast when Redis is down, one subscriber shared by every channel, and duplicates for
- * BullMQ. Closes what it made at shutdown; never the caller's own client.
+ * BullMQ. Closes what it made at shutdown, within `commandTimeoutMs` whether Redis is up or down; never the caller's
+ * own client.
  * @internal
  */
 @Injectable()
-export class McpRedisConnection implements OnApplicationShutdown {
+export class McpRedisConnection implements OnModuleDestroy, OnApplicationShutdown {
   private readonly logger = new Logger('McpRedis');
   private readonly base: Redis;
   private readonly ownsBase: boolean;
@@ -21,6 +23,9 @@ export class McpRedisConnection implements OnApplicationShutdown {
   private readonly confirmed = new Map<string, Promise<void>>();
   private readonly resubscribed = new Set<() => void>();
   private subscriberClient?: Redis;
+  /** Rejects once the application shuts down: a subscription still waiting for Redis then stops waiting. */
+  private readonly shutdown: Promise<never>;
+  private endWaits!: (error: Error) => void;
   /** The client for commands: bounded by `commandTimeoutMs`, fails after one reconnection attempt. */
   readonly commands: Redis;
 
@@ -36,6 +41,8 @@ export class McpRedisConnection implements OnApplicationShutdown {
       this.base.on('error', () => undefined);
     }
     this.commands = this.duplicate({ maxRetriesPerRequest: 1, commandTimeout: options.commandTimeoutMs });
+    this.shutdown = new Promise<never>((_, reject) => (this.endWaits = reject));
+    this.shutdown.catch(() => undefined);
   }
 
   /**
@@ -57,7 +64,8 @@ export class McpRedisConnection implements OnApplicationShutdown {
 
   /**
    * Receives every message published on `channel` (one subscriber connection serves every channel). Resolves once
-   * Redis confirmed the subscription (while Redis is down: once it is back), with the function that stops receiving.
+   * Redis confirmed the subscription (while Redis is down: once it is back), with the function that stops receiving;
+   * rejects when the application shuts down before that.
    */
   async subscribe(channel: string, handler: ChannelHandler): Promise<() => void> {
     const subscriber = this.subscriber();
@@ -80,7 +88,7 @@ export class McpRedisConnection implements OnApplicationShutdown {
       void subscriber.unsubscribe(channel).catch(() => undefined);
     };
     try {
-      await this.confirmed.get(channel);
+      await Promise.race([this.confirmed.get(channel), this.shutdown]);
     } catch (error) {
       stop();
       throw error;
@@ -107,9 +115,18 @@ export class McpRedisConnection implements OnApplicationShutdown {
     }
   }
 
+  /**
+   * Subscriptions still waiting for Redis give up (a Redis that is down would keep them, and every shutdown hook that
+   * awaits one, waiting forever). The connections stay open for the rest of the shutdown.
+   */
+  onModuleDestroy(): void {
+    this.endWaits(new Error('The application is shutting down: the subscription was not confirmed by Redis'));
+  }
+
+  /** Closes every connection it made (QUIT when connected, dropped at once otherwise), each within `commandTimeoutMs`. */
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all(this.made.map((client) => quit(client)));
-    if (this.ownsBase) await quit(this.base);
+    const clients = this.ownsBase ? [...this.made, this.base] : this.made;
+    await Promise.all(clients.map((client) => closeRedisClient(client, this.options.commandTimeoutMs)));
   }
 
   private subscriber(): Redis {
@@ -155,14 +172,5 @@ export class McpRedisConnection implements OnApplicationShutdown {
         this.logger.error('An onResubscribed listener failed', (error as Error)?.stack ?? String(error));
       }
     }
-  }
-}
-
-async function quit(client: Redis): Promise<void> {
-  if (client.status === 'end') return;
-  try {
-    await client.quit();
-  } catch {
-    client.disconnect();
   }
 }

@@ -39,6 +39,8 @@ export class RedisTaskStore implements McpTaskStore, OnModuleDestroy {
   private readonly listeners = new Set<(record: McpTaskRecord) => void>();
   private subscription?: Promise<(() => void) | undefined>;
   private readonly channel: string;
+  /** Set once the application shuts down. */
+  private stopping = false;
 
   /** @internal Created by Nest's injector (`McpRedisModule`), from the module's internal connection and options. */
   constructor(
@@ -125,7 +127,8 @@ export class RedisTaskStore implements McpTaskStore, OnModuleDestroy {
   watch(listener: (record: McpTaskRecord) => void): () => void {
     this.listeners.add(listener);
     this.subscription ??= this.connection.subscribe(this.channel, (message) => this.receive(message)).catch((error: unknown) => {
-      this.logger.error(`Could not subscribe to task changes: ${(error as Error)?.message ?? String(error)}`);
+      // Shutting down while Redis was unreachable: the subscription was given up on purpose.
+      if (!this.stopping) this.logger.error(`Could not subscribe to task changes: ${(error as Error)?.message ?? String(error)}`);
       // The next `watch` tries again.
       this.subscription = undefined;
       return undefined;
@@ -133,9 +136,13 @@ export class RedisTaskStore implements McpTaskStore, OnModuleDestroy {
     return () => this.listeners.delete(listener);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    const stop = await this.subscription;
-    stop?.();
+  /**
+   * Stops listening without waiting: Nest destroys this store before the connection, and a subscription still waiting
+   * for a Redis that is down would keep shutdown waiting forever (the connection rejects it when it closes).
+   */
+  onModuleDestroy(): void {
+    this.stopping = true;
+    void this.subscription?.then((stop) => stop?.());
   }
 
   /** The task if its key exists and it has not expired (Redis expires it; this clock decides at the boundary). */
