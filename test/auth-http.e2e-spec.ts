@@ -2,7 +2,6 @@ import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from
 import type { INestApplication, LoggerService } from '@nestjs/common';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { createServer } from 'node:net';
 import type { McpAuthOptions } from 'nest-mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthHttpModule, AuthProbe, STEP_UP_CHALLENGE } from './fixtures/auth-http.fixture.js';
@@ -10,6 +9,7 @@ import { ADAPTERS, type AdapterName } from './support/app.factory.js';
 import { BAD_TOKEN_KINDS, type BadTokenKind, startAuthorizationServer, type TestAuthorizationServer } from './support/oidc-provider.js';
 import { mcpHeaders, mcpPost, requestMeta, type RawResponse } from './support/raw-request.util.js';
 import { expectResult, textOf } from './support/wire-response.util.js';
+import { freePort } from './support/free-port.js';
 
 /**
  * Issue #17, the HTTP side of authorization (MCP 2026-07-28 "Authorization", T-AUTH-01…06, 08, 10…13; 2025-11-25
@@ -65,17 +65,6 @@ class CapturingLogger implements LoggerService {
   }
 }
 
-/** A free loopback port: the resource URI (`auth.resource`) must name the server's own URL before it listens. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface AuthApp {
   app: INestApplication;

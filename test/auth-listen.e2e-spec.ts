@@ -1,7 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { createServer } from 'node:net';
 import type { Server } from 'node:http';
 import { InMemoryEventBus, McpPublisher, McpRegistry, type McpModuleOptions } from 'nest-mcp';
 import { McpTestingClient } from 'nest-mcp/testing';
@@ -13,6 +12,7 @@ import { legacyPost, type LegacyStream, openLegacyGet, rawInitialize } from './s
 import { startAuthorizationServer, type TestAuthorizationServer } from './support/oidc-provider.js';
 import { openStream, type OpenStream } from './support/sse-stream.reader.js';
 import { until } from './support/wait.util.js';
+import { freePort } from './support/free-port.js';
 
 /**
  * Issue #17, items 4 and 5 (per-caller visibility; the verified principal binds listen deliveries): change
@@ -33,17 +33,6 @@ const ADMIN = { clientId: LISTEN_ADMIN, clientSecret: 'admin-secret-0123456789' 
 /** Every URI of the fixture a listener may ask for, and one nothing serves. */
 const ASKED = ['docs://handbook', 'docs://pages/intro', 'internal://config', 'internal://logs/monday', 'nothing://here', 'docs://welcome'];
 
-/** A free loopback port: `auth.resource` must name the server's own URL before it listens. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface ListenApp {
   app: INestApplication;

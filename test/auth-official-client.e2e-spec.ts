@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import {
   Client,
   ClientCredentialsProvider,
@@ -24,6 +23,7 @@ import { OPS_SCOPE_HIERARCHY, OpsConsoleModule, OpsProbe } from './fixtures/auth
 import { ADAPTERS, type AdapterName } from './support/app.factory.js';
 import { startAuthorizationServer, type TestAuthorizationServer } from './support/oidc-provider.js';
 import { mcpPost } from './support/raw-request.util.js';
+import { freePort } from './support/free-port.js';
 
 /**
  * Issue #17, end to end with the clients people use: the official MCP client (`@modelcontextprotocol/client`) and its
@@ -45,17 +45,6 @@ const REDIRECT_URI = 'http://127.0.0.1/callback';
 const PRM_PREFIX = '/.well-known/oauth-protected-resource';
 const clientInfo = { name: 'nest-mcp-auth-e2e', version: '1.0.0' };
 
-/** A free loopback port: `auth.resource` names the server's own URL before it listens. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface OpsApp {
   app: INestApplication;

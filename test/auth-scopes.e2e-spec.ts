@@ -2,7 +2,6 @@ import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from
 import type { INestApplication, LoggerService } from '@nestjs/common';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { createServer } from 'node:net';
 import { McpRegistry } from 'nest-mcp';
 import { McpTestingClient, type McpTestingError } from 'nest-mcp/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { ADMIN_SUBJECT, internalForAdmins, SCOPE_HIERARCHY, ScopesModule, Scopes
 import { ADAPTERS, type AdapterName } from './support/app.factory.js';
 import { startAuthorizationServer, type TestAuthorizationServer } from './support/oidc-provider.js';
 import { mcpPost, type RawResponse } from './support/raw-request.util.js';
+import { freePort } from './support/free-port.js';
 
 /**
  * Issue #17, the handler side of authorization (MCP 2026-07-28 "Authorization" T-AUTH-03, 07, 09; caching §13;
@@ -27,17 +27,6 @@ const BETA = { clientId: 'svc-beta', clientSecret: 'beta-secret-0123456789' };
 const ADMIN = { clientId: ADMIN_SUBJECT, clientSecret: 'admin-secret-0123456789' };
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 
-/** A free loopback port: `auth.resource` must name the server's own URL before it listens. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The error of a response (for the Mcp-Param-* checks: raw posts send no Mcp-Param-Q header). */
 function hiddenHeaderCheck(response: RawResponse): { code: number; message: string } {

@@ -1,8 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
+
+export { freePort };
 
 /** A real `redis-server` (Debian package) on a free loopback port, in a temporary directory of its own. */
 export interface RedisServer {
@@ -64,17 +67,6 @@ export function hasRedisServer(): boolean {
   return spawnSync('redis-server', ['--version']).status === 0;
 }
 
-/** A port nothing listens on right now, from the kernel. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts `redis-server` on 127.0.0.1 and resolves once it accepts connections. Throws (the test fails) when the
