@@ -16,7 +16,8 @@ import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, startNginx, waitForPort } from './cluster/nginx-balancer.mjs';
+import { startNginx, waitForPort } from './cluster/nginx-balancer.mjs';
+import { freePort } from './free-port.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = join(ROOT, 'dist/apps/demo/apps/demo/src/main.js');

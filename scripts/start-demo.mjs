@@ -22,9 +22,9 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where `nest build demo` puts the entry point (rootDir is the repo root, so the source tree is mirrored). */
@@ -153,17 +153,6 @@ async function buildIfStale() {
   });
 }
 
-/** A free TCP port on 127.0.0.1 (closed again: the server binds it right after). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * `--auth`: unless `AUTH_ISSUER` names an authorization server already, starts the local one for the server's URL and

@@ -17,8 +17,7 @@ export interface NginxBalancer {
   dispose(): Promise<void>;
 }
 
-/** A port nothing listens on right now. */
-export function freePort(): Promise<number>;
+export { freePort } from '../free-port.mjs';
 /** The generated nginx.conf. */
 export function nginxConfig(options: { port: number; upstreams: readonly number[]; dir: string }): string;
 /** Starts nginx in front of `upstreams` on `port` (default: a free one). */
