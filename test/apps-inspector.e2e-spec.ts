@@ -1,10 +1,9 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppModule } from '../apps/demo/src/app.module.js';
-import { ensurePinnedRunner } from '../scripts/pinned-runner.mjs';
 import { ADAPTERS, type RunningApp, startApp } from './support/app.factory.js';
 import { REPO_ROOT } from './support/forked-server.js';
+import { ensureInspector, inspector, jsonLines } from './support/inspector-cli.js';
 
 /**
  * The MCP Inspector CLI (`@modelcontextprotocol/inspector` 2.12.0, pinned with its Node 22 in tools/inspector-runner)
@@ -13,14 +12,7 @@ import { REPO_ROOT } from './support/forked-server.js';
  * the board's app-only tools are listed only when the probe advertises MCP Apps (`--advertise-apps`).
  */
 
-const RUNNER = join(REPO_ROOT, 'tools/inspector-runner');
 const BOARD = 'ui://ops-console/deployment-board';
-
-interface InspectorRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** One line of `--app-info` output. */
 interface AppInfo {
@@ -33,34 +25,10 @@ interface AppInfo {
   resourceError?: unknown;
 }
 
-/** Runs the pinned Inspector CLI (asynchronously: the server under test runs in this process). */
-function inspector(args: string[]): Promise<InspectorRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['exec', '--', 'mcp-inspector', '--cli', ...args], { cwd: RUNNER, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`mcp-inspector ${args.join(' ')} did not finish in 60 s:\n${stdout}\n${stderr}`));
-    }, 60_000);
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-const infoLines = (stdout: string): AppInfo[] =>
-  stdout
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as AppInfo);
+const infoLines = (stdout: string): AppInfo[] => jsonLines<AppInfo>(stdout);
 
 beforeAll(() => {
-  ensurePinnedRunner(RUNNER);
+  ensureInspector();
   execFileSync(process.execPath, ['scripts/build-demo-views.mjs'], { cwd: REPO_ROOT, stdio: 'pipe' });
 }, 300_000);
 

@@ -1,10 +1,7 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppModule } from '../apps/demo/src/app.module.js';
-import { ensurePinnedRunner } from '../scripts/pinned-runner.mjs';
 import { ADAPTERS, type RunningApp, startApp } from './support/app.factory.js';
-import { REPO_ROOT } from './support/forked-server.js';
+import { ensureInspector, inspector, jsonLines } from './support/inspector-cli.js';
 
 /**
  * The MCP Inspector CLI (`@modelcontextprotocol/inspector` 2.12.0, pinned with its Node 22 in tools/inspector-runner)
@@ -12,45 +9,15 @@ import { REPO_ROOT } from './support/forked-server.js';
  * sizes and frontmatter against the listing, on the 2025-11-25 era (its default) and on the modern one.
  */
 
-const RUNNER = join(REPO_ROOT, 'tools/inspector-runner');
 /** The demo's skills (apps/demo/skills). */
 const DEMO_SKILLS = ['skill://ops/safe-rollout/SKILL.md', 'skill://ops/triage-incident/SKILL.md'];
 
-interface InspectorRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the pinned Inspector CLI (asynchronously: the server under test runs in this process). */
-function inspector(args: string[]): Promise<InspectorRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['exec', '--', 'mcp-inspector', '--cli', ...args], { cwd: RUNNER, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`mcp-inspector ${args.join(' ')} did not finish in 60 s:\n${stdout}\n${stderr}`));
-    }, 60_000);
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
 /** The per-skill JSON reports `--verify` prints, one per line. */
 function reports(stdout: string): { uri: string; outcome: string; ok: boolean; files: { uri: string; status: string }[] }[] {
-  return stdout
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line));
+  return jsonLines(stdout);
 }
 
-beforeAll(() => ensurePinnedRunner(RUNNER), 300_000);
+beforeAll(() => ensureInspector(), 300_000);
 
 describe.each(ADAPTERS)('the Inspector CLI verifies the demo skills (%s)', (adapter) => {
   let running: RunningApp;
