@@ -40,6 +40,6 @@ function withComponents(definition: DynamicModule): DynamicModule {
   return {
     ...definition,
     providers: [...(definition.providers ?? []), ...components],
-    exports: [McpRedis, McpRedisConnection],
+    exports: [McpRedis, McpRedisConnection, McpRedisResolvedOptions],
   };
 }

@@ -8,11 +8,19 @@
 export async function withTimeout<T>(promise: Promise<T>, ms: number, what = 'Redis'): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new WaitTimeoutError(`${what} did not answer within ${ms} ms`)), ms);
   });
   try {
     return await Promise.race([promise, timeout]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** The rejection of `withTimeout` when the bound passed (any other rejection is the promise's own). @internal */
+export class WaitTimeoutError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WaitTimeoutError';
   }
 }

@@ -3,9 +3,8 @@ import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/term
 import type { McpTaskQueueStatus } from '../bullmq-task.runner.js';
 import { McpRedis } from '../mcp-redis.js';
 import { McpRedisConnection } from '../mcp-redis.connection.js';
-
-/** The bound of a queue read when the command client has none (the module's default `commandTimeoutMs`). */
-const DEFAULT_TIMEOUT_MS = 5_000;
+import { McpRedisResolvedOptions } from '../mcp-redis-resolved-options.js';
+import { WaitTimeoutError, withTimeout } from '../with-timeout.js';
 
 /** What a check found, in the indicator's details: `reason` is there only when something is down. */
 export interface McpRedisHealthDetails extends Record<string, unknown> {
@@ -50,6 +49,7 @@ export class McpRedisHealthIndicator {
     private readonly health: HealthIndicatorService,
     private readonly connection: McpRedisConnection,
     private readonly redis: McpRedis,
+    private readonly options: McpRedisResolvedOptions,
   ) {}
 
   /** Checks the Redis connection and the task queue; `key` names the indicator in the health report. */
@@ -58,7 +58,7 @@ export class McpRedisHealthIndicator {
     const [pong, queue] = await Promise.all([
       this.connection.ping(),
       // The queue is read through BullMQ's own connections: bound it like the command client (commandTimeoutMs).
-      bounded(this.redis.taskRunner.status(), this.connection.commands.options.commandTimeout ?? DEFAULT_TIMEOUT_MS),
+      bounded(this.redis.taskRunner.status(), this.options.commandTimeoutMs),
     ]);
     const reasons: string[] = [];
     if (!pong) reasons.push('redis: unreachable');
@@ -74,19 +74,10 @@ async function bounded(
   status: Promise<McpTaskQueueStatus>,
   timeoutMs: number,
 ): Promise<{ status: McpTaskQueueStatus; error?: undefined } | { status?: undefined; error: string }> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<{ error: string }>((resolve) => {
-    timer = setTimeout(() => resolve({ error: `no answer within ${timeoutMs} ms` }), timeoutMs);
-    timer.unref();
-  });
   try {
-    return await Promise.race([
-      status.then((value) => ({ status: value })),
-      timeout,
-    ]);
+    return { status: await withTimeout(status, timeoutMs, 'The task queue') };
   } catch (error) {
+    if (error instanceof WaitTimeoutError) return { error: `no answer within ${timeoutMs} ms` };
     return { error: `unreadable (${error instanceof Error ? error.message : String(error)})` };
-  } finally {
-    clearTimeout(timer);
   }
 }
