@@ -128,6 +128,19 @@ function reportsWritten(cluster: DemoCluster, taskId: string): Array<{ replica: 
 }
 
 /** Opens a listen stream and waits for its acknowledgement. */
+/**
+ * The last `/health` status of each replica once all answered 200 (Redis and the task workers reconnected), or
+ * when `timeoutMs` passed.
+ */
+async function healthOf(replicas: readonly Replica[], timeoutMs: number): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const statuses = await Promise.all(replicas.map(async (replica) => (await fetch(`${replica.baseUrl}/health`)).status));
+    if (statuses.every((status) => status === 200) || Date.now() > deadline) return statuses;
+    await sleep(200);
+  }
+}
+
 async function openListen(url: URL, id: string, notifications: Record<string, unknown>): Promise<OpenStream> {
   const stream = await listen(url, id, notifications);
   expect(stream.status, `listen on ${url.href}`).toBe(200);
@@ -301,6 +314,10 @@ for (const adapter of ['express', 'fastify'] as const) {
           await stream.waitFor((message) => message.method === 'notifications/tools/list_changed', 'the resync list change', 20_000);
           await stream.waitFor((message) => message.method === 'notifications/resources/updated' && message.params?.uri === uri, 'the resync update', 20_000);
         }
+        // The subscribers are back; the command clients and the queue may reconnect a moment later, and a request
+        // in between gets 503 with Retry-After (which this client does not retry): wait until every replica is
+        // healthy again before the client polls and answers.
+        expect(await healthOf(survivors, 20_000), '/health of every replica after Redis came back').toEqual(survivors.map(() => 200));
         const { outcome } = await execution.settle();
         expect(outcome.status, JSON.stringify(outcome)).toBe('completed');
         expect(reportsWritten(cluster, taskId)).toHaveLength(1);
@@ -337,13 +354,7 @@ for (const adapter of ['express', 'fastify'] as const) {
         await cluster.redis.start();
       }
       // And back: /health is 200 again once Redis and the workers reconnected.
-      const deadline = Date.now() + 20_000;
-      let status = 0;
-      while (Date.now() < deadline && status !== 200) {
-        status = (await fetch(`${alive()[0].baseUrl}/health`)).status;
-        if (status !== 200) await sleep(200);
-      }
-      expect(status, '/health after Redis came back').toBe(200);
+      expect(await healthOf([alive()[0]], 20_000), '/health after Redis came back').toEqual([200]);
     });
   });
 }
