@@ -82,8 +82,8 @@ export function ToolPanel({ playground, tool }: { playground: Playground; tool: 
           </button>
         </div>
       </form>
-      {call && viewUri && <AppView key={call.call} playground={playground} tool={tool} uri={viewUri} args={call.args} call={call.call} />}
       {call && <CallPanel key={call.call} call={call.call} />}
+      {call && viewUri && <AppView key={call.call} playground={playground} tool={tool} uri={viewUri} args={call.args} call={call.call} />}
     </article>
   );
 }
