@@ -1,19 +1,14 @@
+import { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION } from '../../src/apps/apps.constants.js';
+import { TASKS_EXTENSION } from '../../src/protocol/task.constants.js';
+
 /** The revision the page speaks (spec 2026-07-28). */
 export const PROTOCOL_VERSION = '2026-07-28';
 
-/** Reserved `_meta` keys (spec 2026-07-28: basic/index, "`_meta`"). */
-export const META = {
-  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
-  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
-  clientInfo: 'io.modelcontextprotocol/clientInfo',
-  logLevel: 'io.modelcontextprotocol/logLevel',
-  serverInfo: 'io.modelcontextprotocol/serverInfo',
-  subscriptionId: 'io.modelcontextprotocol/subscriptionId',
-} as const;
+/** Reserved `_meta` keys (spec 2026-07-28: basic/index, "`_meta`"): the server's own list, bundled into the page. */
+export { MetaKeys as META } from '../../src/protocol/meta-keys.constants.js';
 
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
-export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
+/** The media type of an MCP App view: the server's own name for it. */
+export { MCP_APP_MIME_TYPE as APP_MIME_TYPE } from '../../src/apps/apps.constants.js';
 
 /** Who the page is, in every request's `_meta`. */
 export const CLIENT_INFO = { name: 'nest-mcp-playground', version: '1.0.0', title: 'MCP playground' } as const;
@@ -26,7 +21,7 @@ export const CLIENT_CAPABILITIES = {
   elicitation: { form: {}, url: {} },
   extensions: {
     [TASKS_EXTENSION]: {},
-    [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] },
+    [MCP_APPS_EXTENSION]: { mimeTypes: [MCP_APP_MIME_TYPE] },
   },
 } as const;
 
