@@ -275,7 +275,16 @@ describe('the playground in Chromium, signing in (auth)', () => {
     as = await startAuthorizationServer({ resource, scopes: ['mcp:read', 'mcp:write'], publicClients: [{ clientId: CLIENT_ID, redirectUris: [resource] }] });
     running = await startApp(
       'express',
-      { imports: [PlaygroundFixtureModule.serve({ auth: { resource, authorizationServers: [as.issuer], scopesSupported: ['mcp:read', 'mcp:write'] }, playground: { clientId: CLIENT_ID } })] },
+      {
+        imports: [
+          PlaygroundFixtureModule.serve({
+            auth: { resource, authorizationServers: [as.issuer], scopesSupported: ['mcp:read', 'mcp:write'] },
+            playground: { clientId: CLIENT_ID },
+            // One tool per page: the page follows nextCursor.
+            pageSize: 1,
+          }),
+        ],
+      },
       { port },
     );
   });
@@ -304,6 +313,10 @@ describe('the playground in Chromium, signing in (auth)', () => {
       await page.locator('[data-testid="catalog"]').waitFor({ timeout: UI_WAIT_MS });
       await expect(page.locator('[data-tab="tool"] .count').textContent()).resolves.toBe('2');
       expect(as.requests).toContain('POST /token');
+      const lists = (await exchangesOf(page)).filter((exchange) => exchange.method === 'tools/list').reverse();
+      expect(lists).toHaveLength(2);
+      const firstPage = lists[0].messages.at(-1) as { result: { nextCursor: string } };
+      expect(lists[1].messages[0]).toMatchObject({ params: { cursor: firstPage.result.nextCursor } });
 
       // A form built from the input schema (defaults filled in), then a form elicitation answered in the page.
       await page.locator('[data-item="plan_trip"]').click();

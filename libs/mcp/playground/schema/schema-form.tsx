@@ -62,7 +62,8 @@ function Labelled({ path, name, schema, required, children }: FieldProps & { chi
 }
 
 function ObjectField(props: FieldProps) {
-  const object = isSchema(props.value as never) ? (props.value as Record<string, JsonValue>) : {};
+  // A plain object is what an object schema's value is; anything else (a stale raw value) starts it empty.
+  const object = isSchema(props.value) ? props.value : {};
   const set = (name: string, child: JsonValue | undefined) => {
     const next: Record<string, JsonValue> = { ...object };
     if (child === undefined) delete next[name];
