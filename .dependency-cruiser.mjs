@@ -14,6 +14,8 @@
  *                                                                         code never depends on it
  *  transport/http,       Streamable HTTP (Express, Fastify), stdio        bytes in, calls to the runner, bytes out;
  *  transport/stdio                                                        siblings: neither imports the other
+ *  playground/           the playground's documents: the page bundled     served by the HTTP transport to browsers;
+ *                        at build time, its CSP, the MCP Apps sandbox     needs only the options
  *  legacy/               the 2025-11-25 wire without its transport:       a second protocol over the same runner
  *                        sessions, negotiation, server→client requests    and dispatcher
  *  tasks/, skills/       the tasks extension: task store and runner       runs task rounds through the call runner and
@@ -61,6 +63,7 @@ const LAYERS = [
   ['mcp.module.ts'],
   ['testing/'],
   ['transport/http/', 'transport/stdio/'],
+  ['playground/'],
   ['legacy/'],
   ['tasks/', 'skills/'],
   ['server/'],

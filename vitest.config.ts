@@ -8,6 +8,8 @@ export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
     setupFiles: ['reflect-metadata'],
+    // The playground's bundle is a generated module of nest-mcp's sources (ADR 0022): fresh before any test imports it.
+    globalSetup: ['test/support/build-playground.setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [

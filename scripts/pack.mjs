@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { buildPlayground, PLAYGROUND_SOURCE } from './build-playground.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
@@ -58,7 +59,10 @@ export function packInputs() {
     'package-lock.json',
     'tsconfig.json',
     'scripts/pack.mjs',
+    'scripts/build-playground.mjs',
     ...SHARED_FILES,
+    // The playground's browser sources, bundled into nest-mcp (libs/mcp/src/playground/playground-assets.generated.ts).
+    ...listFiles(PLAYGROUND_SOURCE).map((file) => `libs/mcp/playground/${file}`),
     ...PACKAGES.flatMap(({ dir }) => [
       `${dir}/package.json`,
       `${dir}/README.md`,
@@ -181,6 +185,8 @@ export async function packAll({ outDir = DEFAULT_OUT_DIR, log = () => {} } = {})
   const manifests = new Map(PACKAGES.map((pkg) => [pkg.name, JSON.parse(readFileSync(join(ROOT, pkg.dir, 'package.json'), 'utf8'))]));
   checkManifests(manifests);
   checkOutDir(outDir);
+  // nest-mcp carries the playground's bundle as a module of its sources, so the bundle is built before they compile.
+  await buildPlayground();
 
   const stage = mkdtempSync(join(tmpdir(), 'nest-mcp-pack-'));
   try {

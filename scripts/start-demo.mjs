@@ -8,7 +8,7 @@
  *                                                        AUTH_PORT, AUTH_CLIENT_SECRET)
  *
  * The build (`nest build demo`, then the MCP Apps views: scripts/build-demo-views.mjs) is stale when any file under
- * apps/demo/src, apps/demo/views, libs/mcp/src or libs/mcp-redis/src (unit specs aside), a tsconfig or nest-cli.json
+ * apps/demo/src, apps/demo/views, libs/mcp/src, libs/mcp/playground or libs/mcp-redis/src (unit specs aside), a tsconfig or nest-cli.json
  * is newer than the built entry point, or a view was never built. Build output goes to stderr, so that stdout carries
  * only the server's own output. Builds take a lock (dist/.demo-build.lock): starts at the same time build once.
  * Arguments and environment are passed to the server; SIGINT, SIGTERM and SIGHUP are forwarded to it, and this
@@ -30,7 +30,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where `nest build demo` puts the entry point (rootDir is the repo root, so the source tree is mirrored). */
 const ENTRY = join(ROOT, 'dist/apps/demo/apps/demo/src/main.js');
 const NEST_CLI = join(ROOT, 'node_modules/.bin/nest');
-const SOURCE_DIRS = ['apps/demo/src', 'apps/demo/views', 'libs/mcp/src', 'libs/mcp-redis/src'].map((dir) => join(ROOT, dir));
+const SOURCE_DIRS = ['apps/demo/src', 'apps/demo/views', 'libs/mcp/src', 'libs/mcp/playground', 'libs/mcp-redis/src'].map((dir) => join(ROOT, dir));
 /** The MCP Apps views the build bundles (scripts/build-demo-views.mjs); missing means stale. */
 const VIEWS = [join(ROOT, 'dist/apps/demo-views/deployment-board.html')];
 const CONFIG_FILES = ['tsconfig.json', 'apps/demo/tsconfig.app.json', 'nest-cli.json'].map((file) => join(ROOT, file));
@@ -134,6 +134,9 @@ async function buildIfStale() {
   if (!isBuildStale()) return undefined;
   return withBuildLock(async () => {
     if (!isBuildStale()) return undefined;
+    // The playground's bundle is a module of nest-mcp's sources (scripts/build-playground.mjs): built before them.
+    const { buildPlayground } = await import('./build-playground.mjs');
+    await buildPlayground();
     console.error('[start-demo] Building the demo: nest build demo');
     const build = await run(NEST_CLI, ['build', 'demo'], process.stderr);
     if (interrupted) return { signal: interrupted };

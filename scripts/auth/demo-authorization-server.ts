@@ -59,7 +59,8 @@ export async function startDemoAuthorizationServer(options: DemoAuthorizationSer
       { clientId: OPS_SCRIPTS_CLIENT_ID, clientSecret },
       { clientId: OPS_VIEWER_CLIENT_ID, clientSecret, scopes: ['ops:read'] },
     ],
-    publicClients: [{ clientId: OPS_APP_CLIENT_ID, redirectUris: OPS_APP_REDIRECT_URIS }],
+    // The console's own URL too: the playground page signs in with this client and is its own redirect URI.
+    publicClients: [{ clientId: OPS_APP_CLIENT_ID, redirectUris: [...OPS_APP_REDIRECT_URIS, options.resource] }],
     accessTokenTtlSec: 3600,
   });
   const { resource } = options;
@@ -72,7 +73,7 @@ export async function startDemoAuthorizationServer(options: DemoAuthorizationSer
       `Authorization server (oidc-provider, local, in memory): ${server.issuer}`,
       `  resource ${resource}, scopes ${OPS_SCOPES.join(' ')} (admin > write > read)`,
       `  clients: ${OPS_SCRIPTS_CLIENT_ID} (client credentials, every scope), ${OPS_VIEWER_CLIENT_ID} (client credentials, ops:read),`,
-      `           ${OPS_APP_CLIENT_ID} (public: authorization code + PKCE, redirect ${OPS_APP_REDIRECT_URIS.join(', ')}; any user name and password)`,
+      `           ${OPS_APP_CLIENT_ID} (public: authorization code + PKCE, redirect ${[...OPS_APP_REDIRECT_URIS, resource].join(', ')}; any user name and password)`,
       `  client secret: ${clientSecret}`,
       'Get a token (client credentials):',
       `  TOKEN=$(curl -s -u ${OPS_SCRIPTS_CLIENT_ID}:${clientSecret} ${server.endpoints.token} -d grant_type=client_credentials ` +
@@ -83,6 +84,7 @@ export async function startDemoAuthorizationServer(options: DemoAuthorizationSer
         `-d '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'`,
       `MCP Inspector: npx @modelcontextprotocol/inspector, Streamable HTTP ${resource}, OAuth client id ${OPS_APP_CLIENT_ID}`,
       '  (it finds the authorization server from the 401 and the protected resource metadata).',
+      `Playground: open ${resource} in a browser and sign in with the client id ${OPS_APP_CLIENT_ID}.`,
     ],
     close: () => server.close(),
   };

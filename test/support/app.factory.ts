@@ -15,13 +15,14 @@ export interface RunningApp {
 }
 
 /**
- * Compiles a testing module, serves it on 127.0.0.1 with a free port on the given adapter, and returns its URL.
+ * Compiles a testing module, serves it on 127.0.0.1 with a free port (or `port`, when the URL must be known before, as
+ * a token's audience) on the given adapter, and returns its URL.
  * `customize` may override providers or guards before compilation.
  */
 export async function startApp(
   adapter: AdapterName,
   metadata: ModuleMetadata,
-  options: { path?: string; customize?: (builder: TestingModuleBuilder) => TestingModuleBuilder } = {},
+  options: { path?: string; port?: number; customize?: (builder: TestingModuleBuilder) => TestingModuleBuilder } = {},
 ): Promise<RunningApp> {
   let builder = Test.createTestingModule(metadata);
   if (options.customize) builder = options.customize(builder);
@@ -30,7 +31,7 @@ export async function startApp(
     adapter === 'fastify'
       ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false })
       : moduleRef.createNestApplication({ logger: false });
-  await app.listen(0, '127.0.0.1');
+  await app.listen(options.port ?? 0, '127.0.0.1');
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1');
   return {
     app,

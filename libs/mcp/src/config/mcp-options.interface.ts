@@ -174,6 +174,21 @@ export interface McpAuthOptions {
   resourceDocumentation?: string;
 }
 
+/**
+ * The playground (`playground`): a page in the browser at the endpoint, an MCP client of this server for people trying
+ * it out (docs/playground.md). Both fields matter only with `auth`, for signing in from the page.
+ */
+export interface McpPlaygroundOptions {
+  /**
+   * The OAuth client id the page signs in with (authorization code + PKCE, a public client whose redirect URI is the
+   * endpoint's own URL, e.g. `http://127.0.0.1:3000/mcp`). Default: none; the page then registers itself when the
+   * authorization server offers dynamic client registration, or asks for a client id.
+   */
+  clientId?: string;
+  /** The scopes the page asks for when signing in. Default: the metadata's `scopes_supported`. */
+  scopes?: string[];
+}
+
 /** Options of `McpModule.forRoot` / `forRootAsync`. The `McpImplementation` fields are sent as `serverInfo`. */
 export interface McpModuleOptions extends McpImplementation {
   /** Server name, sent as `serverInfo.name`. */
@@ -348,6 +363,13 @@ export interface McpModuleOptions extends McpImplementation {
    * `@McpScopes`).
    */
   visibility?: McpVisibilityHook;
+  /**
+   * The playground: `GET` on the endpoint from a browser (`Accept: text/html`) answers a page that lists, calls and
+   * follows everything this server offers, speaking the 2026-07-28 wire to the endpoint from the browser
+   * (docs/playground.md). `true` or an object (`McpPlaygroundOptions`) turns it on, `false` off. Default: on unless
+   * `NODE_ENV` is `production`. Other GET requests (a 2025-11-25 session's stream) are served as before.
+   */
+  playground?: boolean | McpPlaygroundOptions;
 }
 
 /** Static options of the module, fixed when it is imported (they shape routes). */

@@ -2,7 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { MCP_LOG_LEVELS, type McpCacheHints, type McpCacheScope, type McpImplementation, type McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import { MCP_MODULE_OPTIONS } from './mcp-module-definition.js';
 import { isAbsolute, resolve } from 'node:path';
-import type { McpAuthOptions, McpCacheHintOptions, McpModuleOptions, McpSkillsOptions, McpTasksOptions } from './mcp-options.interface.js';
+import type {
+  McpAuthOptions,
+  McpCacheHintOptions,
+  McpModuleOptions,
+  McpPlaygroundOptions,
+  McpSkillsOptions,
+  McpTasksOptions,
+} from './mcp-options.interface.js';
 import type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
 import type { McpDeliveryAuthorizer } from '../protocol/delivery-authorizer.interface.js';
 import { STATELESS_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.constants.js';
@@ -66,6 +73,11 @@ export class McpResolvedOptions {
    * above this one. Undefined: no authorization.
    */
   readonly auth?: Readonly<McpAuthOptions>;
+  /**
+   * `playground` when it is on (a frozen copy, `{}` for `true` or the default), undefined when it is off: `false`, or
+   * not set while `NODE_ENV` is `production`.
+   */
+  readonly playground?: Readonly<McpPlaygroundOptions>;
   private readonly cacheHints: McpCacheHintOptions;
 
   constructor(@Inject(MCP_MODULE_OPTIONS) options: McpModuleOptions) {
@@ -132,6 +144,7 @@ export class McpResolvedOptions {
     this.tasks = resolveTasks(options.tasks ?? {});
     this.skills = resolveSkills(options.skills);
     this.auth = resolveAuth(options);
+    this.playground = resolvePlayground(options.playground);
     requireSharedKeys(options, this.requestStateKeys);
   }
 
@@ -260,6 +273,29 @@ function isShared(component: unknown): boolean {
 function componentName(component: unknown): string {
   const name = (component as { constructor?: { name?: unknown } }).constructor?.name;
   return typeof name === 'string' && name !== '' && name !== 'Object' ? name : 'a shared component';
+}
+
+/**
+ * `playground`: on by default outside production (docs/playground.md, "Off in production"); an explicit `true` or
+ * object turns it on anywhere, `false` off.
+ */
+function resolvePlayground(playground: McpModuleOptions['playground']): Readonly<McpPlaygroundOptions> | undefined {
+  if (playground === false) return undefined;
+  if (playground === undefined) return process.env.NODE_ENV === 'production' ? undefined : Object.freeze({});
+  if (playground === true) return Object.freeze({});
+  if (typeof playground !== 'object' || playground === null) {
+    throw new Error('McpModule: option "playground" must be a boolean or { clientId?, scopes? }');
+  }
+  if (playground.clientId !== undefined && (typeof playground.clientId !== 'string' || playground.clientId === '')) {
+    throw new Error('McpModule: option "playground.clientId" must be a non-empty string');
+  }
+  if (playground.scopes !== undefined && (!Array.isArray(playground.scopes) || !playground.scopes.every((scope) => typeof scope === 'string'))) {
+    throw new Error('McpModule: option "playground.scopes" must be an array of strings');
+  }
+  return Object.freeze({
+    ...(playground.clientId !== undefined && { clientId: playground.clientId }),
+    ...(playground.scopes !== undefined && { scopes: Object.freeze([...playground.scopes]) as string[] }),
+  });
 }
 
 /** `logging`: `false` turns the message channel off; an object (or nothing) keeps it on, with its default level. */

@@ -16,6 +16,7 @@ import { parseRequestMeta } from '../../protocol/request-meta.parser.js';
 import { McpCallRunner } from '../../server/call.runner.js';
 import { McpDispatcher } from '../../server/mcp.dispatcher.js';
 import type { CallPort } from '../../server/call-port.interface.js';
+import { McpPlaygroundPages } from '../../playground/playground.pages.js';
 import type { CapturedBody } from './captured-body.interface.js';
 import { ChallengeHeaderPort } from './challenge-header.port.js';
 import { closeAfter } from './close-after.util.js';
@@ -25,8 +26,8 @@ import type { HttpExchange } from './http-exchange.interface.js';
 import { McpLegacyHttpHandler } from './legacy-session-http.handler.js';
 import { checkHeadersAgainstBody, checkParamHeadersAgainstBody, checkRouteNameHeader, requireStandardHeaders } from './mcp-headers.validator.js';
 import { MCP_RAW_BODY } from './raw-body.constants.js';
-import { type AcceptedMediaTypes, writeEmpty, writeError } from './response.writer.js';
-import { classifyWire, isLegacySessionVerb } from './wire.classifier.js';
+import { type AcceptedMediaTypes, writeDocument, writeEmpty, writeError } from './response.writer.js';
+import { classifyWire, isLegacySessionVerb, isPlaygroundRequest } from './wire.classifier.js';
 
 const STATELESS_VERSIONS = new Set(STATELESS_PROTOCOL_VERSIONS);
 
@@ -55,6 +56,8 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
   private uncapturedLogged = false;
   /** Writes 2026-07-28 calls to their responses (with `auth`: authorization failures with their challenge). */
   private readonly port: CallPort<HttpCallRequest>;
+  /** The playground's documents, when it is on. */
+  private readonly playground?: McpPlaygroundPages;
 
   constructor(
     private readonly dispatcher: McpDispatcher,
@@ -63,7 +66,9 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     private readonly legacy: McpLegacyHttpHandler,
     private readonly adapterHost: HttpAdapterHost,
     private readonly authenticator: McpAuthenticator,
+    playground: McpPlaygroundPages,
   ) {
+    this.playground = playground.enabled ? playground : undefined;
     this.hostOrigin = new HostOriginValidator(options.allowedHosts, options.allowedOrigins);
     const port = new HttpCallPort(httpQueueBounds(options), false);
     // Only with `auth` can a call end in an authorization failure; without it the port stays the plain one.
@@ -80,18 +85,33 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
    * HTTP server: a stdio application has none (and its stdout belongs to the protocol).
    */
   onApplicationBootstrap(): void {
-    if (this.adapterHost.httpAdapter) this.logger.log(this.hostOrigin.describe());
+    if (!this.adapterHost.httpAdapter) return;
+    this.logger.log(this.hostOrigin.describe());
+    if (!this.playground) return;
+    const where = process.env.NODE_ENV === 'production' ? ' although NODE_ENV is production' : '';
+    const message =
+      `Playground on${where}: open the endpoint in a browser to list and call this server's tools, prompts and ` +
+      'resources (docs/playground.md). Turn it off with the option playground: false (NODE_ENV=production does by default).';
+    if (where) this.logger.warn(message);
+    else this.logger.log(message);
   }
 
   /**
    * GET and DELETE belong to 2025-11-25 sessions (the standalone stream, session termination). Without a session id,
-   * or with `legacyWire: false`, they are 405, as on a 2026-only server: the 2026 wire has neither.
+   * or with `legacyWire: false`, they are 405, as on a 2026-only server: the 2026 wire has neither. With the
+   * playground on, a browser's GET (`Accept: text/html`) gets the playground instead.
    */
   async handleOtherVerb(exchange: HttpExchange, verb: 'GET' | 'DELETE'): Promise<void> {
     let caller: HttpCaller;
     try {
       const forbidden = this.hostOrigin.check(exchange.request);
       if (forbidden) throw forbidden;
+      // Before the bearer check: a navigation carries no token, and the page holds nothing of the server (it asks the
+      // endpoint with the user's token like any client; docs/playground.md, "Security").
+      if (verb === 'GET' && this.playground && isPlaygroundRequest(exchange.request.headers)) {
+        writeDocument(exchange.response, this.playground.documentFor(exchange.request.url));
+        return;
+      }
       // Authenticated before the verb is judged: without a token, nothing about the endpoint is told.
       caller = this.authenticator.enabled ? await this.authenticated(exchange) : this.unauthenticated(exchange);
     } catch (error) {

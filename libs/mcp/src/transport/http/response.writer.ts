@@ -4,6 +4,7 @@ import { McpAuthError } from '../../protocol/access-token.interface.js';
 import type { CallCancellation } from '../../protocol/call-cancellation.js';
 import type { JsonRpcId } from '../../protocol/json-rpc.interface.js';
 import type { McpError } from '../../protocol/mcp.error.js';
+import type { PlaygroundDocument } from '../../playground/playground-document.interface.js';
 import { errorResponse } from '../../server/mcp.dispatcher.js';
 import type { ChannelMessage, ChannelSink, ResponseChannel } from '../../protocol/response-channel.js';
 import { sseTextOf } from './sse-frame.util.js';
@@ -56,6 +57,17 @@ export function setChallengeHeader(response: ServerResponse, error: McpError): v
 function retryAfterOf(body: unknown): string | undefined {
   const seconds = (body as { error?: { data?: { retryAfterSeconds?: unknown } } } | undefined)?.error?.data?.retryAfterSeconds;
   return typeof seconds === 'number' && Number.isInteger(seconds) && seconds >= 0 ? String(seconds) : undefined;
+}
+
+/** Writes a whole document (the playground's) with its own headers, 200. */
+export function writeDocument(response: ServerResponse, document: PlaygroundDocument | undefined): void {
+  if (response.headersSent || response.destroyed) return;
+  if (!document) {
+    writeEmpty(response, 404);
+    return;
+  }
+  response.writeHead(200, { ...document.headers, 'Content-Length': Buffer.byteLength(document.body) });
+  response.end(document.body);
 }
 
 /** Writes a status with no body (202 for notifications, 405 for other verbs). */

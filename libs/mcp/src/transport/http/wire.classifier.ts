@@ -30,3 +30,13 @@ export function isLegacySessionVerb(headers: IncomingHttpHeaders): boolean {
   if (typeof version === 'string' && MODERN.has(version)) return false;
   return typeof headers[McpHeaders.sessionId] === 'string';
 }
+
+/**
+ * A GET that asks for the playground (docs/playground.md): a browser's navigation, whose Accept names `text/html`, and
+ * no 2025-11-25 session's request (those ask for `text/event-stream` with their session id, and keep being served).
+ */
+export function isPlaygroundRequest(headers: IncomingHttpHeaders): boolean {
+  const accept = headers.accept;
+  if (typeof accept !== 'string' || isLegacySessionVerb(headers)) return false;
+  return accept.split(',').some((part) => part.split(';', 1)[0].trim().toLowerCase() === 'text/html');
+}
