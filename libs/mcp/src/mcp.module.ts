@@ -43,6 +43,7 @@ import { BodyCaptureInstaller } from './transport/http/body-capture.installer.js
 import { McpLegacyHttpHandler } from './transport/http/legacy-session-http.handler.js';
 import { createMcpHttpController } from './transport/http/mcp-http.controller.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
+import { McpRequestGate } from './transport/http/request-gate.service.js';
 import { ProtectedResourceMetadataInstaller } from './transport/http/protected-resource-metadata.installer.js';
 import { McpStdioTransport } from './transport/stdio/mcp-stdio.transport.js';
 import { taskProviders } from './tasks/tasks.providers.js';
@@ -132,6 +133,7 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = t
       { provide: LegacyTaskWire, useExisting: McpLegacyTasks },
       McpLegacyWireService,
       McpLegacyHttpHandler,
+      McpRequestGate,
       McpHttpTransport,
       McpStdioTransport,
       BodyCaptureInstaller,

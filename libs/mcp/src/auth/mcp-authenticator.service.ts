@@ -74,15 +74,20 @@ export class McpAuthenticator {
   }
 
   /**
-   * Checks the credentials of one HTTP request: its `Authorization` header and its URL (a token in the query string is
-   * refused). Resolves with the caller; rejects with `McpAuthError` (400 or 401, with its challenge).
+   * Checks the credentials of one HTTP request: its `Authorization` header — every value the client sent, since Node
+   * keeps only the first — and its URL (a token in the query string is refused). Resolves with the caller; rejects with
+   * `McpAuthError` (400 or 401, with its challenge).
    */
-  async authenticate(authorization: string | string[] | undefined, url: string | undefined): Promise<McpAuthenticatedCaller> {
+  async authenticate(authorization: string | readonly string[] | undefined, url: string | undefined): Promise<McpAuthenticatedCaller> {
     const auth = this.requireEnabled();
     if (url !== undefined && hasQueryToken(url)) {
       throw this.invalidRequest('The access token must be sent in the Authorization header, never in the query string');
     }
-    const header = Array.isArray(authorization) ? authorization[0] : authorization;
+    // Two credentials are no credential: which one a proxy, a framework or this server would read is anyone's guess.
+    if (typeof authorization !== 'string' && authorization !== undefined && authorization.length > 1) {
+      throw this.invalidRequest('Only one Authorization header may be sent');
+    }
+    const header = typeof authorization === 'string' ? authorization : authorization?.[0];
     if (header === undefined || header.trim() === '') throw this.missingToken();
     const bearer = BEARER.exec(header);
     if (!bearer) {
@@ -174,11 +179,21 @@ function principalFailure(): McpError {
   return new McpError(McpErrorCode.InternalError, 'Internal error: the caller could not be identified', undefined, 500);
 }
 
-/** Whether the URL's query names `access_token` (RFC 6750 §2.3, which MCP does not allow). */
+/**
+ * A query parameter name that a server or a framework may read as `access_token` (RFC 6750 §2.3, which MCP does not
+ * allow): compared after decoding (`%5F`, `%5f`, `+`), in any case, and with a bracket suffix as qs reads arrays and
+ * objects (`access_token[]`, `access_token[0]`).
+ */
+const QUERY_TOKEN_NAME = /^access_token(?:\[|$)/i;
+
+/** Whether the URL's query names `access_token`, as `URLSearchParams` decodes it (the way the frameworks do). */
 function hasQueryToken(url: string): boolean {
   const query = url.indexOf('?');
-  if (query < 0 || !url.includes('access_token', query)) return false;
-  return new URLSearchParams(url.slice(query + 1)).has('access_token');
+  if (query < 0 || query === url.length - 1) return false;
+  for (const name of new URLSearchParams(url.slice(query + 1)).keys()) {
+    if (QUERY_TOKEN_NAME.test(name)) return true;
+  }
+  return false;
 }
 
 /** An error's class and message, for the log: a verifier's own message, which must not hold the token. */
