@@ -145,8 +145,11 @@ export interface TokenResponse {
 
 /** Options of `clientCredentialsToken`. */
 export interface ClientCredentialsRequest {
-  /** The resource indicator (RFC 8707), e.g. the MCP endpoint's URL. */
-  resource: string;
+  /**
+   * The resource indicator (RFC 8707), e.g. the MCP endpoint's URL. Undefined asks for a token for no resource in
+   * particular: oidc-provider then issues one without audience (opaque, whatever `tokenFormat` says).
+   */
+  resource: string | undefined;
   /** Space-separated scopes. Default: none. */
   scope?: string;
   /** Default: the first confidential client. */
@@ -505,7 +508,7 @@ export async function startAuthorizationServer(options: LocalAuthorizationServer
         endpoints.token,
         {
           grant_type: 'client_credentials',
-          resource: request.resource,
+          ...(request.resource !== undefined ? { resource: request.resource } : {}),
           ...(request.scope !== undefined ? { scope: request.scope } : {}),
         },
         basic(client.clientId, request.clientSecret ?? client.clientSecret),

@@ -140,10 +140,22 @@ function checkIntrospection(value: unknown, problem: (text: string) => void): vo
   if (typeof introspection.clientSecret !== 'string' || introspection.clientSecret === '') {
     problem('"auth.introspection.clientSecret" must be a non-empty string');
   }
-  const ttl = introspection.cacheTtlMs;
-  if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 0)) {
-    problem('"auth.introspection.cacheTtlMs" must be a whole number of milliseconds, 0 or more (0 turns the cache off)');
+  for (const name of ['cacheTtlMs', 'inactiveCacheTtlMs'] as const) {
+    const ttl = introspection[name];
+    if (ttl !== undefined && !isWholeNumber(ttl, 0)) {
+      problem(`"auth.introspection.${name}" must be a whole number of milliseconds, 0 or more (0 turns the cache off)`);
+    }
   }
+  if (introspection.maxInFlight !== undefined && !isWholeNumber(introspection.maxInFlight, 1)) {
+    problem('"auth.introspection.maxInFlight" must be a whole number, 1 or more');
+  }
+  if (introspection.requireAudience !== undefined && typeof introspection.requireAudience !== 'boolean') {
+    problem('"auth.introspection.requireAudience" must be a boolean');
+  }
+}
+
+function isWholeNumber(value: unknown, min: number): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min;
 }
 
 function checkHierarchy(value: unknown, problem: (text: string) => void): void {

@@ -4,6 +4,7 @@ import { McpResolvedOptions } from '../config/resolved-options.js';
 import { type McpAccessToken, McpAuthError, McpTokenError, type McpTokenVerifier } from '../protocol/access-token.interface.js';
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
+import { McpTokenMessages } from './auth.messages.js';
 import { validateAuthOptions } from './auth-options.validator.js';
 import { IntrospectionTokenVerifier } from './introspection-token.verifier.js';
 import { JwtTokenVerifier } from './jwt-token.verifier.js';
@@ -13,6 +14,7 @@ import {
   type McpProtectedResourceMetadataLocation,
   protectedResourceMetadataLocation,
 } from './protected-resource-metadata.js';
+import { defaultPrincipal } from './token-principal.util.js';
 import { buildBearerChallenge } from './www-authenticate.js';
 
 /** Who a verified request comes from: the principal requests, sessions and tasks are bound to, and the token's content. */
@@ -100,6 +102,8 @@ export class McpAuthenticator {
     try {
       accessToken = await this.verifier!.verify(bearer[1]);
     } catch (error) {
+      // A verifier too busy to judge (503 with Retry-After) says so itself: that is no verdict on the token.
+      if (error instanceof McpError) throw error;
       throw this.invalidToken(error);
     }
     if (typeof accessToken?.subject !== 'string' || accessToken.subject === '' || !Array.isArray(accessToken.scopes)) {
@@ -128,15 +132,18 @@ export class McpAuthenticator {
   }
 
   private principalOf(auth: Readonly<McpAuthOptions>, token: McpAccessToken): string {
-    if (!auth.principal) return token.subject;
     let principal: unknown;
     try {
-      principal = auth.principal(token);
+      principal = auth.principal?.(token);
     } catch (error) {
       this.logger.error('The "auth.principal" function threw; the request is refused', (error as Error)?.stack);
       throw principalFailure();
     }
-    if (principal === undefined) return token.subject;
+    if (principal === undefined) {
+      const fallback = defaultPrincipal(auth.authorizationServers, token);
+      if (fallback === undefined) throw this.invalidToken(new McpTokenError(McpTokenMessages.noIssuer));
+      return fallback;
+    }
     if (typeof principal !== 'string' || principal === '') {
       this.logger.error('The "auth.principal" function returned no string; the request is refused');
       throw principalFailure();
