@@ -176,6 +176,8 @@ export interface MintRequest {
   clientId?: string;
   /** Claims added or overriding the defaults (`undefined` removes one). */
   claims?: JWTPayload;
+  /** The `typ` header. Default `at+jwt` (RFC 9068); `null` sends none. */
+  type?: string | null;
 }
 
 /** The tokens `mintBadToken` makes; each must be refused by a correct verifier. */
@@ -448,7 +450,8 @@ export async function startAuthorizationServer(options: LocalAuthorizationServer
       ...request.claims,
     };
     for (const name of Object.keys(payload)) if (payload[name] === undefined) delete payload[name];
-    return new SignJWT(payload).setProtectedHeader({ alg, kid: key.kid, typ: 'at+jwt' }).sign(key.privateKey);
+    const typ = request.type === undefined ? 'at+jwt' : request.type;
+    return new SignJWT(payload).setProtectedHeader({ alg, kid: key.kid, ...(typ !== null && { typ }) }).sign(key.privateKey);
   };
 
   const mintBadToken = async (kind: BadTokenKind, request: MintRequest): Promise<string> => {

@@ -127,6 +127,13 @@ export interface McpJwtOptions {
   algorithms?: string[];
   /** Clock skew tolerated for `exp` and `nbf`, in seconds. Default 30. */
   clockToleranceSec?: number;
+  /**
+   * The `typ` header a token must have, e.g. `'at+jwt'` (RFC 9068 §2.1: JWT access tokens), compared
+   * case-insensitively and with or without the `application/` prefix (`application/at+jwt` matches). Keeps out ID
+   * tokens and other JWTs the issuer signs with the same keys. Default: not checked, since many providers send
+   * `typ: "JWT"` or none on their access tokens.
+   */
+  requiredType?: string;
 }
 
 /** The built-in introspection verifier (RFC 7662, for opaque tokens): where to ask, and its caches and bounds. */
