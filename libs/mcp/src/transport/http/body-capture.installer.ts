@@ -184,34 +184,16 @@ export class BodyCaptureInstaller implements OnApplicationBootstrap, OnModuleDes
       refuseUpload(payload, reply.raw, error, limit);
       done(null, payload);
     };
-    this.gate.admit(raw, (verdict) => (verdict.ok ? this.readFastify(raw, payload, limit, verdict.caller, refuse, done) : refuse(verdict.error)));
-  };
-
-  private readFastify(
-    raw: CapturingRequest,
-    payload: IncomingMessage,
-    limit: number,
-    caller: CapturedBody['caller'],
-    refuse: (error: McpError) => void,
-    done: (error: null, payload: IncomingMessage) => void,
-  ): void {
-    readRawBody(payload, raw.headers['content-length'], limit, (body) => {
-      if (!body.ok && body.reason === 'too-large') return refuse(payloadTooLarge(limit));
-      const headers = raw.headers;
-      const hidden: HiddenBodyHeaders = {};
-      for (const name of BODY_HEADERS) {
-        const value = headers[name];
-        if (value !== undefined) {
-          hidden[name] = value;
-          // Set to undefined rather than deleted: Fastify only tests for undefined, and a delete would turn the
-          // headers object into a slow dictionary for everyone reading it after.
-          headers[name] = undefined;
-        }
-      }
-      raw[MCP_RAW_BODY] = { raw: body, contentType: hidden['content-type'], contentEncoding: hidden['content-encoding'], hidden, caller };
-      done(null, payload);
+    // Host/Origin and the bearer token first: a refused request is answered before a byte of its body is read.
+    this.gate.admit(raw, (verdict) => {
+      if (!verdict.ok) return refuse(verdict.error);
+      readRawBody(payload, raw.headers['content-length'], limit, (body) => {
+        if (!body.ok && body.reason === 'too-large') return refuse(payloadTooLarge(limit));
+        raw[MCP_RAW_BODY] = { raw: body, ...hideBodyHeaders(raw.headers), caller: verdict.caller };
+        done(null, payload);
+      });
     });
-  }
+  };
 
   private logUncapturable(adapter: string): void {
     this.logger.error(
@@ -220,6 +202,23 @@ export class BodyCaptureInstaller implements OnApplicationBootstrap, OnModuleDes
         'and Fastify adapters of @nestjs/platform-express and @nestjs/platform-fastify.',
     );
   }
+}
+
+/**
+ * Takes the body headers away from Fastify until `preValidation`, and says what they were. Set to undefined rather
+ * than deleted: Fastify only tests for undefined, and a delete would turn the headers object into a slow dictionary
+ * for everyone reading it after.
+ */
+function hideBodyHeaders(headers: IncomingMessage['headers']): Pick<CapturedBody, 'contentType' | 'contentEncoding' | 'hidden'> {
+  const hidden: HiddenBodyHeaders = {};
+  for (const name of BODY_HEADERS) {
+    const value = headers[name];
+    if (value !== undefined) {
+      hidden[name] = value;
+      headers[name] = undefined;
+    }
+  }
+  return { contentType: hidden['content-type'], contentEncoding: hidden['content-encoding'], hidden };
 }
 
 /** The POST route layers of the endpoint at `path`, by the marker Nest copied from the controller method. */
