@@ -34,9 +34,13 @@ const SCHEME = /^([A-Za-z0-9!#$%&'*+\-.^_`|~]+)(?: |$)/;
  *
  * - no credentials, or another scheme than Bearer → `401` with `WWW-Authenticate: Bearer resource_metadata="…"` (and
  *   `scope` when `auth.scopesSupported` is set), without an error code (RFC 6750 §3.1);
- * - a malformed `Authorization: Bearer` header, or a token in the query string (`access_token=`, which MCP forbids)
- *   → `400` with `error="invalid_request"`;
- * - a token the verifier refuses → `401` with `error="invalid_token"` and the verifier's description.
+ * - a malformed `Authorization: Bearer` header, two `Authorization` headers, or a token in the query string
+ *   (`access_token=` however it is encoded, which MCP forbids) → `400` with `error="invalid_request"`;
+ * - a token the verifier refuses → `401` with `error="invalid_token"` and the verifier's description; a verifier too
+ *   busy to judge answers its own `McpError` (503 with `Retry-After`).
+ *
+ * The principal is `auth.principal(token)`, else `defaultPrincipal`: the subject with one trusted issuer, the issuer
+ * and the subject with several.
  *
  * The verifier is `auth.verifier`, else RFC 7662 introspection when `auth.introspection` is set, else JWTs checked with
  * jose against the authorization servers' published keys. Tokens are never logged, never put in an error, and never
