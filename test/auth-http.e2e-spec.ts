@@ -1,15 +1,12 @@
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { INestApplication, LoggerService } from '@nestjs/common';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import type { McpAuthOptions } from 'nest-mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthHttpModule, AuthProbe, STEP_UP_CHALLENGE } from './fixtures/auth-http.fixture.js';
-import { ADAPTERS, type AdapterName } from './support/app.factory.js';
+import { AuthHttpModule, STEP_UP_CHALLENGE } from './fixtures/auth-http.fixture.js';
+import { ADAPTERS } from './support/app.factory.js';
+import { type AuthApp, bearer, callTool, expectRefusal, parseChallenge, startAuthApp } from './support/auth-app.js';
 import { BAD_TOKEN_KINDS, type BadTokenKind, startAuthorizationServer, type TestAuthorizationServer } from './support/oidc-provider.js';
-import { mcpHeaders, mcpPost, requestMeta, type RawResponse } from './support/raw-request.util.js';
+import { mcpHeaders, mcpPost, requestMeta } from './support/raw-request.util.js';
 import { expectResult, textOf } from './support/wire-response.util.js';
-import { freePort } from './support/free-port.js';
 
 /**
  * Issue #17, the HTTP side of authorization (MCP 2026-07-28 "Authorization", T-AUTH-01…06, 08, 10…13; 2025-11-25
@@ -38,73 +35,6 @@ const DESCRIPTIONS: Record<BadTokenKind, RegExp> = {
   'foreign-key': /^The token signature is invalid$/,
   'hs256-public-key': /^The token is signed with an algorithm this resource does not accept$/,
 };
-
-/** Every line the application logged, at every level. */
-class CapturingLogger implements LoggerService {
-  readonly lines: string[] = [];
-  private record(level: string, args: unknown[]): void {
-    this.lines.push(`${level} ${args.map((arg) => (arg instanceof Error ? `${arg.message} ${arg.stack}` : String(arg))).join(' ')}`);
-  }
-  log(...args: unknown[]): void {
-    this.record('log', args);
-  }
-  error(...args: unknown[]): void {
-    this.record('error', args);
-  }
-  warn(...args: unknown[]): void {
-    this.record('warn', args);
-  }
-  debug(...args: unknown[]): void {
-    this.record('debug', args);
-  }
-  verbose(...args: unknown[]): void {
-    this.record('verbose', args);
-  }
-  fatal(...args: unknown[]): void {
-    this.record('fatal', args);
-  }
-}
-
-
-interface AuthApp {
-  app: INestApplication;
-  /** `http://127.0.0.1:<port>` */
-  origin: string;
-  mcpUrl: URL;
-  /** `auth.resource` as configured. */
-  resource: string;
-  logger: CapturingLogger;
-  probe: AuthProbe;
-  close(): Promise<void>;
-}
-
-/**
- * Serves `AuthHttpModule` on `adapter`, with `auth` for the resource `<origin><prefix>/mcp` (or none), behind an
- * optional global prefix, logging into a `CapturingLogger`.
- */
-async function startAuthApp(
-  adapter: AdapterName,
-  auth: ((resource: string) => McpAuthOptions) | undefined,
-  options: { prefix?: string } = {},
-): Promise<AuthApp> {
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const path = `${options.prefix ? `/${options.prefix}` : ''}/mcp`;
-  const resource = `${origin}${path}`;
-  const moduleRef = await Test.createTestingModule({ imports: [AuthHttpModule.serve(auth ? { auth: auth(resource) } : {})] }).compile();
-  const logger = new CapturingLogger();
-  const app = adapter === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(), { logger }) : moduleRef.createNestApplication({ logger });
-  if (options.prefix) app.setGlobalPrefix(options.prefix);
-  await app.listen(port, '127.0.0.1');
-  return { app, origin, mcpUrl: new URL(resource), resource, logger, probe: app.get(AuthProbe), close: () => app.close() };
-}
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-/** A 2026-07-28 `tools/call` of `name`, with extra headers. */
-function callTool(app: AuthApp, name: string, headers: Record<string, string | undefined>, params: Record<string, unknown> = {}): Promise<RawResponse> {
-  return mcpPost(app.mcpUrl, { method: 'tools/call', params: { name, arguments: {}, ...params }, headers });
-}
 
 /** A raw 2025-11-25 request: POST of a JSON-RPC message, or GET / DELETE. */
 async function legacyRequest(
@@ -154,36 +84,6 @@ function legacyCall(app: AuthApp, token: string, sessionId: string, name: string
     method: 'tools/call',
     params: { name, arguments: args },
   });
-}
-
-/** Splits a `WWW-Authenticate: Bearer k="v", …` value into its scheme and parameters. */
-function parseChallenge(value: string | null): { scheme: string; params: Record<string, string> } {
-  expect(value, 'WWW-Authenticate').toBeTypeOf('string');
-  const [, scheme, rest] = /^(\S+)\s+(.*)$/.exec(value!)!;
-  const params: Record<string, string> = {};
-  for (const match of rest.matchAll(/([a-z_]+)="((?:[^"\\]|\\.)*)"/g)) params[match[1]] = match[2].replace(/\\(.)/g, '$1');
-  return { scheme, params };
-}
-
-/** An authorization refusal: status, challenge parameters, and a JSON-RPC error body (no id: none was read). */
-function expectRefusal(
-  response: { status: number; headers: Headers; json?: unknown; text: string },
-  status: 400 | 401,
-  error?: 'invalid_request' | 'invalid_token',
-): Record<string, string> {
-  expect({ status: response.status, body: response.text.slice(0, 300) }).toMatchObject({ status });
-  expect(response.headers.get('content-type')).toMatch(/^application\/json\b/);
-  const body = response.json as { jsonrpc: string; id?: unknown; error: { code: number; message: string } };
-  expect(body).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
-  expect(body).not.toHaveProperty('id');
-  const challenge = parseChallenge(response.headers.get('www-authenticate'));
-  expect(challenge.scheme).toBe('Bearer');
-  if (error) expect(challenge.params.error).toBe(error);
-  else {
-    expect(challenge.params).not.toHaveProperty('error');
-    expect(challenge.params).not.toHaveProperty('error_description');
-  }
-  return challenge.params;
 }
 
 let as: TestAuthorizationServer;

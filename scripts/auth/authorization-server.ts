@@ -145,8 +145,11 @@ export interface TokenResponse {
 
 /** Options of `clientCredentialsToken`. */
 export interface ClientCredentialsRequest {
-  /** The resource indicator (RFC 8707), e.g. the MCP endpoint's URL. */
-  resource: string;
+  /**
+   * The resource indicator (RFC 8707), e.g. the MCP endpoint's URL. Undefined asks for a token for no resource in
+   * particular: oidc-provider then issues one without audience (opaque, whatever `tokenFormat` says).
+   */
+  resource: string | undefined;
   /** Space-separated scopes. Default: none. */
   scope?: string;
   /** Default: the first confidential client. */
@@ -173,6 +176,8 @@ export interface MintRequest {
   clientId?: string;
   /** Claims added or overriding the defaults (`undefined` removes one). */
   claims?: JWTPayload;
+  /** The `typ` header. Default `at+jwt` (RFC 9068); `null` sends none. */
+  type?: string | null;
 }
 
 /** The tokens `mintBadToken` makes; each must be refused by a correct verifier. */
@@ -445,7 +450,8 @@ export async function startAuthorizationServer(options: LocalAuthorizationServer
       ...request.claims,
     };
     for (const name of Object.keys(payload)) if (payload[name] === undefined) delete payload[name];
-    return new SignJWT(payload).setProtectedHeader({ alg, kid: key.kid, typ: 'at+jwt' }).sign(key.privateKey);
+    const typ = request.type === undefined ? 'at+jwt' : request.type;
+    return new SignJWT(payload).setProtectedHeader({ alg, kid: key.kid, ...(typ !== null && { typ }) }).sign(key.privateKey);
   };
 
   const mintBadToken = async (kind: BadTokenKind, request: MintRequest): Promise<string> => {
@@ -505,7 +511,7 @@ export async function startAuthorizationServer(options: LocalAuthorizationServer
         endpoints.token,
         {
           grant_type: 'client_credentials',
-          resource: request.resource,
+          ...(request.resource !== undefined ? { resource: request.resource } : {}),
           ...(request.scope !== undefined ? { scope: request.scope } : {}),
         },
         basic(client.clientId, request.clientSecret ?? client.clientSecret),

@@ -44,6 +44,7 @@ import { McpLegacyHttpHandler } from './transport/http/legacy-session-http.handl
 import { createMcpHttpController } from './transport/http/mcp-http.controller.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
 import { McpPlaygroundPages } from './playground/playground.pages.js';
+import { McpRequestGate } from './transport/http/request-gate.service.js';
 import { ProtectedResourceMetadataInstaller } from './transport/http/protected-resource-metadata.installer.js';
 import { McpStdioTransport } from './transport/stdio/mcp-stdio.transport.js';
 import { taskProviders } from './tasks/tasks.providers.js';
@@ -135,6 +136,7 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = t
       McpLegacyHttpHandler,
       // The playground's documents (docs/playground.md), built once when it is on.
       McpPlaygroundPages,
+      McpRequestGate,
       McpHttpTransport,
       McpStdioTransport,
       BodyCaptureInstaller,

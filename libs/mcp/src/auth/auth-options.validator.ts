@@ -2,6 +2,9 @@ import type { McpAuthOptions } from '../config/mcp-options.interface.js';
 import { SUPPORTED_JWT_ALGORITHMS } from './auth.constants.js';
 import { isLoopbackHostname, parseAbsoluteUrl } from './resource-uri.util.js';
 
+/** A `typ` header value: a media type, its `application/` prefix optional (RFC 7515 §4.1.9). */
+const MEDIA_TYPE = /^[A-Za-z0-9!#$&^_.+-]+(?:\/[A-Za-z0-9!#$&^_.+-]+)?$/;
+
 /** A scope token (RFC 6749 §3.3). */
 const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
@@ -13,7 +16,7 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
  * - `authorizationServers`: at least one issuer, each an absolute http(s) URL without fragment or query (RFC 8414 §2);
  * - https for every URL (resource, issuers, `jwt.jwksUri`, `introspection.endpoint`), except on loopback hosts;
  * - one way to verify tokens: `verifier`, or `introspection`, or the JWT verifier (`jwt`), not two of them;
- * - `jwt.algorithms` only asymmetric signature algorithms (never `none`, never HMAC);
+ * - `jwt.algorithms` only asymmetric signature algorithms (never `none`, never HMAC); `jwt.requiredType` a media type;
  * - well-formed scopes (`scopesSupported`, `scopeHierarchy`), numbers in range, functions where functions go.
  *
  * The client secret is never echoed in a message.
@@ -119,6 +122,9 @@ function checkJwt(value: unknown, problem: (text: string) => void): void {
       }
     }
   }
+  if (jwt.requiredType !== undefined && (typeof jwt.requiredType !== 'string' || !MEDIA_TYPE.test(jwt.requiredType))) {
+    problem('"auth.jwt.requiredType" must be a JWT type such as "at+jwt" or "application/at+jwt"');
+  }
   if (jwt.clockToleranceSec !== undefined) {
     const tolerance = jwt.clockToleranceSec;
     if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0 || tolerance > 3600) {
@@ -140,10 +146,22 @@ function checkIntrospection(value: unknown, problem: (text: string) => void): vo
   if (typeof introspection.clientSecret !== 'string' || introspection.clientSecret === '') {
     problem('"auth.introspection.clientSecret" must be a non-empty string');
   }
-  const ttl = introspection.cacheTtlMs;
-  if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 0)) {
-    problem('"auth.introspection.cacheTtlMs" must be a whole number of milliseconds, 0 or more (0 turns the cache off)');
+  for (const name of ['cacheTtlMs', 'inactiveCacheTtlMs'] as const) {
+    const ttl = introspection[name];
+    if (ttl !== undefined && !isWholeNumber(ttl, 0)) {
+      problem(`"auth.introspection.${name}" must be a whole number of milliseconds, 0 or more (0 turns the cache off)`);
+    }
   }
+  if (introspection.maxInFlight !== undefined && !isWholeNumber(introspection.maxInFlight, 1)) {
+    problem('"auth.introspection.maxInFlight" must be a whole number, 1 or more');
+  }
+  if (introspection.requireAudience !== undefined && typeof introspection.requireAudience !== 'boolean') {
+    problem('"auth.introspection.requireAudience" must be a boolean');
+  }
+}
+
+function isWholeNumber(value: unknown, min: number): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min;
 }
 
 function checkHierarchy(value: unknown, problem: (text: string) => void): void {

@@ -15,8 +15,28 @@ export const DEFAULT_CLOCK_TOLERANCE_SEC = 30;
 /** How long an introspection answer is cached by default, in milliseconds (`auth.introspection.cacheTtlMs`). */
 export const DEFAULT_INTROSPECTION_CACHE_TTL_MS = 60_000;
 
-/** Most introspection answers cached at once (least recently used first out). */
+/** Most introspection answers cached at once (least recently used first out), refusals in a cache of their own. */
 export const DEFAULT_INTROSPECTION_CACHE_ENTRIES = 10_000;
+
+/**
+ * How long a refused token's answer is remembered by default, in milliseconds (`auth.introspection.inactiveCacheTtlMs`):
+ * a client retrying with a revoked or junk token is not one introspection per request. An inactive token never becomes
+ * active again, so the only cost of the cache is memory, which `DEFAULT_INTROSPECTION_CACHE_ENTRIES` bounds.
+ */
+export const DEFAULT_INTROSPECTION_INACTIVE_CACHE_TTL_MS = 10_000;
+
+/** Most introspection calls in flight at once by default (`auth.introspection.maxInFlight`); more are answered 503. */
+export const DEFAULT_INTROSPECTION_MAX_IN_FLIGHT = 64;
+
+/**
+ * How many distinct tokens must fail to be introspected (an answer that is not 200, nor 400 about the token) within the
+ * retry window, with no good answer between them, before the endpoint is taken to be down and every token refused for
+ * that window. One token the authorization server rate-limits or chokes on counts against that token only.
+ */
+export const DEFAULT_INTROSPECTION_OUTAGE_THRESHOLD = 5;
+
+/** `Retry-After` of the 503 answered when `auth.introspection.maxInFlight` calls are in flight, in seconds. */
+export const INTROSPECTION_BUSY_RETRY_AFTER_SECONDS = 1;
 
 /** Longest wait for the authorization server (metadata, keys, introspection), in milliseconds. */
 export const DEFAULT_AUTH_FETCH_TIMEOUT_MS = 5_000;

@@ -66,7 +66,8 @@ const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
  * - the algorithm, from an allowlist of asymmetric algorithms (never `none`, never HMAC);
  * - the issuer (`iss`), exactly one of `auth.authorizationServers`;
  * - the audience (`aud`), this resource (`auth.resource`; scheme and host compared case-insensitively);
- * - `exp` (required) and `nbf`, with `auth.jwt.clockToleranceSec` of skew; `sub` (required).
+ * - `exp` (required) and `nbf`, with `auth.jwt.clockToleranceSec` of skew; `sub` (required);
+ * - the `typ` header, when `auth.jwt.requiredType` asks for one (RFC 9068 `at+jwt`).
  *
  * A refused token rejects with `McpTokenError` and a description that never quotes it. When the keys cannot be
  * fetched, every token is refused (fail closed) and one warning is logged per outage.
@@ -78,6 +79,8 @@ export class JwtTokenVerifier implements McpTokenVerifier {
   private readonly issuers: ReadonlySet<string>;
   private readonly algorithms: string[];
   private readonly clockTolerance: number;
+  /** The `typ` header required (`jwt.requiredType`), compared by jose case-insensitively, `application/` optional. */
+  private readonly requiredType: string | undefined;
   private readonly keySources = new Map<string, RemoteKeySource>();
   private readonly sharedKeys: RemoteKeySource | undefined;
   private readonly sourceSettings: RemoteKeySourceSettings;
@@ -91,6 +94,7 @@ export class JwtTokenVerifier implements McpTokenVerifier {
     this.issuers = new Set(options.authorizationServers);
     this.algorithms = [...(options.jwt?.algorithms ?? DEFAULT_JWT_ALGORITHMS)];
     this.clockTolerance = options.jwt?.clockToleranceSec ?? DEFAULT_CLOCK_TOLERANCE_SEC;
+    this.requiredType = options.jwt?.requiredType;
     this.logger = settings.logger ?? new Logger(JwtTokenVerifier.name);
     this.fetchTimeoutMs = settings.fetchTimeoutMs ?? DEFAULT_AUTH_FETCH_TIMEOUT_MS;
     this.verifiedTtlMs = settings.verifiedCacheTtlMs ?? DEFAULT_VERIFIED_JWT_CACHE_TTL_MS;
@@ -158,6 +162,7 @@ export class JwtTokenVerifier implements McpTokenVerifier {
       issuer,
       clockTolerance: this.clockTolerance,
       requiredClaims: ['exp', 'sub'],
+      ...(this.requiredType !== undefined && { typ: this.requiredType }),
     };
     try {
       return (await jwtVerify(token, keys.getKey, options)).payload;
@@ -219,6 +224,7 @@ function describeJoseError(error: unknown): string {
     if (error.claim === 'iss') return McpTokenMessages.untrustedIssuer;
     if (error.claim === 'sub' && error.reason === 'missing') return McpTokenMessages.noSubject;
     if (error.claim === 'exp' && error.reason === 'missing') return McpTokenMessages.noExpiry;
+    if (error.claim === 'typ') return McpTokenMessages.wrongType;
     return McpTokenMessages.invalidClaim(error.claim);
   }
   if (error instanceof errors.JWSSignatureVerificationFailed) return McpTokenMessages.badSignature;

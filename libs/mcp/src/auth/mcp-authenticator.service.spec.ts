@@ -105,6 +105,39 @@ describe('McpAuthenticator', () => {
     }
   });
 
+  it('two Authorization headers → 400 invalid_request, whatever they hold; one of them alone is fine', async () => {
+    for (const headers of [[`Bearer ${TOKEN}`, `Bearer ${TOKEN}`], [`Bearer ${TOKEN}`, 'Basic dXNlcjpwYXNz'], ['', `Bearer ${TOKEN}`]]) {
+      const error = await refusal(authenticator().authenticate(headers, '/mcp'));
+      expect(error.httpStatus).toBe(400);
+      expect(error.challenge).toContain('error="invalid_request", error_description="Only one Authorization header may be sent"');
+    }
+    await expect(authenticator().authenticate([`Bearer ${TOKEN}`], '/mcp')).resolves.toMatchObject({ principal: 'alice' });
+  });
+
+  it.each(['access%5Ftoken', 'access%5ftoken', 'ACCESS_TOKEN', 'access_token%5B%5D', 'access_token[x]', 'acc%65ss_token'])(
+    'a query token spelled %s → 400 invalid_request',
+    async (name) => {
+      const error = await refusal(authenticator().authenticate(`Bearer ${TOKEN}`, `/mcp?a=1&${name}=${TOKEN}`));
+      expect(error.httpStatus).toBe(400);
+      expect(error.challenge).toContain('query string');
+    },
+  );
+
+  it('with several issuers the default principal is `<issuer>#<subject>`; a token naming no issuer is refused', async () => {
+    const issuers = ['https://id.example.com', 'https://other.example.com'];
+    const tokenOf = (issuer?: string) => ({ subject: 'alice', scopes: [], issuer, claims: {} });
+    const of = (issuer?: string) => authenticator({ authorizationServers: issuers, verifier: { verify: async () => tokenOf(issuer) } });
+    await expect(of('https://other.example.com').authenticate(`Bearer ${TOKEN}`, '/mcp')).resolves.toMatchObject({
+      principal: 'https://other.example.com#alice',
+    });
+    const error = await refusal(of(undefined).authenticate(`Bearer ${TOKEN}`, '/mcp'));
+    expect(error.httpStatus).toBe(401);
+    expect(error.challenge).toContain('error="invalid_token", error_description="The token does not name its issuer"');
+    // One issuer: the subject alone, as before.
+    const single = authenticator({ verifier: { verify: async () => tokenOf('https://id.example.com') } });
+    await expect(single.authenticate(`Bearer ${TOKEN}`, '/mcp')).resolves.toMatchObject({ principal: 'alice' });
+  });
+
   it('refuses invalid `auth` options at construction (the validator of auth/)', () => {
     expect(() => authenticator({ authorizationServers: [] })).toThrow(/authorizationServers/);
   });

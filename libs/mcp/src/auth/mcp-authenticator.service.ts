@@ -4,6 +4,7 @@ import { McpResolvedOptions } from '../config/resolved-options.js';
 import { type McpAccessToken, McpAuthError, McpTokenError, type McpTokenVerifier } from '../protocol/access-token.interface.js';
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
+import { McpTokenMessages } from './auth.messages.js';
 import { validateAuthOptions } from './auth-options.validator.js';
 import { IntrospectionTokenVerifier } from './introspection-token.verifier.js';
 import { JwtTokenVerifier } from './jwt-token.verifier.js';
@@ -13,6 +14,7 @@ import {
   type McpProtectedResourceMetadataLocation,
   protectedResourceMetadataLocation,
 } from './protected-resource-metadata.js';
+import { defaultPrincipal } from './token-principal.util.js';
 import { buildBearerChallenge } from './www-authenticate.js';
 
 /** Who a verified request comes from: the principal requests, sessions and tasks are bound to, and the token's content. */
@@ -32,9 +34,13 @@ const SCHEME = /^([A-Za-z0-9!#$%&'*+\-.^_`|~]+)(?: |$)/;
  *
  * - no credentials, or another scheme than Bearer → `401` with `WWW-Authenticate: Bearer resource_metadata="…"` (and
  *   `scope` when `auth.scopesSupported` is set), without an error code (RFC 6750 §3.1);
- * - a malformed `Authorization: Bearer` header, or a token in the query string (`access_token=`, which MCP forbids)
- *   → `400` with `error="invalid_request"`;
- * - a token the verifier refuses → `401` with `error="invalid_token"` and the verifier's description.
+ * - a malformed `Authorization: Bearer` header, two `Authorization` headers, or a token in the query string
+ *   (`access_token=` however it is encoded, which MCP forbids) → `400` with `error="invalid_request"`;
+ * - a token the verifier refuses → `401` with `error="invalid_token"` and the verifier's description; a verifier too
+ *   busy to judge answers its own `McpError` (503 with `Retry-After`).
+ *
+ * The principal is `auth.principal(token)`, else `defaultPrincipal`: the subject with one trusted issuer, the issuer
+ * and the subject with several.
  *
  * The verifier is `auth.verifier`, else RFC 7662 introspection when `auth.introspection` is set, else JWTs checked with
  * jose against the authorization servers' published keys. Tokens are never logged, never put in an error, and never
@@ -74,15 +80,20 @@ export class McpAuthenticator {
   }
 
   /**
-   * Checks the credentials of one HTTP request: its `Authorization` header and its URL (a token in the query string is
-   * refused). Resolves with the caller; rejects with `McpAuthError` (400 or 401, with its challenge).
+   * Checks the credentials of one HTTP request: its `Authorization` header — every value the client sent, since Node
+   * keeps only the first — and its URL (a token in the query string is refused). Resolves with the caller; rejects with
+   * `McpAuthError` (400 or 401, with its challenge).
    */
-  async authenticate(authorization: string | string[] | undefined, url: string | undefined): Promise<McpAuthenticatedCaller> {
+  async authenticate(authorization: string | readonly string[] | undefined, url: string | undefined): Promise<McpAuthenticatedCaller> {
     const auth = this.requireEnabled();
     if (url !== undefined && hasQueryToken(url)) {
       throw this.invalidRequest('The access token must be sent in the Authorization header, never in the query string');
     }
-    const header = Array.isArray(authorization) ? authorization[0] : authorization;
+    // Two credentials are no credential: which one a proxy, a framework or this server would read is anyone's guess.
+    if (typeof authorization !== 'string' && authorization !== undefined && authorization.length > 1) {
+      throw this.invalidRequest('Only one Authorization header may be sent');
+    }
+    const header = typeof authorization === 'string' ? authorization : authorization?.[0];
     if (header === undefined || header.trim() === '') throw this.missingToken();
     const bearer = BEARER.exec(header);
     if (!bearer) {
@@ -95,6 +106,8 @@ export class McpAuthenticator {
     try {
       accessToken = await this.verifier!.verify(bearer[1]);
     } catch (error) {
+      // A verifier too busy to judge (503 with Retry-After) says so itself: that is no verdict on the token.
+      if (error instanceof McpError) throw error;
       throw this.invalidToken(error);
     }
     if (typeof accessToken?.subject !== 'string' || accessToken.subject === '' || !Array.isArray(accessToken.scopes)) {
@@ -123,15 +136,18 @@ export class McpAuthenticator {
   }
 
   private principalOf(auth: Readonly<McpAuthOptions>, token: McpAccessToken): string {
-    if (!auth.principal) return token.subject;
     let principal: unknown;
     try {
-      principal = auth.principal(token);
+      principal = auth.principal?.(token);
     } catch (error) {
       this.logger.error('The "auth.principal" function threw; the request is refused', (error as Error)?.stack);
       throw principalFailure();
     }
-    if (principal === undefined) return token.subject;
+    if (principal === undefined) {
+      const fallback = defaultPrincipal(auth.authorizationServers, token);
+      if (fallback === undefined) throw this.invalidToken(new McpTokenError(McpTokenMessages.noIssuer));
+      return fallback;
+    }
     if (typeof principal !== 'string' || principal === '') {
       this.logger.error('The "auth.principal" function returned no string; the request is refused');
       throw principalFailure();
@@ -174,11 +190,21 @@ function principalFailure(): McpError {
   return new McpError(McpErrorCode.InternalError, 'Internal error: the caller could not be identified', undefined, 500);
 }
 
-/** Whether the URL's query names `access_token` (RFC 6750 §2.3, which MCP does not allow). */
+/**
+ * A query parameter name that a server or a framework may read as `access_token` (RFC 6750 §2.3, which MCP does not
+ * allow): compared after decoding (`%5F`, `%5f`, `+`), in any case, and with a bracket suffix as qs reads arrays and
+ * objects (`access_token[]`, `access_token[0]`).
+ */
+const QUERY_TOKEN_NAME = /^access_token(?:\[|$)/i;
+
+/** Whether the URL's query names `access_token`, as `URLSearchParams` decodes it (the way the frameworks do). */
 function hasQueryToken(url: string): boolean {
   const query = url.indexOf('?');
-  if (query < 0 || !url.includes('access_token', query)) return false;
-  return new URLSearchParams(url.slice(query + 1)).has('access_token');
+  if (query < 0 || query === url.length - 1) return false;
+  for (const name of new URLSearchParams(url.slice(query + 1)).keys()) {
+    if (QUERY_TOKEN_NAME.test(name)) return true;
+  }
+  return false;
 }
 
 /** An error's class and message, for the log: a verifier's own message, which must not hold the token. */

@@ -127,17 +127,40 @@ export interface McpJwtOptions {
   algorithms?: string[];
   /** Clock skew tolerated for `exp` and `nbf`, in seconds. Default 30. */
   clockToleranceSec?: number;
+  /**
+   * The `typ` header a token must have, e.g. `'at+jwt'` (RFC 9068 §2.1: JWT access tokens), compared
+   * case-insensitively and with or without the `application/` prefix (`application/at+jwt` matches). Keeps out ID
+   * tokens and other JWTs the issuer signs with the same keys. Default: not checked, since many providers send
+   * `typ: "JWT"` or none on their access tokens.
+   */
+  requiredType?: string;
 }
 
-/** Caches of the built-in introspection verifier (RFC 7662, for opaque tokens). */
+/** The built-in introspection verifier (RFC 7662, for opaque tokens): where to ask, and its caches and bounds. */
 export interface McpIntrospectionOptions {
   /** The authorization server's introspection endpoint. */
   endpoint: string;
   /** This resource server's credentials at the authorization server (HTTP Basic). */
   clientId: string;
   clientSecret: string;
-  /** How long an answer is cached, in milliseconds (never beyond the token's `exp`). Default 60,000; 0 disables. */
+  /** How long an accepted answer is cached, in milliseconds (never beyond the token's `exp`). Default 60,000; 0 disables. */
   cacheTtlMs?: number;
+  /**
+   * How long a refused answer (inactive, another audience, expired…) is cached, so that a client retrying with a junk
+   * or revoked token costs one introspection, not one per request; in milliseconds. Default 10,000; 0 disables.
+   */
+  inactiveCacheTtlMs?: number;
+  /**
+   * Most introspection calls in flight at once (concurrent requests with one token share one). More are answered
+   * HTTP 503 with `Retry-After: 1`. Default 64.
+   */
+  maxInFlight?: number;
+  /**
+   * Whether an active answer must name this resource in `aud` (RFC 8707). Default true: an answer without `aud` is
+   * refused, since a token issued for no resource in particular was not issued for this one. Set false only for an
+   * authorization server that never sends `aud`; an `aud` that is present must still name this resource.
+   */
+  requireAudience?: boolean;
 }
 
 /**
@@ -166,8 +189,13 @@ export interface McpAuthOptions {
    * (transitively): a token with `deploy:admin` satisfies `@McpScopes('deploy:read')`.
    */
   scopeHierarchy?: Record<string, readonly string[]>;
-  /** The principal of a verified token. Default: its subject (`sub`). */
-  principal?: (token: McpAccessToken) => string;
+  /**
+   * The principal of a verified token: requests, tasks, sessions and listen audiences are bound to it. Default: its
+   * subject (`sub`) while one authorization server is trusted; with several, `<issuer>#<subject>` (their subjects may
+   * collide), and a token that names no issuer is refused. Return undefined for that default. Set it when one issuer
+   * serves several tenants whose subjects may collide: join the tenant claim and the subject.
+   */
+  principal?: (token: McpAccessToken) => string | undefined;
   /** Human-readable name of the resource, in PRM `resource_name`. */
   resourceName?: string;
   /** A page about the resource for developers, in PRM `resource_documentation`. */

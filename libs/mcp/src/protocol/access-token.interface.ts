@@ -22,8 +22,9 @@ export interface McpAccessToken {
 
 /**
  * Checks a bearer token and says who it belongs to. Resolves with the token's content when it is valid for this
- * resource (signature or introspection, issuer, audience, expiry); rejects with `McpTokenError` otherwise. Must never
- * log the token.
+ * resource (signature or introspection, issuer, audience, expiry); rejects with `McpTokenError` otherwise (401). A
+ * verifier that cannot judge for load rejects with an `McpError` instead, answered as it is (e.g. 503 with
+ * `data.retryAfterSeconds`, sent as `Retry-After`). Must never log the token.
  *
  * The built-in ones are `JwtTokenVerifier` (jose, the authorization server's JWKS) and `IntrospectionTokenVerifier`
  * (RFC 7662, for opaque tokens); give your own through the `auth.verifier` option.

@@ -7,6 +7,7 @@ import type { McpRequestMeta } from '../protocol/request-meta.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { parseRequestMeta } from '../protocol/request-meta.parser.js';
 import { McpCallRunner } from '../server/call.runner.js';
+import { defaultPrincipal } from '../auth/token-principal.util.js';
 import { McpDispatcher } from '../server/mcp.dispatcher.js';
 import { McpAuthError, type McpAccessToken } from '../protocol/access-token.interface.js';
 import type { McpTestingCaller } from './mcp-testing-options.interface.js';
@@ -119,9 +120,13 @@ export class InProcessTestingTransport implements TestingTransport {
     });
   }
 
-  /** The principal the module would derive from a verified token (`auth.principal`, else its subject). */
+  /** The principal the module would derive from a verified token (`auth.principal`, else `defaultPrincipal`). */
   private principalOf(token: McpAccessToken): string {
-    return this.options.auth?.principal?.(token) ?? token.subject;
+    const principal = this.options.auth?.principal?.(token) ?? defaultPrincipal(this.options.auth?.authorizationServers ?? [], token);
+    if (principal === undefined) {
+      throw new TypeError('McpTestingClient: "auth" trusts several authorization servers, so caller.issuer must name the token\'s issuer');
+    }
+    return principal;
   }
 }
 
@@ -135,9 +140,11 @@ function tokenOf(caller: McpTestingCaller): McpAccessToken {
     subject: caller.subject,
     scopes,
     ...(caller.clientId !== undefined && { clientId: caller.clientId }),
+    ...(caller.issuer !== undefined && { issuer: caller.issuer }),
     claims: Object.freeze({
       ...caller.claims,
       sub: caller.subject,
+      ...(caller.issuer !== undefined && { iss: caller.issuer }),
       scope: scopes.join(' '),
       ...(caller.clientId !== undefined && { client_id: caller.clientId }),
     }),

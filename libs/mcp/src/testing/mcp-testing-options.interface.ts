@@ -8,8 +8,14 @@ import type { McpProgressUpdate } from './mcp-testing-notifications.interface.js
  * these fields (as the HTTP transport gives one after checking a real bearer token).
  */
 export interface McpTestingCaller {
-  /** The token's subject (`sub`); the call's principal is `auth.principal(token)` when configured, else this. */
+  /**
+   * The token's subject (`sub`). The call's principal is the one the module derives from a verified token:
+   * `auth.principal(token)` when configured, else this subject, or `<issuer>#<subject>` when `auth` trusts several
+   * authorization servers (then `issuer` is required).
+   */
   subject: string;
+  /** The token's issuer (`iss`). Required when `auth` trusts several authorization servers. */
+  issuer?: string;
   /** The scopes the token grants. Default none. */
   scopes?: readonly string[];
   /** The OAuth client the token was issued to (`client_id`). */

@@ -5,10 +5,12 @@ import type { Subscription } from 'rxjs';
 import { MCP_MODULE_OPTIONS_EXTRAS } from '../../config/mcp-extras.constants.js';
 import type { McpModuleExtras } from '../../config/mcp-options.interface.js';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
+import type { McpError } from '../../protocol/mcp.error.js';
 import type { CapturedBody } from './captured-body.interface.js';
 import { MCP_CAPTURED_ROUTE, MCP_RAW_BODY } from './raw-body.constants.js';
 import { readRawBody } from './raw-body.reader.js';
-import { refuseUpload } from './upload-refusal.writer.js';
+import { McpRequestGate } from './request-gate.service.js';
+import { payloadTooLarge, refuseUpload } from './upload-refusal.writer.js';
 
 /** A Node request as Express hands it on (`path` is Express's parse of the URL, the one its router matches). */
 type CapturingRequest = IncomingMessage & { [MCP_RAW_BODY]?: CapturedBody; path?: string };
@@ -46,7 +48,9 @@ interface FastifyLike {
 const BODY_HEADERS: readonly (keyof HiddenBodyHeaders)[] = ['content-type', 'content-length', 'transfer-encoding', 'content-encoding'];
 
 /**
- * Reads the body of POSTs to the MCP endpoint before the framework's parsers do, on both adapters. Owning the bytes
+ * Reads the body of POSTs to the MCP endpoint before the framework's parsers do, on both adapters, once the checks
+ * that need no body passed (`McpRequestGate`: Host/Origin, then the bearer token with `auth`): a refused request is
+ * answered at once, its body read only to be thrown away, within bounds (`refuseUpload`). Owning the bytes
  * is what lets the endpoint answer a malformed body with JSON-RPC `-32700`, an oversized one with its own limit
  * (413), too deep a nesting with `-32600` and a wrong Content-Type with 415 — identically on Express and Fastify —
  * while the request still flows through Nest's middleware, guards and routing as usual.
@@ -75,6 +79,7 @@ export class BodyCaptureInstaller implements OnApplicationBootstrap, OnModuleDes
     private readonly adapterHost: HttpAdapterHost,
     private readonly options: McpResolvedOptions,
     @Inject(MCP_MODULE_OPTIONS_EXTRAS) private readonly extras: Required<McpModuleExtras>,
+    private readonly gate: McpRequestGate,
   ) {
     // The adapter exists before Nest registers its body parsers and routes: both hooks go in ahead of them.
     this.subscription = adapterHost.init$.subscribe(() => {
@@ -110,12 +115,21 @@ export class BodyCaptureInstaller implements OnApplicationBootstrap, OnModuleDes
       response.removeHeader('X-Powered-By');
       if (request.method !== 'POST') return next();
       const limit = this.options.maxBodyBytes;
-      readRawBody(request, request.headers['content-length'], limit, (raw) => {
-        // Answered here: Express's own parsers would otherwise start reading the rest of the upload.
-        if (!raw.ok && raw.reason === 'too-large') return refuseUpload(request, response, limit);
-        request[MCP_RAW_BODY] = { raw, contentType: request.headers['content-type'], contentEncoding: request.headers['content-encoding'] };
-        // The stream is consumed now, so Express's body parsers skip this request.
-        next();
+      // Host/Origin and the bearer token first: a refused request is answered before a byte of its body is read.
+      this.gate.admit(request, (verdict) => {
+        if (!verdict.ok) return refuseUpload(request, response, verdict.error, limit);
+        readRawBody(request, request.headers['content-length'], limit, (raw) => {
+          // Answered here: Express's own parsers would otherwise start reading the rest of the upload.
+          if (!raw.ok && raw.reason === 'too-large') return refuseUpload(request, response, payloadTooLarge(limit), limit);
+          request[MCP_RAW_BODY] = {
+            raw,
+            contentType: request.headers['content-type'],
+            contentEncoding: request.headers['content-encoding'],
+            caller: verdict.caller,
+          };
+          // The stream is consumed now, so Express's body parsers skip this request.
+          next();
+        });
       });
     });
   }
@@ -164,26 +178,20 @@ export class BodyCaptureInstaller implements OnApplicationBootstrap, OnModuleDes
   private readonly captureFastify: PreParsingHook = (request, reply, payload, done) => {
     const raw = request.raw;
     const limit = this.options.maxBodyBytes;
-    readRawBody(payload, raw.headers['content-length'], limit, (body) => {
-      if (!body.ok && body.reason === 'too-large') {
-        // Answered here, before guards and interceptors, as on Express; Fastify stops at a hijacked reply.
-        reply.hijack();
-        refuseUpload(payload, reply.raw, limit);
-        return done(null, payload);
-      }
-      const headers = raw.headers;
-      const hidden: HiddenBodyHeaders = {};
-      for (const name of BODY_HEADERS) {
-        const value = headers[name];
-        if (value !== undefined) {
-          hidden[name] = value;
-          // Set to undefined rather than deleted: Fastify only tests for undefined, and a delete would turn the
-          // headers object into a slow dictionary for everyone reading it after.
-          headers[name] = undefined;
-        }
-      }
-      raw[MCP_RAW_BODY] = { raw: body, contentType: hidden['content-type'], contentEncoding: hidden['content-encoding'], hidden };
+    // Answered here, before guards and interceptors, as on Express; Fastify stops at a hijacked reply.
+    const refuse = (error: McpError) => {
+      reply.hijack();
+      refuseUpload(payload, reply.raw, error, limit);
       done(null, payload);
+    };
+    // Host/Origin and the bearer token first: a refused request is answered before a byte of its body is read.
+    this.gate.admit(raw, (verdict) => {
+      if (!verdict.ok) return refuse(verdict.error);
+      readRawBody(payload, raw.headers['content-length'], limit, (body) => {
+        if (!body.ok && body.reason === 'too-large') return refuse(payloadTooLarge(limit));
+        raw[MCP_RAW_BODY] = { raw: body, ...hideBodyHeaders(raw.headers), caller: verdict.caller };
+        done(null, payload);
+      });
     });
   };
 
@@ -194,6 +202,23 @@ export class BodyCaptureInstaller implements OnApplicationBootstrap, OnModuleDes
         'and Fastify adapters of @nestjs/platform-express and @nestjs/platform-fastify.',
     );
   }
+}
+
+/**
+ * Takes the body headers away from Fastify until `preValidation`, and says what they were. Set to undefined rather
+ * than deleted: Fastify only tests for undefined, and a delete would turn the headers object into a slow dictionary
+ * for everyone reading it after.
+ */
+function hideBodyHeaders(headers: IncomingMessage['headers']): Pick<CapturedBody, 'contentType' | 'contentEncoding' | 'hidden'> {
+  const hidden: HiddenBodyHeaders = {};
+  for (const name of BODY_HEADERS) {
+    const value = headers[name];
+    if (value !== undefined) {
+      hidden[name] = value;
+      headers[name] = undefined;
+    }
+  }
+  return { contentType: hidden['content-type'], contentEncoding: hidden['content-encoding'], hidden };
 }
 
 /** The POST route layers of the endpoint at `path`, by the marker Nest copied from the controller method. */

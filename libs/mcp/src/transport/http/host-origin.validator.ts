@@ -12,6 +12,7 @@ import {
   ORIGIN_NOT_ALLOWED,
   ORIGIN_NOT_LISTED,
 } from './host-origin.messages.js';
+import { rawHeaderCount } from './raw-headers.util.js';
 
 /** Host names accepted on a loopback connection when no `allowedHosts` is set. */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -54,20 +55,6 @@ function isLoopbackHostname(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || (hostname.startsWith('127.') && isIPv4(hostname));
 }
 
-/** Node keeps only the first Host header in `headers`, so a repeated one is only visible in the raw list. */
-function hasRepeatedHost(rawHeaders: readonly string[] | undefined): boolean {
-  if (!rawHeaders) return false;
-  let seen = false;
-  for (let index = 0; index < rawHeaders.length; index += 2) {
-    const name = rawHeaders[index];
-    if (name.length === 4 && name.toLowerCase() === 'host') {
-      if (seen) return true;
-      seen = true;
-    }
-  }
-  return false;
-}
-
 const forbidden = (message: string) => new McpError(McpErrorCode.InvalidRequest, message, undefined, 403);
 
 /**
@@ -95,7 +82,7 @@ export class HostOriginValidator {
   /** Returns the error to answer (400 or 403, `-32600`), or undefined when the request may proceed. */
   check(request: IncomingMessage): McpError | undefined {
     // Node keeps the first of several Host headers; RFC 9112 makes that a bad request.
-    if (hasRepeatedHost(request.rawHeaders)) {
+    if (rawHeaderCount(request.rawHeaders, 'host') > 1) {
       return new McpError(McpErrorCode.InvalidRequest, DUPLICATE_HOST, undefined, 400);
     }
     const host = request.headers.host;

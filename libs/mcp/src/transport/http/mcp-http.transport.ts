@@ -2,10 +2,9 @@ import { type BeforeApplicationShutdown, Injectable, Logger, type OnApplicationB
 import { HttpAdapterHost } from '@nestjs/core';
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import { McpAuthenticator } from '../../auth/mcp-authenticator.service.js';
 import { exceedsJsonDepth } from '../../protocol/json-nesting.util.js';
-import type { McpAccessToken } from '../../protocol/access-token.interface.js';
 import type { McpRequestScope } from '../../protocol/mcp-request-scope.interface.js';
+import { McpAuthenticator } from '../../auth/mcp-authenticator.service.js';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
 import { McpErrorCode } from '../../protocol/error-codes.enum.js';
 import { parseJsonRpcMessage, readableId } from '../../protocol/json-rpc-message.parser.js';
@@ -20,22 +19,17 @@ import { McpPlaygroundPages } from '../../playground/playground.pages.js';
 import type { CapturedBody } from './captured-body.interface.js';
 import { ChallengeHeaderPort } from './challenge-header.port.js';
 import { closeAfter } from './close-after.util.js';
-import { HostOriginValidator } from './host-origin.validator.js';
 import { HttpCallPort, type HttpCallRequest, httpQueueBounds } from './http-call.port.js';
 import type { HttpExchange } from './http-exchange.interface.js';
 import { McpLegacyHttpHandler } from './legacy-session-http.handler.js';
 import { checkHeadersAgainstBody, checkParamHeadersAgainstBody, checkRouteNameHeader, requireStandardHeaders } from './mcp-headers.validator.js';
 import { MCP_RAW_BODY } from './raw-body.constants.js';
+import { type HttpCaller, McpRequestGate } from './request-gate.service.js';
 import { type AcceptedMediaTypes, writeDocument, writeEmpty, writeError } from './response.writer.js';
+import { payloadTooLarge } from './upload-refusal.writer.js';
 import { classifyWire, isLegacySessionVerb, isPlaygroundRequest } from './wire.classifier.js';
 
 const STATELESS_VERSIONS = new Set(STATELESS_PROTOCOL_VERSIONS);
-
-/** Who sent a request, as known before dispatch: the principal, and with `auth` the verified token. */
-interface HttpCaller {
-  readonly principal?: string;
-  readonly accessToken?: McpAccessToken;
-}
 
 const ANONYMOUS: HttpCaller = {};
 const CLOSE_GRACE_MS = 250;
@@ -51,7 +45,6 @@ const CLOSE_GRACE_MS = 250;
 @Injectable()
 export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('McpHttpTransport');
-  private readonly hostOrigin: HostOriginValidator;
   private shuttingDown = false;
   private uncapturedLogged = false;
   /** Writes 2026-07-28 calls to their responses (with `auth`: authorization failures with their challenge). */
@@ -65,11 +58,11 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     private readonly options: McpResolvedOptions,
     private readonly legacy: McpLegacyHttpHandler,
     private readonly adapterHost: HttpAdapterHost,
-    private readonly authenticator: McpAuthenticator,
+    private readonly gate: McpRequestGate,
+    authenticator: McpAuthenticator,
     playground: McpPlaygroundPages,
   ) {
     this.playground = playground.enabled ? playground : undefined;
-    this.hostOrigin = new HostOriginValidator(options.allowedHosts, options.allowedOrigins);
     const port = new HttpCallPort(httpQueueBounds(options), false);
     // Only with `auth` can a call end in an authorization failure; without it the port stays the plain one.
     this.port = authenticator.enabled
@@ -86,7 +79,7 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
    */
   onApplicationBootstrap(): void {
     if (!this.adapterHost.httpAdapter) return;
-    this.logger.log(this.hostOrigin.describe());
+    this.logger.log(this.gate.describe());
     if (!this.playground) return;
     const where = process.env.NODE_ENV === 'production' ? ' although NODE_ENV is production' : '';
     const message =
@@ -104,16 +97,17 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
   async handleOtherVerb(exchange: HttpExchange, verb: 'GET' | 'DELETE'): Promise<void> {
     let caller: HttpCaller;
     try {
-      const forbidden = this.hostOrigin.check(exchange.request);
-      if (forbidden) throw forbidden;
-      // Before the bearer check: a navigation carries no token, and the page holds nothing of the server (it asks the
-      // endpoint with the user's token like any client; docs/playground.md, "Security").
+      // The playground before the bearer check (Host/Origin still first): a navigation carries no token, and the page
+      // holds nothing of the server (it asks the endpoint with the user's token like any client; docs/playground.md,
+      // "Security").
       if (verb === 'GET' && this.playground && isPlaygroundRequest(exchange.request.headers)) {
+        const forbidden = this.gate.hostOriginRefusal(exchange.request);
+        if (forbidden) throw forbidden;
         writeDocument(exchange.response, this.playground.documentFor(exchange.request.url));
         return;
       }
-      // Authenticated before the verb is judged: without a token, nothing about the endpoint is told.
-      caller = this.authenticator.enabled ? await this.authenticated(exchange) : this.unauthenticated(exchange);
+      // Host/Origin and the token before the verb is judged: without a token, nothing about the endpoint is told.
+      caller = (await this.gate.caller(exchange.request)) ?? this.unauthenticated(exchange);
     } catch (error) {
       const mcpError = error instanceof McpError ? error : this.unexpected(error);
       writeError(exchange.response, undefined, mcpError);
@@ -134,11 +128,15 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     if (this.shuttingDown) closeAfter(response);
     let id: JsonRpcId | undefined;
     try {
-      const forbidden = this.hostOrigin.check(request);
-      if (forbidden) throw forbidden;
-      // The bearer check comes before the body is even decoded (ADR 0009): an unauthenticated request costs nothing more.
-      const caller = this.authenticator.enabled ? await this.authenticated(exchange) : this.unauthenticated(exchange);
-      const body = this.readBody(request);
+      const captured = (request as IncomingMessage & { [MCP_RAW_BODY]?: CapturedBody })[MCP_RAW_BODY];
+      // The capture ran Host/Origin and the bearer check before it read the body (ADR 0009), and its verdict travels
+      // with the body. A POST it never saw gets those checks here first, then its 500: the token still comes first.
+      if (!captured) {
+        await this.gate.caller(request);
+        throw this.uncaptured(request);
+      }
+      const caller = captured.caller ?? this.unauthenticated(exchange);
+      const body = this.decodeBody(captured);
       id = readableId(body);
       const accepted = acceptedMediaTypes(request.headers.accept);
       const incoming = parseJsonRpcMessage(body);
@@ -194,11 +192,6 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     }
   }
 
-  /** With `auth`: the caller of the verified bearer token, or the refusal (`McpAuthError`, 400/401). */
-  private async authenticated(exchange: HttpExchange): Promise<HttpCaller> {
-    return this.authenticator.authenticate(exchange.request.headers.authorization, exchange.request.url);
-  }
-
   /** Without `auth`: the `principal` option's answer for the framework's request, if it is set. */
   private unauthenticated(exchange: HttpExchange): HttpCaller {
     const principal = this.options.principal?.(exchange.frameworkRequest);
@@ -221,12 +214,10 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
   }
 
   /**
-   * Decodes the body the capture read (`BodyCaptureInstaller`). A request it did not see is refused: what the
+   * Decodes the body the capture read (`BodyCaptureInstaller`). A request it did not see never gets here: what the
    * framework parsed has passed none of the endpoint's checks (limit, depth, Content-Type, encoding).
    */
-  private readBody(request: IncomingMessage): unknown {
-    const captured = (request as IncomingMessage & { [MCP_RAW_BODY]?: CapturedBody })[MCP_RAW_BODY];
-    if (!captured) throw this.uncaptured(request);
+  private decodeBody(captured: CapturedBody): unknown {
     if (!isJsonContentType(captured.contentType)) {
       throw new McpError(McpErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json', undefined, 415);
     }
@@ -235,9 +226,7 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     }
     if (!captured.raw.ok) {
       // The capture answers oversized uploads itself (`refuseUpload`); this only guards against a capture that did not.
-      if (captured.raw.reason === 'too-large') {
-        throw new McpError(McpErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${this.options.maxBodyBytes} bytes`, undefined, 413);
-      }
+      if (captured.raw.reason === 'too-large') throw payloadTooLarge(this.options.maxBodyBytes);
       throw McpError.invalidRequest('Invalid Request: the body could not be read');
     }
     const bytes = captured.raw.body;

@@ -18,6 +18,11 @@ export function readRawBody(upload: Readable, contentLength: string | undefined,
     done(TOO_LARGE);
     return;
   }
+  // The client left while the checks before the body ran (a token being verified): no event will come any more.
+  if (upload.destroyed) {
+    done(ABORTED);
+    return;
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   const finish = (result: RawBody) => {

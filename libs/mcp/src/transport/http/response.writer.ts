@@ -27,14 +27,22 @@ export interface AcceptedMediaTypes {
 export function writeJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (response.headersSent || response.destroyed) return;
   const payload = JSON.stringify(body);
+  response.writeHead(status, jsonHeaders(status, body, payload, headers));
+  response.end(payload);
+}
+
+/**
+ * The headers of a JSON answer: `headers`, `Retry-After` for a 429 or 503 whose JSON-RPC error carries
+ * `data.retryAfterSeconds`, and the body's type and length.
+ */
+export function jsonHeaders(status: number, body: unknown, payload: string, headers: Record<string, string> = {}): Record<string, string | number> {
   const retryAfter = status === 429 || status === 503 ? retryAfterOf(body) : undefined;
-  response.writeHead(status, {
+  return {
     ...(retryAfter !== undefined && { 'Retry-After': retryAfter }),
     ...headers,
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(payload),
-  });
-  response.end(payload);
+  };
 }
 
 /**
@@ -42,7 +50,12 @@ export function writeJson(response: ServerResponse, status: number, body: unknow
  * its OAuth challenge as `WWW-Authenticate` (RFC 6750 §3).
  */
 export function writeError(response: ServerResponse, id: JsonRpcId | undefined, error: McpError, status = error.httpStatus): void {
-  writeJson(response, status, errorResponse(id, error), error instanceof McpAuthError ? { 'WWW-Authenticate': error.challenge } : {});
+  writeJson(response, status, errorResponse(id, error), challengeHeaders(error));
+}
+
+/** `WWW-Authenticate` for an authorization failure (RFC 6750 §3), nothing for any other error. */
+export function challengeHeaders(error: McpError): Record<string, string> {
+  return error instanceof McpAuthError ? { 'WWW-Authenticate': error.challenge } : {};
 }
 
 /**

@@ -1,28 +1,35 @@
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { McpErrorCode } from '../../protocol/error-codes.enum.js';
+import { McpError } from '../../protocol/mcp.error.js';
+import { errorResponse } from '../../server/mcp.dispatcher.js';
 import { DISCARD_LIMIT_FACTOR, DISCARD_MAX_BYTES, DISCARD_MAX_MS } from './raw-body.constants.js';
+import { challengeHeaders, jsonHeaders } from './response.writer.js';
+
+/** 413 (`-32600`): the body is over `maxBodyBytes`, by its declared length or as it was read. */
+export function payloadTooLarge(limit: number): McpError {
+  return new McpError(McpErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${limit} bytes`, undefined, 413);
+}
 
 /**
- * Answers 413 (JSON-RPC `-32600`) to an upload refused before it was all read, as nginx's lingering close does: the
- * answer goes out at once with `Connection: close`, the rest of the upload is read and thrown away, and the response
- * ends — closing the connection — when the client has sent it all. Closing at once would leave the client writing
- * into a closed socket: its TCP stack resets the connection, and fetch or the official MCP client report
- * ECONNRESET / EPIPE instead of the answer that was already on its way.
+ * Answers a POST refused before its body was read — Host/Origin (403), the bearer check (400/401, with its
+ * `WWW-Authenticate`), a busy verifier (503, with `Retry-After`), a body over the limit (413) — as nginx's lingering
+ * close does: the answer goes out at once with `Connection: close` and no id (none was read), the rest of the upload
+ * is read and thrown away, and the response ends — closing the connection — when the client has sent it all. Closing
+ * at once would leave the client writing into a closed socket: its TCP stack resets the connection, and fetch or the
+ * official MCP client report ECONNRESET / EPIPE instead of the answer that was already on its way.
  *
  * The discard is bounded: at most `DISCARD_LIMIT_FACTOR` × `limit` bytes (capped at `DISCARD_MAX_BYTES`) for at most
- * `DISCARD_MAX_MS`; past either, the connection is closed then and there.
+ * `DISCARD_MAX_MS`; past either, the connection is closed then and there. Nothing is buffered.
  */
-export function refuseUpload(upload: Readable, response: ServerResponse, limit: number): void {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    error: { code: McpErrorCode.InvalidRequest, message: `Payload Too Large: the body exceeds ${limit} bytes` },
-  });
+export function refuseUpload(upload: Readable, response: ServerResponse, error: McpError, limit: number): void {
+  const answer = errorResponse(undefined, error);
+  const payload = JSON.stringify(answer);
   response.shouldKeepAlive = false;
   response.removeHeader('X-Powered-By');
-  response.writeHead(413, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  response.writeHead(error.httpStatus, jsonHeaders(error.httpStatus, answer, payload, challengeHeaders(error)));
   // Written but not ended: Node closes the socket of a `Connection: close` response as soon as it ends.
-  response.write(body);
+  response.write(payload);
   if (upload.readableEnded) {
     response.end();
     return;
