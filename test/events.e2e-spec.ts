@@ -56,7 +56,7 @@ describe.each(ADAPTERS)('events: discovery, list and poll (%s)', (adapter) => {
 
   it('E-3: on the 2025-11-25 wire the extension is not declared in initialize and events/list is -32601', async () => {
     const { sessionId, response } = await rawInitialize(server.mcpUrl);
-    const capabilities = (response.messages[0] as { result: { capabilities: Record<string, any> } }).result.capabilities;
+    const capabilities = (response.messages[0] as unknown as { result: { capabilities: Record<string, any> } }).result.capabilities;
     expect(capabilities.extensions?.[EVENTS]).toBeUndefined();
     expect(capabilities).not.toHaveProperty('events');
     const answer = await legacyPost(server.mcpUrl, { id: 7, method: 'events/list', params: {} }, { sessionId });

@@ -9,6 +9,7 @@ import { EventCatalogService } from './event-catalog.service.js';
 import { EventPollService } from './event-poll.service.js';
 import { EventStreamService } from './event-stream.service.js';
 import { McpEventTypes } from './event-types.registry.js';
+import { WebhookSubscriptionsService } from './webhooks/webhook-subscriptions.service.js';
 import { EVENTS_EXTENSION } from './events.constants.js';
 import { TOP_LEVEL_CAPABILITY } from './events-profile.constants.js';
 
@@ -30,6 +31,7 @@ export class McpEventsExtension implements McpRouteExtension {
     private readonly catalog: EventCatalogService,
     private readonly polls: EventPollService,
     private readonly streams: EventStreamService,
+    private readonly webhooks: WebhookSubscriptionsService,
     private readonly options: McpResolvedOptions,
   ) {}
 
@@ -44,6 +46,8 @@ export class McpEventsExtension implements McpRouteExtension {
       ['events/list', route((scope) => this.catalog.list(scope))],
       ['events/poll', route((scope) => this.polls.poll(scope))],
       ['events/stream', route((scope) => this.streams.stream(scope), 'stream')],
+      ['events/subscribe', route((scope) => this.webhooks.subscribe(scope))],
+      ['events/unsubscribe', route((scope) => this.webhooks.unsubscribe(scope))],
     ];
   }
 

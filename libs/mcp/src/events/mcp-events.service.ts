@@ -4,6 +4,7 @@ import { MCP_EVENT_STORE, type McpEventStore, type McpStoredEvent } from '../pro
 import { isJsonObject } from '../protocol/json-object.util.js';
 import { McpEventTypes } from './event-types.registry.js';
 import { EVENT_ID, MAX_EVENT_BYTES } from './events.constants.js';
+import { WebhookFanout } from './webhooks/webhook-fanout.service.js';
 
 /** Options of one emitted occurrence. */
 export interface McpEmitOptions {
@@ -43,6 +44,7 @@ export class McpEvents {
   constructor(
     private readonly types: McpEventTypes,
     @Inject(MCP_EVENT_STORE) private readonly store: McpEventStore,
+    private readonly webhooks: WebhookFanout,
   ) {}
 
   /**
@@ -61,6 +63,9 @@ export class McpEvents {
     const size = Buffer.byteLength(JSON.stringify(event));
     if (size > MAX_EVENT_BYTES) throw new RangeError(`McpEvents.emit: the occurrence is ${size} bytes of JSON, more than ${MAX_EVENT_BYTES}`);
     const position = await this.store.append(event, type.retention);
+    // Push streams hear of it from the log (on every replica, for a shared one); webhook deliveries are queued here,
+    // once, on the replica that emitted.
+    await this.webhooks.fanOut(type, { position, event });
     return { eventId, position };
   }
 }
