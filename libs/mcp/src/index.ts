@@ -145,6 +145,8 @@ export {
   McpEventTypes,
   McpEventDefinitionError,
   InMemoryEventStore,
+  InMemoryWebhookSubscriptionStore,
+  InMemoryWebhookDeliveryQueue,
   EVENTS_EXTENSION,
   EVENTS_PROFILES,
   EVENT_DELIVERY_MODES,
@@ -171,3 +173,10 @@ export {
   type McpEventReadOptions,
   type McpEventReadResult,
 } from './protocol/event-store.interface.js';
+export {
+  MCP_WEBHOOK_SUBSCRIPTION_STORE,
+  type McpWebhookSubscriptionStore,
+  type McpWebhookSubscriptionRecord,
+  type McpWebhookDeliveryState,
+} from './protocol/webhook-subscription-store.interface.js';
+export { MCP_WEBHOOK_DELIVERY_QUEUE, type McpWebhookDeliveryQueue, type McpWebhookDelivery } from './protocol/webhook-delivery-queue.interface.js';

@@ -16,5 +16,7 @@ export { McpEventTypes, type McpEventTypeAccess } from './event-types.registry.j
 export type { McpEventTypeDescriptor } from './event-type.js';
 export { McpEventDefinitionError } from './event-definition.error.js';
 export { InMemoryEventStore } from './in-memory-event.store.js';
+export { InMemoryWebhookSubscriptionStore } from './webhooks/in-memory-webhook-subscription.store.js';
+export { InMemoryWebhookDeliveryQueue } from './webhooks/in-memory-webhook-delivery.queue.js';
 export { McpEventsExtension } from './events.extension.js';
 export { eventProviders } from './events.providers.js';
