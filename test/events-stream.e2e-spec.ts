@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { McpEvents, McpEventTypes } from 'nest-mcp';
+import { InMemoryEventStore, McpEvents, McpEventTypes, type McpEventReadFrom, type McpEventReadOptions, type McpEventReadResult } from 'nest-mcp';
 import { EventsFixtureModule } from './fixtures/events.fixture.js';
 import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
 import { errorOf, eventsPost, resultOf, SEP_CODES, SUB } from './support/events.util.js';
@@ -190,5 +190,61 @@ describe.each(ADAPTERS)('events/stream at shutdown (%s)', (adapter) => {
     await events.ended;
     expect(events.problems).toEqual([]);
     expect(events.messages.at(-1)).toMatchObject({ id: 60, result: { resultType: 'complete', _meta: { [SUB]: 60 } } });
+  });
+});
+
+/** A replay log whose next reads fail on demand: a shared store that is briefly down, as a custom backend sees it. */
+class FlakyEventStore extends InMemoryEventStore {
+  failures = 0;
+
+  override async read(name: string, from: McpEventReadFrom, options: McpEventReadOptions): Promise<McpEventReadResult> {
+    if (this.failures > 0) {
+      this.failures--;
+      throw new Error('connection lost');
+    }
+    return super.read(name, from, options);
+  }
+}
+
+describe.each(ADAPTERS)('events/stream when the log cannot be read (%s)', (adapter) => {
+  const store = new FlakyEventStore();
+  let server: RunningApp;
+
+  beforeAll(async () => {
+    server = await startApp(adapter, { imports: [EventsFixtureModule.forRoot({ events: { store } })] });
+  });
+
+  afterAll(() => server?.close());
+
+  it('E-26: a failed read of the backlog is notifications/events/error (a category, not the store\'s message); the stream stays, replays and goes live', async () => {
+    const start = resultOf(await eventsPost(server.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: { service: 'flaky' }, cursor: null })).cursor;
+    await emit(server.app, 'incident.opened', { id: 'F-1', severity: 'P1', service: 'flaky', title: 'backlog' });
+    store.failures = 2;
+    const events = await openEventsStream(server.mcpUrl, 70, { name: 'incident.opened', arguments: { service: 'flaky' }, cursor: start });
+    try {
+      await events.until(() => events.frames('notifications/events/event').length >= 1, 5_000, 'the backlog event');
+      expect(events.messages[0].method).toBe('notifications/events/active');
+      const errors = events.frames('notifications/events/error');
+      expect(errors).toHaveLength(2);
+      expect(errors[0].params!.error).toEqual({ code: -32603, message: expect.stringMatching(/^UpstreamError/), data: { reason: 'store_unavailable' } });
+      expect(JSON.stringify(errors)).not.toContain('connection lost');
+      await emit(server.app, 'incident.opened', { id: 'F-2', severity: 'P1', service: 'flaky', title: 'live' });
+      await events.until(() => events.frames('notifications/events/event').length >= 2, 3_000, 'the live event');
+      expect(events.frames('notifications/events/event').map((frame) => (frame.params!.data as { incidentId: string }).incidentId)).toEqual(['F-1', 'F-2']);
+      expect(events.problems).toEqual([]);
+    } finally {
+      events.close();
+      await events.ended;
+    }
+  });
+
+  it('E-26: a log that stays unreadable terminates the stream with -32603, then the closing result', async () => {
+    const start = resultOf(await eventsPost(server.mcpUrl, 'events/poll', { name: 'incident.opened', cursor: null })).cursor;
+    store.failures = 100;
+    const events = await openEventsStream(server.mcpUrl, 71, { name: 'incident.opened', cursor: start });
+    await events.ended;
+    store.failures = 0;
+    expect(events.frames('notifications/events/terminated')[0].params!.error).toMatchObject({ code: -32603, data: { reason: 'store_unavailable' } });
+    expect(events.messages.at(-1)).toMatchObject({ id: 71, result: { resultType: 'complete' } });
   });
 });

@@ -6,6 +6,8 @@ import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
 import { errorOf, EVENTS, eventsPost, OPENAI_CODES, resultOf, SEP_CODES } from './support/events.util.js';
 import { legacyPost, rawInitialize } from './support/legacy-client.factory.js';
 import { sleep } from './support/wait.util.js';
+import { connectClient } from './support/mcp-client.factory.js';
+import { z } from 'zod';
 
 /**
  * The events extension (SEP-3415) on the 2026-07-28 wire over real HTTP, both adapters: negotiation, `events/list`,
@@ -201,6 +203,24 @@ describe.each(ADAPTERS)('events: discovery, list and poll (%s)', (adapter) => {
     expect(after.truncated).toBe(false);
     // maxAgeMs is ignored with a null cursor.
     expect(resultOf(await poll({ name: 'incident.opened', cursor: null, maxAgeMs: 1 })).truncated).toBe(false);
+  });
+
+  it('the official client (pinned to 2026-07-28) sees the extension in server/discover and lists and polls with plain requests', async () => {
+    const client = await connectClient(server.mcpUrl);
+    try {
+      const capabilities = client.getServerCapabilities() as Record<string, any>;
+      // (Its schema keeps only the capabilities it knows: the top-level `events` key is checked on the raw answer above.)
+      expect(capabilities.extensions[EVENTS]).toEqual({ listChanged: true });
+      const list = await client.request({ method: 'events/list', params: {} }, z.object({ events: z.array(z.object({ name: z.string() }).passthrough()) }));
+      expect(list.events.map((type) => type.name)).toContain('incident.opened');
+      const polled = z.object({ events: z.array(z.unknown()), cursor: z.string(), truncated: z.boolean(), hasMore: z.boolean(), nextPollMs: z.number() });
+      const first = await client.request({ method: 'events/poll', params: { name: 'incident.opened', cursor: null } }, polled);
+      await emitter(server.app).emit('incident.opened', { id: 'OC-1', severity: 'P2', service: 'client', title: 'official' });
+      const next = await client.request({ method: 'events/poll', params: { name: 'incident.opened', cursor: first.cursor } }, polled);
+      expect(next.events).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
   });
 
   it('E-5: every events result carries resultType "complete"', async () => {

@@ -14,6 +14,13 @@ import { EventSubscriptionResolver, type ResolvedEventSubscription } from './eve
 import { McpEventTypes } from './event-types.registry.js';
 import { READ_BATCH } from './events.constants.js';
 
+/** Reads of the log a stream tries before it gives up (a store that is down for longer terminates it). */
+const MAX_READ_ATTEMPTS = 5;
+/** Pause between two of them. */
+const READ_RETRY_MS = 250;
+/** The error a frame reports when the log could not be read: a category, never the store's own message. */
+const LOG_UNAVAILABLE = { code: -32603, message: 'UpstreamError: the event log could not be read', data: { reason: 'store_unavailable' } };
+
 /** One open push stream, as the service sees it: the type it follows, and how it hears of the log and of its end. */
 interface OpenStream {
   readonly name: string;
@@ -31,7 +38,8 @@ interface OpenStream {
  *
  * The stream ends when the client closes it (nothing more is written), when its type is removed
  * (`notifications/events/terminated` with `NotFound`, then the closing result) or when the server shuts down (the
- * closing result). Streams are routed `delivery: 'stream'` (no call timeout, outside the calls-in-flight caps) and
+ * closing result). A read of the log that fails (a shared store that is briefly down) is reported with
+ * `notifications/events/error` and tried again; after several failures the stream is terminated with `-32603`. Streams are routed `delivery: 'stream'` (no call timeout, outside the calls-in-flight caps) and
  * capped by a fair share of their own (`events.maxStreams…`, `ResourceExhausted` with `limit: "streams"`).
  */
 @Injectable()
@@ -99,6 +107,7 @@ export class EventStreamService implements OnModuleInit, OnModuleDestroy {
       const pending: McpLoggedEvent[] = [];
       let replaying = true;
       let ended = false;
+      let activated = false;
       let work = Promise.resolve();
       /** Runs deliveries one after the other: the matcher may be async, the order must hold. */
       const serially = (task: () => Promise<void>) => {
@@ -143,15 +152,43 @@ export class EventStreamService implements OnModuleInit, OnModuleDestroy {
       this.open.add(stream);
       if (scope.cancellation.signal.aborted) return end();
       scope.cancellation.signal.addEventListener('abort', end, { once: true });
+      /** A read of the log, tried again after an error frame; undefined when the stream ended meanwhile. */
+      const reading = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            return await read();
+          } catch (error) {
+            if (ended) return undefined;
+            this.logger.warn(`events/stream of ${type.name}: the event log could not be read (${(error as Error)?.message ?? String(error)})`);
+            // Nothing may precede `active`: a stream whose first read fails starts where its cursor says.
+            if (!activated) activate(at, false);
+            if (attempt >= MAX_READ_ATTEMPTS) {
+              notify('notifications/events/terminated', { error: LOG_UNAVAILABLE });
+              end();
+              return undefined;
+            }
+            notify('notifications/events/error', { error: LOG_UNAVAILABLE });
+            await new Promise((resolve) => setTimeout(resolve, READ_RETRY_MS));
+          }
+        }
+      };
+      const activate = (position: McpEventReadFrom | undefined, truncated: boolean) => {
+        activated = true;
+        notify('notifications/events/active', { cursor: cursorOf(position), truncated });
+      };
       serially(async () => {
-        const start = await this.start(subscription, from, maxAgeMs);
+        const start = await reading(() => this.start(subscription, from, maxAgeMs));
+        if (!start || ended) return;
         at = start.at;
-        if (ended) return;
-        notify('notifications/events/active', { cursor: cursorOf(at), truncated: start.truncated });
+        // A first read that succeeded after an error frame but was truncated says so with a fresh `active` (SEP-3415: a gap
+        // mid-stream is a new `active` with `truncated: true`).
+        if (!activated || start.truncated) activate(at, start.truncated);
         for (const logged of start.backlog) await deliver(logged);
         let next = start.next;
         while (next && !ended) {
-          const read = await this.store.read(type.name, next, { limit: READ_BATCH, retention: type.retention! });
+          const from = next;
+          const read = await reading(() => this.store.read(type.name, from, { limit: READ_BATCH, retention: type.retention! }));
+          if (!read) return;
           for (const logged of read.events) await deliver(logged);
           next = read.more ? read.next : undefined;
         }
