@@ -237,14 +237,14 @@ describe.each(ADAPTERS)('events: replay window and expired cursors (%s)', (adapt
   let server: RunningApp;
 
   beforeAll(async () => {
-    server = await startApp(adapter, { imports: [EventsFixtureModule.forRoot({ events: { cursorTtlMs: 100 } })] });
+    server = await startApp(adapter, { imports: [EventsFixtureModule.forRoot({ events: { cursorTtlMs: 1_000 } })] });
   });
 
   afterAll(() => server?.close());
 
   it('E-19: a cursor older than events.cursorTtlMs is -32602 with data.reason saying to start again', async () => {
     const cursor = resultOf(await eventsPost(server.mcpUrl, 'events/poll', { name: 'incident.opened', cursor: null })).cursor;
-    await sleep(150);
+    await sleep(1_100);
     const error = errorOf(await eventsPost(server.mcpUrl, 'events/poll', { name: 'incident.opened', cursor }), -32602);
     expect(error.data.reason).toMatch(/^expired/);
   });
