@@ -423,6 +423,30 @@ describe.each(ADAPTERS)('events webhooks: profiles and options (%s)', (adapter) 
   });
 });
 
+describe.each(ADAPTERS)('events webhooks: expiry (%s)', (adapter) => {
+  it('E-33, E-48: a subscription that was not refreshed before refreshBefore expires: nothing more is delivered, and a refresh creates it again', async () => {
+    const server = await startApp(adapter, {
+      imports: [EventsFixtureModule.forRoot({ events: { webhooks: { allowInsecureLoopback: true, minTtlMs: 200, defaultTtlMs: 200, maxTtlMs: 1_000 } } })],
+    });
+    const target = await McpWebhookReceiver.start();
+    try {
+      const params = { name: 'incident.opened', arguments: { service: 'expiring' }, delivery: { url: target.url, secret: target.secret }, ttlMs: 200 };
+      const granted = resultOf(await eventsPost(server.mcpUrl, 'events/subscribe', params, 'alice'));
+      expect(Date.parse(granted.refreshBefore) - Date.now()).toBeLessThanOrEqual(200);
+      await sleep(300);
+      await emit(server.app, 'incident.opened', { ...INCIDENT, service: 'expiring' }, 'evt_after_expiry');
+      await sleep(200);
+      expect(target.events).toEqual([]);
+      const again = resultOf(await eventsPost(server.mcpUrl, 'events/subscribe', params, 'alice'));
+      expect(again.id).toBe(granted.id);
+      expect(again).not.toHaveProperty('deliveryStatus');
+    } finally {
+      await target.close();
+      await server.close();
+    }
+  });
+});
+
 describe.each(ADAPTERS)('events webhooks: verification rate limit (%s)', (adapter) => {
   it('E-54: challenges to one host beyond maxVerificationsPerHostPerMinute are refused with ResourceExhausted {limit:"verifications_per_host"}, before any POST', async () => {
     const server = await startApp(adapter, {

@@ -223,6 +223,15 @@ describe.each(ADAPTERS)('events: discovery, list and poll (%s)', (adapter) => {
     }
   });
 
+  it('E-12, E-44: emit refuses at the source what cannot be delivered: an unknown type, data that is not an object, an eventId with a ".", more than 256 KiB', async () => {
+    const events = emitter(server.app);
+    await expect(events.emit('no.such.type', {})).rejects.toThrow(/no event type named/);
+    await expect(events.emit('incident.opened', [] as unknown as object)).rejects.toThrow(/JSON object/);
+    await expect(events.emit('incident.opened', { id: 'x' }, { eventId: 'evt.with.dots' })).rejects.toThrow(/eventId/);
+    await expect(events.emit('incident.opened', { id: 'x', title: 'x'.repeat(300 * 1024) })).rejects.toThrow(/bytes/);
+    await expect(events.emit('incident.opened', { id: 'x' }, { timestamp: 'not a date' })).rejects.toThrow(/timestamp/);
+  });
+
   it('E-5: every events result carries resultType "complete"', async () => {
     for (const [method, params] of [
       ['events/list', {}],

@@ -25,3 +25,14 @@ describe('grantExpiry (SEP-3415 "Subscription TTL")', () => {
     expect(() => grantExpiry('60000', options(), now)).toThrow(expect.objectContaining({ code: -32602 }));
   });
 });
+
+describe('events options checked at startup', () => {
+  it('heartbeats at most 30 s apart (SEP-3415, "Lifecycle"), TTL bounds in order, known profiles', () => {
+    const resolve = (events: object) => new McpResolvedOptions({ name: 't', version: '1', events });
+    expect(() => resolve({ heartbeatMs: 40_000 })).toThrow(/heartbeatMs/);
+    expect(() => resolve({ webhooks: { minTtlMs: 10_000, defaultTtlMs: 5_000 } })).toThrow(/minTtlMs/);
+    expect(() => resolve({ profile: 'sketch' })).toThrow(/profile/);
+    expect(() => resolve({ webhooks: { preverifiedUrls: ['http://hooks.example.com/'] } })).toThrow(/preverifiedUrls/);
+    expect(resolve({}).events).toMatchObject({ profile: 'sep-3415', topLevelCapability: true, webhookId: 'eventId', heartbeatMs: 20_000 });
+  });
+});
