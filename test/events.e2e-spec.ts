@@ -246,10 +246,23 @@ describe.each(ADAPTERS)('events: replay window and expired cursors (%s)', (adapt
   let server: RunningApp;
 
   beforeAll(async () => {
-    server = await startApp(adapter, { imports: [EventsFixtureModule.forRoot({ events: { cursorTtlMs: 1_000 } })] });
+    server = await startApp(adapter, { imports: [EventsFixtureModule.forRoot({ pageSize: 2, events: { cursorTtlMs: 1_000 } })] });
   });
 
   afterAll(() => server?.close());
+
+  it('E-6: events/list pages with cursor and nextCursor (pageSize 2), and the last page has no nextCursor', async () => {
+    const first = resultOf(await eventsPost(server.mcpUrl, 'events/list', {}));
+    expect(first.events.map((type: { name: string }) => type.name)).toEqual(['incident.opened', 'deploy.finished']);
+    expect(typeof first.nextCursor).toBe('string');
+    const second = resultOf(await eventsPost(server.mcpUrl, 'events/list', { cursor: first.nextCursor }));
+    expect(second.events.map((type: { name: string }) => type.name)).toEqual(['billing.charge']);
+    expect(second).not.toHaveProperty('nextCursor');
+    // A cursor of another list is not one of this list's.
+    const tools = resultOf(await eventsPost(server.mcpUrl, 'tools/list', {}));
+    expect(tools).not.toHaveProperty('nextCursor');
+    errorOf(await eventsPost(server.mcpUrl, 'events/list', { cursor: Buffer.from('tools:2').toString('base64url') }), -32602);
+  });
 
   it('E-19: a cursor older than events.cursorTtlMs is -32602 with data.reason saying to start again', async () => {
     const cursor = resultOf(await eventsPost(server.mcpUrl, 'events/poll', { name: 'incident.opened', cursor: null })).cursor;
