@@ -42,15 +42,6 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('McpTestingClient and 
     expect((await client.listEvents()).map((type) => type.name)).toEqual(['incident.opened', 'deploy.finished', 'billing.charge', ...(mode === 'in-process' ? ['audit.entry'] : [])].sort((a, b) => order(a) - order(b)));
   });
 
-  it.runIf(mode === 'in-process')('@McpScopes on an event type: a caller without the scope does not see it and is refused 403; with it, it can poll', async () => {
-    const reader = client.as({ subject: 'ana', scopes: [] });
-    expect((await reader.listEvents()).map((type) => type.name)).not.toContain('audit.entry');
-    await expect(reader.pollEvents('audit.entry')).rejects.toMatchObject({ httpStatus: 403 });
-    const auditor = client.as({ subject: 'ana', scopes: ['audit:read'] });
-    expect((await auditor.listEvents()).map((type) => type.name)).toContain('audit.entry');
-    expect((await auditor.pollEvents('audit.entry')).events).toEqual([]);
-  });
-
   it('pollEvents: the position, then what happened since', async () => {
     // #region docs:testing-poll
     const start = await client.pollEvents('incident.opened', { severity: 'P1' });
@@ -89,6 +80,28 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('McpTestingClient and 
     // #endregion docs:testing-webhook
     expect(receiver.requests.map((request) => request.kind)).toEqual(['verification', 'event']);
   });
+});
+
+describe('McpTestingClient.as and event types with @McpScopes (in-process)', () => {
+  let moduleRef: TestingModule;
+  let client: McpTestingClient;
+
+  beforeAll(async () => {
+    moduleRef = await Test.createTestingModule({ imports: [EventsFixtureModule.forRoot()] }).compile();
+    client = await McpTestingClient.create(moduleRef);
+  });
+
+  afterAll(() => moduleRef.close());
+
+  it('@McpScopes on an event type: a caller without the scope does not see it and is refused 403; with it, it can poll', async () => {
+    const reader = client.as({ subject: 'ana', scopes: [] });
+    expect((await reader.listEvents()).map((type) => type.name)).not.toContain('audit.entry');
+    await expect(reader.pollEvents('audit.entry')).rejects.toMatchObject({ httpStatus: 403 });
+    const auditor = client.as({ subject: 'ana', scopes: ['audit:read'] });
+    expect((await auditor.listEvents()).map((type) => type.name)).toContain('audit.entry');
+    expect((await auditor.pollEvents('audit.entry')).events).toEqual([]);
+  });
+
 });
 
 /** Registration order of the fixture's types. */
