@@ -18,12 +18,15 @@
  *                        at build time, its CSP, the MCP Apps sandbox     needs only the options
  *  legacy/               the 2025-11-25 wire without its transport:       a second protocol over the same runner
  *                        sessions, negotiation, server→client requests    and dispatcher
- *  tasks/, skills/       the tasks extension: task store and runner       runs task rounds through the call runner and
- *                        defaults, worker, starter, tasks/* routes        adds routes to the dispatcher (server/);
+ *  tasks/, skills/,      the tasks extension: task store and runner       runs task rounds through the call runner and
+ *  events/               defaults, worker, starter, tasks/* routes        adds routes to the dispatcher (server/);
  *                                                                         legacy/ serves its 2025-11-25 face
  *                        the skills extension (SEP-2640): skills from     registers skill:// resources (discovery/),
  *                        folders and @McpSkill, skills/* routes,          adds routes to the dispatcher (server/);
  *                        directory reads                                  legacy/ advertises it on 2025-11-25
+ *                        the events extension (SEP-3415): @McpEvent,      adds routes to the dispatcher (server/), its
+ *                        McpEvents, replay log, events/* routes,          stream through the call runner; 2026 wire
+ *                        verified webhooks and their delivery             only (legacy/ never advertises it)
  *  server/               call runner, dispatcher and route table,         admits and routes a call to the feature
  *                        feature services, tracker, bootstrap checks      that answers it; sees all features
  *  subscriptions/        listen streams, publisher, in-memory event bus   a feature the dispatcher routes to
@@ -65,7 +68,7 @@ const LAYERS = [
   ['transport/http/', 'transport/stdio/'],
   ['playground/'],
   ['legacy/'],
-  ['tasks/', 'skills/'],
+  ['tasks/', 'skills/', 'events/'],
   ['server/'],
   ['subscriptions/'],
   ['discovery/'],

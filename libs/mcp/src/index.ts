@@ -137,3 +137,48 @@ export {
 
 // Controller routes as tools (issue #19, item 1): `@McpTool()` beside `@Get()`…, and the MCP context of a route call.
 export { getMcpInvocationContext } from './context/mcp-invocation-context.js';
+
+// Events (issue #26, SEP-3415 `io.modelcontextprotocol/events`): event types on providers, the emitter, the contracts
+// of the replay log, webhook subscriptions and deliveries, and their in-memory defaults.
+export type { McpEventsOptions, McpWebhookOptions } from './config/mcp-options.interface.js';
+export {
+  McpEvent,
+  McpEvents,
+  McpEventTypes,
+  McpEventDefinitionError,
+  InMemoryEventStore,
+  InMemoryWebhookSubscriptionStore,
+  InMemoryWebhookDeliveryQueue,
+  EVENTS_EXTENSION,
+  EVENTS_PROFILES,
+  EVENT_DELIVERY_MODES,
+  type McpEventOptions,
+  type McpEventMatcher,
+  type McpEventMatchContext,
+  type McpEventAuthorizer,
+  type McpEventReplayOptions,
+  type McpEventDeliveryMode,
+  type McpEventTypeAccess,
+  type McpEventTypeDescriptor,
+  type McpEmitOptions,
+  type McpEmittedEvent,
+  type McpEventsProfile,
+  type McpEventsErrorName,
+} from './events/index.js';
+export {
+  MCP_EVENT_STORE,
+  type McpEventStore,
+  type McpStoredEvent,
+  type McpLoggedEvent,
+  type McpEventRetention,
+  type McpEventReadFrom,
+  type McpEventReadOptions,
+  type McpEventReadResult,
+} from './protocol/event-store.interface.js';
+export {
+  MCP_WEBHOOK_SUBSCRIPTION_STORE,
+  type McpWebhookSubscriptionStore,
+  type McpWebhookSubscriptionRecord,
+  type McpWebhookDeliveryState,
+} from './protocol/webhook-subscription-store.interface.js';
+export { MCP_WEBHOOK_DELIVERY_QUEUE, type McpWebhookDeliveryQueue, type McpWebhookDelivery } from './protocol/webhook-delivery-queue.interface.js';

@@ -51,6 +51,10 @@ import { taskProviders } from './tasks/tasks.providers.js';
 import { McpTaskMethods } from './tasks/task-methods.service.js';
 import { skillProviders } from './skills/skills.providers.js';
 import { McpSkillMethods } from './skills/skill-methods.service.js';
+import { eventProviders } from './events/events.providers.js';
+import { McpEventsExtension } from './events/events.extension.js';
+import { McpEvents } from './events/mcp-events.service.js';
+import { McpEventTypes } from './events/event-types.registry.js';
 import { MCP_ROUTE_EXTENSIONS, type McpRouteExtension } from './server/route-extension.interface.js';
 
 const DEFAULT_PATH = '/mcp';
@@ -119,11 +123,12 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = t
       McpSubscriptionsService,
       ...taskProviders(),
       ...skillProviders(),
+      ...eventProviders(),
       // Every route extension (this provider of the token comes last, so it is the one Nest keeps).
       {
         provide: MCP_ROUTE_EXTENSIONS,
         useFactory: (...extensions: McpRouteExtension[]) => extensions,
-        inject: [McpTaskMethods, McpSkillMethods],
+        inject: [McpTaskMethods, McpSkillMethods, McpEventsExtension],
       },
       McpDispatcher,
       McpCallTracker,
@@ -142,6 +147,6 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = t
       BodyCaptureInstaller,
       ProtectedResourceMetadataInstaller,
     ],
-    exports: [McpRegistry, McpPublisher, MCP_EVENT_BUS, MCP_TASK_STORE],
+    exports: [McpRegistry, McpPublisher, MCP_EVENT_BUS, MCP_TASK_STORE, McpEvents, McpEventTypes],
   };
 }

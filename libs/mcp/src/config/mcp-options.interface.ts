@@ -6,6 +6,9 @@ import type { McpTaskStore } from '../protocol/task-store.interface.js';
 import type { McpTaskRunner } from '../protocol/task-runner.interface.js';
 import type { McpAccessToken, McpTokenVerifier } from '../protocol/access-token.interface.js';
 import type { McpVisibilityHook } from '../protocol/mcp-caller.interface.js';
+import type { McpEventStore } from '../protocol/event-store.interface.js';
+import type { McpWebhookSubscriptionStore } from '../protocol/webhook-subscription-store.interface.js';
+import type { McpWebhookDeliveryQueue } from '../protocol/webhook-delivery-queue.interface.js';
 
 /** Cache hints per kind of cacheable result; each falls back to `default`. */
 export interface McpCacheHintOptions {
@@ -113,6 +116,98 @@ export interface McpSkillsOptions {
    * differs (`auth`, scopes, the `visibility` hook).
    */
   cacheScope?: McpCacheScope;
+}
+
+/**
+ * Webhook delivery of the events extension (`events/subscribe`; docs/events.md, "Webhooks"): where subscriptions and
+ * deliveries live, lifetimes, retries and the callback rules. Every field has a default.
+ */
+export interface McpWebhookOptions {
+  /** Where subscriptions live. Default: in this process (`InMemoryWebhookSubscriptionStore`), soft state. */
+  store?: McpWebhookSubscriptionStore;
+  /** Where deliveries wait for their attempt. Default: in this process (`InMemoryWebhookDeliveryQueue`). */
+  queue?: McpWebhookDeliveryQueue;
+  /** Shortest lifetime granted (a shorter `ttlMs` is raised to it), in milliseconds. Default 60,000. */
+  minTtlMs?: number;
+  /** Lifetime granted when the client suggests none. Default 1 hour. */
+  defaultTtlMs?: number;
+  /** Longest lifetime granted. Default 24 hours. */
+  maxTtlMs?: number;
+  /**
+   * Grant `ttlMs: null` (no expiry) when a client asks for it. Needs a `durable` store (refused at startup otherwise).
+   * Default false: such a request gets `defaultTtlMs`.
+   */
+  allowNoExpiry?: boolean;
+  /** Most live subscriptions one principal holds; more are refused with `ResourceExhausted`. Default 100. */
+  maxSubscriptionsPerPrincipal?: number;
+  /** Deliveries of one subscription in flight at once; beyond it events are skipped and a `gap` is sent. Default 1,000. */
+  maxPendingPerSubscription?: number;
+  /** Time one POST may take (connect, TLS, answer), in milliseconds. Default 10,000. */
+  timeoutMs?: number;
+  /** Attempts per delivery, the first included. Default 5. */
+  maxAttempts?: number;
+  /** Longest time from the first attempt to the last, in milliseconds. Default 15 minutes. */
+  retryWindowMs?: number;
+  /** Delay before the first retry; each later one doubles it, with jitter. Default 1,000 ms. */
+  retryBaseMs?: number;
+  /** How long an endpoint's consent (a passed verification) is remembered per principal and URL. Default 1 hour. */
+  verificationTtlMs?: number;
+  /** Verification challenges sent to one host per minute; more are refused with `ResourceExhausted`. Default 60. */
+  maxVerificationsPerHostPerMinute?: number;
+  /**
+   * Callback URL prefixes whose consent was established out of band (`https://hooks.example.com/mcp/`): a URL that
+   * starts with one is not sent a challenge. Default: none.
+   */
+  preverifiedUrls?: string[];
+  /** How long a replaced secret still signs too (dual signatures) after a refresh rotated it. Default 15 minutes. */
+  secretGraceMs?: number;
+  /**
+   * Development only: accept `http://127.0.0.1:<port>/…` callbacks (and the address 127.0.0.1 itself), for a
+   * receiver on this machine. Never inferred from `NODE_ENV`. No other plain-HTTP or private address is ever accepted.
+   * Default false.
+   */
+  allowInsecureLoopback?: boolean;
+}
+
+/**
+ * The events extension (SEP-3415, `io.modelcontextprotocol/events`; docs/events.md): the wire
+ * profile, the replay log, poll and stream settings, and webhooks. Every field has a default; the extension is
+ * advertised once an event type is declared (`@McpEvent`).
+ */
+export interface McpEventsOptions {
+  /**
+   * The wire profile. `'sep-3415'` (default): SEP-3415's error codes (`-32023`…`-32027`), `NotFound` for an
+   * unsubscribe that matches nothing. `'openai'`: the codes ChatGPT and the design sketch use (`-32011`…`-32015`) and
+   * an idempotent unsubscribe.
+   */
+  profile?: 'sep-3415' | 'openai';
+  /** Also advertise the top-level `capabilities.events: {}` that ChatGPT and the AI SDK look for. Default true. */
+  topLevelCapability?: boolean;
+  /**
+   * The `webhook-id` of an event delivery: `'eventId'` (default; what every deployed receiver checks) or
+   * `'perMessage'` (`msg_evt_<hash of subscription and event>`, still stable across retries).
+   */
+  webhookId?: 'eventId' | 'perMessage';
+  /** The replay log. Default: in this process (`InMemoryEventStore`), bounded by each type's `replay`. */
+  store?: McpEventStore;
+  /** `nextPollMs` suggested to polling clients. Default 2,000. */
+  pollIntervalMs?: number;
+  /** Most events one `events/poll` returns (a larger `maxEvents` is lowered to it). Default 100. */
+  maxPollEvents?: number;
+  /** Interval of `notifications/events/heartbeat` on push streams, at most 30,000 ms. Default 20,000. */
+  heartbeatMs?: number;
+  /** Most `events/stream` streams open at once; more are refused with `ResourceExhausted`. Default 10,000. */
+  maxStreams?: number;
+  /** Most `events/stream` streams one principal holds open. Default 32. */
+  maxStreamsPerPrincipal?: number;
+  /** Most `events/stream` streams callers without a principal hold open from one address. Default 32. */
+  maxStreamsPerAddress?: number;
+  /** How long a cursor stays valid after it was issued; an older one is refused with `-32602`. Default 7 days. */
+  cursorTtlMs?: number;
+  /** Largest `arguments` of a subscription, in bytes of canonical JSON. Default 8 KiB. */
+  maxArgumentsBytes?: number;
+  /** Webhook delivery (`McpWebhookOptions`). */
+  webhooks?: McpWebhookOptions;
 }
 
 /** Options of the built-in JWT verifier (`auth.jwt`). */
@@ -376,6 +471,8 @@ export interface McpModuleOptions extends McpImplementation {
   tasks?: McpTasksOptions;
   /** Skills served from directories, besides `@McpSkill` providers, and their cache hints (`McpSkillsOptions`). */
   skills?: McpSkillsOptions;
+  /** The events extension (`@McpEvent`, `McpEvents`): profile, replay log, poll, streams, webhooks (`McpEventsOptions`). */
+  events?: McpEventsOptions;
   /**
    * OAuth authorization (`McpAuthOptions`): every HTTP request needs a valid bearer token for `auth.resource`; the
    * token's subject becomes the principal (so `principal` must not be set too).

@@ -5,10 +5,12 @@ import { isAbsolute, resolve } from 'node:path';
 import type {
   McpAuthOptions,
   McpCacheHintOptions,
+  McpEventsOptions,
   McpModuleOptions,
   McpPlaygroundOptions,
   McpSkillsOptions,
   McpTasksOptions,
+  McpWebhookOptions,
 } from './mcp-options.interface.js';
 import type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
 import type { McpDeliveryAuthorizer } from '../protocol/delivery-authorizer.interface.js';
@@ -68,6 +70,8 @@ export class McpResolvedOptions {
   readonly tasks: McpResolvedTasksOptions;
   /** `skills`, with every default applied (roots made absolute); `declared` says whether the option was given. */
   readonly skills: McpResolvedSkillsOptions;
+  /** `events`, with every default applied. */
+  readonly events: McpResolvedEventsOptions;
   /**
    * `auth` as given (a frozen copy): checked in depth, and its verifier built, by `McpAuthenticator` (auth/), a layer
    * above this one. Undefined: no authorization.
@@ -143,6 +147,7 @@ export class McpResolvedOptions {
     this.clientRequestTimeoutMs = positive(options.clientRequestTimeoutMs, 10 * 60_000, 'clientRequestTimeoutMs');
     this.tasks = resolveTasks(options.tasks ?? {});
     this.skills = resolveSkills(options.skills);
+    this.events = resolveEvents(options.events);
     this.auth = resolveAuth(options);
     this.playground = resolvePlayground(options.playground);
     requireSharedKeys(options, this.requestStateKeys);
@@ -231,6 +236,119 @@ function resolveSkills(skills: McpSkillsOptions | undefined): McpResolvedSkillsO
   return Object.freeze({ declared: skills !== undefined, roots: Object.freeze(roots), directoryRead: skills?.directoryRead ?? true, ttlMs, cacheScope });
 }
 
+/** The `events.webhooks` options with their defaults; the store and queue stay as given (undefined: in memory). */
+export interface McpResolvedWebhookOptions {
+  readonly store?: McpWebhookOptions['store'];
+  readonly queue?: McpWebhookOptions['queue'];
+  readonly minTtlMs: number;
+  readonly defaultTtlMs: number;
+  readonly maxTtlMs: number;
+  readonly allowNoExpiry: boolean;
+  readonly maxSubscriptionsPerPrincipal: number;
+  readonly maxPendingPerSubscription: number;
+  readonly timeoutMs: number;
+  readonly maxAttempts: number;
+  readonly retryWindowMs: number;
+  readonly retryBaseMs: number;
+  readonly verificationTtlMs: number;
+  readonly maxVerificationsPerHostPerMinute: number;
+  readonly preverifiedUrls: readonly string[];
+  readonly secretGraceMs: number;
+  readonly allowInsecureLoopback: boolean;
+}
+
+/** The `events` options with their defaults; the store stays as given (undefined: in memory). */
+export interface McpResolvedEventsOptions {
+  readonly profile: 'sep-3415' | 'openai';
+  readonly topLevelCapability: boolean;
+  readonly webhookId: 'eventId' | 'perMessage';
+  readonly store?: McpEventsOptions['store'];
+  readonly pollIntervalMs: number;
+  readonly maxPollEvents: number;
+  readonly heartbeatMs: number;
+  readonly maxStreams: number;
+  readonly maxStreamsPerPrincipal: number;
+  readonly maxStreamsPerAddress: number;
+  readonly cursorTtlMs: number;
+  readonly maxArgumentsBytes: number;
+  readonly webhooks: McpResolvedWebhookOptions;
+}
+
+/** The longest heartbeat interval: SEP-3415 asks for heartbeats at most 30 s apart ("Lifecycle"). */
+const MAX_HEARTBEAT_MS = 30_000;
+
+function resolveEvents(events: McpEventsOptions | undefined): McpResolvedEventsOptions {
+  if (events !== undefined && (typeof events !== 'object' || events === null)) throw new Error('McpModule: option "events" must be an object');
+  const given = events ?? {};
+  const profile = given.profile ?? 'sep-3415';
+  if (profile !== 'sep-3415' && profile !== 'openai') throw new Error(`McpModule: option "events.profile" must be 'sep-3415' or 'openai'`);
+  const webhookId = given.webhookId ?? 'eventId';
+  if (webhookId !== 'eventId' && webhookId !== 'perMessage') throw new Error(`McpModule: option "events.webhookId" must be 'eventId' or 'perMessage'`);
+  if (given.topLevelCapability !== undefined && typeof given.topLevelCapability !== 'boolean') {
+    throw new Error('McpModule: option "events.topLevelCapability" must be a boolean');
+  }
+  const heartbeatMs = positive(given.heartbeatMs, 20_000, 'events.heartbeatMs');
+  if (heartbeatMs > MAX_HEARTBEAT_MS) throw new Error(`McpModule: option "events.heartbeatMs" must be at most ${MAX_HEARTBEAT_MS}`);
+  return Object.freeze({
+    profile,
+    topLevelCapability: given.topLevelCapability ?? true,
+    webhookId,
+    store: given.store,
+    pollIntervalMs: Math.ceil(positive(given.pollIntervalMs, 2_000, 'events.pollIntervalMs')),
+    maxPollEvents: Math.floor(positive(given.maxPollEvents, 100, 'events.maxPollEvents')),
+    heartbeatMs,
+    maxStreams: positive(given.maxStreams, 10_000, 'events.maxStreams'),
+    maxStreamsPerPrincipal: positive(given.maxStreamsPerPrincipal, 32, 'events.maxStreamsPerPrincipal'),
+    maxStreamsPerAddress: positive(given.maxStreamsPerAddress, 32, 'events.maxStreamsPerAddress'),
+    cursorTtlMs: positive(given.cursorTtlMs, 7 * 24 * 60 * 60_000, 'events.cursorTtlMs'),
+    maxArgumentsBytes: positive(given.maxArgumentsBytes, 8 * 1024, 'events.maxArgumentsBytes'),
+    webhooks: resolveWebhooks(given.webhooks ?? {}),
+  });
+}
+
+function resolveWebhooks(webhooks: McpWebhookOptions): McpResolvedWebhookOptions {
+  const name = (field: string) => `events.webhooks.${field}`;
+  const minTtlMs = positive(webhooks.minTtlMs, 60_000, name('minTtlMs'));
+  const maxTtlMs = positive(webhooks.maxTtlMs, 24 * 60 * 60_000, name('maxTtlMs'));
+  const defaultTtlMs = positive(webhooks.defaultTtlMs, Math.min(60 * 60_000, maxTtlMs), name('defaultTtlMs'));
+  if (minTtlMs > defaultTtlMs || defaultTtlMs > maxTtlMs) {
+    throw new Error('McpModule: options "events.webhooks.minTtlMs" ≤ "defaultTtlMs" ≤ "maxTtlMs" must hold');
+  }
+  for (const flag of ['allowNoExpiry', 'allowInsecureLoopback'] as const) {
+    if (webhooks[flag] !== undefined && typeof webhooks[flag] !== 'boolean') throw new Error(`McpModule: option "${name(flag)}" must be a boolean`);
+  }
+  const preverified = webhooks.preverifiedUrls ?? [];
+  if (!Array.isArray(preverified) || !preverified.every((prefix) => typeof prefix === 'string' && /^https:\/\/[^/]+\//.test(prefix))) {
+    throw new Error(`McpModule: option "${name('preverifiedUrls')}" must be https:// URL prefixes that end their host with a "/"`);
+  }
+  const allowNoExpiry = webhooks.allowNoExpiry ?? false;
+  if (allowNoExpiry && webhooks.store?.durable !== true) {
+    throw new Error(
+      `McpModule: option "${name('allowNoExpiry')}" needs a durable subscription store (events.webhooks.store with durable: true): ` +
+        'a subscription without expiry must survive a restart',
+    );
+  }
+  return Object.freeze({
+    store: webhooks.store,
+    queue: webhooks.queue,
+    minTtlMs,
+    defaultTtlMs,
+    maxTtlMs,
+    allowNoExpiry,
+    maxSubscriptionsPerPrincipal: positive(webhooks.maxSubscriptionsPerPrincipal, 100, name('maxSubscriptionsPerPrincipal')),
+    maxPendingPerSubscription: positive(webhooks.maxPendingPerSubscription, 1_000, name('maxPendingPerSubscription')),
+    timeoutMs: positive(webhooks.timeoutMs, 10_000, name('timeoutMs')),
+    maxAttempts: Math.floor(positive(webhooks.maxAttempts, 5, name('maxAttempts'))),
+    retryWindowMs: positive(webhooks.retryWindowMs, 15 * 60_000, name('retryWindowMs')),
+    retryBaseMs: positive(webhooks.retryBaseMs, 1_000, name('retryBaseMs')),
+    verificationTtlMs: positive(webhooks.verificationTtlMs, 60 * 60_000, name('verificationTtlMs')),
+    maxVerificationsPerHostPerMinute: positive(webhooks.maxVerificationsPerHostPerMinute, 60, name('maxVerificationsPerHostPerMinute')),
+    preverifiedUrls: Object.freeze([...preverified]),
+    secretGraceMs: positive(webhooks.secretGraceMs, 15 * 60_000, name('secretGraceMs')),
+    allowInsecureLoopback: webhooks.allowInsecureLoopback ?? false,
+  });
+}
+
 function resolveAuth(options: McpModuleOptions): Readonly<McpAuthOptions> | undefined {
   const auth = options.auth;
   if (auth === undefined) return undefined;
@@ -255,6 +373,9 @@ function requireSharedKeys(options: McpModuleOptions, keys: readonly string[]): 
     ['eventBus', options.eventBus],
     ['tasks.store', options.tasks?.store],
     ['requestState.singleUse', options.requestState?.singleUse],
+    ['events.store', options.events?.store],
+    ['events.webhooks.store', options.events?.webhooks?.store],
+    ['events.webhooks.queue', options.events?.webhooks?.queue],
   ];
   const shared = components.filter(([, component]) => isShared(component));
   if (shared.length === 0) return;

@@ -2,7 +2,7 @@ import { SetMetadata } from '@nestjs/common';
 import { MCP_SCOPES_METADATA } from './mcp-metadata.constants.js';
 
 /**
- * The OAuth scopes a caller's access token must grant to use a tool, prompt, resource or resource template. On a
+ * The OAuth scopes a caller's access token must grant to use a tool, prompt, resource, resource template or event type. On a
  * class, every handler of the class requires them; on a method too, the two sets combine (all are required).
  *
  * Checked before guards run, when a call carries an access token (HTTP with the `auth` option, or the testing kit's

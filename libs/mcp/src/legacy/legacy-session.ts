@@ -196,7 +196,8 @@ export class LegacySession {
    */
   deliverChange(event: McpChangeEvent, authorize?: McpDeliveryAuthorizer): boolean {
     // A resync is no notification of its own: McpSessionStore expands it into the session's lists and URIs.
-    if (!this.initialized || event.type === 'resync') return false;
+    // The events extension is not defined on this wire: its catalog changes are not told to sessions.
+    if (!this.initialized || event.type === 'resync' || event.type === 'eventsListChanged') return false;
     if (event.type === 'resourceUpdated') {
       if (![...this.subscriptions].some((uri) => coversUri(uri, event.uri)) || !this.hears(event.uri)) return false;
     }

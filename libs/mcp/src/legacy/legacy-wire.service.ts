@@ -95,7 +95,9 @@ export class McpLegacyWireService {
     // The tasks extension enables nothing on this wire (ext-tasks SEP-2663, "Backward Compatibility"); 2025-11-25
     // tasks have their own capability (spec 2025-11-25: basic/utilities/tasks, "Server Capabilities"). The skills
     // extension is served on both wires and declared in `initialize` (SEP-2640, "Capability Declaration").
-    const { extensions, ...capabilities } = this.discover.capabilities();
+    // The events extension is not defined before 2026-07-28 (SEP-3415, "Backward Compatibility"): neither its entry in
+    // `extensions` nor its top-level compatibility key `events` is declared here.
+    const { extensions, events: _events, ...capabilities } = this.discover.capabilities();
     const skills = (extensions as JsonObject | undefined)?.[SKILLS_EXTENSION];
     if (skills !== undefined) capabilities.extensions = { [SKILLS_EXTENSION]: skills };
     // MCP Apps is served on both wires: a host learns it from `initialize` here (its settings are {}).

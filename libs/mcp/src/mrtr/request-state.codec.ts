@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { ApplicationConfig } from '@nestjs/core';
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { MCP_MODULE_OPTIONS_EXTRAS } from '../config/mcp-extras.constants.js';
 import type { McpModuleExtras } from '../config/mcp-options.interface.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
@@ -45,8 +45,8 @@ function normalizePath(path: string): string {
 export class RequestStateCodec {
   private readonly logger = new Logger('RequestStateCodec');
   private readonly keys: readonly Key[];
-  /** Built on first use: the global prefix is set after the providers are created. */
-  private aad?: Buffer;
+  /** Built on first use, per label: the global prefix is set after the providers are created. */
+  private readonly aad = new Map<string, Buffer>();
 
   constructor(
     private readonly options: McpResolvedOptions,
@@ -72,10 +72,38 @@ export class RequestStateCodec {
   }
 
   seal(payload: object): string {
+    return this.sealToken(AAD_LABEL, payload);
+  }
+
+  /**
+   * Seals another kind of server-issued token with the same keys, under its own `label` (events cursors, webhook
+   * secrets at rest): a token of one label never opens under another, nor as a `requestState`.
+   */
+  sealAs(label: string, payload: object): string {
+    return this.sealToken(label, payload);
+  }
+
+  /**
+   * Opens a token sealed with `sealAs(label, …)`; anything that does not verify (malformed, another label, another
+   * server, altered) throws `invalid(reason)`.
+   */
+  openAs(label: string, token: unknown, invalid: (reason: string) => Error): unknown {
+    return this.openToken(label, token, invalid).payload;
+  }
+
+  /**
+   * A key of 32 bytes derived from the first sealing key for `label` (HMAC-SHA256 of the label): stable while the
+   * first key is, and useless for opening anything (events: keyed subscription ids).
+   */
+  derivedKey(label: string): Buffer {
+    return createHmac('sha256', this.keys[0].secret).update(label).digest();
+  }
+
+  private sealToken(label: string, payload: object): string {
     const key = this.keys[0];
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', key.secret, iv);
-    cipher.setAAD(this.associatedData());
+    cipher.setAAD(this.associatedData(label));
     const ciphertext = Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]);
     const token = `${VERSION}.${Buffer.concat([key.id, iv, ciphertext, cipher.getAuthTag()]).toString('base64url')}`;
     // Never issue a state that open() would refuse: the flow could not finish.
@@ -92,35 +120,41 @@ export class RequestStateCodec {
 
   /** Opens a state and tells its id (for single-use stores); anything that does not verify is `-32602`. */
   openState(token: unknown): OpenedRequestState {
+    return this.openToken(AAD_LABEL, token, invalidState);
+  }
+
+  private openToken(label: string, token: unknown, invalid: (reason: string) => Error): OpenedRequestState {
     if (typeof token !== 'string' || token.length > MAX_STATE_CHARS || !token.startsWith(`${VERSION}.`)) {
-      throw invalidState('malformed');
+      throw invalid('malformed');
     }
     const bytes = Buffer.from(token.slice(VERSION.length + 1), 'base64url');
-    if (bytes.length < KEY_ID_BYTES + IV_BYTES + TAG_BYTES + 1) throw invalidState('malformed');
+    if (bytes.length < KEY_ID_BYTES + IV_BYTES + TAG_BYTES + 1) throw invalid('malformed');
     const keyId = bytes.subarray(0, KEY_ID_BYTES);
     const key = this.keys.find((candidate) => candidate.id.equals(keyId));
-    if (!key) throw invalidState('not issued by this server');
+    if (!key) throw invalid('not issued by this server');
     const iv = bytes.subarray(KEY_ID_BYTES, KEY_ID_BYTES + IV_BYTES);
     const ciphertext = bytes.subarray(KEY_ID_BYTES + IV_BYTES, bytes.length - TAG_BYTES);
     const tag = bytes.subarray(bytes.length - TAG_BYTES);
     try {
       const decipher = createDecipheriv('aes-256-gcm', key.secret, iv);
-      decipher.setAAD(this.associatedData());
+      decipher.setAAD(this.associatedData(label));
       decipher.setAuthTag(tag);
       const plaintext = Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
       return { payload: JSON.parse(plaintext), id: bytes.subarray(0, KEY_ID_BYTES + IV_BYTES).toString('base64url') };
     } catch {
-      throw invalidState('integrity check failed');
+      throw invalid('integrity check failed');
     }
   }
 
-  /** The label, the server name and the endpoint path, JSON-encoded so that no two pairs give the same bytes. */
-  private associatedData(): Buffer {
-    if (!this.aad) {
+  /** The label, the server name and the endpoint path, JSON-encoded so that no two triples give the same bytes. */
+  private associatedData(label: string): Buffer {
+    let aad = this.aad.get(label);
+    if (!aad) {
       const prefix = this.applicationConfig?.getGlobalPrefix() ?? '';
       const endpoint = normalizePath(`/${prefix}/${this.extras.path ?? '/mcp'}`);
-      this.aad = Buffer.from(JSON.stringify([AAD_LABEL, this.options.serverInfo.name, endpoint]));
+      aad = Buffer.from(JSON.stringify([label, this.options.serverInfo.name, endpoint]));
+      this.aad.set(label, aad);
     }
-    return this.aad;
+    return aad;
   }
 }

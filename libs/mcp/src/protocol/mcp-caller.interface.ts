@@ -1,7 +1,7 @@
 import type { McpAccessToken } from './access-token.interface.js';
 
-/** The kinds of handler a caller may see or not (`McpHandlerSummary.kind`). */
-export type McpHandlerKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate';
+/** The kinds of handler a caller may see or not (`McpHandlerSummary.kind`); `event` is an event type (`@McpEvent`). */
+export type McpHandlerKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate' | 'event';
 
 /**
  * What the `visibility` hook is told about a handler: its kind, the name it is listed under, its URI (resources) or URI
@@ -10,9 +10,9 @@ export type McpHandlerKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate'
  */
 export interface McpHandlerSummary {
   readonly kind: McpHandlerKind;
-  /** The tool or prompt name; the `name` of a resource or template as listed. */
+  /** The tool, prompt or event type name; the `name` of a resource or template as listed. */
   readonly name: string;
-  /** The resource URI, or the template's URI template; absent for tools and prompts. */
+  /** The resource URI, or the template's URI template; absent for tools, prompts and event types. */
   readonly uri?: string;
   /** Every scope a caller needs (empty: none). */
   readonly scopes: readonly string[];

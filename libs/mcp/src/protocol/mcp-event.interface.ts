@@ -28,6 +28,8 @@ export type McpChangeEvent =
   | (McpChangeEventBase & { type: 'toolsListChanged' })
   | (McpChangeEventBase & { type: 'promptsListChanged' })
   | (McpChangeEventBase & { type: 'resourcesListChanged' })
+  /** The catalog of the events extension changed (`notifications/events/list_changed`; 2026-07-28 listen streams only). */
+  | (McpChangeEventBase & { type: 'eventsListChanged' })
   | (McpChangeEventBase & { type: 'resourceUpdated'; uri: string })
   | { type: 'resync'; readonly audience?: undefined };
 

@@ -27,12 +27,13 @@ const KIND_LABEL: Readonly<Record<McpHandlerSummary['kind'], string>> = {
   prompt: 'Prompt',
   resource: 'Resource',
   resourceTemplate: 'Resource template',
+  event: 'Event type',
 };
 
 /**
  * Who may see and use which handler (`@McpScopes`, the `visibility` option): the one place both rules are applied,
  * for direct calls (`tools/call`, `prompts/get`, `resources/read`, before argument validation, task creation and
- * guards) and for lists and completions.
+ * guards; `events/poll`, `events/stream`, `events/subscribe` of an event type) and for lists and completions.
  *
  * A direct call of a handler the `visibility` hook hides is answered exactly as an unknown one (the feature passes
  * its own "unknown" error); a visible handler whose scopes the caller's token does not satisfy gets HTTP 403

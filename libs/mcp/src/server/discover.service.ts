@@ -20,7 +20,7 @@ export class McpDiscoverService {
     @Optional() @Inject(MCP_ROUTE_EXTENSIONS) private readonly extensions: readonly McpRouteExtension[] = [],
   ) {}
 
-  private cached?: { version: number; capabilities: JsonObject };
+  private cached?: { version: string; capabilities: JsonObject };
 
   /**
    * What this server implements right now: a feature is advertised when something of its kind is registered.
@@ -31,10 +31,18 @@ export class McpDiscoverService {
    * filtered (`discover`).
    */
   capabilities(): JsonObject {
-    if (this.cached?.version === this.registry.version) return this.cached.capabilities;
+    const version = this.version();
+    if (this.cached?.version === version) return this.cached.capabilities;
     const capabilities = this.computeCapabilities();
-    this.cached = { version: this.registry.version, capabilities };
+    this.cached = { version, capabilities };
     return capabilities;
+  }
+
+  /** The registry's version and every extension's revision: what the capabilities are computed from. */
+  private version(): string {
+    let version = String(this.registry.version);
+    for (const extension of this.extensions) if (extension.revision) version += `.${extension.revision()}`;
+    return version;
   }
 
   private computeCapabilities(caller?: McpCaller): JsonObject {
@@ -54,6 +62,7 @@ export class McpDiscoverService {
     const required = new Set<string>();
     for (const extension of this.extensions) {
       Object.assign(extensions, extension.extensions?.());
+      Object.assign(capabilities, extension.capabilities?.());
       for (const capability of extension.requiredCapabilities?.() ?? []) required.add(capability);
     }
     if (Object.keys(extensions).length > 0) capabilities.extensions = extensions;

@@ -17,6 +17,7 @@ import { McpResourcesService } from './resources.service.js';
 import { McpToolsService } from './tools.service.js';
 import { MCP_ROUTE_EXTENSIONS, type McpRouteExtension } from './route-extension.interface.js';
 import { McpSubscriptionsService } from '../subscriptions/subscriptions.service.js';
+import { EVENTS_EXTENSION } from '../protocol/events.constants.js';
 
 /**
  * Routes a request to its feature service and turns the outcome into the final JSON-RPC response on the request's
@@ -127,7 +128,8 @@ export class McpDispatcher {
 
   private listenFeatures() {
     const capabilities = this.discover.capabilities();
-    return { tools: 'tools' in capabilities, prompts: 'prompts' in capabilities, resources: 'resources' in capabilities };
+    const events = (capabilities.extensions as Record<string, { listChanged?: unknown } | undefined> | undefined)?.[EVENTS_EXTENSION];
+    return { tools: 'tools' in capabilities, prompts: 'prompts' in capabilities, resources: 'resources' in capabilities, events: events?.listChanged === true };
   }
 
   private decorate(result: JsonObject): JsonObject {

@@ -20,6 +20,16 @@ export interface McpRouteExtension {
    * SEP-2640): kept in a caller's `server/discover` even when that caller may see nothing of that feature.
    */
   requiredCapabilities?(): readonly string[];
+  /**
+   * Top-level capabilities this layer advertises beside `extensions` (e.g. the events extension's compatibility key
+   * `events: {}`, which deployed clients look for), read with `extensions`. They gate no route.
+   */
+  capabilities?(): Readonly<Record<string, JsonObject>>;
+  /**
+   * Grows whenever what `extensions` or `capabilities` answer may have changed (something of this layer was
+   * registered or removed at run time): the capabilities are computed again. Absent: they change with the registry.
+   */
+  revision?(): number;
 }
 
 /** Injection token of the route extensions (an array of `McpRouteExtension`). */

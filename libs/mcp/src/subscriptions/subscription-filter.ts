@@ -5,6 +5,7 @@ import type { McpChangeEvent, McpNotifiedChange } from '../protocol/mcp-event.in
 import { ABSOLUTE_URI } from '../protocol/uri.util.js';
 
 import { TASKS_EXTENSION } from '../protocol/task.constants.js';
+import { EVENTS_LIST_CHANGED } from '../protocol/events.constants.js';
 
 /** Most task ids one listen stream follows. */
 export const MAX_TASK_SUBSCRIPTIONS = 100;
@@ -16,6 +17,8 @@ export interface SubscriptionFilter {
   toolsListChanged?: boolean;
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
+  /** The events extension's catalog (SEP-3415, "Dynamic event types"): honoured when the server declared `listChanged`. */
+  eventsListChanged?: boolean;
   resourceSubscriptions?: string[];
   /**
    * Tasks whose `notifications/tasks` the stream gets (ext-tasks 2026-07-28: tasks, "Task Status Notifications"). As
@@ -29,12 +32,15 @@ export interface ListenFeatures {
   tools: boolean;
   prompts: boolean;
   resources: boolean;
+  /** Whether the events extension is advertised with `listChanged: true`. */
+  events: boolean;
 }
 
 /**
  * Reads `params.notifications` of `subscriptions/listen` and keeps the subset the server honours (spec 2026-07-28:
- * basic/patterns/subscriptions, "Notification Filter" and "Acknowledgment"): list changes only for features it has,
- * resource subscriptions only with resources. Malformed filters are `-32602`.
+ * basic/patterns/subscriptions, "Notification Filter" and "Acknowledgment"): list changes only for features it has
+ * (the events catalog only while the events extension declares `listChanged`), resource subscriptions only with
+ * resources. Malformed filters are `-32602`.
  */
 export function parseSubscriptionFilter(
   params: JsonObject,
@@ -47,7 +53,7 @@ export function parseSubscriptionFilter(
     throw McpError.invalidParams('Invalid params: notifications must be an object');
   }
   const requested = raw as JsonObject;
-  for (const flag of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const) {
+  for (const flag of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged', 'eventsListChanged'] as const) {
     if (requested[flag] !== undefined && typeof requested[flag] !== 'boolean') {
       throw McpError.invalidParams(`Invalid params: notifications.${flag} must be a boolean`);
     }
@@ -68,6 +74,7 @@ export function parseSubscriptionFilter(
   if (requested.toolsListChanged === true && features.tools) filter.toolsListChanged = true;
   if (requested.promptsListChanged === true && features.prompts) filter.promptsListChanged = true;
   if (requested.resourcesListChanged === true && features.resources) filter.resourcesListChanged = true;
+  if (requested.eventsListChanged === true && features.events) filter.eventsListChanged = true;
   const uris = requested.resourceSubscriptions;
   if (uris !== undefined) {
     if (!Array.isArray(uris) || uris.length > MAX_RESOURCE_SUBSCRIPTIONS || !uris.every((uri) => typeof uri === 'string' && ABSOLUTE_URI.test(uri))) {
@@ -86,11 +93,12 @@ export const CHANGE_NOTIFICATIONS: Readonly<Record<McpNotifiedChange['type'], st
   toolsListChanged: 'notifications/tools/list_changed',
   promptsListChanged: 'notifications/prompts/list_changed',
   resourcesListChanged: 'notifications/resources/list_changed',
+  eventsListChanged: EVENTS_LIST_CHANGED,
   resourceUpdated: 'notifications/resources/updated',
 };
 
 /** The list-change flags of a filter, in the order a resync tells them. */
-const LIST_FLAGS = ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const;
+const LIST_FLAGS = ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged', 'eventsListChanged'] as const;
 
 /** The notification method of an event, if the filter wants it (never for `resync`: see {@link resyncNotifications}). */
 export function notificationFor(filter: SubscriptionFilter, event: McpChangeEvent): string | undefined {

@@ -21,3 +21,14 @@ export {
 } from './mcp-testing.task.js';
 export type { McpSkillEntry, McpSkillResource, McpDirectoryEntry } from './mcp-testing-skills.interface.js';
 export { McpAppViewResult } from './mcp-app-view.result.js';
+export { McpEventStream } from './mcp-event.stream.js';
+export { McpWebhookReceiver, type McpWebhookRequest, type McpWebhookAnswer, type McpWebhookReceiverOptions } from './mcp-webhook.receiver.js';
+export type {
+  McpEventTypeEntry,
+  McpEventOccurrenceEntry,
+  McpEventPollResult,
+  McpEventCursorOptions,
+  McpEventPollOptions,
+  McpWebhookSubscribeOptions,
+  McpWebhookSubscription,
+} from './mcp-testing-events.interface.js';

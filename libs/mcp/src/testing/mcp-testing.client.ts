@@ -20,6 +20,15 @@ import { HttpTestingTransport } from './http.transport.js';
 import { InProcessTestingTransport } from './in-process.transport.js';
 import { InputAnswerer } from './input-answerer.js';
 import { type McpListenFilter, McpListenStream } from './mcp-listen.stream.js';
+import { McpEventStream } from './mcp-event.stream.js';
+import type {
+  McpEventCursorOptions,
+  McpEventPollOptions,
+  McpEventPollResult,
+  McpEventTypeEntry,
+  McpWebhookSubscribeOptions,
+  McpWebhookSubscription,
+} from './mcp-testing-events.interface.js';
 import { McpPromptResult } from './mcp-prompt.result.js';
 import { McpResourceReadResult } from './mcp-resource-read.result.js';
 import type { McpElicitHandler, McpTestingAnswer, McpTestingInputRequest } from './mcp-testing-input.interface.js';
@@ -244,6 +253,57 @@ export class McpTestingClient {
     const stream = McpListenStream.open(abort, done);
     await Promise.race([acknowledged, done]);
     return stream;
+  }
+
+  /** `events/list` (the events extension, SEP-3415), every page. */
+  listEvents(options?: McpTestingRequestOptions): Promise<McpEventTypeEntry[]> {
+    return this.listAll('events/list', 'events', options);
+  }
+
+  /**
+   * `events/poll` of one subscription `(name, arguments)`: with no cursor (or `null`), the current position and no
+   * events; with the cursor of the last poll, what happened since.
+   *
+   * @example
+   * ```ts
+   * const start = await client.pollEvents('incident.opened', { severity: 'P1' });
+   * await events.emit('incident.opened', incident);
+   * const next = await client.pollEvents('incident.opened', { severity: 'P1' }, { cursor: start.cursor });
+   * ```
+   */
+  pollEvents(name: string, args: Record<string, unknown> = {}, poll: McpEventPollOptions = {}, options?: McpTestingRequestOptions): Promise<McpEventPollResult> {
+    return this.request<McpEventPollResult>('events/poll', { name, arguments: args, ...poll }, options);
+  }
+
+  /**
+   * Opens an `events/stream`; resolves once the server sent `notifications/events/active`. A refusal (unknown type,
+   * bad arguments…) rejects with `McpTestingError`.
+   */
+  async streamEvents(name: string, args: Record<string, unknown> = {}, from: McpEventCursorOptions = {}, options: McpTestingRequestOptions = {}): Promise<McpEventStream> {
+    const abort = new AbortController();
+    let activate!: () => void;
+    const active = new Promise<void>((resolve) => (activate = resolve));
+    const settings = { ...this.settings(options), signal: abort.signal };
+    const done = Promise.resolve().then(() =>
+      this.send('events/stream', { name, arguments: args, ...from }, settings, false, (notification) => {
+        stream.push(notification);
+        if (notification.method === 'notifications/events/active') activate();
+      }),
+    );
+    const stream = McpEventStream.open(abort, done);
+    await Promise.race([active, done]);
+    return stream;
+  }
+
+  /** `events/subscribe`: a webhook subscription (or its refresh, with the same name, arguments and url). */
+  subscribeEvents(name: string, args: Record<string, unknown>, webhook: McpWebhookSubscribeOptions, options?: McpTestingRequestOptions): Promise<McpWebhookSubscription> {
+    const { url, secret, ...rest } = webhook;
+    return this.request<McpWebhookSubscription>('events/subscribe', { name, arguments: args, delivery: { mode: 'webhook', url, secret }, ...rest }, options);
+  }
+
+  /** `events/unsubscribe` of the webhook subscription with this name, arguments and url. */
+  async unsubscribeEvents(name: string, args: Record<string, unknown>, url: string, options?: McpTestingRequestOptions): Promise<void> {
+    await this.request('events/unsubscribe', { name, arguments: args, delivery: { mode: 'webhook', url } }, options);
   }
 
   /** `skills/list` (the skills extension, SEP-2640), every page. */

@@ -62,6 +62,7 @@ function changeKeyOf(message: JsonRpcNotification | JsonRpcRequest): string | un
     case 'notifications/tools/list_changed':
     case 'notifications/prompts/list_changed':
     case 'notifications/resources/list_changed':
+    case 'notifications/events/list_changed':
       return message.method;
     case 'notifications/resources/updated': {
       const uri = message.params?.uri;
