@@ -177,7 +177,9 @@ export class McpLegacyHttpHandler {
       writeError(response, message.id, refusal);
       return;
     }
-    const result = this.wire.initializeResult(handshake.protocolVersion);
+    // Advertised per caller, as server/discover shows it (the exchange's verified token).
+    const caller = { principal: exchange.principal, accessToken: exchange.accessToken, httpResponse: exchange.frameworkResponse };
+    const result = this.wire.initializeResult(handshake.protocolVersion, caller);
     writeJson(response, 200, { jsonrpc: '2.0', id: message.id, result }, { 'Mcp-Session-Id': created.session.id });
   }
 

@@ -263,7 +263,8 @@ export class McpStdioConnection {
     session.attachStream(this.openChannel());
     this.stopListeningToBus = this.deps.bus.subscribe((event) => session.deliverChange(event, this.deps.options.authorizeDelivery));
     this.session = session;
-    this.writer.write({ jsonrpc: '2.0', id: request.id, result: this.deps.legacy.initializeResult(handshake.protocolVersion) });
+    // stdio's caller is the local process that started the server: no token, no HTTP response (a trusted caller).
+    this.writer.write({ jsonrpc: '2.0', id: request.id, result: this.deps.legacy.initializeResult(handshake.protocolVersion, {}) });
   }
 
   /** A channel whose messages go to the output as they come (the writer keeps their order). */
