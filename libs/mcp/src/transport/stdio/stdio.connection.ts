@@ -21,6 +21,7 @@ import type { McpEventBus } from '../../protocol/mcp-event-bus.interface.js';
 import { NdjsonLineSplitter } from './ndjson-line.splitter.js';
 import type { StdioOutput } from './stdio-output.interface.js';
 import { StdioMessageWriter } from './stdio-message.writer.js';
+import { echoed } from '../../protocol/echo.util.js';
 
 const STATELESS_VERSIONS = new Set(STATELESS_PROTOCOL_VERSIONS);
 
@@ -163,7 +164,7 @@ export class McpStdioConnection {
     }
     const request = incoming.message;
     if (this.inFlight.has(request.id)) {
-      this.writer.write(errorResponse(request.id, McpError.invalidRequest(`Invalid Request: id ${JSON.stringify(request.id)} belongs to a request still in flight`)));
+      this.writer.write(errorResponse(request.id, McpError.invalidRequest(`Invalid Request: id ${echoed(JSON.stringify(request.id))} belongs to a request still in flight`)));
       return;
     }
     // With `legacyWire: false` every request is served as a 2026-only server would: `initialize` makes no session.
