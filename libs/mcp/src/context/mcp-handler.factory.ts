@@ -8,7 +8,8 @@ import { McpParamType } from '../decorators/mcp-param-type.enum.js';
 import { controllerAwareContextCreator } from './controller-aware.context-creator.js';
 import { MCP_CONTEXT_TYPE } from './mcp-execution-context.js';
 import type { McpHandler } from './mcp-handler.interface.js';
-import { noteNestLogged } from './handler-errors.util.js';
+import { callQuietlyWhenCancelled, noteNestLogged } from './handler-errors.util.js';
+import { carryingMetadata } from './method-metadata.util.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import { MrtrContext } from './mrtr.context.js';
 import { PrincipalDriftCheck } from './principal-drift.check.js';
@@ -24,9 +25,23 @@ type PipelineMode = 'full' | 'unguarded' | 'guards';
 
 /** A function that does nothing but carries every metadata key of `method` (guards read them from the handler). */
 function standIn(method: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
-  const stub = async () => undefined;
-  for (const key of Reflect.getMetadataKeys(method) as unknown[]) Reflect.defineMetadata(key, Reflect.getMetadata(key, method), stub);
-  return stub;
+  return carryingMetadata(method, async () => undefined);
+}
+
+/**
+ * `method`, whose failure after its call was cancelled is quiet: neither Nest's exceptions handler nor the library
+ * logs it (`quietWhenCancelled`). Nest calls it with the method's own parameters: a method that can see `ctx.signal`
+ * (the only way it learns of the cancellation) has its context among them.
+ */
+function cancellationAware(method: (...args: unknown[]) => unknown, methodName: string): (...args: unknown[]) => unknown {
+  return carryingMetadata(method, function (this: unknown, ...args: unknown[]) {
+    return callQuietlyWhenCancelled(method, this, args, signalAmong, methodName);
+  });
+}
+
+/** The call's signal, from the context among a method's parameters (if it takes one). */
+function signalAmong(args: unknown[]): AbortSignal | undefined {
+  return (args.find((arg) => arg instanceof MrtrContext) as MrtrContext | undefined)?.signal;
 }
 
 /**
@@ -128,7 +143,7 @@ export class McpHandlerFactory {
   private wrap(instance: object, methodName: string, mode: PipelineMode = 'full'): HandlerFn {
     const method = (instance as Record<string, (...args: unknown[]) => unknown>)[methodName];
     const drift = mode === 'unguarded' ? undefined : this.principalDrift;
-    const target = mode === 'guards' ? standIn(method) : method;
+    const target = mode === 'guards' ? standIn(method) : cancellationAware(method, methodName);
     // Checked after the guards (and interceptors), before the method: the identity must not change once dispatched.
     const callback = drift ? drift.guard(target) : target;
     const fn = this.externalContextCreator.create(

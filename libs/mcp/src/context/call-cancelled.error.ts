@@ -1,0 +1,17 @@
+import { McpErrorCode } from '../protocol/error-codes.enum.js';
+import { McpError } from '../protocol/mcp.error.js';
+
+/**
+ * What a handler's failure becomes when its call was cancelled first (`ctx.signal` fired: the client went away or
+ * sent `notifications/cancelled`, its task was cancelled, the call timed out, the server is shutting down). A
+ * cancelled call ending is no failure, and anyone who may cancel must not be able to fill the log: as an `McpError`
+ * (an `IntrinsicException`) it is logged neither by Nest's exceptions handler nor by the library. `cause` is what the
+ * handler threw (usually an `AbortError`). Whoever still waits for the call gets `-32603` "The call was cancelled";
+ * usually nobody does (a cancelled task keeps its `cancelled` state).
+ */
+export class McpCallCancelledError extends McpError {
+  constructor(readonly cause: unknown) {
+    super(McpErrorCode.InternalError, 'The call was cancelled');
+    this.name = 'McpCallCancelledError';
+  }
+}
