@@ -292,7 +292,7 @@ describe.each(ADAPTERS)('listen streams and who is listening (%s)', (adapter) =>
     it('a list change is coalesced the same way', async () => {
       const stalled = await stalledListener(ctx.running.mcpUrl, 'bob', 'lists', ['big://y'], { toolsListChanged: true });
       try {
-        const big = `big://y/${'b'.repeat(16 * 1024)}`;
+        const big = `big://y/${'b'.repeat(8 * 1024 - 16)}`;
         // Fill the socket with one URI, then many list changes: both coalesce, nothing disconnects.
         for (let index = 0; index < 2_000 && ctx.subs.openStreams === 1; index++) {
           await ctx.publisher.resourceUpdated(big);

@@ -48,7 +48,7 @@ export function callQuietlyWhenCancelled(
 function cancelledOr(error: unknown, signal: AbortSignal | undefined, handler: string): unknown {
   if (!signal?.aborted || error instanceof McpCallCancelledError) return error;
   cancellationLogger.debug(`"${handler}" ended after its call was cancelled: ${(error as Error)?.name ?? 'Error'}: ${(error as Error)?.message ?? String(error)}`);
-  return new McpCallCancelledError(error);
+  return new McpCallCancelledError(error, signal.reason);
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
