@@ -11,13 +11,14 @@ import { TaskRecordTooLargeError } from './task-record-too-large.error.js';
  *
  * - While a task runs, its record holds at most `tasks.maxRecordBytes` of JSON (arguments, answers, input requests,
  *   handler state, the creating token's claims). A `create` or an `update` that would exceed it is refused with
- *   `TaskRecordTooLargeError` (`-32602`, HTTP 413) and nothing is stored.
+ *   `TaskRecordTooLargeError` (`-32602`, HTTP 413 on 2026-07-28) and nothing is stored.
  * - A task that ends keeps only what `tasks/get` and `tasks/result` answer (its status, result or error, and what the
  *   access rules need: owner, tool name, scopes): its arguments, answers, input requests, handler state, issued keys
  *   and token claims are dropped in the write that ends it. Its result is bounded by `tasks.maxResultBytes`.
  *
- * So the memory a task holds for its whole TTL does not depend on what its client sent. Measured in
- * test/security-task-records.e2e-spec.ts on a real server process.
+ * So the memory a task holds for its whole TTL does not depend on what its client sent (ADR 0022; measured in
+ * test/security-task-records.e2e-spec.ts on a real server process). Code that injects `MCP_TASK_STORE` itself gets
+ * the raw store.
  */
 @Injectable()
 export class BoundedTaskStore implements McpTaskStore {

@@ -2,10 +2,10 @@ import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
 
 /**
- * A task that is not over would hold more than `tasks.maxRecordBytes` of JSON: `-32602` with HTTP 413, as every
- * request the server will not keep for its size is answered (`maxInitializeBytes` is the other). Thrown by
- * `BoundedTaskStore` when a task is created (its arguments, `beforeTask` answers, token claims) or changed (answers,
- * input requests); nothing is stored.
+ * A task that is not over would hold more than `tasks.maxRecordBytes` of JSON: `-32602` with HTTP 413 (on 2026-07-28;
+ * the 2025-11-25 wire answers its errors with 200), as a request the server will not keep for its size is answered
+ * (`maxInitializeBytes` is the other). Thrown by `BoundedTaskStore` when a task is created (its arguments,
+ * `beforeTask` answers, token claims) or changed (answers, input requests); nothing is stored. ADR 0022.
  */
 export class TaskRecordTooLargeError extends McpError {
   constructor(limit: number) {
