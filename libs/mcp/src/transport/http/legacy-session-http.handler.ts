@@ -22,6 +22,7 @@ import { HttpCallPort, type HttpCallRequest, httpQueueBounds, type HttpQueueBoun
 import type { HttpExchange } from './http-exchange.interface.js';
 import { MCP_RAW_BODY } from './raw-body.constants.js';
 import { type AcceptedMediaTypes, ResponseWriter, writeEmpty, writeError, writeJson } from './response.writer.js';
+import { echoed } from '../../protocol/echo.util.js';
 
 /**
  * One HTTP exchange of a 2025-11-25 session, with its caller: the principal (from the verified token with `auth`, else
@@ -220,7 +221,7 @@ export class McpLegacyHttpHandler {
   private checkVersionHeader(request: IncomingMessage, session: LegacySession): void {
     const version = request.headers[McpHeaders.protocolVersion];
     if (version !== undefined && version !== session.protocolVersion) {
-      throw sessionError(400, `Bad Request: unsupported MCP-Protocol-Version '${String(version)}' for this session`);
+      throw sessionError(400, `Bad Request: unsupported MCP-Protocol-Version '${echoed(String(version))}' for this session`);
     }
   }
 }
