@@ -288,6 +288,27 @@ describe.each(ADAPTERS)('task access over HTTP with real tokens (%s)', (adapter:
         expect({ status: hidden.status, error: (hidden.json as { error: unknown }).error }).toEqual({ status: unknown.status, error: (unknown.json as { error: unknown }).error });
       }
       expect((await taskGet(auditor, taskId)).json).toMatchObject({ result: { taskId } });
+
+      // 2025-11-25: a task created on a session by the auditor, asked about on that session with the other token.
+      const { connection, close } = await legacySession(auditor);
+      try {
+        const raw = (bearer: string, method: string, params: Record<string, unknown>) =>
+          legacyPost(mcpUrl, { id: 'same-id', method, params }, { sessionId: connection.sessionId, headers: { authorization: `Bearer ${bearer}` } });
+        const legacyCreated = await raw(auditor, 'tools/call', { name: 'audited_job', arguments: { label: 'hidden-legacy' }, task: {} });
+        const legacyId = (legacyCreated.messages[0].result as { task: { taskId: string } }).task.taskId;
+        for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel']) {
+          const hidden = await raw(other, method, { taskId: legacyId });
+          const unknown = await raw(other, method, { taskId: unknownId });
+          expect(hidden.status).toBe(200);
+          expect(hidden.messages[0]).toMatchObject({ error: { code: -32602, message: 'Failed to retrieve task: Task not found' } });
+          expect({ status: hidden.status, text: hidden.text }).toEqual({ status: unknown.status, text: unknown.text });
+        }
+        const listed = await raw(other, 'tasks/list', {});
+        expect((listed.messages[0].result as { tasks: Array<{ taskId: string }> }).tasks.map((task) => task.taskId)).not.toContain(legacyId);
+        expect((await raw(auditor, 'tasks/get', { taskId: legacyId })).messages[0]).toMatchObject({ result: { taskId: legacyId } });
+      } finally {
+        await close();
+      }
     });
   });
 
