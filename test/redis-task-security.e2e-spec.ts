@@ -161,7 +161,7 @@ describe.each(ADAPTERS)('task access on Redis and BullMQ with real tokens (%s)',
     const cancelled = await post(mcpUrl, 'tasks/cancel', { taskId }, bearer(writer));
     expect(cancelled.json).toMatchObject({ result: {} });
     await until(() => taskProbe.aborted.has('redis-scoped'), 10_000, 'the round to see ctx.signal');
-    await until(() => logger.debugs.some((line) => line.startsWith('"deploy" ended after its call was cancelled')) || logger.errors.length > 0, 10_000, 'the end of the round');
+    await until(() => logger.debugs.some((line) => line.startsWith('Handler "deploy" ended after its call was cancelled')) || logger.errors.length > 0, 10_000, 'the end of the round');
     expect(logger.errors).toEqual([]);
     expect((await taskOf(writer, taskId)).status).toBe('cancelled');
     const next = await post(mcpUrl, 'tools/call', { name: 'deploy_job', arguments: { label: 'redis-next', ms: 1 } }, bearer(writer));

@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { McpRegistry, type McpToolContext } from 'nest-mcp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TaskProbe, TasksFixtureModule } from './fixtures/tasks.fixture.js';
 import { ADAPTERS, startApp, type AdapterName, type RunningApp } from './support/app.factory.js';
@@ -14,7 +16,7 @@ import { until, untilAsync } from './support/wait.util.js';
  */
 
 const TASKS_META = requestMeta({ 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } });
-const CANCELLED_LINE = /^"longJob" ended after its call was cancelled: AbortError: /;
+const CANCELLED_LINE = /^Handler "longJob" ended after its call was cancelled: AbortError: /;
 
 describe.each(ADAPTERS)('cancelled calls log no error (%s)', (adapter: AdapterName) => {
   let running: RunningApp;
@@ -24,6 +26,13 @@ describe.each(ADAPTERS)('cancelled calls log no error (%s)', (adapter: AdapterNa
     running = await startApp(adapter, { imports: [TasksFixtureModule] });
     running.app.useLogger(logger);
     probe = running.app.get(TaskProbe);
+    // A handler registered at run time (no Nest pipeline around it) reacts to ctx.signal the same way.
+    running.app.get(McpRegistry).registerTool({ name: 'runtime_hold', description: 'Waits until cancelled' }, async (_input, ctx: McpToolContext) => {
+      probe.started.add('runtime');
+      ctx.signal.addEventListener('abort', () => probe.aborted.add('runtime'), { once: true });
+      await sleep(60_000, undefined, { signal: ctx.signal });
+      return 'held';
+    });
   });
   afterAll(() => running?.close());
   beforeEach(() => {
@@ -34,12 +43,27 @@ describe.each(ADAPTERS)('cancelled calls log no error (%s)', (adapter: AdapterNa
   const post = (method: string, params: Record<string, unknown>): Promise<RawResponse> =>
     mcpPost(running.mcpUrl, { method, params, meta: TASKS_META, headers: { 'x-user': 'alice', ...(typeof params.taskId === 'string' && { 'mcp-name': params.taskId }) } });
 
-  /** Waits until the round of `label` reported its end (the debug line), and checks nothing was logged as an error. */
-  async function quietlyEnded(label: string): Promise<void> {
+  /** Waits until the call of `label` reported its end (the debug line), and checks nothing was logged as an error. */
+  async function quietlyEnded(label: string, line = CANCELLED_LINE): Promise<void> {
     await until(() => probe.aborted.has(label), 5_000, `the round of ${label} to see ctx.signal`);
-    await until(() => logger.debugs.some((line) => CANCELLED_LINE.test(line)) || logger.errors.length > 0, 5_000, 'the end of the cancelled call');
+    await until(() => logger.debugs.some((debug) => line.test(debug)) || logger.errors.length > 0, 5_000, 'the end of the cancelled call');
     expect(logger.errors).toEqual([]);
-    expect(logger.debugs.filter((line) => CANCELLED_LINE.test(line))).toHaveLength(1);
+    expect(logger.debugs.filter((debug) => line.test(debug))).toHaveLength(1);
+  }
+
+  /** Starts `tools/call` of `name` with a raw fetch, and walks away once `label` started. */
+  async function walkAway(name: string, args: Record<string, unknown>, label: string): Promise<void> {
+    const controller = new AbortController();
+    const params = { name, arguments: args, _meta: requestMeta() };
+    const pending = fetch(running.mcpUrl, {
+      method: 'POST',
+      headers: { ...mcpHeaders('tools/call', params), 'x-user': 'alice' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: `walk-${label}`, method: 'tools/call', params }),
+      signal: controller.signal,
+    }).catch(() => undefined);
+    await until(() => probe.started.has(label), 5_000, 'the call to start');
+    controller.abort();
+    await pending;
   }
 
   it('2026-07-28: tasks/cancel of a running task', async () => {
@@ -70,18 +94,14 @@ describe.each(ADAPTERS)('cancelled calls log no error (%s)', (adapter: AdapterNa
   });
 
   it('a client that walks away from a running call', async () => {
-    const controller = new AbortController();
-    const params = { name: 'long_job', arguments: { label: 'walked-away', ms: 60_000 }, _meta: requestMeta() };
-    const pending = fetch(running.mcpUrl, {
-      method: 'POST',
-      headers: { ...mcpHeaders('tools/call', params), 'x-user': 'alice' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 'walk', method: 'tools/call', params }),
-      signal: controller.signal,
-    }).catch(() => undefined);
-    await until(() => probe.started.has('walked-away'), 5_000, 'the call to start');
-    controller.abort();
-    await pending;
+    await walkAway('long_job', { label: 'walked-away', ms: 60_000 }, 'walked-away');
     await quietlyEnded('walked-away');
+    await untilAsync(async () => (await post('tools/call', { name: 'echo', arguments: { text: 'ok' } })).status === 200, 5_000, 'the next call');
+  });
+
+  it('a client that walks away from a runtime-registered tool', async () => {
+    await walkAway('runtime_hold', {}, 'runtime');
+    await quietlyEnded('runtime', /^runtime tool "runtime_hold" ended after its call was cancelled: AbortError: /);
     await untilAsync(async () => (await post('tools/call', { name: 'echo', arguments: { text: 'ok' } })).status === 200, 5_000, 'the next call');
   });
 });

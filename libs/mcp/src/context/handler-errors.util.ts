@@ -22,8 +22,9 @@ const cancellationLogger = new Logger('McpHandlers');
  * Calls a handler's method; a failure once its call's signal has fired (`signalOf(args)`, asked only then) becomes
  * an `McpCallCancelledError`, noted with a debug line only: the method most likely gave up because it was told to
  * (`ctx.signal`). A synchronous result or throw stays synchronous, so the method's own return value (a promise, an
- * observable, a value) reaches Nest as it is. `signalOf` should be a module-level function: a call that succeeds
- * then costs no closure (one for a promise, to catch its rejection).
+ * observable, a value) reaches Nest as it is. `handler` names it in the debug line (`Handler "deploy"`, `runtime
+ * tool "ping"`). `signalOf` should be made once per handler: a call that succeeds then costs no closure (one for a
+ * promise, to catch its rejection).
  */
 export function callQuietlyWhenCancelled(
   method: (...args: unknown[]) => unknown,
@@ -47,7 +48,7 @@ export function callQuietlyWhenCancelled(
 /** `error` as the call's failure: an `McpCallCancelledError` wrapping it once `signal` has fired. */
 function cancelledOr(error: unknown, signal: AbortSignal | undefined, handler: string): unknown {
   if (!signal?.aborted || error instanceof McpCallCancelledError) return error;
-  cancellationLogger.debug(`"${handler}" ended after its call was cancelled: ${(error as Error)?.name ?? 'Error'}: ${(error as Error)?.message ?? String(error)}`);
+  cancellationLogger.debug(`${handler} ended after its call was cancelled: ${(error as Error)?.name ?? 'Error'}: ${(error as Error)?.message ?? String(error)}`);
   return new McpCallCancelledError(error, signal.reason);
 }
 

@@ -30,18 +30,23 @@ function standIn(method: (...args: unknown[]) => unknown): (...args: unknown[]) 
 
 /**
  * `method`, whose failure after its call was cancelled is quiet: neither Nest's exceptions handler nor the library
- * logs it (`quietWhenCancelled`). Nest calls it with the method's own parameters: a method that can see `ctx.signal`
- * (the only way it learns of the cancellation) has its context among them.
+ * logs it (`quietWhenCancelled`). Only a method that takes its context (parameter `contextIndex`) can see
+ * `ctx.signal`, so only such a method is wrapped: the others, and their calls, cost nothing more.
  */
-function cancellationAware(method: (...args: unknown[]) => unknown, methodName: string): (...args: unknown[]) => unknown {
+function cancellationAware(method: (...args: unknown[]) => unknown, methodName: string, contextIndex: number | undefined): (...args: unknown[]) => unknown {
+  if (contextIndex === undefined) return method;
+  const signalOf = (args: unknown[]) => (args[contextIndex] as MrtrContext | undefined)?.signal;
+  const label = `Handler "${methodName}"`;
   return carryingMetadata(method, function (this: unknown, ...args: unknown[]) {
-    return callQuietlyWhenCancelled(method, this, args, signalAmong, methodName);
+    return callQuietlyWhenCancelled(method, this, args, signalOf, label);
   });
 }
 
-/** The call's signal, from the context among a method's parameters (if it takes one). */
-function signalAmong(args: unknown[]): AbortSignal | undefined {
-  return (args.find((arg) => arg instanceof MrtrContext) as MrtrContext | undefined)?.signal;
+/** The index of the parameter that receives the context (`@McpCtx()` or a parameter typed with one), if any. */
+function contextParamIndex(target: object, methodName: string): number | undefined {
+  const params: Record<string, { index: number }> = Reflect.getMetadata(MCP_PARAM_ARGS_METADATA, target, methodName) ?? {};
+  const key = Object.keys(params).find((name) => name.startsWith(`${McpParamType.CONTEXT}:`));
+  return key === undefined ? undefined : params[key].index;
 }
 
 /**
@@ -143,7 +148,7 @@ export class McpHandlerFactory {
   private wrap(instance: object, methodName: string, mode: PipelineMode = 'full'): HandlerFn {
     const method = (instance as Record<string, (...args: unknown[]) => unknown>)[methodName];
     const drift = mode === 'unguarded' ? undefined : this.principalDrift;
-    const target = mode === 'guards' ? standIn(method) : cancellationAware(method, methodName);
+    const target = mode === 'guards' ? standIn(method) : cancellationAware(method, methodName, contextParamIndex(instance.constructor, methodName));
     // Checked after the guards (and interceptors), before the method: the identity must not change once dispatched.
     const callback = drift ? drift.guard(target) : target;
     const fn = this.externalContextCreator.create(

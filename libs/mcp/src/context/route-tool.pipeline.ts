@@ -54,7 +54,7 @@ export class RouteToolPipeline {
       for (const param of binding.fromRequest) values[param.index] = fromRequest(param, request);
       // `guards`: the pipes ran (a pipe may refuse), the method does not.
       if (mode === 'guards') return undefined;
-      return callQuietlyWhenCancelled(method, this, values, () => getMcpInvocationContext(request)?.signal, methodName);
+      return callQuietlyWhenCancelled(method, this, values, () => getMcpInvocationContext(request)?.signal, `Route tool "${methodName}"`);
     });
     const drift = mode === 'unguarded' ? undefined : this.principalDrift;
     const fn = this.externalContextCreator.create(
