@@ -717,14 +717,14 @@ describe.each(ADAPTERS)('hostile input (%s)', (adapter) => {
       await expectStillServing();
     });
 
-    it('a 10 KB protocol version in header and _meta → 400 / -32022 naming it', async () => {
+    it('a 10 KB protocol version in header and _meta → 400 / -32022 naming it (cut to 8 KiB, #24)', async () => {
       const version = 'v'.repeat(10 * 1024);
       const error = expectError(
         await mcpPost(catalog.mcpUrl, { method: 'tools/list', meta: requestMeta({ 'io.modelcontextprotocol/protocolVersion': version }), headers: { 'mcp-protocol-version': version } }),
         400,
         -32022,
       );
-      expect((error.data as { requested: string }).requested).toBe(version);
+      expect((error.data as { requested: string }).requested).toBe(`${version.slice(0, 8192)}… (${version.length} characters)`);
     });
 
     it.each([
@@ -788,11 +788,11 @@ describe.each(ADAPTERS)('hostile input (%s)', (adapter) => {
     const read = (uri: string, headers: Record<string, string> = {}) => mcpPost(hostile.mcpUrl, { method: 'resources/read', params: { uri }, headers });
     const readEncoded = (uri: string) => read(uri, { 'mcp-name': base64Sentinel(uri) });
 
-    it('a 10,000-character URI → -32602 resource not found (over the 8192 matching bound), the handler never runs', async () => {
+    it('a 10,000-character URI → -32602 resource not found (over the 8192 matching bound, and cut to it in data.uri), the handler never runs', async () => {
       const before = probe.templateValues.length;
       const uri = `files://${'a'.repeat(10_000)}`;
       const error = expectError(await read(uri), 200, -32602);
-      expect(error.data).toEqual({ uri });
+      expect(error.data).toEqual({ uri: `${uri.slice(0, 8192)}… (${uri.length} characters)` });
       expect(probe.templateValues.length).toBe(before);
       await expectStillServing(hostile.mcpUrl);
     });

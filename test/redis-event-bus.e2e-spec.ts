@@ -138,6 +138,21 @@ describe.each(ADAPTERS)('Redis event bus across two replicas (%s)', (adapter) =>
     expect(onB.seen).toEqual([`${UPDATED} config://app`]);
   });
 
+  it('drops a resourceUpdated whose URI McpPublisher would refuse (control characters, spaces) and keeps delivering (#24)', async () => {
+    // A listener of config://app hears its sub-resources: these would reach it, escape sequences and all.
+    const onB = await listener(b, { resourceSubscriptions: ['config://app'] });
+    const bus = b.app.get(RedisEventBus);
+    const dropped = bus.droppedMessages;
+    const hostile = ['config://app/\u001b]52;c;aGVsbG8=\u0007', 'config://app/\u0000nul', 'config://app/line\r\nbreak', 'config://app/with space'];
+    for (const uri of hostile) await probe.publish(channel, JSON.stringify({ origin: 'elsewhere', event: { type: 'resourceUpdated', uri } }));
+    await probe.publish(channel, JSON.stringify({ origin: 'elsewhere', event: { type: 'resourceUpdated', uri: 'config://app/fine' } }));
+    await until(() => count(onB, `${UPDATED} config://app/fine`) === 1, 5_000, 'the well-formed message');
+    expect(bus.droppedMessages - dropped).toBe(hostile.length);
+    expect(onB.seen).toEqual([`${UPDATED} config://app/fine`]);
+    // The publisher refuses the same URIs before they reach the bus.
+    for (const uri of hostile) await expect(a.app.get(McpPublisher).resourceUpdated(uri)).rejects.toThrow(TypeError);
+  });
+
   it('Redis restarted: A keeps hearing its own publishes and never hangs; B is told to resync, then hears publishes again', async () => {
     const filter = { toolsListChanged: true, resourceSubscriptions: ['config://app', 'file:///project/dir'] };
     const onA = await listener(a, filter);

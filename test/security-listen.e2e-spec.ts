@@ -256,9 +256,10 @@ describe.each(ADAPTERS)('listen streams and who is listening (%s)', (adapter) =>
       const stalled = await stalledListener(ctx.running.mcpUrl, 'alice', 'stalled', ['big://x']);
       try {
         expect(ctx.subs.openStreams).toBe(1);
-        // ~16 KiB per frame, the same URI each time: once the socket is full, each new update replaces the waiting one.
-        const big = `big://x/${'a'.repeat(16 * 1024)}`;
-        const published = 4_000;
+        // ~8 KiB per frame (the longest URI McpPublisher takes), the same URI each time: once the socket is full, each
+        // new update replaces the waiting one.
+        const big = `big://x/${'a'.repeat(8 * 1024 - 16)}`;
+        const published = 8_000;
         for (let index = 0; index < published && ctx.subs.openStreams === 1; index++) {
           await ctx.publisher.resourceUpdated(big);
           if (index % 16 === 15) await new Promise((resolve) => setImmediate(resolve));
@@ -291,7 +292,7 @@ describe.each(ADAPTERS)('listen streams and who is listening (%s)', (adapter) =>
     it('a list change is coalesced the same way', async () => {
       const stalled = await stalledListener(ctx.running.mcpUrl, 'bob', 'lists', ['big://y'], { toolsListChanged: true });
       try {
-        const big = `big://y/${'b'.repeat(16 * 1024)}`;
+        const big = `big://y/${'b'.repeat(8 * 1024 - 16)}`;
         // Fill the socket with one URI, then many list changes: both coalesce, nothing disconnects.
         for (let index = 0; index < 2_000 && ctx.subs.openStreams === 1; index++) {
           await ctx.publisher.resourceUpdated(big);

@@ -523,10 +523,11 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
       const stalled = await stalledListener(ctx.running.mcpUrl, 'stalled', ['big://x']);
       try {
         expect(ctx.subs.openStreams).toBe(2);
-        // ~32 KB per event: the kernel buffers fill, then the writer's queue, then the writer gives up on the stream.
-        const payload = 'a'.repeat(32 * 1024);
+        // ~8 KB per event (the longest URI McpPublisher takes): the kernel buffers fill, then the writer's queue, then
+        // the writer gives up on the stream.
+        const payload = 'a'.repeat(8 * 1024 - 32);
         let published = 0;
-        while (ctx.subs.openStreams === 2 && published < 4_000) {
+        while (ctx.subs.openStreams === 2 && published < 16_000) {
           for (let i = 0; i < 16; i++) await ctx.publisher.resourceUpdated(`big://x/${published++}/${payload}`);
           await new Promise((resolve) => setImmediate(resolve));
         }

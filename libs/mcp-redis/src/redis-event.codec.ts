@@ -1,7 +1,7 @@
-import type { McpChangeEvent } from 'nest-mcp';
+import { isResourceUri, MAX_URI_LENGTH, type McpChangeEvent } from 'nest-mcp';
 
-/** Longest resource URI an event may carry: the same bound nest-mcp puts on `resources/read` and subscriptions. */
-export const MAX_EVENT_URI_LENGTH = 8192;
+/** Longest resource URI an event may carry: the bound nest-mcp puts on `resources/read` and subscriptions. */
+export const MAX_EVENT_URI_LENGTH = MAX_URI_LENGTH;
 /**
  * Longest message the bus sends or accepts, in characters (1 MiB): room for an audience of thousands of principals,
  * and a bound on what one malformed or hostile message can make a replica parse.
@@ -33,9 +33,10 @@ export function encodeEvent(origin: string, event: McpChangeEvent): string | und
 
 /**
  * Reads a message from the channel, or undefined when it is not one: anything may be published on a Redis channel,
- * so only plain JSON of the event's shape passes (a known `type`; for `resourceUpdated` a `uri` of 1 to
- * {@link MAX_EVENT_URI_LENGTH} characters; an `audience` only as `{ principals: string[] }`, and none on `resync`).
- * The event returned is rebuilt from those fields alone.
+ * so only plain JSON of the event's shape passes (a known `type`; for `resourceUpdated` a `uri` that nest-mcp's
+ * `isResourceUri` accepts, as `McpPublisher` requires: 1 to {@link MAX_EVENT_URI_LENGTH} printable ASCII characters,
+ * no control character that could reach a client's terminal or log; an `audience` only as `{ principals: string[] }`,
+ * and none on `resync`). The event returned is rebuilt from those fields alone.
  * @internal
  */
 export function decodeEvent(message: unknown): RedisEventEnvelope | undefined {
@@ -59,7 +60,7 @@ export function decodeEvent(message: unknown): RedisEventEnvelope | undefined {
   let decoded: Exclude<McpChangeEvent, { type: 'resync' }>;
   if (event.type === 'resourceUpdated') {
     const uri = event.uri;
-    if (typeof uri !== 'string' || uri.length === 0 || uri.length > MAX_EVENT_URI_LENGTH) return undefined;
+    if (!isResourceUri(uri)) return undefined;
     decoded = { type: 'resourceUpdated', uri };
   } else {
     decoded = { type: event.type as 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged' };

@@ -4,8 +4,8 @@ const STATUSES = new Set(['working', 'input_required', 'completed', 'failed', 'c
 
 /**
  * A task record read from Redis (a key or a published change), or `undefined` when the text is not JSON of a task:
- * checks the fields the task methods and workers rely on, so that a foreign or corrupt value is ignored rather than
- * served.
+ * checks the fields the task methods and workers rely on (the scopes and token claims that authorize its requests and
+ * rounds included), so that a foreign or corrupt value is ignored rather than served.
  * @internal
  */
 export function parseTaskRecord(text: string): McpTaskRecord | undefined {
@@ -34,10 +34,21 @@ export function parseTaskRecord(text: string): McpTaskRecord | undefined {
     Number.isFinite(record.pollIntervalMs) &&
     isObject(record.answers) &&
     Array.isArray(record.issuedKeys) &&
+    (record.requiredScopes === undefined || isStringArray(record.requiredScopes)) &&
+    (record.accessToken === undefined || isAccessToken(record.accessToken)) &&
     Number.isSafeInteger(record.version);
   return valid ? (record as unknown as McpTaskRecord) : undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+/** The shape of an `McpAccessToken` as the access rules read it (subject, scopes, claims). */
+function isAccessToken(value: unknown): boolean {
+  return isObject(value) && typeof value.subject === 'string' && isStringArray(value.scopes) && isObject(value.claims);
 }

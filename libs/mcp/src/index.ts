@@ -75,6 +75,7 @@ export { McpErrorCode } from './protocol/error-codes.enum.js';
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './protocol/protocol-version.constants.js';
 export { MetaKeys, McpHeaders } from './protocol/meta-keys.constants.js';
 export { UriTemplate, UriTemplateSyntaxError, type UriTemplateVariables } from './protocol/uri-template.js';
+export { isResourceUri, MAX_URI_LENGTH } from './protocol/uri.util.js';
 export type * from './protocol/mcp-wire.interface.js';
 export { MCP_LOG_LEVELS } from './protocol/mcp-wire.interface.js';
 

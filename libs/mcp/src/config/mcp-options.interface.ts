@@ -82,6 +82,13 @@ export interface McpTasksOptions {
   maxTasks?: number;
   /** Largest final result kept, in bytes of JSON; a larger one fails the task with `-32603`. Default 1 MiB. */
   maxResultBytes?: number;
+  /**
+   * Most bytes of JSON a task's record holds while it runs (its arguments, answers, input requests, handler state and
+   * the creating token's claims), whatever the store. A `tools/call` or `tasks/update` that would exceed it is refused
+   * with `-32602` and HTTP 413; a round that would is failed. An ended task keeps only its result or error. Default
+   * 256 KiB.
+   */
+  maxRecordBytes?: number;
 }
 
 /**

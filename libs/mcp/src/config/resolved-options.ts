@@ -169,6 +169,7 @@ export interface McpResolvedTasksOptions {
   readonly maxTasksPerOwner: number;
   readonly maxTasks: number;
   readonly maxResultBytes: number;
+  readonly maxRecordBytes: number;
 }
 
 function resolveTasks(tasks: McpTasksOptions): McpResolvedTasksOptions {
@@ -184,6 +185,7 @@ function resolveTasks(tasks: McpTasksOptions): McpResolvedTasksOptions {
     maxTasksPerOwner: positive(tasks.maxTasksPerOwner, 100, 'tasks.maxTasksPerOwner'),
     maxTasks: positive(tasks.maxTasks, 10_000, 'tasks.maxTasks'),
     maxResultBytes: positive(tasks.maxResultBytes, 1024 * 1024, 'tasks.maxResultBytes'),
+    maxRecordBytes: positive(tasks.maxRecordBytes, 256 * 1024, 'tasks.maxRecordBytes'),
   };
 }
 

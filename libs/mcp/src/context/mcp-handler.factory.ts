@@ -8,7 +8,8 @@ import { McpParamType } from '../decorators/mcp-param-type.enum.js';
 import { controllerAwareContextCreator } from './controller-aware.context-creator.js';
 import { MCP_CONTEXT_TYPE } from './mcp-execution-context.js';
 import type { McpHandler } from './mcp-handler.interface.js';
-import { noteNestLogged } from './handler-errors.util.js';
+import { callQuietlyWhenCancelled, noteNestLogged } from './handler-errors.util.js';
+import { carryingMetadata } from './method-metadata.util.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import { MrtrContext } from './mrtr.context.js';
 import { PrincipalDriftCheck } from './principal-drift.check.js';
@@ -24,9 +25,28 @@ type PipelineMode = 'full' | 'unguarded' | 'guards';
 
 /** A function that does nothing but carries every metadata key of `method` (guards read them from the handler). */
 function standIn(method: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
-  const stub = async () => undefined;
-  for (const key of Reflect.getMetadataKeys(method) as unknown[]) Reflect.defineMetadata(key, Reflect.getMetadata(key, method), stub);
-  return stub;
+  return carryingMetadata(method, async () => undefined);
+}
+
+/**
+ * `method`, whose failure after its call was cancelled is quiet: neither Nest's exceptions handler nor the library
+ * logs it (`quietWhenCancelled`). Only a method that takes its context (parameter `contextIndex`) can see
+ * `ctx.signal`, so only such a method is wrapped: the others, and their calls, cost nothing more.
+ */
+function cancellationAware(method: (...args: unknown[]) => unknown, methodName: string, contextIndex: number | undefined): (...args: unknown[]) => unknown {
+  if (contextIndex === undefined) return method;
+  const signalOf = (args: unknown[]) => (args[contextIndex] as MrtrContext | undefined)?.signal;
+  const label = `Handler "${methodName}"`;
+  return carryingMetadata(method, function (this: unknown, ...args: unknown[]) {
+    return callQuietlyWhenCancelled(method, this, args, signalOf, label);
+  });
+}
+
+/** The index of the parameter that receives the context (`@McpCtx()` or a parameter typed with one), if any. */
+function contextParamIndex(target: object, methodName: string): number | undefined {
+  const params: Record<string, { index: number }> = Reflect.getMetadata(MCP_PARAM_ARGS_METADATA, target, methodName) ?? {};
+  const key = Object.keys(params).find((name) => name.startsWith(`${McpParamType.CONTEXT}:`));
+  return key === undefined ? undefined : params[key].index;
 }
 
 /**
@@ -128,7 +148,7 @@ export class McpHandlerFactory {
   private wrap(instance: object, methodName: string, mode: PipelineMode = 'full'): HandlerFn {
     const method = (instance as Record<string, (...args: unknown[]) => unknown>)[methodName];
     const drift = mode === 'unguarded' ? undefined : this.principalDrift;
-    const target = mode === 'guards' ? standIn(method) : method;
+    const target = mode === 'guards' ? standIn(method) : cancellationAware(method, methodName, contextParamIndex(instance.constructor, methodName));
     // Checked after the guards (and interceptors), before the method: the identity must not change once dispatched.
     const callback = drift ? drift.guard(target) : target;
     const fn = this.externalContextCreator.create(

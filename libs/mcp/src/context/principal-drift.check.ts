@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
+import { carryingMetadata } from './method-metadata.util.js';
 
 type Method = (...args: unknown[]) => unknown;
 
@@ -45,14 +46,10 @@ export class PrincipalDriftCheck {
    */
   guard(method: Method): Method {
     const check = this;
-    const guarded = function (this: unknown, ...args: unknown[]) {
+    return carryingMetadata(method, function (this: unknown, ...args: unknown[]) {
       check.verify();
       return method.apply(this, args);
-    };
-    for (const key of Reflect.getMetadataKeys(method) as unknown[]) Reflect.defineMetadata(key, Reflect.getMetadata(key, method), guarded);
-    // Interceptors and filters name the handler by `context.getHandler().name`.
-    Object.defineProperty(guarded, 'name', { value: method.name });
-    return guarded;
+    });
   }
 
   private verify(): void {

@@ -1,4 +1,7 @@
 import type { ExternalContextCreator } from '@nestjs/core';
+import { callQuietlyWhenCancelled } from './handler-errors.util.js';
+import { getMcpInvocationContext } from './mcp-invocation-context.js';
+import { carryingMetadata } from './method-metadata.util.js';
 import type { PrincipalDriftCheck } from './principal-drift.check.js';
 import type { RouteToolBinding, RouteToolRequestParam } from './route-tool.binding.js';
 import { RouteToolParamsFactory } from './route-tool-params.factory.js';
@@ -14,13 +17,6 @@ export type RouteToolMode = 'full' | 'unguarded' | 'guards';
  * `ExternalContextCreator` to read.
  */
 export const MCP_ROUTE_PIPED_ARGS_METADATA = 'nest-mcp:route-piped-args';
-
-/** A function with `method`'s name and every metadata key (guards, interceptors, pipes and `Reflector` read them). */
-function carrying<F extends Method>(method: Method, fn: F): F {
-  for (const key of Reflect.getMetadataKeys(method) as unknown[]) Reflect.defineMetadata(key, Reflect.getMetadata(key, method), fn);
-  Object.defineProperty(fn, 'name', { value: method.name });
-  return fn;
-}
 
 /** A `@Req()`, `@Headers()` or `@Ip()` parameter's value, read from the synthetic request (no pipe runs on it). */
 function fromRequest(param: RouteToolRequestParam, request: { headers?: Record<string, unknown>; ip?: unknown }): unknown {
@@ -51,13 +47,14 @@ export class RouteToolPipeline {
   wrap(instance: object, methodName: string, binding: RouteToolBinding, mode: RouteToolMode): PipelineFn {
     const method = (instance as Record<string, Method>)[methodName];
     const pipes = Object.keys(binding.piped).length === 0 ? undefined : this.pipesOf(instance, method, methodName);
-    const body = carrying(method, async function (this: unknown, ...args: unknown[]) {
+    const body = carryingMetadata(method, async function (this: unknown, ...args: unknown[]) {
       const request = args[0] as object;
       const values: unknown[] = pipes ? [...((await pipes(...args)) as unknown[])] : [];
       values.length = binding.arity;
       for (const param of binding.fromRequest) values[param.index] = fromRequest(param, request);
       // `guards`: the pipes ran (a pipe may refuse), the method does not.
-      return mode === 'guards' ? undefined : method.apply(this, values);
+      if (mode === 'guards') return undefined;
+      return callQuietlyWhenCancelled(method, this, values, () => getMcpInvocationContext(request)?.signal, `Route tool "${methodName}"`);
     });
     const drift = mode === 'unguarded' ? undefined : this.principalDrift;
     const fn = this.externalContextCreator.create(
@@ -80,7 +77,7 @@ export class RouteToolPipeline {
   private pipesOf(instance: object, method: Method, methodName: string): PipelineFn {
     return this.externalContextCreator.create(
       instance,
-      carrying(method, (...values: unknown[]) => values),
+      carryingMetadata(method, (...values: unknown[]) => values),
       methodName,
       MCP_ROUTE_PIPED_ARGS_METADATA,
       this.paramsFactory,

@@ -14,13 +14,23 @@ import type { McpToolOptions } from '../decorators/mcp-tool.decorator.js';
 import { McpDefinitionError } from './mcp-definition.error.js';
 import { McpEntryFactory } from './mcp-entry.factory.js';
 import type { PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from './registry-entries.interface.js';
+import { callQuietlyWhenCancelled } from '../context/handler-errors.util.js';
 
 /** A handler registered at run time: a plain function (no guards or interceptors run around it). */
 export type McpRuntimeHandler<I, C extends MrtrContext> = (input: I, context: C) => unknown;
 
-const asHandler = <I, C extends MrtrContext>(fn: McpRuntimeHandler<I, C>): McpHandler => ({
-  invoke: async (input, context) => fn(input as I, context as C),
+/**
+ * A runtime handler as an `McpHandler`. Its failure after its call was cancelled is quiet, as for decorated handlers
+ * (`callQuietlyWhenCancelled`): the context, with `ctx.signal`, is its second argument.
+ */
+const asHandler = <I, C extends MrtrContext>(fn: McpRuntimeHandler<I, C>, where: string): McpHandler => ({
+  invoke: async (input, context) => callQuietlyWhenCancelled(fn as (...args: unknown[]) => unknown, undefined, [input, context], signalOfContext, where),
 });
+
+/** The call's signal, from a runtime handler's arguments `[input, context]`. */
+function signalOfContext(args: unknown[]): AbortSignal | undefined {
+  return (args[1] as MrtrContext).signal;
+}
 
 /** Authorization of a handler registered at run time: what `@McpScopes` says for decorated ones. */
 export interface McpRuntimeHandlerOptions {
@@ -75,7 +85,7 @@ export class McpRegistry {
     access: McpRuntimeHandlerOptions = {},
   ): void {
     const where = `runtime tool "${options.name}"`;
-    const entry = McpEntryFactory.tool(where, options, asHandler(handler), undefined, access.scopes);
+    const entry = McpEntryFactory.tool(where, options, asHandler(handler, where), undefined, access.scopes);
     // Before discovery the views may not be registered yet: the explorer checks every tool once they are.
     if (this.discovered) this.checkView(where, entry);
     this.addTool(entry);
@@ -103,7 +113,8 @@ export class McpRegistry {
     handler: McpRuntimeHandler<I, McpPromptContext>,
     access: McpRuntimeHandlerOptions = {},
   ): void {
-    this.addPrompt(McpEntryFactory.prompt(`runtime prompt "${options.name}"`, options, asHandler(handler), undefined, access.scopes));
+    const where = `runtime prompt "${options.name}"`;
+    this.addPrompt(McpEntryFactory.prompt(where, options, asHandler(handler, where), undefined, access.scopes));
   }
 
   /** Adds a static resource at run time; `name` defaults to the URI. */
@@ -113,7 +124,8 @@ export class McpRegistry {
     access: McpRuntimeHandlerOptions = {},
   ): void {
     const named = { ...options, name: options.name ?? options.uri };
-    this.addResource(McpEntryFactory.resource(`runtime resource "${options.uri}"`, named, asHandler(handler), access.scopes));
+    const where = `runtime resource "${options.uri}"`;
+    this.addResource(McpEntryFactory.resource(where, named, asHandler(handler, where), access.scopes));
   }
 
   /**
@@ -132,7 +144,8 @@ export class McpRegistry {
     access: McpRuntimeHandlerOptions = {},
   ): void {
     const named = { ...options, uri, name: options.name ?? uri };
-    this.addResource(McpEntryFactory.appView(`runtime view "${uri}"`, named, asHandler(handler), access.scopes));
+    const where = `runtime view "${uri}"`;
+    this.addResource(McpEntryFactory.appView(where, named, asHandler(handler, where), access.scopes));
   }
 
   /** Adds a resource template at run time; `name` defaults to the template. */
@@ -143,7 +156,7 @@ export class McpRegistry {
   ): void {
     const named = { ...options, name: options.name ?? options.uriTemplate };
     const where = `runtime template "${options.uriTemplate}"`;
-    this.addResourceTemplate(McpEntryFactory.resourceTemplate(where, named, asHandler(handler), undefined, access.scopes));
+    this.addResourceTemplate(McpEntryFactory.resourceTemplate(where, named, asHandler(handler, where), undefined, access.scopes));
   }
 
   /** @internal Adds a built tool entry, and its companion prompt; a duplicate name (tool or prompt) throws. */

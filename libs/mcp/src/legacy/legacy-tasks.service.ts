@@ -15,10 +15,10 @@ import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js
 import type { ResponseChannel } from '../protocol/response-channel.js';
 import { isTerminalTaskStatus, type McpTaskRecord, type McpTaskStatus } from '../protocol/task-record.interface.js';
 import { MCP_TASK_RUNNER, type McpTaskRunner } from '../protocol/task-runner.interface.js';
-import { MCP_TASK_STORE, type McpTaskStore } from '../protocol/task-store.interface.js';
+import { McpAccessPolicy } from '../server/access.policy.js';
 import { toolFailure } from '../server/exception.mapper.js';
 import type { McpRoute } from '../server/mcp-route.interface.js';
-import { isAnswerShaped, LegacyTaskWire, newTaskRecord, queueTask } from '../tasks/index.js';
+import { BoundedTaskStore, isAnswerShaped, LegacyTaskWire, newTaskRecord, queueTask, TaskRecordTooLargeError } from '../tasks/index.js';
 import { toLegacyError, toLegacyResult } from './legacy-result.shaper.js';
 import type { LegacySession } from './legacy-session.js';
 import { SessionClientRequests } from './session-client-requests.js';
@@ -72,10 +72,11 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
   private readonly routes: ReadonlyMap<string, McpRoute>;
 
   constructor(
-    @Inject(MCP_TASK_STORE) private readonly store: McpTaskStore,
+    private readonly store: BoundedTaskStore,
     @Inject(MCP_TASK_RUNNER) private readonly runner: McpTaskRunner,
     private readonly registry: McpRegistry,
     private readonly options: McpResolvedOptions,
+    private readonly access: McpAccessPolicy,
   ) {
     super();
     // Methods only this wire has: a session passes their route to the call runner itself (the 2026 table has none).
@@ -156,7 +157,7 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
     if ('result' in before) return before.result;
     const { defaultTtlMs, maxTtlMs, pollIntervalMs } = this.options.tasks;
     // The task starter ran the tool's guards against this request before handing it over.
-    const record = newTaskRecord(scope, name, { wire: 'legacy', ttlMs: Math.min(ttl ?? defaultTtlMs, maxTtlMs), pollIntervalMs, answers: before.answers });
+    const record = newTaskRecord(scope, entry, { wire: 'legacy', ttlMs: Math.min(ttl ?? defaultTtlMs, maxTtlMs), pollIntervalMs, answers: before.answers });
     await this.store.create(record);
     const session = sessionOf(scope);
     if (session) {
@@ -213,16 +214,18 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
   /**
    * `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` of a session (spec 2025-11-25: basic/utilities/tasks,
    * "Protocol Messages" and "Error Handling"). `-32601` while no tool may run as a task; unknown, expired and foreign
-   * task ids alike answer `-32602`, and so do tasks created on the 2026 wire.
+   * task ids alike answer `-32602`, and so do tasks created on the 2026 wire. A task of the caller's is then judged
+   * by the access rules of its tool, as a `tools/call` of it would be (`McpAccessPolicy.admitTask`).
    */
   async handle(scope: McpRequestScope): Promise<JsonObject> {
     if (!this.enabled) throw new McpError(McpErrorCode.MethodNotFound, `Method not found: ${scope.method}`);
     const owner = scope.principal ?? null;
-    if (scope.method === 'tasks/list') return this.list(owner, scope.params.cursor, sessionOf(scope));
+    if (scope.method === 'tasks/list') return this.list(scope, sessionOf(scope));
     const taskId = scope.params.taskId;
     if (typeof taskId !== 'string' || taskId.length === 0) throw McpError.invalidParams('Invalid params: taskId must be a non-empty string');
     const record = await this.store.get(taskId, owner);
     if (!record || record.wire !== 'legacy') throw notFound();
+    this.access.admitTask(scope, record, notFound);
     switch (scope.method) {
       case 'tasks/get':
         return legacyTask(record);
@@ -239,13 +242,18 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
    * The caller's tasks of this wire, newest first. Without a principal every anonymous caller is one owner in the
    * store, so an anonymous session lists only the tasks it created itself: listing must not hand out the ids that
    * stand in for access control there (spec 2025-11-25: basic/utilities/tasks, "Task Isolation and Access Control").
+   * A task whose tool the caller may not use (its scopes, the `visibility` hook) is left out, as `tools/list` leaves
+   * out the tool.
    */
-  private async list(owner: string | null, cursor: unknown, session: LegacySession | undefined): Promise<JsonObject> {
+  private async list(scope: McpRequestScope, session: LegacySession | undefined): Promise<JsonObject> {
+    const owner = scope.principal ?? null;
+    const cursor = scope.params.cursor;
     if (cursor !== undefined && typeof cursor !== 'string') throw McpError.invalidParams('Invalid params: cursor must be a string');
     const page = await this.store.list(owner, { cursor, limit: this.options.pageSize });
     const own = owner === null ? (session && this.createdBy.get(session)) ?? new Set<string>() : undefined;
     // Tasks of the 2026 wire are not served here (a tasks/get of them answers -32602), so they are not listed either.
-    const tasks = page.tasks.filter((record) => record.wire === 'legacy' && (!own || own.has(record.taskId))).map(legacyTask);
+    const listed = (record: McpTaskRecord) => record.wire === 'legacy' && (!own || own.has(record.taskId)) && this.access.seesTask(scope, record);
+    const tasks = page.tasks.filter(listed).map(legacyTask);
     return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
   }
 
@@ -383,17 +391,26 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
       return;
     }
     let resumed = false;
-    await this.store.update(taskId, (task) => {
-      resumed = false;
-      const request = task.status === 'input_required' ? task.inputRequests?.[key] : undefined;
-      if (!request) return undefined;
-      const inputRequests = { ...task.inputRequests };
-      delete inputRequests[key];
-      const answers = { ...task.answers, [request.handlerKey]: message.result };
-      if (Object.keys(inputRequests).length > 0) return { ...task, answers, inputRequests };
-      resumed = true;
-      return { ...task, answers, inputRequests: undefined, status: 'working' };
-    });
+    try {
+      await this.store.update(taskId, (task) => {
+        resumed = false;
+        const request = task.status === 'input_required' ? task.inputRequests?.[key] : undefined;
+        if (!request) return undefined;
+        const inputRequests = { ...task.inputRequests };
+        delete inputRequests[key];
+        const answers = { ...task.answers, [request.handlerKey]: message.result };
+        if (Object.keys(inputRequests).length > 0) return { ...task, answers, inputRequests };
+        resumed = true;
+        return { ...task, answers, inputRequests: undefined, status: 'working' };
+      });
+    } catch (error) {
+      if (!(error instanceof TaskRecordTooLargeError)) throw error;
+      // An answer the task cannot keep (tasks.maxRecordBytes): nobody waits for a reply to a response, so the task
+      // ends with the reason, as for an answer of the wrong shape.
+      const failure = { code: error.code, message: error.message, data: error.data };
+      await this.store.update(taskId, (task) => ({ ...task, status: 'failed', error: failure, statusMessage: failure.message, inputRequests: undefined }));
+      return;
+    }
     if (resumed) await this.runner.enqueue(taskId);
   }
 

@@ -8,7 +8,7 @@ import type { McpRequestMeta } from '../protocol/request-meta.interface.js';
 import type { CallPort } from '../server/call-port.interface.js';
 import { McpDiscoverService } from '../server/discover.service.js';
 import { boundedCapabilities, boundedClientInfo } from './client-profile.util.js';
-import { exceedsJsonBytes } from './json-size.util.js';
+import { exceedsJsonBytes } from '../protocol/json-size.util.js';
 import type { LegacyCallRequest } from './legacy-call-request.interface.js';
 import { LegacyCallPort } from './legacy-call.port.js';
 import { McpLegacyTasks } from './legacy-tasks.service.js';
@@ -19,6 +19,7 @@ import { ABSOLUTE_URI, MAX_URI_LENGTH } from '../protocol/uri.util.js';
 import { MCP_LISTENER_VISIBILITY, type McpListenerSource, type McpListenerVisibility } from '../protocol/listener-visibility.interface.js';
 import { MCP_APPS_EXTENSION } from '../apps/apps.constants.js';
 import { SKILLS_EXTENSION } from '../skills/skills.constants.js';
+import { TASKS_EXTENSION } from '../protocol/task.constants.js';
 
 const LEGACY_VERSIONS = new Set(LEGACY_PROTOCOL_VERSIONS);
 const LOG_LEVELS: ReadonlySet<string> = new Set(MCP_LOG_LEVELS);
@@ -89,21 +90,25 @@ export class McpLegacyWireService {
 
   /**
    * The `InitializeResult` of a session (spec 2025-11-25: basic/lifecycle, "Initialization"): `serverInfo` is
-   * top-level on this wire.
+   * top-level on this wire. Its capabilities are built for `caller` (who sent the `initialize`) exactly as
+   * `server/discover` shows them to it: a feature the caller may not use (no prompt, resource or task tool it may see)
+   * is not advertised, though its methods exist for everyone.
    */
-  initializeResult(protocolVersion: string): JsonObject {
+  initializeResult(protocolVersion: string, caller: LegacyCaller): JsonObject {
     // The tasks extension enables nothing on this wire (ext-tasks SEP-2663, "Backward Compatibility"); 2025-11-25
-    // tasks have their own capability (spec 2025-11-25: basic/utilities/tasks, "Server Capabilities"). The skills
-    // extension is served on both wires and declared in `initialize` (SEP-2640, "Capability Declaration").
-    // The events extension is not defined before 2026-07-28 (SEP-3415, "Backward Compatibility"): neither its entry in
-    // `extensions` nor its top-level compatibility key `events` is declared here.
-    const { extensions, events: _events, ...capabilities } = this.discover.capabilities();
-    const skills = (extensions as JsonObject | undefined)?.[SKILLS_EXTENSION];
+    // tasks have their own capability (spec 2025-11-25: basic/utilities/tasks, "Server Capabilities"), offered when
+    // the caller may see a task tool (then discover shows it the extension). The skills extension is served on both
+    // wires and declared in `initialize` (SEP-2640, "Capability Declaration"). The events extension is not defined
+    // before 2026-07-28 (SEP-3415, "Backward Compatibility"): neither its entry in `extensions` nor its top-level
+    // compatibility key `events` is declared here.
+    const { extensions, events: _events, ...capabilities } = this.discover.capabilitiesFor(caller);
+    const shown = (extensions ?? {}) as JsonObject;
+    const skills = shown[SKILLS_EXTENSION];
     if (skills !== undefined) capabilities.extensions = { [SKILLS_EXTENSION]: skills };
     // MCP Apps is served on both wires: a host learns it from `initialize` here (its settings are {}).
-    const apps = (extensions as JsonObject | undefined)?.[MCP_APPS_EXTENSION];
+    const apps = shown[MCP_APPS_EXTENSION];
     if (apps !== undefined) capabilities.extensions = { ...(capabilities.extensions as JsonObject | undefined), [MCP_APPS_EXTENSION]: apps };
-    const tasks = this.tasks?.capability();
+    const tasks = shown[TASKS_EXTENSION] === undefined ? undefined : this.tasks?.capability();
     if (tasks) capabilities.tasks = tasks;
     return {
       protocolVersion,

@@ -13,6 +13,7 @@ import { taskRoundState } from './task-round-state.js';
 import type { RequestStatePayload } from './request-state.interface.js';
 import { isJsonObject } from '../protocol/json-object.util.js';
 import { callerKey } from '../protocol/admission-quota.js';
+import { echoed } from '../protocol/echo.util.js';
 
 /**
  * The round-trip bookkeeping of `tools/call`, `prompts/get` and `resources/read` (spec 2026-07-28:
@@ -51,7 +52,7 @@ export class McpMrtrService {
     }
     const responses = inputResponses ?? {};
     for (const [key, value] of Object.entries(responses)) {
-      if (!isJsonObject(value)) throw McpError.invalidParams(`Invalid params: inputResponses["${key}"] must be an object`);
+      if (!isJsonObject(value)) throw McpError.invalidParams(`Invalid params: inputResponses["${echoed(key)}"] must be an object`);
     }
     if (requestState === undefined) {
       // A task's round carries no requestState: its handler state comes from the task record (through the worker).

@@ -1,4 +1,5 @@
 import type { McpRequestScope } from './mcp-request-scope.interface.js';
+import type { McpTaskRecord } from './task-record.interface.js';
 
 /**
  * Who opened a listen stream or subscribed a 2025-11-25 session to a resource, as the visibility rules judge callers
@@ -38,6 +39,12 @@ export interface McpListenerVisibility {
    * no cost per event.
    */
   viewFor(listener: McpListenerSource): McpListenerView | undefined;
+  /**
+   * Whether the listener may follow `record`, one of its own tasks, with `notifications/tasks` (which carry what
+   * `tasks/get` answers): only when it satisfies the scopes of the task's tool and the `visibility` hook shows the
+   * tool, as for `tasks/get` itself.
+   */
+  seesTask(listener: McpListenerSource, record: McpTaskRecord): boolean;
 }
 
 /** Injection token of the {@link McpListenerVisibility} (optional: without it, listeners hear every URI). */

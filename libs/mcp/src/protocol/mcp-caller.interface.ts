@@ -21,11 +21,12 @@ export interface McpHandlerSummary {
 /**
  * Who is calling, as the scope check and the `visibility` hook see it.
  *
- * - A call that carries a verified access token (HTTP with `auth`, or the testing kit's `caller` option): `scopes` are
- *   the token's, `trusted` is false, and `@McpScopes` is enforced against them (with the configured hierarchy).
+ * - A call that carries a verified access token (HTTP with `auth`, or the testing kit's `caller` option), and a round
+ *   of a task created by such a call (it keeps the token's claims): `scopes` are the token's, `trusted` is false, and
+ *   `@McpScopes` is enforced against them (with the configured hierarchy).
  * - A local call (stdio, the in-process testing kit without `caller`) and a round of a task whose creation was
- *   authorized: `trusted` is true, `scopes` is empty, and `@McpScopes` is not enforced (stdio is not authorized by
- *   OAuth: its caller is the process that started the server). The `visibility` hook still applies.
+ *   authorized without a token: `trusted` is true, `scopes` is empty, and `@McpScopes` is not enforced (stdio is not
+ *   authorized by OAuth: its caller is the process that started the server). The `visibility` hook still applies.
  * - An HTTP call without a token (a server without `auth`), or a task round that was not authorized at creation:
  *   `trusted` is false and `scopes` is empty, so a handler with `@McpScopes` is hidden and refused (fail closed).
  */

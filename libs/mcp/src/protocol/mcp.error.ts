@@ -1,5 +1,6 @@
 import { IntrinsicException } from '@nestjs/common';
 import { McpErrorCode } from './error-codes.enum.js';
+import { echoed } from './echo.util.js';
 
 /**
  * A protocol error (an `IntrinsicException`, so Nest's exception filters do not log it as a failure): becomes a JSON-RPC error response (never an `isError` tool result).
@@ -29,9 +30,9 @@ export class McpError extends IntrinsicException {
     return new McpError(McpErrorCode.InvalidRequest, message, data, 400);
   }
 
-  /** `-32601`: unknown method, or a method whose capability is not advertised (HTTP 404). */
+  /** `-32601`: unknown method, or a method whose capability is not advertised (HTTP 404). The name is bounded. */
   static methodNotFound(method: string): McpError {
-    return new McpError(McpErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, 404);
+    return new McpError(McpErrorCode.MethodNotFound, `Method not found: ${echoed(method)}`, undefined, 404);
   }
 
   /** `-32602`: invalid params (HTTP 200 unless `httpStatus` is given). */
@@ -39,9 +40,12 @@ export class McpError extends IntrinsicException {
     return new McpError(McpErrorCode.InvalidParams, message, data, httpStatus);
   }
 
-  /** `-32602` "Resource not found" with `data.uri`, as the spec requires; throw it from a template handler. */
+  /**
+   * `-32602` "Resource not found" with `data.uri`, as the spec requires; throw it from a template handler. A URI longer
+   * than `MAX_URI_LENGTH` is cut there (`echoed`): an answer never repeats more of the client's input than that.
+   */
   static resourceNotFound(uri: string): McpError {
-    return new McpError(McpErrorCode.InvalidParams, 'Resource not found', { uri });
+    return new McpError(McpErrorCode.InvalidParams, 'Resource not found', { uri: echoed(uri) });
   }
 
   /** `-32603`: an unexpected server failure. The message is generic on purpose. */
@@ -64,7 +68,7 @@ export class McpError extends IntrinsicException {
     return new McpError(
       McpErrorCode.UnsupportedProtocolVersion,
       'Unsupported protocol version',
-      { supported: [...supported], requested },
+      { supported: [...supported], requested: echoed(requested) },
       400,
     );
   }

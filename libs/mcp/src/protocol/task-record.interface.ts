@@ -1,3 +1,4 @@
+import type { McpAccessToken } from './access-token.interface.js';
 import type { JsonObject, JsonValue } from './json-rpc.interface.js';
 import type { McpClientCapabilities, McpImplementation } from './mcp-wire.interface.js';
 
@@ -72,6 +73,18 @@ export interface McpTaskRecord {
   error?: McpTaskError;
   /** The tool's guards ran against the creating request: rounds skip them (`McpHandler.authorize`). */
   authorizedAtCreation?: boolean;
+  /**
+   * The scopes the tool required (`@McpScopes`) when the task was created. Every `tasks/*` request for the task, and
+   * the lists and listen streams that name it, must satisfy them as a `tools/call` of the tool would (docs/tasks.md,
+   * "Security"). Absent in records written before it existed: the tool's scopes now apply.
+   */
+  readonly requiredScopes?: readonly string[];
+  /**
+   * The verified access token of the creating request (its claims, never the token itself), when it carried one: its
+   * rounds see it as `ctx.accessToken`, and the `visibility` hook sees the same caller as at creation. Dropped when the
+   * task ends.
+   */
+  accessToken?: McpAccessToken;
   /** Incremented by every committed change (compare-and-set for stores that need it). */
   version: number;
 }

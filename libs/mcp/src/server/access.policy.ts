@@ -12,6 +12,7 @@ import type { McpCaller, McpHandlerSummary, McpVisibilityHook } from '../protoco
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import type { McpListenerSource, McpListenerView, McpListenerVisibility } from '../protocol/listener-visibility.interface.js';
+import type { McpTaskRecord } from '../protocol/task-record.interface.js';
 import { MAX_URI_LENGTH } from '../protocol/uri.util.js';
 import { CallerListenerView, type McpUriAccess } from './listener-view.js';
 
@@ -215,6 +216,37 @@ export class McpAccessPolicy implements McpListenerVisibility {
   }
 
   /**
+   * Admits a `tasks/*` request (both wires) for `record`, a task of the caller's own principal, exactly as a direct
+   * call of its tool would be (`admit`): `unknown(taskId)` when the `visibility` hook hides the tool from this caller,
+   * the `tools/call` refusal (403 `insufficient_scope` naming every scope, for step-up) when the caller's token lacks
+   * the scopes the tool required when the task was created. Owners are checked before (the store's `get`): a foreign
+   * caller never gets this far, so the 403 tells nothing about someone else's task.
+   */
+  admitTask(scope: McpRequestScope, record: McpTaskRecord, unknown: (key: string) => McpError): void {
+    this.admit(scope, this.taskSummary(record), unknown, record.taskId);
+  }
+
+  /** Whether the caller of `source` may see `record` in a list or a listen stream: the rules of `admitTask`. */
+  seesTask(source: McpCallerSource, record: McpTaskRecord): boolean {
+    const summary = this.taskSummary(record);
+    if (!this.hook && summary.scopes.length === 0) return true;
+    return this.isVisible(summary, this.callerOf(source));
+  }
+
+  /**
+   * The tool of a task as the rules judge it: the scopes recorded when the task was created (for a record without
+   * them, the tool's scopes now), and the registered tool's own summary when it still has those scopes (the hook
+   * may key on that object); otherwise a summary of the same name with the recorded scopes.
+   */
+  private taskSummary(record: McpTaskRecord): McpHandlerSummary {
+    const name = typeof record.params.name === 'string' ? record.params.name : '';
+    const registered = this.registry?.getTool(name)?.summary;
+    const scopes = record.requiredScopes ?? registered?.scopes ?? NO_SCOPES;
+    if (registered && sameScopes(registered.scopes, scopes)) return registered;
+    return { kind: 'tool', name, scopes };
+  }
+
+  /**
    * The refusal of a caller whose scopes fall short. With `auth`: `McpAuthError` 403 with the challenge
    * `Bearer error="insufficient_scope", scope="<every scope the handler needs>", resource_metadata="…"` (all of them,
    * not only the missing ones: the client asks for them at once, MCP 2026-07-28 T-AUTH-03/07), or 401 as for a missing
@@ -234,4 +266,8 @@ export class McpAccessPolicy implements McpListenerVisibility {
     const challenge = this.authenticator.challenge({ error: 'insufficient_scope', scopes: needed, description });
     return new McpAuthError(403, message, challenge, data);
   }
+}
+
+function sameScopes(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((scope, index) => scope === b[index]);
 }

@@ -10,6 +10,7 @@ import { protocolFailure } from './exception.mapper.js';
 import { optionalObject, requireString } from './params.util.js';
 import { McpAccessPolicy } from './access.policy.js';
 import type { McpCaller } from '../protocol/mcp-caller.interface.js';
+import { echoed } from '../protocol/echo.util.js';
 
 const MAX_VALUES = 100;
 
@@ -48,9 +49,9 @@ export class McpCompletionService {
     if (ref.type === 'ref/prompt') {
       const name = requireString(ref, 'name');
       const prompt = this.registry.getPrompt(name);
-      if (!prompt || !this.access.isVisible(prompt.summary, caller)) throw McpError.invalidParams(`Unknown prompt: ${name}`, { name });
+      if (!prompt || !this.access.isVisible(prompt.summary, caller)) throw McpError.invalidParams(`Unknown prompt: ${echoed(name)}`, { name: echoed(name) });
       if (!prompt.definition.arguments?.some((argument) => argument.name === argumentName)) {
-        throw McpError.invalidParams(`Prompt "${name}" has no argument "${argumentName}"`);
+        throw McpError.invalidParams(`Prompt "${name}" has no argument "${echoed(argumentName)}"`);
       }
       return prompt.completions.get(argumentName);
     }
@@ -59,13 +60,13 @@ export class McpCompletionService {
       const template = this.registry.getResourceTemplate(uri);
       if (template && this.access.isVisible(template.summary, caller)) {
         if (!template.template.variableNames.includes(argumentName)) {
-          throw McpError.invalidParams(`Resource template "${uri}" has no variable "${argumentName}"`);
+          throw McpError.invalidParams(`Resource template "${uri}" has no variable "${echoed(argumentName)}"`);
         }
         return template.completions.get(argumentName);
       }
       const resource = this.registry.getResource(uri);
       if (resource && this.access.isVisible(resource.summary, caller)) return undefined;
-      throw McpError.invalidParams('Resource not found', { uri });
+      throw McpError.resourceNotFound(uri);
     }
     throw McpError.invalidParams('Invalid params: "ref.type" must be "ref/prompt" or "ref/resource"');
   }

@@ -7,7 +7,7 @@ import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import type { McpCaller } from '../protocol/mcp-caller.interface.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { TASKS_EXTENSION } from '../protocol/task.constants.js';
-import { McpAccessPolicy } from './access.policy.js';
+import { McpAccessPolicy, type McpCallerSource } from './access.policy.js';
 import { MCP_ROUTE_EXTENSIONS, type McpRouteExtension } from './route-extension.interface.js';
 
 /** `server/discover` and the server capabilities that gate every other method. */
@@ -91,6 +91,14 @@ export class McpDiscoverService {
       ...hints,
       ...(perCaller && { cacheScope: 'private' }),
     };
+  }
+
+  /**
+   * The capabilities the caller of `source` is shown: exactly what `server/discover` shows it (the features it may
+   * use), or `capabilities()` when every caller sees the same. The 2025-11-25 `initialize` advertises these.
+   */
+  capabilitiesFor(source: McpCallerSource): JsonObject {
+    return this.filtersPerCaller() ? this.computeCapabilities(this.access.callerOf(source)) : this.capabilities();
   }
 
   /** Whether some caller may see less than another (then discover is answered per caller). */

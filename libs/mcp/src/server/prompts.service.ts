@@ -9,6 +9,7 @@ import { McpHandlerInvoker } from './handler.invoker.js';
 import { optionalObject, requireString } from './params.util.js';
 import { promptResultOf } from './result-shapers.js';
 import { McpAccessPolicy } from './access.policy.js';
+import { echoed } from '../protocol/echo.util.js';
 
 /** `prompts/get`; `McpListsService` answers `prompts/list`. */
 @Injectable()
@@ -29,7 +30,7 @@ export class McpPromptsService {
     this.access.admit(scope, entry.summary, unknownPrompt, name);
     const args = optionalObject(scope.params, 'arguments');
     for (const [key, value] of Object.entries(args)) {
-      if (typeof value !== 'string') throw McpError.invalidParams(`Invalid params: prompt argument "${key}" must be a string`);
+      if (typeof value !== 'string') throw McpError.invalidParams(`Invalid params: prompt argument "${echoed(key)}" must be a string`);
     }
     const missing = entry.requiredArguments.filter((argument) => !Object.hasOwn(args, argument) || args[argument] === undefined);
     if (missing.length > 0) {
@@ -48,5 +49,6 @@ export class McpPromptsService {
 
 /** What `prompts/get` answers for a prompt that does not exist, or that the caller may not see. */
 function unknownPrompt(name: string): McpError {
-  return McpError.invalidParams(`Unknown prompt: ${name}`, { name });
+  const shown = echoed(name);
+  return McpError.invalidParams(`Unknown prompt: ${shown}`, { name: shown });
 }

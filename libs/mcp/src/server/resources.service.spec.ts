@@ -69,10 +69,10 @@ describe('McpResourcesService.read', () => {
     expect((await read('files://src/main.ts')).contents).toEqual([{ uri: 'files://src/main.ts', mimeType: 'text/plain', text: 'any {"path":"src/main.ts"}' }]);
   });
 
-  it('answers an unknown URI, and one longer than 8,192 characters, with -32602 "Resource not found" and the URI', async () => {
+  it('answers an unknown URI, and one longer than 8,192 characters, with -32602 "Resource not found" and the URI (cut to 8,192)', async () => {
     await expect(read('docs://nothing')).rejects.toMatchObject(notFound('docs://nothing'));
     const long = `files://${'a'.repeat(8192)}`;
-    await expect(read(long)).rejects.toMatchObject(notFound(long));
+    await expect(read(long)).rejects.toMatchObject({ code: -32602, message: 'Resource not found', data: { uri: `${long.slice(0, 8192)}… (8200 characters)` } });
   });
 
   it('refuses a missing URI, and one that is not absolute printable ASCII, with -32602 before any handler runs', async () => {

@@ -16,6 +16,7 @@ import { isCallToolResult, structuredToolResult, toolContentOf } from './result-
 import { McpToolTaskStarter } from './tool-task.starter.js';
 import { McpAccessPolicy } from './access.policy.js';
 import type { McpAccessToken } from '../protocol/access-token.interface.js';
+import { echoed } from '../protocol/echo.util.js';
 
 /** `tools/call`; `McpListsService` answers `tools/list`. */
 @Injectable()
@@ -110,7 +111,8 @@ export class McpToolsService {
 
 /** What `tools/call` answers for a tool that does not exist, or that the caller may not see. */
 function unknownTool(name: string): McpError {
-  return McpError.invalidParams(`Unknown tool: ${name}`, { name });
+  const shown = echoed(name);
+  return McpError.invalidParams(`Unknown tool: ${shown}`, { name: shown });
 }
 
 /** Whether an object has an own key, without copying its keys (arguments may have hundreds of thousands). */

@@ -13,6 +13,7 @@ import type { ServedSkill } from './served-skill.js';
 import { SkillDirectoryTree } from './skill-directory.tree.js';
 import { McpSkills } from './skills.registry.js';
 import { SKILLS_EXTENSION } from './skills.constants.js';
+import { echoed } from '../protocol/echo.util.js';
 
 /**
  * The methods of the skills extension (SEP-2640), added to the dispatcher's route table: `skills/list`, `skills/get`
@@ -110,12 +111,15 @@ function page<T>(entries: readonly T[], list: string, cursor: unknown, size: num
   return { items: entries.slice(offset, end), ...(end < entries.length && { nextCursor: CursorCodec.encode(list, end) }) };
 }
 
-/** `-32602` for a URI that is not the SKILL.md of a skill the caller may see (both wires). */
+/** `-32602` for a URI that is not the SKILL.md of a skill the caller may see (both wires); the URI is bounded. */
 function unknownSkill(uri: string): McpError {
-  return McpError.invalidParams(`Invalid params: ${uri} is not the SKILL.md of a skill this server serves`, { uri });
+  const shown = echoed(uri);
+  return McpError.invalidParams(`Invalid params: ${shown} is not the SKILL.md of a skill this server serves`, { uri: shown });
 }
 
+/** `-32602` for a URI that is not a skill directory the caller may see; the URI is bounded. */
 function notADirectory(uri: string): McpError {
-  return McpError.invalidParams(`Invalid params: ${uri} is not a skill directory this server serves`, { uri });
+  const shown = echoed(uri);
+  return McpError.invalidParams(`Invalid params: ${shown} is not a skill directory this server serves`, { uri: shown });
 }
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { McpEventAudience, McpNotifiedChange } from '../protocol/mcp-event.interface.js';
 import { MCP_EVENT_BUS, type McpEventBus } from '../protocol/mcp-event-bus.interface.js';
+import { isResourceUri } from '../protocol/uri.util.js';
 
 /** Options of one published change. */
 export interface McpPublishOptions {
@@ -43,9 +44,15 @@ export class McpPublisher {
     await this.bus.publish(addressed({ type: 'resourcesListChanged' }, options));
   }
 
-  /** The contents of a resource changed; clients subscribed to it (or to a parent URI) are told. */
+  /**
+   * The contents of a resource changed; clients subscribed to it (or to a parent URI) are told. `uri` must be a URI
+   * `resources/read` could serve (`isResourceUri`: at most 8,192 characters, printable ASCII, percent-encode the
+   * rest); anything else throws a `TypeError`.
+   */
   async resourceUpdated(uri: string, options?: McpPublishOptions): Promise<void> {
-    if (typeof uri !== 'string' || uri.length === 0) throw new TypeError('resourceUpdated needs a URI');
+    if (!isResourceUri(uri)) {
+      throw new TypeError('resourceUpdated needs a resource URI: a scheme, then at most 8192 printable ASCII characters (percent-encode the rest)');
+    }
     await this.bus.publish(addressed({ type: 'resourceUpdated', uri }, options));
   }
 }

@@ -102,7 +102,7 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
   async listen(scope: McpRequestScope, features: ListenFeatures): Promise<JsonObject> {
     const filter = parseSubscriptionFilter(scope.params, features, scope.meta.clientCapabilities);
     // Only the caller's own tasks are watched; unknown and foreign ids are dropped from the acknowledgment alike.
-    if (filter.taskIds) filter.taskIds = await this.ownTasks(filter.taskIds, scope.principal ?? null);
+    if (filter.taskIds) filter.taskIds = await this.ownTasks(filter.taskIds, scope);
     if (filter.taskIds?.length === 0) delete filter.taskIds;
     // Built once per stream that follows URIs (and again when resources change); absent when nothing can be hidden
     // from this caller: then no URI is judged, per event or otherwise.
@@ -167,12 +167,18 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  /** The ids of `taskIds` that name live tasks of `owner` on this wire. */
-  private async ownTasks(taskIds: readonly string[], owner: string | null): Promise<string[]> {
+  /**
+   * The ids of `taskIds` that name live tasks of the caller on this wire, which it may read (`tasks/get`'s rules: the
+   * scopes of the task's tool, the `visibility` hook); the others are dropped as unknown ones are.
+   */
+  private async ownTasks(taskIds: readonly string[], scope: McpRequestScope): Promise<string[]> {
     const store = this.tasks;
     if (!store) return [];
-    const records = await Promise.all(taskIds.map((taskId) => store.get(taskId, owner)));
-    return records.filter((record) => record?.wire === 'modern').map((record) => record!.taskId);
+    const records = await Promise.all(taskIds.map((taskId) => store.get(taskId, scope.principal ?? null)));
+    const visibility = this.visibility;
+    return records
+      .filter((record): record is McpTaskRecord => record?.wire === 'modern' && (!visibility || visibility.seesTask(scope, record)))
+      .map((record) => record.taskId);
   }
 
   /**

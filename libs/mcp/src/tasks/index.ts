@@ -1,4 +1,6 @@
 export { InMemoryTaskStore, type InMemoryTaskStoreLimits } from './in-memory-task.store.js';
+export { BoundedTaskStore } from './bounded-task.store.js';
+export { TaskRecordTooLargeError } from './task-record-too-large.error.js';
 export { InMemoryTaskRunner } from './in-memory-task.runner.js';
 export { McpTaskWorker } from './task.worker.js';
 export { McpTaskStarter } from './task.starter.js';

@@ -1,4 +1,5 @@
 import type { Logger } from '@nestjs/common';
+import type { ToolEntry } from '../discovery/registry-entries.interface.js';
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
@@ -17,13 +18,15 @@ export interface NewTaskOptions {
 }
 
 /**
- * The record of a new task for the tool call in `scope`, `working`: everything a worker in any process needs to run
- * it. The caller has run the tool's guards against this request (`authorizedAtCreation`).
+ * The record of a new task for the call of `tool` in `scope`, `working`: everything a worker in any process needs to
+ * run it. The caller has run the tool's guards against this request (`authorizedAtCreation`). The tool's scopes and
+ * the request's verified token go with it: `tasks/*` require the scopes, and rounds run as the same caller.
  */
-export function newTaskRecord(scope: McpRequestScope, toolName: string, options: NewTaskOptions): McpTaskRecord {
+export function newTaskRecord(scope: McpRequestScope, tool: ToolEntry, options: NewTaskOptions): McpTaskRecord {
   const now = Date.now();
   const meta = scope.meta;
   const args = scope.params.arguments;
+  const toolName = tool.definition.name;
   return {
     taskId: newTaskId(),
     owner: scope.principal ?? null,
@@ -42,6 +45,8 @@ export function newTaskRecord(scope: McpRequestScope, toolName: string, options:
     answers: options.answers,
     issuedKeys: [],
     authorizedAtCreation: true,
+    requiredScopes: [...tool.summary.scopes],
+    ...(scope.accessToken && { accessToken: scope.accessToken }),
     version: 1,
   };
 }

@@ -6,7 +6,8 @@ import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js
 import { TASKS_EXTENSION } from '../protocol/task.constants.js';
 import type { McpTaskRecord } from '../protocol/task-record.interface.js';
 import { MCP_TASK_RUNNER, type McpTaskRunner } from '../protocol/task-runner.interface.js';
-import { MCP_TASK_STORE, type McpTaskStore } from '../protocol/task-store.interface.js';
+import { BoundedTaskStore } from './bounded-task.store.js';
+import { McpAccessPolicy } from '../server/access.policy.js';
 import type { McpRoute } from '../server/mcp-route.interface.js';
 import type { McpRouteExtension } from '../server/route-extension.interface.js';
 import { LegacyTaskWire } from './legacy-task.wire.js';
@@ -18,14 +19,18 @@ import { declaresTasks, detailedTask, TASKS_REQUIRED_CAPABILITIES } from '../pro
  * They exist while the extension is advertised (a tool has `task`); `tasks/result` and `tasks/list` are not routed,
  * so they answer `-32601` on this wire. Each carries `Mcp-Name: <taskId>` over HTTP (`nameParam`).
  *
- * Order of checks (EXT-TASKS digest §7): extension declared on this request (`-32021`, before any lookup) → params →
- * the task, by id and owner (unknown, expired and foreign ids answer the same `-32602`) → the operation.
+ * Order of checks (docs/tasks.md, "Security"): extension declared on this request (`-32021`,
+ * before any lookup) → params → the task, by id and owner (unknown, expired and foreign ids answer the same `-32602`)
+ * → the access rules of its tool, as `tools/call` applies them (`McpAccessPolicy.admitTask`: hidden by the
+ * `visibility` hook → the same `-32602`; the token lacks the tool's scopes → 403 `insufficient_scope`) → the
+ * operation.
  */
 @Injectable()
 export class McpTaskMethods implements McpRouteExtension {
   constructor(
-    @Inject(MCP_TASK_STORE) private readonly store: McpTaskStore,
+    private readonly store: BoundedTaskStore,
     @Inject(MCP_TASK_RUNNER) private readonly runner: McpTaskRunner,
+    private readonly access: McpAccessPolicy,
     @Optional() private readonly legacy?: LegacyTaskWire,
   ) {}
 
@@ -61,6 +66,7 @@ export class McpTaskMethods implements McpRouteExtension {
     }
     const record = await this.store.get(taskId, scope.principal ?? null);
     if (!record || record.wire !== 'modern') throw notFound();
+    this.access.admitTask(scope, record, notFound);
     return operate(record);
   }
 

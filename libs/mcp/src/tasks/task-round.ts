@@ -3,6 +3,7 @@ import type { JsonObject, JsonValue } from '../protocol/json-rpc.interface.js';
 import type { ChannelMessage, ChannelSink } from '../protocol/response-channel.js';
 import type { McpTaskInputRequest, McpTaskRecord } from '../protocol/task-record.interface.js';
 import type { McpTaskStore } from '../protocol/task-store.interface.js';
+import { TaskRecordTooLargeError } from './task-record-too-large.error.js';
 
 const MAX_STATUS_MESSAGE = 500;
 
@@ -88,7 +89,7 @@ export class TaskRound implements ChannelSink {
   /** Ends the task `failed` with a JSON-RPC error (unless it is terminal already). */
   fail(error: McpTaskRecord['error'] & object): void {
     this.answered = true;
-    this.write((task) => ({ ...task, status: 'failed', error, statusMessage: error.message, inputRequests: undefined, handlerState: undefined }));
+    this.write(failedWith(error));
   }
 
   /** Leaves the task `working` if the round was interrupted by shutdown under a durable runner; whether it did. */
@@ -123,8 +124,19 @@ export class TaskRound implements ChannelSink {
   private write(mutate: (task: McpTaskRecord) => McpTaskRecord | undefined): void {
     this.writes = this.writes
       .then(() => this.store.update(this.record.taskId, mutate))
+      .catch((error: unknown) => {
+        if (!(error instanceof TaskRecordTooLargeError)) throw error;
+        // What the round asked for does not fit the task: it fails with the reason (the round's doing, not the client's).
+        const limit = (error.data as { limit: number }).limit;
+        return this.store.update(this.record.taskId, failedWith({ code: -32603, message: `The task's input requests are too large (tasks.maxRecordBytes: ${limit})` }));
+      })
       .catch((error: unknown) => TaskRound.logger.error(`Could not update task ${this.record.taskId}`, (error as Error)?.stack ?? String(error)));
   }
+}
+
+/** The change that ends a task `failed` with `error`. */
+function failedWith(error: McpTaskRecord['error'] & object): (task: McpTaskRecord) => McpTaskRecord {
+  return (task) => ({ ...task, status: 'failed', error, statusMessage: error.message, inputRequests: undefined, handlerState: undefined });
 }
 
 /** The status message a progress or log notification carries, if any. */

@@ -8,7 +8,7 @@ import { McpError } from '../protocol/mcp.error.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { TASKS_EXTENSION } from '../protocol/task.constants.js';
 import { MCP_TASK_RUNNER, type McpTaskRunner } from '../protocol/task-runner.interface.js';
-import { MCP_TASK_STORE, type McpTaskStore } from '../protocol/task-store.interface.js';
+import { BoundedTaskStore } from './bounded-task.store.js';
 import { toolFailure } from '../server/exception.mapper.js';
 import { McpToolTaskStarter } from '../server/tool-task.starter.js';
 import { LegacyTaskWire } from './legacy-task.wire.js';
@@ -27,7 +27,7 @@ export class McpTaskStarter extends McpToolTaskStarter {
   private readonly logger = new Logger('McpTasks');
 
   constructor(
-    @Inject(MCP_TASK_STORE) private readonly store: McpTaskStore,
+    private readonly store: BoundedTaskStore,
     @Inject(MCP_TASK_RUNNER) private readonly runner: McpTaskRunner,
     private readonly mrtr: McpMrtrService,
     private readonly options: McpResolvedOptions,
@@ -64,7 +64,7 @@ export class McpTaskStarter extends McpToolTaskStarter {
       answers = before.answers;
     }
     const { defaultTtlMs, pollIntervalMs } = this.options.tasks;
-    const record = newTaskRecord(scope, name, { wire: 'modern', ttlMs: defaultTtlMs, pollIntervalMs, answers });
+    const record = newTaskRecord(scope, entry, { wire: 'modern', ttlMs: defaultTtlMs, pollIntervalMs, answers });
     await this.store.create(record);
     await queueTask(record, this.store, this.runner, this.logger);
     return createTaskResult(record);

@@ -7,7 +7,7 @@ import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpTaskError, McpTaskRecord } from '../protocol/task-record.interface.js';
 import { MCP_TASK_RUNNER, type McpTaskExecutor, type McpTaskRunner } from '../protocol/task-runner.interface.js';
-import { MCP_TASK_STORE, type McpTaskStore } from '../protocol/task-store.interface.js';
+import { BoundedTaskStore } from './bounded-task.store.js';
 import { McpCallRunner } from '../server/call.runner.js';
 import type { RunningCall } from '../server/running-call.js';
 import { TaskCallPort, type TaskCallRequest } from './task-call.port.js';
@@ -37,7 +37,7 @@ export class McpTaskWorker implements McpTaskExecutor, OnApplicationBootstrap, B
   private stopping = false;
 
   constructor(
-    @Inject(MCP_TASK_STORE) private readonly store: McpTaskStore,
+    private readonly store: BoundedTaskStore,
     @Inject(MCP_TASK_RUNNER) private readonly runner: McpTaskRunner,
     private readonly options: McpResolvedOptions,
     private readonly moduleRef: ModuleRef,
@@ -143,6 +143,9 @@ function roundRequest(record: McpTaskRecord, round: TaskRound): TaskCallRequest 
       raw: {},
     },
     principal: record.owner ?? undefined,
+    // The creating request's verified token (its claims): the visibility hook, the scope check and `ctx.accessToken`
+    // see the caller that created the task, as that call did.
+    ...(record.accessToken && { accessToken: record.accessToken }),
     // Guards see a request without HTTP: no headers, the task id (a guard that needs HTTP credentials refuses it).
     httpRequest: { headers: {}, mcpTaskId: record.taskId },
     admit: false,

@@ -3,6 +3,7 @@ import { McpResolvedOptions } from '../config/resolved-options.js';
 import { MCP_TASK_RUNNER } from '../protocol/task-runner.interface.js';
 import { MCP_TASK_STORE } from '../protocol/task-store.interface.js';
 import { McpToolTaskStarter } from '../server/tool-task.starter.js';
+import { BoundedTaskStore } from './bounded-task.store.js';
 import { InMemoryTaskRunner } from './in-memory-task.runner.js';
 import { InMemoryTaskStore } from './in-memory-task.store.js';
 import { McpTaskMethods } from './task-methods.service.js';
@@ -11,7 +12,7 @@ import { McpTaskWorker } from './task.worker.js';
 
 /**
  * The providers of tasks, for `McpModule`: the store and the runner (the `tasks.store` / `tasks.runner` options, or
- * the in-memory defaults), the worker, the starter `McpToolsService` hands task tools to, and `McpTaskMethods` (the
+ * the in-memory defaults), the store's bounds (`BoundedTaskStore`, which the tasks code uses), the worker, the starter `McpToolsService` hands task tools to, and `McpTaskMethods` (the
  * `tasks/*` routes, which `McpModule` puts among the route extensions).
  */
 export function taskProviders(): Provider[] {
@@ -27,6 +28,7 @@ export function taskProviders(): Provider[] {
       useFactory: (options: McpResolvedOptions) => options.tasks.runner ?? new InMemoryTaskRunner(),
       inject: [McpResolvedOptions],
     },
+    BoundedTaskStore,
     McpTaskWorker,
     McpTaskStarter,
     { provide: McpToolTaskStarter, useExisting: McpTaskStarter },

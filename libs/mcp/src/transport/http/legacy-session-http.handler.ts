@@ -22,6 +22,7 @@ import { HttpCallPort, type HttpCallRequest, httpQueueBounds, type HttpQueueBoun
 import type { HttpExchange } from './http-exchange.interface.js';
 import { MCP_RAW_BODY } from './raw-body.constants.js';
 import { type AcceptedMediaTypes, ResponseWriter, writeEmpty, writeError, writeJson } from './response.writer.js';
+import { echoed } from '../../protocol/echo.util.js';
 
 /**
  * One HTTP exchange of a 2025-11-25 session, with its caller: the principal (from the verified token with `auth`, else
@@ -177,7 +178,9 @@ export class McpLegacyHttpHandler {
       writeError(response, message.id, refusal);
       return;
     }
-    const result = this.wire.initializeResult(handshake.protocolVersion);
+    // Advertised per caller, as server/discover shows it (the exchange's verified token).
+    const caller = { principal: exchange.principal, accessToken: exchange.accessToken, httpResponse: exchange.frameworkResponse };
+    const result = this.wire.initializeResult(handshake.protocolVersion, caller);
     writeJson(response, 200, { jsonrpc: '2.0', id: message.id, result }, { 'Mcp-Session-Id': created.session.id });
   }
 
@@ -218,7 +221,7 @@ export class McpLegacyHttpHandler {
   private checkVersionHeader(request: IncomingMessage, session: LegacySession): void {
     const version = request.headers[McpHeaders.protocolVersion];
     if (version !== undefined && version !== session.protocolVersion) {
-      throw sessionError(400, `Bad Request: unsupported MCP-Protocol-Version '${String(version)}' for this session`);
+      throw sessionError(400, `Bad Request: unsupported MCP-Protocol-Version '${echoed(String(version))}' for this session`);
     }
   }
 }

@@ -10,6 +10,7 @@ import type { ParamHeaderBinding } from '../../discovery/param-headers.js';
 import type { JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { McpHeaders } from '../../protocol/meta-keys.constants.js';
+import { echoed } from '../../protocol/echo.util.js';
 
 /**
  * Methods whose `Mcp-Name` header mirrors a body field (spec 2026-07-28: basic/transports/streamable-http,
@@ -85,12 +86,12 @@ export function checkHeadersAgainstBody(headers: HeaderSource, request: JsonRpcR
   const versionHeader = single(headers, McpHeaders.protocolVersion);
   if (versionHeader !== protocolVersion) {
     throw McpError.headerMismatch(
-      `Header mismatch: MCP-Protocol-Version header value '${versionHeader}' does not match body value '${protocolVersion}'`,
+      `Header mismatch: MCP-Protocol-Version header value '${versionHeader}' does not match body value '${echoed(protocolVersion)}'`,
     );
   }
   const methodHeader = single(headers, McpHeaders.method);
   if (methodHeader !== request.method) {
-    throw McpError.headerMismatch(`Header mismatch: Mcp-Method header value '${methodHeader}' does not match body value '${request.method}'`);
+    throw McpError.headerMismatch(`Header mismatch: Mcp-Method header value '${methodHeader}' does not match body value '${echoed(request.method)}'`);
   }
   const field = Object.hasOwn(NAME_FIELD, request.method) ? NAME_FIELD[request.method] : undefined;
   if (field) {

@@ -21,6 +21,7 @@ import type { McpEventBus } from '../../protocol/mcp-event-bus.interface.js';
 import { NdjsonLineSplitter } from './ndjson-line.splitter.js';
 import type { StdioOutput } from './stdio-output.interface.js';
 import { StdioMessageWriter } from './stdio-message.writer.js';
+import { echoed } from '../../protocol/echo.util.js';
 
 const STATELESS_VERSIONS = new Set(STATELESS_PROTOCOL_VERSIONS);
 
@@ -163,7 +164,7 @@ export class McpStdioConnection {
     }
     const request = incoming.message;
     if (this.inFlight.has(request.id)) {
-      this.writer.write(errorResponse(request.id, McpError.invalidRequest(`Invalid Request: id ${JSON.stringify(request.id)} belongs to a request still in flight`)));
+      this.writer.write(errorResponse(request.id, McpError.invalidRequest(`Invalid Request: id ${echoed(JSON.stringify(request.id))} belongs to a request still in flight`)));
       return;
     }
     // With `legacyWire: false` every request is served as a 2026-only server would: `initialize` makes no session.
@@ -263,7 +264,8 @@ export class McpStdioConnection {
     session.attachStream(this.openChannel());
     this.stopListeningToBus = this.deps.bus.subscribe((event) => session.deliverChange(event, this.deps.options.authorizeDelivery));
     this.session = session;
-    this.writer.write({ jsonrpc: '2.0', id: request.id, result: this.deps.legacy.initializeResult(handshake.protocolVersion) });
+    // stdio's caller is the local process that started the server: no token, no HTTP response (a trusted caller).
+    this.writer.write({ jsonrpc: '2.0', id: request.id, result: this.deps.legacy.initializeResult(handshake.protocolVersion, {}) });
   }
 
   /** A channel whose messages go to the output as they come (the writer keeps their order). */
