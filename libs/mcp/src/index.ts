@@ -135,3 +135,8 @@ export {
 
 // Controller routes as tools (issue #19, item 1): `@McpTool()` beside `@Get()`…, and the MCP context of a route call.
 export { getMcpInvocationContext } from './context/mcp-invocation-context.js';
+
+// The Nest modules users already run (issue #30): rate limits, caching and request context on MCP calls.
+export { mcpThrottlerOptions, type McpThrottlerOptions } from './context/mcp-throttler.options.js';
+export { McpLocalResponse } from './context/local-response.js';
+export type { McpAroundHandler, McpHandlerCall } from './protocol/mcp-handler-call.interface.js';
