@@ -66,10 +66,11 @@ export class McpExecutionContext extends ExecutionContextHost {
   }
 
   /**
-   * Who the call is counted and cached for, the same on every replica: `principal:<p>` for an authenticated caller;
-   * otherwise `address:<ip>` over HTTP (the framework's `request.ip`, so Express's `trust proxy` and Fastify's
-   * `trustProxy` apply), `stdio` on stdio (the one client that owns the process), `in-process` in the testing kit and
-   * `task` in a round of an anonymous task. `mcpThrottlerTracker` and `McpCacheInterceptor` key on it.
+   * Who the call is counted and cached for, the same on every replica: `p:<principal>` for an authenticated caller;
+   * otherwise `a:<address>` over HTTP (the framework's `request.ip`, so Express's `trust proxy` and Fastify's
+   * `trustProxy` apply; an IPv6 address by its /64), `stdio` on stdio (the one client that owns the process),
+   * `in-process` in the testing kit and `task` in a round of an anonymous task. `mcpThrottlerOptions` and
+   * `McpCacheInterceptor` key on it.
    */
   getCallerKey(): string {
     return this.getContext().callerKey;

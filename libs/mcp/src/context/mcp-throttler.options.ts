@@ -1,5 +1,6 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { MCP_ENDPOINT_METADATA } from '../decorators/mcp-metadata.constants.js';
+import { addressGroup } from '../protocol/admission-quota.js';
 import { MCP_CONTEXT_TYPE } from './mcp-execution-context.js';
 import type { MrtrContext } from './mrtr.context.js';
 
@@ -7,8 +8,8 @@ import type { MrtrContext } from './mrtr.context.js';
 export interface McpThrottlerOptions {
   /**
    * The key a call is counted under: on an MCP call the caller key (`McpExecutionContext.getCallerKey()`:
-   * `principal:<p>`, else `address:<ip>` over HTTP, `stdio`, `in-process`); on any other request the request's `ip`
-   * as the throttler's own tracker reads it (without its IPv6 subnet grouping).
+   * `p:<principal>`, else `a:<address>` over HTTP, `stdio`, `in-process`); on any other request the request's `ip`
+   * (an IPv6 address by its /64, as the throttler's own tracker groups it).
    */
   getTracker(request: Record<string, unknown>, context: ExecutionContext): string;
   /**
@@ -32,7 +33,7 @@ export const mcpThrottlerOptions: McpThrottlerOptions = Object.freeze({
   getTracker(request: Record<string, unknown>, context: ExecutionContext): string {
     if (context.getType<string>() === MCP_CONTEXT_TYPE) return (context.getArgByIndex(3) as MrtrContext).callerKey;
     const ip = request.ip ?? (request.socket as { remoteAddress?: string } | undefined)?.remoteAddress;
-    return typeof ip === 'string' ? ip : 'unknown';
+    return typeof ip === 'string' ? addressGroup(ip) : 'unknown';
   },
   skipIf(context: ExecutionContext): boolean {
     if (context.getType<string>() === MCP_CONTEXT_TYPE) return (context.getArgByIndex(3) as MrtrContext).taskId !== undefined;

@@ -90,7 +90,7 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
   }
 
   /**
-   * @internal Who the call is counted and cached for: `principal:<p>`, else `address:<ip>` over HTTP, else the origin
+   * @internal Who the call is counted and cached for: `p:<principal>`, else `a:<address>` over HTTP, else the origin
    * (`stdio`, `in-process`, `task`). See `callerKeyOf`.
    */
   get callerKey(): string {

@@ -1,3 +1,4 @@
+import { callerKey } from './admission-quota.js';
 import type { McpRequestScope } from './mcp-request-scope.interface.js';
 
 /**
@@ -19,15 +20,15 @@ export function callOriginOf(scope: McpCallFacts): McpCallOrigin {
 }
 
 /**
- * Who a call is counted and cached for (rate limits, `McpCacheInterceptor`): `principal:<p>` for an authenticated
- * caller; otherwise, over HTTP, `address:<ip>` — the framework's `request.ip` (which honours Express's `trust proxy`
- * and Fastify's `trustProxy`), else the socket's peer address; off HTTP the origin itself (`stdio`: the one client
- * that owns the process; `in-process`: the test; `task`: a round of an anonymous task).
+ * Who a call is counted and cached for (rate limits, `McpCacheInterceptor`), in the key space of the library's own
+ * per-caller caps (`callerKey`): `p:<principal>` for an authenticated caller; otherwise, over HTTP, `a:<address>` —
+ * the framework's `request.ip` (which honours Express's `trust proxy` and Fastify's `trustProxy`), else the socket's
+ * peer address, an IPv6 address by its /64 — and off HTTP the origin itself (`stdio`: the one client that owns the
+ * process; `in-process`: the test; `task`: a round of an anonymous task).
  */
 export function callerKeyOf(scope: McpCallFacts): string {
-  if (scope.principal !== undefined) return `principal:${scope.principal}`;
   const origin = callOriginOf(scope);
-  if (origin !== 'http') return origin;
-  const ip = (scope.httpRequest as { ip?: unknown } | undefined)?.ip;
-  return `address:${typeof ip === 'string' && ip.length > 0 ? ip : (scope.remoteAddress ?? 'unknown')}`;
+  const ip = origin === 'http' ? (scope.httpRequest as { ip?: unknown } | undefined)?.ip : undefined;
+  const address = typeof ip === 'string' && ip.length > 0 ? ip : scope.remoteAddress;
+  return callerKey({ principal: scope.principal, address: origin === 'http' ? (address ?? 'unknown') : undefined }) ?? origin;
 }
