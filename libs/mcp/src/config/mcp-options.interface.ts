@@ -220,7 +220,7 @@ export interface McpModuleOptions extends McpImplementation {
    * Runs around every run of a handler's pipeline (guards, interceptors, pipes and the method) of `tools/call`,
    * `prompts/get` and `resources/read`, on every transport (HTTP on both wires, stdio, the testing kit) and in every
    * round of a task: the one place to enter a request context (`nestjs-cls`, an `AsyncLocalStorage`) that the
-   * services a handler calls read. Default: none ([Nest ecosystem](docs/nest-ecosystem.md#request-context-with-nestjs-cls)).
+   * services a handler calls read. Default: none (docs/nest-ecosystem.md, "Request context with nestjs-cls").
    */
   aroundHandler?: McpAroundHandler;
   /**
