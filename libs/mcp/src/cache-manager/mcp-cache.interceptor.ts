@@ -1,6 +1,6 @@
-import { type CallHandler, type ExecutionContext, Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { type CallHandler, type ExecutionContext, Inject, Injectable, Logger, type NestInterceptor, type OnModuleDestroy } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { CACHE_MANAGER, CACHE_TTL_METADATA, CacheInterceptor } from '@nestjs/cache-manager';
+import { CACHE_MANAGER, CACHE_TTL_METADATA } from '@nestjs/cache-manager';
 import type { Cache } from 'cache-manager';
 import { createHash, randomUUID } from 'node:crypto';
 import { from, type Observable, of } from 'rxjs';
@@ -39,10 +39,10 @@ const resourceGeneration = (uri: string) => `${MCP_CACHE_KEY_PREFIX}:gen:${sha25
 const INITIAL = '0';
 
 /**
- * `@nestjs/cache-manager`'s interceptor, made to work on MCP calls (issue #30). The stock one keys on the URL of GET
+ * Caching of MCP calls on `@nestjs/cache-manager` (issue #30). The stock `CacheInterceptor` keys on the URL of GET
  * requests, so on an MCP call (a POST, or no HTTP at all) it caches nothing, or — with `@CacheKey` — one entry for
- * every caller and every argument. Register this one instead, globally (`APP_INTERCEPTOR`) or with
- * `@UseInterceptors`; other contexts (HTTP routes) get the stock behaviour.
+ * every caller and every argument. Register this one globally (`APP_INTERCEPTOR`) or with `@UseInterceptors`; it
+ * handles MCP calls only and lets everything else through, so the stock one keeps caching your HTTP routes beside it.
  *
  * On an MCP call it caches what the handler returns, for:
  * - tools whose definition says `annotations.readOnlyHint: true` (never a task tool), `prompts/get`, `resources/read`;
@@ -64,24 +64,24 @@ const INITIAL = '0';
  * ```
  */
 @Injectable()
-export class McpCacheInterceptor extends CacheInterceptor implements OnModuleDestroy {
+export class McpCacheInterceptor implements NestInterceptor, OnModuleDestroy {
   private readonly logger = new Logger('McpCache');
   private readonly stopListening: () => void;
   /** The markers this replica is writing: calls wait for them, so a change published here is never read stale here. */
   private invalidating: Promise<unknown> = Promise.resolve();
 
+  /** @internal Created by Nest's injector, from the cache (`CacheModule`) and nest-mcp's registry and event bus. */
   constructor(
     @Inject(CACHE_MANAGER) private readonly cache: Cache,
-    reflector: Reflector,
+    private readonly reflector: Reflector,
     private readonly registry: McpRegistry,
     @Inject(MCP_EVENT_BUS) bus: McpEventBus,
   ) {
-    super(cache, reflector);
     this.stopListening = bus.subscribe((event) => this.onChange(event));
   }
 
-  override async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    if (context.getType<string>() !== MCP_CONTEXT_TYPE) return super.intercept(context, next);
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    if (context.getType<string>() !== MCP_CONTEXT_TYPE) return next.handle();
     const call = context.getArgByIndex<MrtrContext>(3);
     const plan = await this.planFor(context, call);
     if (!plan) return next.handle();
