@@ -6,6 +6,7 @@ import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
 import { connectLegacyClient } from './support/legacy-client.factory.js';
 import { legacyRecordingFetch } from './support/legacy-schema.validator.js';
 import { connectClient } from './support/mcp-client.factory.js';
+import { fetchAs } from './support/principal.util.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
 import { closeReplica, eventually } from './support/redis-replicas.js';
 
@@ -16,12 +17,6 @@ import { closeReplica, eventually } from './support/redis-replicas.js';
  * follow what is cached, on both wires; on Redis (Keyv, `@keyv/redis`) entries and invalidations are shared by replicas.
  */
 
-const as = (user: string, base: typeof fetch = globalThis.fetch): typeof fetch =>
-  ((input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('x-user', user);
-    return base(input, { ...init, headers });
-  }) as typeof fetch;
 
 /** A read that always reaches the server: the official client keeps reads for their `ttlMs` itself. */
 const read = (client: Client, uri: string) => client.readResource({ uri }, { cacheMode: 'bypass' });
@@ -43,7 +38,7 @@ describe.each(ADAPTERS)('caching with @nestjs/cache-manager (%s)', (adapter) => 
   });
 
   const connect = async (user: string) => {
-    const client = await connectClient(running.mcpUrl, { fetch: as(user) });
+    const client = await connectClient(running.mcpUrl, { fetch: fetchAs(user) });
     clients.push(client);
     return client;
   };
@@ -106,7 +101,7 @@ describe.each(ADAPTERS)('caching with @nestjs/cache-manager (%s)', (adapter) => 
   });
 
   it('2025-11-25: the same cache in a session', async () => {
-    const { client } = await connectLegacyClient(running.mcpUrl, { recorder: legacyRecordingFetch(as('carol')) });
+    const { client } = await connectLegacyClient(running.mcpUrl, { recorder: legacyRecordingFetch(fetchAs('carol')) });
     clients.push(client);
     const first = await client.callTool({ name: 'price', arguments: { sku: 'pear' } });
     const again = await client.callTool({ name: 'price', arguments: { sku: 'pear' } });
@@ -134,7 +129,7 @@ describe.each(ADAPTERS)('caching on Redis (Keyv) across two replicas (%s)', (ada
 
   const runsOn = (index: number) => replicas[index].app.get(Catalog).runs;
   const clientOf = async (index: number, user: string) => {
-    const client = await connectClient(replicas[index].mcpUrl, { fetch: as(user) });
+    const client = await connectClient(replicas[index].mcpUrl, { fetch: fetchAs(user) });
     clients.push(client);
     return client;
   };

@@ -7,6 +7,7 @@ import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
 import { connectLegacyClient } from './support/legacy-client.factory.js';
 import { legacyRecordingFetch } from './support/legacy-schema.validator.js';
 import { connectClient } from './support/mcp-client.factory.js';
+import { fetchAs } from './support/principal.util.js';
 import { mcpPost, requestMeta } from './support/raw-request.util.js';
 import { modernMeta, startInProcessStdio, type InProcessStdio } from './support/stdio.harness.js';
 
@@ -17,12 +18,6 @@ import { modernMeta, startInProcessStdio, type InProcessStdio } from './support/
  * so does a guard that reads it.
  */
 
-const as = (user: string, base: typeof fetch = globalThis.fetch): typeof fetch =>
-  ((input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('x-user', user);
-    return base(input, { ...init, headers });
-  }) as typeof fetch;
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 
@@ -39,7 +34,7 @@ describe.each(ADAPTERS)('request context with nestjs-cls over HTTP (%s)', (adapt
   });
 
   it('2026-07-28: the service reads the caller, a request id and the trace id; a guard reads the context too', async () => {
-    const alice = await connectClient(running.mcpUrl, { fetch: as('alice') });
+    const alice = await connectClient(running.mcpUrl, { fetch: fetchAs('alice') });
     clients.push(alice);
     const result = await alice.callTool({ name: 'delete_sku', arguments: { sku: 'apple' } });
     expect(result.structuredContent ?? JSON.parse((result.content as Array<{ text: string }>)[0].text)).toMatchObject({ action: 'deleted apple', by: 'alice', requestId: expect.any(String) });
@@ -53,13 +48,13 @@ describe.each(ADAPTERS)('request context with nestjs-cls over HTTP (%s)', (adapt
     expect(traced.status).toBe(200);
     expect(running.app.get(AuditService).records.at(-1)).toMatchObject({ by: 'alice', traceId: TRACE_ID });
 
-    const guest = await connectClient(running.mcpUrl, { fetch: as('guest') });
+    const guest = await connectClient(running.mcpUrl, { fetch: fetchAs('guest') });
     clients.push(guest);
     expect(await guest.callTool({ name: 'delete_sku', arguments: { sku: 'apple' } })).toMatchObject({ isError: true, content: [{ text: 'Forbidden resource' }] });
   });
 
   it('2025-11-25: the same context in a session', async () => {
-    const { client } = await connectLegacyClient(running.mcpUrl, { recorder: legacyRecordingFetch(as('bob')) });
+    const { client } = await connectLegacyClient(running.mcpUrl, { recorder: legacyRecordingFetch(fetchAs('bob')) });
     clients.push(client);
     await client.callTool({ name: 'delete_sku', arguments: { sku: 'apple' } });
     expect(running.app.get(AuditService).records.at(-1)).toMatchObject({ action: 'deleted apple', by: 'bob', requestId: expect.any(String) });

@@ -8,6 +8,7 @@ import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
 import { connectLegacyClient, legacyPost } from './support/legacy-client.factory.js';
 import { legacyRecordingFetch } from './support/legacy-schema.validator.js';
 import { connectClient } from './support/mcp-client.factory.js';
+import { fetchAs } from './support/principal.util.js';
 import { mcpPost } from './support/raw-request.util.js';
 import { openStream } from './support/sse-stream.reader.js';
 import { modernMeta, startInProcessStdio, type InProcessStdio } from './support/stdio.harness.js';
@@ -23,13 +24,6 @@ import { modernMeta, startInProcessStdio, type InProcessStdio } from './support/
 const LIMIT = 3;
 const TOO_MANY = 'ThrottlerException: Too Many Requests';
 
-/** A fetch that says who the caller is (the example's `principal` reads `x-user`). */
-const as = (user: string, base: typeof fetch = globalThis.fetch): typeof fetch =>
-  ((input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('x-user', user);
-    return base(input, { ...init, headers });
-  }) as typeof fetch;
 
 const search = (client: Client, query = 'q') => client.callTool({ name: 'search', arguments: { query } });
 const refused = { code: -32603, message: TOO_MANY, data: { retryAfterSeconds: expect.any(Number) } };
@@ -59,7 +53,7 @@ describe.each(ADAPTERS)('rate limits with @nestjs/throttler (%s)', (adapter) => 
   });
 
   const connect = async (user: string) => {
-    const client = await connectClient(running.mcpUrl, { fetch: as(user) });
+    const client = await connectClient(running.mcpUrl, { fetch: fetchAs(user) });
     clients.push(client);
     return client;
   };
@@ -119,7 +113,7 @@ describe.each(ADAPTERS)('rate limits with @nestjs/throttler (%s)', (adapter) => 
   });
 
   it('2025-11-25: the same JSON-RPC error, with HTTP 200, in the session', async () => {
-    const recorder = legacyRecordingFetch(as('frank'));
+    const recorder = legacyRecordingFetch(fetchAs('frank'));
     const { client, sessionId } = await connectLegacyClient(running.mcpUrl, { recorder });
     clients.push(client);
     for (let call = 0; call < LIMIT - 1; call++) expect((await search(client)).isError).toBeFalsy();

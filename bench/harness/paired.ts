@@ -1,42 +1,13 @@
 import type { BenchOptions } from './options.js';
 import type { PairedAdapterResults, PairedResults } from './paired-result.interface.js';
+import { measure, medianCell } from './echo-cell.js';
 import { runLoad } from './load.js';
 import { log } from './progress-log.js';
-import type { EchoCell } from './result.interface.js';
 import { ServerProcess } from './server-process.js';
-import { median, pairedRatio } from './stats.js';
+import { pairedRatio } from './stats.js';
 import type { WireRequest } from './wire.js';
 
 const ADAPTERS = ['express', 'fastify'] as const;
-
-/** The medians of a cell over rounds (failures added up). */
-export function medianCell(cells: EchoCell[]): EchoCell {
-  return {
-    rps: median(cells.map((cell) => cell.rps)),
-    p50Ms: median(cells.map((cell) => cell.p50Ms)),
-    p99Ms: median(cells.map((cell) => cell.p99Ms)),
-    cpuUsPerCall: median(cells.map((cell) => cell.cpuUsPerCall)),
-    requests: median(cells.map((cell) => cell.requests)),
-    failures: cells.reduce((sum, cell) => sum + cell.failures, 0),
-  };
-}
-
-/** One measured cell: `seconds` of closed-loop load of `request`, and the server's CPU over it. */
-export async function measure(server: ServerProcess, request: WireRequest, connections: number, seconds: number): Promise<EchoCell> {
-  const before = await server.cpuUsage();
-  const load = await runLoad({ url: server.url('/mcp'), request, connections, seconds });
-  const after = await server.cpuUsage();
-  const cpuUs = after.user - before.user + (after.system - before.system);
-  if (load.failures > 0) log(`  warning: ${server.label} c=${connections}: ${load.failures} failed requests`);
-  return {
-    rps: load.rps,
-    p50Ms: load.p50Ms,
-    p99Ms: load.p99Ms,
-    cpuUsPerCall: load.requests > 0 ? cpuUs / load.requests : Number.NaN,
-    requests: load.requests,
-    failures: load.failures,
-  };
-}
 
 /** What a paired workload compares: one server script, started with the subject's and the baseline's arguments. */
 export interface PairedWorkload {
@@ -69,40 +40,55 @@ export async function runPaired(workload: PairedWorkload, options: BenchOptions)
     const baseline = await ServerProcess.start(`nest-mcp-${adapter} ${workload.baseline.label}`, { script: workload.script, args: ['--adapter', adapter, ...workload.baseline.args] });
     try {
       for (const server of [subject, baseline]) await workload.verify(server, workload.request);
-      log(`${workload.name} (${adapter}): warm-up ${options.warmupSeconds} s per server`);
-      for (const server of [subject, baseline]) {
-        await runLoad({ url: server.url('/mcp'), request: workload.request, connections: 16, seconds: options.warmupSeconds });
-      }
-      const adapterResults: PairedAdapterResults = { rounds: { subject: {}, baseline: {} }, medians: { subject: {}, baseline: {} }, cost: {} };
-      for (let round = 0; round < options.rounds; round++) {
-        for (const concurrency of options.concurrencies) {
-          // Alternate which server goes first, so that neither always meets a warmer or cooler machine.
-          const order = round % 2 === 0 ? (['subject', 'baseline'] as const) : (['baseline', 'subject'] as const);
-          const line: string[] = [];
-          for (const which of order) {
-            const cell = await measure(which === 'subject' ? subject : baseline, workload.request, concurrency, options.echoSeconds);
-            (adapterResults.rounds[which][String(concurrency)] ??= []).push(cell);
-            line.push(`${workload[which].label} ${Math.round(cell.rps)}`);
-          }
-          log(`${workload.name} (${adapter}) round ${round + 1}/${options.rounds} c=${concurrency}: ${line.join(', ')} req/s`);
-        }
-      }
-      for (const concurrency of options.concurrencies.map(String)) {
-        const subjectCells = adapterResults.rounds.subject[concurrency] ?? [];
-        const baselineCells = adapterResults.rounds.baseline[concurrency] ?? [];
-        const [subjectMedian, baselineMedian] = [medianCell(subjectCells), medianCell(baselineCells)];
-        adapterResults.medians.subject[concurrency] = subjectMedian;
-        adapterResults.medians.baseline[concurrency] = baselineMedian;
-        adapterResults.cost[concurrency] = {
-          rpsRatio: pairedRatio(subjectCells.map((cell) => cell.rps), baselineCells.map((cell) => cell.rps)),
-          p50Ratio: pairedRatio(subjectCells.map((cell) => cell.p50Ms), baselineCells.map((cell) => cell.p50Ms)),
-          extraCpuUsPerCall: subjectMedian.cpuUsPerCall - baselineMedian.cpuUsPerCall,
-        };
-      }
+      const adapterResults = await measurePair(`${workload.name} (${adapter})`, { subject, baseline }, { subject: workload.subject.label, baseline: workload.baseline.label }, workload.request, options);
       results.adapters[adapter] = adapterResults;
     } finally {
       await Promise.all([subject.stop(), baseline.stop()]);
     }
+  }
+  return results;
+}
+
+/**
+ * Warm-up, then interleaved rounds (subject, baseline, baseline, subject, …) of `request` at each concurrency on two
+ * started servers; medians and the subject's cost against the baseline. `name` and `labels` are for the log.
+ */
+export async function measurePair(
+  name: string,
+  servers: { subject: ServerProcess; baseline: ServerProcess },
+  labels: { subject: string; baseline: string },
+  request: WireRequest,
+  options: BenchOptions,
+): Promise<PairedAdapterResults> {
+  log(`${name}: warm-up ${options.warmupSeconds} s per server`);
+  for (const server of [servers.subject, servers.baseline]) {
+    await runLoad({ url: server.url('/mcp'), request, connections: 16, seconds: options.warmupSeconds });
+  }
+  const results: PairedAdapterResults = { rounds: { subject: {}, baseline: {} }, medians: { subject: {}, baseline: {} }, cost: {} };
+  for (let round = 0; round < options.rounds; round++) {
+    for (const concurrency of options.concurrencies) {
+      // Alternate which server goes first, so that neither always meets a warmer or cooler machine.
+      const order = round % 2 === 0 ? (['subject', 'baseline'] as const) : (['baseline', 'subject'] as const);
+      const line: string[] = [];
+      for (const which of order) {
+        const cell = await measure(servers[which], request, concurrency, options.echoSeconds);
+        (results.rounds[which][String(concurrency)] ??= []).push(cell);
+        line.push(`${labels[which]} ${Math.round(cell.rps)}`);
+      }
+      log(`${name} round ${round + 1}/${options.rounds} c=${concurrency}: ${line.join(', ')} req/s`);
+    }
+  }
+  for (const concurrency of options.concurrencies.map(String)) {
+    const subjectCells = results.rounds.subject[concurrency] ?? [];
+    const baselineCells = results.rounds.baseline[concurrency] ?? [];
+    const [subjectMedian, baselineMedian] = [medianCell(subjectCells), medianCell(baselineCells)];
+    results.medians.subject[concurrency] = subjectMedian;
+    results.medians.baseline[concurrency] = baselineMedian;
+    results.cost[concurrency] = {
+      rpsRatio: pairedRatio(subjectCells.map((cell) => cell.rps), baselineCells.map((cell) => cell.rps)),
+      p50Ratio: pairedRatio(subjectCells.map((cell) => cell.p50Ms), baselineCells.map((cell) => cell.p50Ms)),
+      extraCpuUsPerCall: subjectMedian.cpuUsPerCall - baselineMedian.cpuUsPerCall,
+    };
   }
   return results;
 }

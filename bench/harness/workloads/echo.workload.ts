@@ -4,7 +4,7 @@ import type { BenchOptions } from '../options.js';
 import { log, rotate } from '../progress-log.js';
 import type { EchoCell, EchoResults } from '../result.interface.js';
 import { SERVERS, type ServerId } from '../servers.js';
-import { median } from '../stats.js';
+import { medianCell } from '../echo-cell.js';
 import { toolCall } from '../wire.js';
 
 /** `tools/call` of `echo` at each concurrency, every server in turn within a round (A B C A B C …). */
@@ -46,14 +46,7 @@ export async function runEcho(fleet: Fleet, ids: readonly ServerId[], options: B
   for (const id of ids) {
     const medians: Record<string, EchoCell> = {};
     for (const [concurrency, cells] of Object.entries(results.rounds[id] ?? {})) {
-      medians[concurrency] = {
-        rps: median(cells.map((cell) => cell.rps)),
-        p50Ms: median(cells.map((cell) => cell.p50Ms)),
-        p99Ms: median(cells.map((cell) => cell.p99Ms)),
-        cpuUsPerCall: median(cells.map((cell) => cell.cpuUsPerCall)),
-        requests: median(cells.map((cell) => cell.requests)),
-        failures: cells.reduce((sum, cell) => sum + cell.failures, 0),
-      };
+      medians[concurrency] = medianCell(cells);
     }
     results.medians[id] = medians;
   }

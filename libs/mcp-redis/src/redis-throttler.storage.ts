@@ -76,10 +76,7 @@ export class RedisThrottlerStorage {
     connection: McpRedisConnection,
     private readonly options: McpRedisResolvedOptions,
   ) {
-    const commands = connection.commands;
-    // defineCommand runs the script by its SHA (EVALSHA), loading it when Redis does not know it yet.
-    if (!('nestMcpThrottle' in commands)) commands.defineCommand('nestMcpThrottle', { numberOfKeys: 2, lua: INCREMENT });
-    this.redis = commands as ScriptedRedis;
+    this.redis = connection.scripted<ScriptedRedis>('nestMcpThrottle', 2, INCREMENT);
   }
 
   /** Counts one hit of `key` for the throttler `throttlerName` (the throttler's `ThrottlerStorage.increment`). */
