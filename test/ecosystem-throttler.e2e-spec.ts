@@ -3,7 +3,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { McpTestingClient, McpTestingError } from 'nest-mcp/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rateLimitedAppModule, ReportsModule } from '../docs/examples/ecosystem/rate-limits.module.js';
-import { ThrottledTaskTools, ThrottledTasksModule } from './fixtures/ecosystem-throttler.fixture.js';
+import { ThrottledRouteModule, ThrottledTaskTools, ThrottledTasksModule } from './fixtures/ecosystem-throttler.fixture.js';
 import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
 import { connectLegacyClient, legacyPost } from './support/legacy-client.factory.js';
 import { legacyRecordingFetch } from './support/legacy-schema.validator.js';
@@ -147,6 +147,15 @@ describe('rate limits with @nestjs/throttler in the testing kit (in process)', (
     const error = await client.callTool('daily_report').then(() => undefined, (thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(McpTestingError);
     expect(error).toMatchObject({ code: -32603, httpStatus: 429, message: TOO_MANY, data: { retryAfterSeconds: 1 } });
+  });
+
+  it("a controller route called as a tool: the route's throttler guard refuses the second call per caller", async () => {
+    moduleRef = await Test.createTestingModule({ imports: [ThrottledRouteModule] }).compile();
+    const alice = await McpTestingClient.create(moduleRef, { principal: 'alice' });
+    expect(JSON.parse((await alice.callTool('stock_level')).text())).toEqual({ items: 42 });
+    await expect(alice.callTool('stock_level')).rejects.toMatchObject({ code: -32603, httpStatus: 429, message: TOO_MANY });
+    const bob = await McpTestingClient.create(moduleRef, { principal: 'bob' });
+    expect(JSON.parse((await bob.callTool('stock_level')).text())).toEqual({ items: 42 });
   });
 
   it('counts the call that creates a task, not its rounds', async () => {

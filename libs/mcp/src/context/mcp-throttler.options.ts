@@ -2,13 +2,15 @@ import type { ExecutionContext } from '@nestjs/common';
 import { MCP_ENDPOINT_METADATA } from '../decorators/mcp-metadata.constants.js';
 import { addressGroup } from '../protocol/admission-quota.js';
 import { MCP_CONTEXT_TYPE } from './mcp-execution-context.js';
+import { getMcpInvocationContext } from './mcp-invocation-context.js';
 import type { MrtrContext } from './mrtr.context.js';
 
 /** The shape of `@nestjs/throttler`'s `getTracker` and `skipIf` options, without depending on the package. */
 export interface McpThrottlerOptions {
   /**
    * The key a call is counted under: on an MCP call the caller key (`McpExecutionContext.getCallerKey()`:
-   * `p:<principal>`, else `a:<address>` over HTTP, `stdio`, `in-process`); on any other request the request's `ip`
+   * `p:<principal>`, else `a:<address>` over HTTP, `stdio`, `in-process`), also for a controller route called as a
+   * tool; on any other request the request's `ip`
    * (an IPv6 address by its /64, as the throttler's own tracker groups it).
    */
   getTracker(request: Record<string, unknown>, context: ExecutionContext): string;
@@ -32,6 +34,9 @@ export interface McpThrottlerOptions {
 export const mcpThrottlerOptions: McpThrottlerOptions = Object.freeze({
   getTracker(request: Record<string, unknown>, context: ExecutionContext): string {
     if (context.getType<string>() === MCP_CONTEXT_TYPE) return (context.getArgByIndex(3) as MrtrContext).callerKey;
+    // A controller route called as a tool: the MCP caller, as for any other tool.
+    const invocation = getMcpInvocationContext(request);
+    if (invocation) return invocation.callerKey;
     const ip = request.ip ?? (request.socket as { remoteAddress?: string } | undefined)?.remoteAddress;
     return typeof ip === 'string' ? addressGroup(ip) : 'unknown';
   },
