@@ -17,10 +17,10 @@ export function medianCell(cells: EchoCell[]): EchoCell {
   };
 }
 
-/** One measured cell: `seconds` of closed-loop load of `request`, and the server's CPU over it. */
-export async function measure(server: ServerProcess, request: WireRequest, connections: number, seconds: number): Promise<EchoCell> {
+/** One measured cell: `seconds` of closed-loop load of `request` on `path`, and the server's CPU over it. */
+export async function measure(server: ServerProcess, request: WireRequest, connections: number, seconds: number, path = '/mcp'): Promise<EchoCell> {
   const before = await server.cpuUsage();
-  const load = await runLoad({ url: server.url('/mcp'), request, connections, seconds });
+  const load = await runLoad({ url: server.url(path), request, connections, seconds });
   const after = await server.cpuUsage();
   const cpuUs = after.user - before.user + (after.system - before.system);
   if (load.failures > 0) log(`  warning: ${server.label} c=${connections}: ${load.failures} failed requests`);
