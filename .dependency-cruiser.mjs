@@ -12,6 +12,8 @@
  *  mcp.module.ts         the Nest module: providers and their order       wires every layer below
  *  testing/              the testing kit (`nest-mcp/testing`)             starts calls like a transport; production
  *                                                                         code never depends on it
+ *  cache-manager/        `@nestjs/cache-manager` on MCP calls             an optional entry (`nest-mcp/cache-manager`):
+ *                        (`nest-mcp/cache-manager`)                       the only code that imports the cache packages
  *  transport/http,       Streamable HTTP (Express, Fastify), stdio        bytes in, calls to the runner, bytes out;
  *  transport/stdio                                                        siblings: neither imports the other
  *  playground/           the playground's documents: the page bundled     served by the HTTP transport to browsers;
@@ -64,7 +66,7 @@
 const LAYERS = [
   ['index.ts'],
   ['mcp.module.ts'],
-  ['testing/'],
+  ['testing/', 'cache-manager/'],
   ['transport/http/', 'transport/stdio/'],
   ['playground/'],
   ['legacy/'],
@@ -128,6 +130,15 @@ export default {
       severity: 'error',
       from: { path: SRC },
       to: { circular: true, dependencyTypesNot: ['type-only'], viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'cache-packages-in-their-entry',
+      comment:
+        '@nestjs/cache-manager and cache-manager are optional peer dependencies: only the nest-mcp/cache-manager entry ' +
+        '(libs/mcp/src/cache-manager/) may import them, so an application without them can load nest-mcp.',
+      severity: 'error',
+      from: { path: SRC, pathNot: `${SRC}cache-manager/` },
+      to: { path: '(^|/)node_modules/(@nestjs/cache-manager|cache-manager)/' },
     },
     {
       name: 'no-unknown-folder',

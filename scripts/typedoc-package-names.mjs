@@ -10,6 +10,7 @@ import { Converter, ReflectionKind } from 'typedoc';
 const IMPORT_PATHS = {
   'mcp/src': 'nest-mcp',
   'mcp/src/testing': 'nest-mcp/testing',
+  'mcp/src/cache-manager': 'nest-mcp/cache-manager',
   'mcp-redis/src': 'nest-mcp-redis',
   'mcp-redis/src/health': 'nest-mcp-redis/health',
 };

@@ -6,6 +6,7 @@ import { listPublicApi, PUBLIC_ENTRIES, valueNames, type PublicApi } from './sup
 const RUNTIME: Record<string, () => Promise<Record<string, unknown>>> = {
   'nest-mcp': () => import('nest-mcp'),
   'nest-mcp/testing': () => import('nest-mcp/testing'),
+  'nest-mcp/cache-manager': () => import('nest-mcp/cache-manager'),
 };
 
 /** Shown when the snapshot differs: a change of the public API is a decision, made by updating the snapshot. */

@@ -24,6 +24,7 @@ import { runStream } from './workloads/stream.workload.js';
 import { runScaleOut } from './workloads/redis.workload.js';
 import { runTasks, TASKS_SERVERS } from './workloads/tasks.workload.js';
 import { renderAuth, runAuth } from './workloads/auth.workload.js';
+import { renderCache, renderThrottler, runCache, runThrottler } from './workloads/ecosystem.workload.js';
 
 /** dist/bench/bench/harness → the repository root. */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -171,6 +172,18 @@ async function main(): Promise<number> {
     await step(result, 'auth', async () => {
       result.auth = await runAuth(options);
       console.log(renderAuth(result.auth));
+    });
+  }
+  if (wants('cache')) {
+    await step(result, 'cache', async () => {
+      result.cache = await runCache(options);
+      console.log(renderCache(result.cache));
+    });
+  }
+  if (wants('throttler')) {
+    await step(result, 'throttler', async () => {
+      result.throttler = await runThrottler(options);
+      console.log(renderThrottler(result.throttler));
     });
   }
 

@@ -1,4 +1,5 @@
 import type { AuthResults } from './auth-result.interface.js';
+import type { PairedResults } from './paired-result.interface.js';
 import type { ScaleOutResults } from './scale-out-result.interface.js';
 import type { ServerId } from './servers.js';
 
@@ -205,6 +206,10 @@ export interface RunResult {
   redis?: ScaleOutResults;
   /** The `auth` workload: the cost of JWT validation per call (issue #17). */
   auth?: AuthResults;
+  /** The `cache` workload: a cached read-only tool against the uncached one (issue #30). */
+  cache?: PairedResults;
+  /** The `throttler` workload: the throttler's guard against no guard (issue #30). */
+  throttler?: PairedResults;
   profile?: ProfileResults;
   ratios: RatioRow[];
   targets: TargetRow[];

@@ -17,6 +17,7 @@ const ROOT = new URL('../../', import.meta.url);
 const ALIASES = {
   'nest-mcp': new URL('libs/mcp/src/index.ts', ROOT).href,
   'nest-mcp/testing': new URL('libs/mcp/src/testing/index.ts', ROOT).href,
+  'nest-mcp/cache-manager': new URL('libs/mcp/src/cache-manager/index.ts', ROOT).href,
   'nest-mcp-redis': new URL('libs/mcp-redis/src/index.ts', ROOT).href,
   'nest-mcp-redis/health': new URL('libs/mcp-redis/src/health/index.ts', ROOT).href,
 };

@@ -3,12 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { AUTH_BENCH_RESOURCE } from '../../servers/shared/auth-bench.constants.js';
 import type { AuthAdapterResults, AuthResults } from '../auth-result.interface.js';
-import { runLoad } from '../load.js';
 import type { BenchOptions } from '../options.js';
 import { log } from '../progress-log.js';
-import type { EchoCell } from '../result.interface.js';
+import { measurePair } from '../paired.js';
 import { ServerProcess } from '../server-process.js';
-import { median, pairedRatio } from '../stats.js';
 import { toolCall, type WireRequest } from '../wire.js';
 
 const ADAPTERS = ['express', 'fastify'] as const;
@@ -52,34 +50,6 @@ async function verifyServer(server: ServerProcess, request: WireRequest, withAut
   }
 }
 
-function medianCell(cells: EchoCell[]): EchoCell {
-  return {
-    rps: median(cells.map((cell) => cell.rps)),
-    p50Ms: median(cells.map((cell) => cell.p50Ms)),
-    p99Ms: median(cells.map((cell) => cell.p99Ms)),
-    cpuUsPerCall: median(cells.map((cell) => cell.cpuUsPerCall)),
-    requests: median(cells.map((cell) => cell.requests)),
-    failures: cells.reduce((sum, cell) => sum + cell.failures, 0),
-  };
-}
-
-/** One measured cell: `seconds` of closed-loop `echo` load, and the server's CPU over it. */
-async function measure(server: ServerProcess, request: WireRequest, connections: number, seconds: number): Promise<EchoCell> {
-  const before = await server.cpuUsage();
-  const load = await runLoad({ url: server.url('/mcp'), request, connections, seconds });
-  const after = await server.cpuUsage();
-  const cpuUs = after.user - before.user + (after.system - before.system);
-  if (load.failures > 0) log(`  warning: ${server.label} c=${connections}: ${load.failures} failed requests`);
-  return {
-    rps: load.rps,
-    p50Ms: load.p50Ms,
-    p99Ms: load.p99Ms,
-    cpuUsPerCall: load.requests > 0 ? cpuUs / load.requests : Number.NaN,
-    requests: load.requests,
-    failures: load.failures,
-  };
-}
-
 /**
  * The `auth` workload (issue #17): the cost of authorization per call. On each adapter, the same nest-mcp server with
  * `auth` (RS256 JWTs, keys from a JWKS fetched once) and without it receive the same `echo` calls, bearer header
@@ -106,36 +76,12 @@ export async function runAuth(options: BenchOptions): Promise<AuthResults> {
           results.verifyUs = micro.verifyUs;
           log(`auth: JwtTokenVerifier.verify ${micro.verifyUs.toFixed(1)} µs per call (${ALGORITHM})`);
         }
-        log(`auth (${adapter}): warm-up ${options.warmupSeconds} s per server`);
-        for (const server of [withAuth, withoutAuth]) {
-          await runLoad({ url: server.url('/mcp'), request, connections: 16, seconds: options.warmupSeconds });
-        }
-        const adapterResults: AuthAdapterResults = { rounds: { withAuth: {}, withoutAuth: {} }, medians: { withAuth: {}, withoutAuth: {} }, cost: {} };
-        for (let round = 0; round < options.rounds; round++) {
-          for (const concurrency of options.concurrencies) {
-            // Alternate which server goes first, so that neither always meets a warmer or cooler machine.
-            const order = round % 2 === 0 ? (['withAuth', 'withoutAuth'] as const) : (['withoutAuth', 'withAuth'] as const);
-            const line: string[] = [];
-            for (const which of order) {
-              const cell = await measure(which === 'withAuth' ? withAuth : withoutAuth, request, concurrency, options.echoSeconds);
-              (adapterResults.rounds[which][String(concurrency)] ??= []).push(cell);
-              line.push(`${which === 'withAuth' ? 'with' : 'without'} ${Math.round(cell.rps)}`);
-            }
-            log(`auth (${adapter}) round ${round + 1}/${options.rounds} c=${concurrency}: ${line.join(', ')} req/s`);
-          }
-        }
-        for (const concurrency of options.concurrencies.map(String)) {
-          const withCells = adapterResults.rounds.withAuth[concurrency] ?? [];
-          const withoutCells = adapterResults.rounds.withoutAuth[concurrency] ?? [];
-          const [withMedian, withoutMedian] = [medianCell(withCells), medianCell(withoutCells)];
-          adapterResults.medians.withAuth[concurrency] = withMedian;
-          adapterResults.medians.withoutAuth[concurrency] = withoutMedian;
-          adapterResults.cost[concurrency] = {
-            rpsRatio: pairedRatio(withCells.map((cell) => cell.rps), withoutCells.map((cell) => cell.rps)),
-            p50Ratio: pairedRatio(withCells.map((cell) => cell.p50Ms), withoutCells.map((cell) => cell.p50Ms)),
-            extraCpuUsPerCall: withMedian.cpuUsPerCall - withoutMedian.cpuUsPerCall,
-          };
-        }
+        const pair = await measurePair(`auth (${adapter})`, { subject: withAuth, baseline: withoutAuth }, { subject: 'with', baseline: 'without' }, request, options);
+        const adapterResults: AuthAdapterResults = {
+          rounds: { withAuth: pair.rounds.subject, withoutAuth: pair.rounds.baseline },
+          medians: { withAuth: pair.medians.subject, withoutAuth: pair.medians.baseline },
+          cost: pair.cost,
+        };
         results.adapters[adapter] = adapterResults;
       } finally {
         await Promise.all([withAuth.stop(), withoutAuth.stop()]);

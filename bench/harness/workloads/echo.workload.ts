@@ -4,7 +4,7 @@ import type { BenchOptions } from '../options.js';
 import { log, rotate } from '../progress-log.js';
 import type { EchoCell, EchoResults } from '../result.interface.js';
 import { SERVERS, type ServerId } from '../servers.js';
-import { median } from '../stats.js';
+import { measure, medianCell } from '../echo-cell.js';
 import { toolCall } from '../wire.js';
 
 /** `tools/call` of `echo` at each concurrency, every server in turn within a round (A B C A B C …). */
@@ -22,22 +22,10 @@ export async function runEcho(fleet: Fleet, ids: readonly ServerId[], options: B
       const line: string[] = [];
       for (const id of rotate(ids, round)) {
         const server = fleet.get(id);
-        const before = await server.cpuUsage();
-        const load = await runLoad({ url: server.url(SERVERS[id].echoPath), request, connections: concurrency, seconds: options.echoSeconds });
-        const after = await server.cpuUsage();
-        const cpuUs = after.user - before.user + (after.system - before.system);
-        const cell: EchoCell = {
-          rps: load.rps,
-          p50Ms: load.p50Ms,
-          p99Ms: load.p99Ms,
-          cpuUsPerCall: load.requests > 0 ? cpuUs / load.requests : Number.NaN,
-          requests: load.requests,
-          failures: load.failures,
-        };
+        const cell = await measure(server, request, concurrency, options.echoSeconds, SERVERS[id].echoPath);
         const byServer = (results.rounds[id] ??= {});
         (byServer[String(concurrency)] ??= []).push(cell);
-        line.push(`${id} ${Math.round(load.rps)}`);
-        if (load.failures > 0) log(`  warning: ${id} c=${concurrency}: ${load.failures} failed requests`);
+        line.push(`${id} ${Math.round(cell.rps)}`);
       }
       log(`echo round ${round + 1}/${options.rounds} c=${concurrency}: ${line.join(', ')} req/s`);
     }
@@ -46,14 +34,7 @@ export async function runEcho(fleet: Fleet, ids: readonly ServerId[], options: B
   for (const id of ids) {
     const medians: Record<string, EchoCell> = {};
     for (const [concurrency, cells] of Object.entries(results.rounds[id] ?? {})) {
-      medians[concurrency] = {
-        rps: median(cells.map((cell) => cell.rps)),
-        p50Ms: median(cells.map((cell) => cell.p50Ms)),
-        p99Ms: median(cells.map((cell) => cell.p99Ms)),
-        cpuUsPerCall: median(cells.map((cell) => cell.cpuUsPerCall)),
-        requests: median(cells.map((cell) => cell.requests)),
-        failures: cells.reduce((sum, cell) => sum + cell.failures, 0),
-      };
+      medians[concurrency] = medianCell(cells);
     }
     results.medians[id] = medians;
   }

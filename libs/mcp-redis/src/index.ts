@@ -5,3 +5,4 @@ export { RedisEventBus } from './redis-event-bus.js';
 export { RedisTaskStore } from './redis-task.store.js';
 export { BullMqTaskRunner } from './bullmq-task.runner.js';
 export { RedisRequestStateStore } from './redis-request-state.store.js';
+export { RedisThrottlerStorage, type RedisThrottlerRecord } from './redis-throttler.storage.js';

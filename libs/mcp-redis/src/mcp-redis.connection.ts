@@ -46,6 +46,15 @@ export class McpRedisConnection implements OnModuleDestroy, OnApplicationShutdow
   }
 
   /**
+   * The command client with the Lua script `lua` defined on it as the command `name` (run by its SHA with EVALSHA,
+   * loaded when Redis does not know it yet); `T` is the client's type with that command.
+   */
+  scripted<T extends Redis>(name: string, numberOfKeys: number, lua: string): T {
+    if (!(name in this.commands)) this.commands.defineCommand(name, { numberOfKeys, lua });
+    return this.commands as T;
+  }
+
+  /**
    * A new client with the base's settings and `overrides`, closed by this module at shutdown. Its errors are logged
    * once per outage (a client reconnects by itself).
    */

@@ -11,9 +11,11 @@ import { McpRedisResolvedOptions } from './mcp-redis-resolved-options.js';
 import { RedisEventBus } from './redis-event-bus.js';
 import { RedisRequestStateStore } from './redis-request-state.store.js';
 import { RedisTaskStore } from './redis-task.store.js';
+import { RedisThrottlerStorage } from './redis-throttler.storage.js';
 
 /**
- * nest-mcp on Redis: provides `McpRedis` (event bus, task store, BullMQ task runner, single-use `requestState` store)
+ * nest-mcp on Redis: provides `McpRedis` (event bus, task store, BullMQ task runner, single-use `requestState` store,
+ * `@nestjs/throttler` storage)
  * for `McpModule.forRootAsync`. Global by default (`isGlobal: false` to scope it).
  *
  * @example
@@ -36,7 +38,16 @@ export class McpRedisModule extends McpRedisConfigurableModuleClass {
 }
 
 function withComponents(definition: DynamicModule): DynamicModule {
-  const components = [McpRedisResolvedOptions, McpRedisConnection, RedisEventBus, RedisTaskStore, BullMqTaskRunner, RedisRequestStateStore, McpRedis];
+  const components = [
+    McpRedisResolvedOptions,
+    McpRedisConnection,
+    RedisEventBus,
+    RedisTaskStore,
+    BullMqTaskRunner,
+    RedisRequestStateStore,
+    RedisThrottlerStorage,
+    McpRedis,
+  ];
   return {
     ...definition,
     providers: [...(definition.providers ?? []), ...components],

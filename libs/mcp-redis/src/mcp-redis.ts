@@ -4,6 +4,7 @@ import { BullMqTaskRunner } from './bullmq-task.runner.js';
 import { RedisEventBus } from './redis-event-bus.js';
 import { RedisRequestStateStore } from './redis-request-state.store.js';
 import { RedisTaskStore } from './redis-task.store.js';
+import { RedisThrottlerStorage } from './redis-throttler.storage.js';
 
 /**
  * What `McpRedisModule` gives `McpModule`: the shared event bus, task store, task runner and single-use
@@ -36,6 +37,8 @@ export class McpRedis {
     readonly taskRunner: BullMqTaskRunner,
     /** Used `requestState` ids, for `requestState.singleUse`: each state is accepted once across replicas. */
     readonly requestStateStore: RedisRequestStateStore,
+    /** Rate-limit counts for `@nestjs/throttler` (`ThrottlerModule`'s `storage`): a limit holds across replicas. */
+    readonly throttlerStorage: RedisThrottlerStorage,
   ) {}
 
   /**

@@ -77,12 +77,7 @@ export class RedisRequestStateStore implements McpRequestStateStore {
     connection: McpRedisConnection,
     private readonly options: McpRedisResolvedOptions,
   ) {
-    const commands = connection.commands;
-    // defineCommand runs the script by its SHA (EVALSHA), loading it when Redis does not know it yet.
-    if (!('nestMcpConsumeRequestState' in commands)) {
-      commands.defineCommand('nestMcpConsumeRequestState', { numberOfKeys: 2, lua: CONSUME_WITH_BOUND });
-    }
-    this.redis = commands as ScriptedRedis;
+    this.redis = connection.scripted<ScriptedRedis>('nestMcpConsumeRequestState', 2, CONSUME_WITH_BOUND);
   }
 
   async consume(stateId: string, expiresAt: number, caller?: string): Promise<boolean> {

@@ -183,3 +183,8 @@ export {
   type McpWebhookDeliveryState,
 } from './protocol/webhook-subscription-store.interface.js';
 export { MCP_WEBHOOK_DELIVERY_QUEUE, type McpWebhookDeliveryQueue, type McpWebhookDelivery } from './protocol/webhook-delivery-queue.interface.js';
+
+// The Nest modules users already run (issue #30): rate limits, caching and request context on MCP calls.
+export { mcpThrottlerOptions, type McpThrottlerOptions } from './context/mcp-throttler.options.js';
+export { McpLocalResponse } from './context/local-response.js';
+export type { McpAroundHandler, McpHandlerCall } from './protocol/mcp-handler-call.interface.js';

@@ -9,6 +9,7 @@ import type { McpVisibilityHook } from '../protocol/mcp-caller.interface.js';
 import type { McpEventStore } from '../protocol/event-store.interface.js';
 import type { McpWebhookSubscriptionStore } from '../protocol/webhook-subscription-store.interface.js';
 import type { McpWebhookDeliveryQueue } from '../protocol/webhook-delivery-queue.interface.js';
+import type { McpAroundHandler } from '../protocol/mcp-handler-call.interface.js';
 
 /** Cache hints per kind of cacheable result; each falls back to `default`. */
 export interface McpCacheHintOptions {
@@ -360,6 +361,13 @@ export interface McpModuleOptions extends McpImplementation {
    * sessions then logs one warning at startup: states and sessions are not bound to a caller).
    */
   principal?: (request: unknown) => string | undefined;
+  /**
+   * Runs around every run of a handler's pipeline (guards, interceptors, pipes and the method) of `tools/call`,
+   * `prompts/get` and `resources/read`, on every transport (HTTP on both wires, stdio, the testing kit) and in every
+   * round of a task: the one place to enter a request context (`nestjs-cls`, an `AsyncLocalStorage`) that the
+   * services a handler calls read. Default: none (docs/nest-ecosystem.md, "Request context with nestjs-cls").
+   */
+  aroundHandler?: McpAroundHandler;
   /**
    * Carries change events (`McpPublisher`, runtime registration) to listen streams. Default: in-process only;
    * give a shared bus (e.g. Redis pub/sub) when several replicas serve the same clients.

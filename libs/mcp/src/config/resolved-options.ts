@@ -15,6 +15,7 @@ import type {
 import type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
 import type { McpDeliveryAuthorizer } from '../protocol/delivery-authorizer.interface.js';
 import { STATELESS_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.constants.js';
+import type { McpAroundHandler } from '../protocol/mcp-handler-call.interface.js';
 
 const DEFAULT_CACHE_HINTS: McpCacheHints = { ttlMs: 0, cacheScope: 'private' };
 
@@ -45,6 +46,7 @@ export class McpResolvedOptions {
   readonly maxQueuedFrames: number;
   readonly maxQueuedBytes: number;
   readonly principal?: (request: unknown) => string | undefined;
+  readonly aroundHandler?: McpAroundHandler;
   readonly maxListenStreams: number;
   readonly maxListenStreamsPerPrincipal: number;
   readonly maxListenStreamsPerAddress: number;
@@ -119,6 +121,10 @@ export class McpResolvedOptions {
     this.maxQueuedFrames = positive(options.streaming?.maxQueuedFrames, 128, 'streaming.maxQueuedFrames');
     this.maxQueuedBytes = positive(options.streaming?.maxQueuedBytes, 64 * 1024, 'streaming.maxQueuedBytes');
     this.principal = options.principal;
+    if (options.aroundHandler !== undefined && typeof options.aroundHandler !== 'function') {
+      throw new Error('McpModule: option "aroundHandler" must be a function (call, run) => run()');
+    }
+    this.aroundHandler = options.aroundHandler;
     this.maxListenStreams = positive(options.maxListenStreams, 10_000, 'maxListenStreams');
     this.maxListenStreamsPerPrincipal = positive(options.maxListenStreamsPerPrincipal, 100, 'maxListenStreamsPerPrincipal');
     this.maxListenStreamsPerAddress = positive(options.maxListenStreamsPerAddress, 100, 'maxListenStreamsPerAddress');

@@ -41,7 +41,10 @@ export class McpExecutionContext extends ExecutionContextHost {
     return this.getArgByIndex(3) as T;
   }
 
-  /** The underlying HTTP request, when the call came over HTTP. */
+  /**
+   * The underlying HTTP request, when the call came over HTTP; off HTTP the stand-in of the call (the testing kit's
+   * request, a task round's `{ headers: {}, mcpTaskId }`, or `{ headers: {} }` on stdio).
+   */
   getRequest<T = unknown>(): T {
     return this.getArgByIndex(0) as T;
   }
@@ -60,6 +63,17 @@ export class McpExecutionContext extends ExecutionContextHost {
    */
   getAccessToken(): McpAccessToken | undefined {
     return this.getContext()?.accessToken;
+  }
+
+  /**
+   * Who the call is counted and cached for, the same on every replica: `p:<principal>` for an authenticated caller;
+   * otherwise `a:<address>` over HTTP (the framework's `request.ip`, so Express's `trust proxy` and Fastify's
+   * `trustProxy` apply; an IPv6 address by its /64), `stdio` on stdio (the one client that owns the process),
+   * `in-process` in the testing kit and `task` in a round of an anonymous task. `mcpThrottlerOptions` and
+   * `McpCacheInterceptor` key on it.
+   */
+  getCallerKey(): string {
+    return this.getContext().callerKey;
   }
 
   /** Name of the tool or prompt, or the resource URI (template), being served. */

@@ -5,6 +5,8 @@ import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js'
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { MCP_PARAM_ARGS_METADATA } from '../decorators/mcp-metadata.constants.js';
 import { McpParamType } from '../decorators/mcp-param-type.enum.js';
+import type { McpAroundHandler, McpHandlerCall } from '../protocol/mcp-handler-call.interface.js';
+import { parseTraceparent, TRACEPARENT_META_KEY } from '../protocol/traceparent.parser.js';
 import { controllerAwareContextCreator } from './controller-aware.context-creator.js';
 import { MCP_CONTEXT_TYPE } from './mcp-execution-context.js';
 import type { McpHandler } from './mcp-handler.interface.js';
@@ -60,6 +62,8 @@ export class McpHandlerFactory {
   private readonly paramsFactory = new McpParamsFactory();
   /** With the `principal` option: refuses a call whose identity a guard of its handler changed. */
   private readonly principalDrift?: PrincipalDriftCheck;
+  /** The `aroundHandler` option: wraps every pipeline run. */
+  private readonly aroundHandler?: McpAroundHandler;
   /** Controller routes that are also tools. */
   private readonly routes: RouteToolPipeline;
 
@@ -74,6 +78,7 @@ export class McpHandlerFactory {
   ) {
     this.externalContextCreator = controllerAwareContextCreator(externalContextCreator, modules);
     if (options.principal) this.principalDrift = new PrincipalDriftCheck(options.principal);
+    this.aroundHandler = options.aroundHandler;
     this.routes = new RouteToolPipeline(this.externalContextCreator, this.principalDrift);
   }
 
@@ -98,7 +103,7 @@ export class McpHandlerFactory {
     return this.handler(
       wrapper,
       (instance, mode) => this.routes.wrap(instance, methodName, binding, mode),
-      (input, context) => [routeToolRequest(context.httpRequest, input, binding, context as McpToolContext), undefined, undefined],
+      (input, context) => [routeToolRequest(context.httpRequest, input, binding, context as McpToolContext), context.httpResponse, undefined],
     );
   }
 
@@ -108,6 +113,21 @@ export class McpHandlerFactory {
    * call's request (argument 0) as their `REQUEST`.
    */
   private handler(
+    wrapper: InstanceWrapper,
+    wrapFor: (instance: object, mode: PipelineMode) => HandlerFn,
+    argsOf: (input: unknown, context: MrtrContext) => unknown[],
+  ): McpHandler {
+    const handler = this.pipelineHandler(wrapper, wrapFor, argsOf);
+    const around = this.aroundHandler;
+    if (!around) return handler;
+    // Decided once per handler: without the option a call pays nothing for it.
+    return {
+      invoke: (input, context) => around(handlerCall(context), () => handler.invoke(input, context)),
+      authorize: (input, context) => around(handlerCall(context), () => handler.authorize!(input, context)).then(() => undefined),
+    };
+  }
+
+  private pipelineHandler(
     wrapper: InstanceWrapper,
     wrapFor: (instance: object, mode: PipelineMode) => HandlerFn,
     argsOf: (input: unknown, context: MrtrContext) => unknown[],
@@ -169,6 +189,21 @@ export class McpHandlerFactory {
     if (drift) return (...args) => drift.run(args[0], methodName, () => fn(...args)).catch(noteAndRethrow);
     return (...args) => fn(...args).catch(noteAndRethrow);
   }
+}
+
+/** What `aroundHandler` is told about one run. */
+function handlerCall(context: MrtrContext): McpHandlerCall {
+  const traceIds = parseTraceparent(context.requestMeta[TRACEPARENT_META_KEY]);
+  return {
+    method: context.method,
+    name: context.handlerName(),
+    requestId: context.requestId,
+    callerKey: context.callerKey,
+    ...(context.principal !== undefined && { principal: context.principal }),
+    ...(context.accessToken !== undefined && { accessToken: context.accessToken }),
+    ...(context.taskId !== undefined && { taskId: context.taskId }),
+    ...(traceIds !== undefined && { traceIds }),
+  };
 }
 
 /**

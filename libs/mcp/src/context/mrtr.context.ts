@@ -19,6 +19,8 @@ import { readProgressLines } from '../progress/progress-event.reader.js';
 import type { ProgressSink } from '../progress/progress-sink.interface.js';
 import { CountingProgress, DoubleProgress, LongProgress, PercentProgress } from '../progress/progress.emitters.js';
 import { RequestProgressSink } from '../progress/request-progress.sink.js';
+import { callerKeyOf } from '../protocol/call-origin.util.js';
+import { McpLocalResponse } from './local-response.js';
 
 const MAX_LIVE_ATTEMPTS = 3;
 /** A number as JSON writes it (`JSON.stringify` turns non-finite values into null). */
@@ -39,6 +41,9 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
   private name: string;
   private ledger: AnswerLedger;
   private completed = false;
+  private askedLive = false;
+  private standInRequest?: object;
+  private standInResponse?: McpLocalResponse;
   /** The serialized progress notification up to its `progress` value (the token is fixed for a call). */
   private progressPrefix?: string;
   private readonly sink: ProgressSink;
@@ -70,16 +75,39 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
   }
 
   /**
-   * @internal The HTTP request and response the call came with (Express or Fastify objects; undefined off HTTP):
-   * arguments 0 and 1 of the Nest pipeline that runs the handler.
+   * @internal Arguments 0 and 1 of the Nest pipeline that runs the handler: the HTTP request and response the call came
+   * with (Express or Fastify objects). Off HTTP, stand-ins made for this call, so that enhancers written for HTTP
+   * (`@nestjs/throttler`'s guard reads `request.ip` and sets response headers) run instead of crashing: the request of
+   * the origin, else one with empty `headers`; an `McpLocalResponse` that keeps the headers set on it.
    */
   get httpRequest(): unknown {
-    return this.scope.httpRequest;
+    return this.scope.httpRequest ?? (this.standInRequest ??= { headers: {} });
   }
 
   /** @internal See `httpRequest`. */
   get httpResponse(): unknown {
-    return this.scope.httpResponse;
+    return this.scope.httpResponse ?? (this.standInResponse ??= new McpLocalResponse());
+  }
+
+  /**
+   * @internal Who the call is counted and cached for: `p:<principal>`, else `a:<address>` over HTTP, else the origin
+   * (`stdio`, `in-process`, `task`). See `callerKeyOf`.
+   */
+  get callerKey(): string {
+    return callerKeyOf(this.scope);
+  }
+
+  /** @internal The JSON-RPC method being served (`tools/call`, `prompts/get`, `resources/read`). */
+  get method(): string {
+    return this.scope.method;
+  }
+
+  /**
+   * @internal Whether what the handler returns may depend on input the client gave during the call (answers of an
+   * earlier round, or a live request on the 2025-11-25 wire), rather than on its arguments alone.
+   */
+  get usedInput(): boolean {
+    return this.askedLive || this.ledger.hasAnswers;
   }
 
   /** The name of the tool or prompt, or the URI (template) of the resource being served. */
@@ -349,6 +377,7 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
    */
   private async askLive<A>(request: McpInputRequest<A>): Promise<A> {
     this.assertAllowed(request);
+    this.askedLive = true;
     let params = request.params;
     if (request.method === 'elicitation/create' && params?.mode === 'url') {
       // The legacy wire identifies URL elicitations.

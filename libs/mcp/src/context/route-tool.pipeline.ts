@@ -29,7 +29,8 @@ function fromRequest(param: RouteToolRequestParam, request: { headers?: Record<s
  * Runs a controller route as a tool with the route's own enhancers, as Nest's router would over HTTP: global,
  * controller and method guards, then interceptors, then pipes on `@Body`, `@Query`, `@Param` and custom parameters
  * (not on `@Req`, `@Headers`, `@Ip`), then the method. The context type is `'http'` and the arguments are
- * `[syntheticRequest, undefined, undefined]`, so guards written for the route see a request, as on the HTTP path.
+ * `[syntheticRequest, response, undefined]` (the HTTP response, or the call's `McpLocalResponse` off HTTP), so guards
+ * written for the route see a request and a response, as on the HTTP path.
  * Exception filters do not run: they answer HTTP responses, and the call has none (the tool call maps the exception).
  *
  * Two `ExternalContextCreator` wrappers make this: the outer one runs guards and interceptors around a body that

@@ -9,3 +9,8 @@ export const MCP_PARAM_ARGS_METADATA = 'nest-mcp:param-args';
 export const MCP_SCOPES_METADATA = 'nest-mcp:scopes';
 /** An MCP Apps view (`@McpAppView`): its `ui://` URI and options. */
 export const MCP_APP_VIEW_METADATA = 'nest-mcp:app-view';
+/**
+ * On the class of the MCP endpoint's own HTTP controller: lets an enhancer that runs on every HTTP route tell the
+ * endpoint apart (`mcpThrottlerOptions.skipIf` does not count its requests: their calls are counted one by one).
+ */
+export const MCP_ENDPOINT_METADATA = 'nest-mcp:endpoint';

@@ -21,6 +21,11 @@ export class AnswerLedger {
     return this.answers.get(key);
   }
 
+  /** Whether the call came with any answer (a retry of an earlier round). */
+  get hasAnswers(): boolean {
+    return this.answers.size > 0;
+  }
+
   has(key: string): boolean {
     return this.answers.has(key);
   }

@@ -12,6 +12,7 @@ import { RequestStateCodec } from './request-state.codec.js';
 import { taskRoundState } from './task-round-state.js';
 import type { RequestStatePayload } from './request-state.interface.js';
 import { isJsonObject } from '../protocol/json-object.util.js';
+import { canonicalJson } from '../protocol/canonical-json.util.js';
 import { callerKey } from '../protocol/admission-quota.js';
 import { echoed } from '../protocol/echo.util.js';
 
@@ -127,11 +128,3 @@ export function paramsDigest(params: JsonObject): string {
   return createHash('sha256').update(canonicalJson(salient)).digest('base64url');
 }
 
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isJsonObject(value)) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}

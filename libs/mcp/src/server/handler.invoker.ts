@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { McpHandler } from '../context/mcp-handler.interface.js';
 import type { MrtrContext } from '../context/mrtr.context.js';
 import type { AnswerLedger } from '../mrtr/answer-ledger.js';
+import { pipelineRefusal } from '../context/pipeline-refusal.util.js';
 import { McpMrtrService } from '../mrtr/mrtr.service.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
@@ -14,7 +15,8 @@ export type InvocationOutcome =
 
 /**
  * Runs a handler for one round of a call (ADR 0003): opens the round's answers, runs the handler with its context,
- * and decides from the context — not from what was thrown — whether the round ends with `input_required`.
+ * and decides from the context — not from what was thrown — whether the round ends with `input_required`. A 429 or 503
+ * from the pipeline (a rate-limit guard) becomes the protocol refusal here, for every kind of handler (`pipelineRefusal`).
  */
 @Injectable()
 export class McpHandlerInvoker {
@@ -35,7 +37,7 @@ export class McpHandlerInvoker {
     try {
       outcome = { kind: 'returned', value: await handler.invoke(input, context) };
     } catch (error) {
-      outcome = { kind: 'threw', error };
+      outcome = { kind: 'threw', error: pipelineRefusal(error, context.httpResponse) ?? error };
     } finally {
       context.complete();
     }

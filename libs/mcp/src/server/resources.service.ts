@@ -55,15 +55,19 @@ export class McpResourcesService {
     // Authorization before guards run.
     this.access.admit(scope, target.summary, resourceNotFound, uri);
     const { name, handler, input } = target;
-    const outcome = await this.invoker.invoke(scope, uri, handler, input, (ledger) => McpResourceContext.open(scope, name, ledger));
+    let context: McpResourceContext | undefined;
+    const outcome = await this.invoker.invoke(scope, uri, handler, input, (ledger) => (context = McpResourceContext.open(scope, name, ledger)));
     if (outcome.kind === 'input_required') return outcome.result;
     try {
       if (outcome.kind === 'threw') throw outcome.error;
       const result = resourceResultOf(outcome.value, uri, target.mimeType);
       const hints = this.options.cacheHintsFor('resourcesRead');
-      // Content only some callers may read must not be reused for others by a shared cache.
-      const cacheScope = this.access.restricts(target.summary) ? 'private' : hints.cacheScope;
-      return { ttlMs: hints.ttlMs, cacheScope, ...result } as unknown as JsonObject;
+      const cached = context?.servedCache;
+      // Content only some callers may read must not be reused for others by a shared cache; nor what the server's own
+      // cache keeps per caller. A client's copy never outlives the server's (docs/nest-ecosystem.md).
+      const cacheScope = this.access.restricts(target.summary) || cached?.shared === false ? 'private' : hints.cacheScope;
+      const ttlMs = cached ? Math.min(hints.ttlMs, cached.remainingMs) : hints.ttlMs;
+      return { ttlMs, cacheScope, ...result } as unknown as JsonObject;
     } catch (error) {
       throw protocolFailure(error, this.logger, `Resource "${uri}"`);
     }

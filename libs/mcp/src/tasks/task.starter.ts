@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpToolContext } from '../context/mcp-tool.context.js';
+import { pipelineRefusal } from '../context/pipeline-refusal.util.js';
 import type { ToolEntry } from '../discovery/registry-entries.interface.js';
 import { McpMrtrService } from '../mrtr/mrtr.service.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
@@ -79,7 +80,8 @@ export class McpTaskStarter extends McpToolTaskStarter {
       await entry.handler.authorize(input, context);
       return undefined;
     } catch (error) {
-      const mapped = toolFailure(error, this.logger, name);
+      // A rate-limit guard refusing the creating call refuses it as a plain call would be (the invoker does the same).
+      const mapped = pipelineRefusal(error, context.httpResponse) ?? toolFailure(error, this.logger, name);
       if (mapped instanceof McpError) throw mapped;
       return { content: [{ type: 'text', text: mapped.text }], isError: true };
     } finally {

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpExchange } from './http-exchange.interface.js';
 import { McpHttpTransport } from './mcp-http.transport.js';
 import { FASTIFY_ROUTE_CONFIG_METADATA, MCP_CAPTURED_ROUTE } from './raw-body.constants.js';
+import { MCP_ENDPOINT_METADATA } from '../../decorators/mcp-metadata.constants.js';
 
 type FrameworkRequest = IncomingMessage | { raw: IncomingMessage };
 type FrameworkResponse = ServerResponse | { raw: ServerResponse; hijack: () => void };
@@ -28,6 +29,7 @@ function exchangeOf(request: FrameworkRequest, response: FrameworkResponse): Htt
  */
 export function createMcpHttpController(path: string): Type {
   @Controller(path)
+  @SetMetadata(MCP_ENDPOINT_METADATA, path)
   class McpHttpController {
     constructor(private readonly transport: McpHttpTransport) {}
 
