@@ -85,8 +85,10 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     const message =
       `Playground on${where}: open the endpoint in a browser to list and call this server's tools, prompts and ` +
       'resources (docs/playground.md). Turn it off with the option playground: false (NODE_ENV=production does by default).';
-    if (where) this.logger.warn(message);
-    else this.logger.log(message);
+    // Under a name of its own: the transport's startup line is the Host policy alone.
+    const logger = new Logger('McpPlayground');
+    if (where) logger.warn(message);
+    else logger.log(message);
   }
 
   /**
