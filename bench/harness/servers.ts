@@ -110,11 +110,19 @@ export const ALL_SERVER_IDS = (Object.keys(SERVERS) as ServerId[]).filter((id) =
 /** The baseline of each nest-mcp subject. */
 export const BASELINE_OF: Partial<Record<ServerId, ServerId>> = { 'nest-mcp-express': 'baseline-express', 'nest-mcp-fastify': 'baseline-fastify' };
 
+let baseline: { servers: string; commit: string } | undefined;
+
+/** With `--baseline DIR`: another bench server of the baseline's build (absolute path) and its commit. */
+export function baselineBuild(script: string): { script: string; commit: string } | undefined {
+  return baseline && { script: join(baseline.servers, script), commit: baseline.commit };
+}
+
 /**
  * Points the baseline servers at the nest-mcp bench server built in another checkout (`builtServers`: its
  * dist/bench/bench/servers), labelled with that checkout's commit.
  */
 export function useBaseline(builtServers: string, commit: string): void {
+  baseline = { servers: builtServers, commit };
   for (const [adapter, id] of [['Express', 'baseline-express'], ['Fastify', 'baseline-fastify']] as const) {
     SERVERS[id].label = `nest-mcp ${commit} (${adapter})`;
     SERVERS[id].launch = { ...SERVERS[id].launch, script: join(builtServers, 'nest-mcp.server.js') };
