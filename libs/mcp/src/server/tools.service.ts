@@ -3,7 +3,7 @@ import { McpToolContext } from '../context/mcp-tool.context.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
-import type { ParamHeaderBinding } from '../discovery/param-headers.js';
+import type { ParamHeaderBinding } from '../protocol/param-header-binding.interface.js';
 import type { ToolEntry } from '../discovery/registry-entries.interface.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
