@@ -132,6 +132,16 @@ export default {
       to: { circular: true, dependencyTypesNot: ['type-only'], viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
     {
+      name: 'transport-never-imports-discovery',
+      comment:
+        'A transport (and the testing kit, which starts calls like one) learns what it needs of a method from its route ' +
+        '(server/): how its answer travels, the headers that mirror its params. What discovery builds is the server\'s ' +
+        'business; a type both need belongs in protocol/.',
+      severity: 'error',
+      from: { path: [`${SRC}transport/`, `${SRC}testing/`], pathNot: SPEC },
+      to: { path: `${SRC}discovery/` },
+    },
+    {
       name: 'cache-packages-in-their-entry',
       comment:
         '@nestjs/cache-manager and cache-manager are optional peer dependencies: only the nest-mcp/cache-manager entry ' +
