@@ -423,6 +423,13 @@ export interface McpModuleOptions extends McpImplementation {
   maxJsonDepth?: number;
   /** 2025-11-25 sessions idle longer than this expire (later requests get 404), in milliseconds. Default 30 minutes. */
   sessionIdleMs?: number;
+  /**
+   * A route token this replica puts at the start of every 2025-11-25 session id it mints (`<sessionRoute>.<random>`),
+   * so that a load balancer can send each session's requests to the replica that holds it (see docs/scaling.md:
+   * hashing the id cannot, since `initialize` carries none). Letters, digits, `-` and `_`, at most 63; give each
+   * replica its own (e.g. its pod name). A request whose session is unknown here still gets 404. Default: none.
+   */
+  sessionRoute?: string;
   /** Most 2025-11-25 sessions at once; `initialize` beyond it is refused with HTTP 503 and `Retry-After`. Default 10,000. */
   maxSessions?: number;
   /**
