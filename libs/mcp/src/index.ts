@@ -51,9 +51,16 @@ export type { McpElicitor, McpAnswers } from './mrtr/mcp-elicitor.interface.js';
 export type { McpRequestStateStore } from './protocol/request-state-store.interface.js';
 export { InMemoryRequestStateStore, type InMemoryRequestStateStoreOptions } from './mrtr/in-memory-request-state.store.js';
 
-export { McpRegistry, type McpListKind, type McpRuntimeHandler } from './discovery/mcp.registry.js';
+export { McpRegistry, type McpListKind, type McpRuntimeHandler, type McpRuntimeHandlerRef } from './discovery/mcp.registry.js';
 export { McpPublisher, type McpPublishOptions } from './subscriptions/mcp.publisher.js';
 export { MCP_EVENT_BUS, type McpEventBus } from './protocol/mcp-event-bus.interface.js';
+export {
+  MCP_REGISTRY_STATE,
+  type McpRegistryRecord,
+  type McpRegistrySnapshot,
+  type McpRegistryState,
+  type McpRuntimeEntryType,
+} from './protocol/registry-state.interface.js';
 export { InMemoryEventBus } from './subscriptions/in-memory-event-bus.js';
 export type { McpChangeEvent, McpEventAudience } from './protocol/mcp-event.interface.js';
 export type { McpDeliveryAuthorizer, McpListener } from './protocol/delivery-authorizer.interface.js';
