@@ -5,4 +5,5 @@ export { RedisEventBus } from './redis-event-bus.js';
 export { RedisTaskStore } from './redis-task.store.js';
 export { BullMqTaskRunner } from './bullmq-task.runner.js';
 export { RedisRequestStateStore } from './redis-request-state.store.js';
+export { RedisRegistryState } from './redis-registry.state.js';
 export { RedisThrottlerStorage, type RedisThrottlerRecord } from './redis-throttler.storage.js';

@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { McpModuleOptions } from 'nest-mcp';
 import { BullMqTaskRunner } from './bullmq-task.runner.js';
 import { RedisEventBus } from './redis-event-bus.js';
+import { RedisRegistryState } from './redis-registry.state.js';
 import { RedisRequestStateStore } from './redis-request-state.store.js';
 import { RedisTaskStore } from './redis-task.store.js';
 import { RedisThrottlerStorage } from './redis-throttler.storage.js';
 
 /**
- * What `McpRedisModule` gives `McpModule`: the shared event bus, task store, task runner and single-use
- * `requestState` store. `serverOptions` puts all four into your module options and refuses to start without shared
+ * What `McpRedisModule` gives `McpModule`: the shared event bus, task store, task runner, registry state and
+ * single-use `requestState` store. `serverOptions` puts all four into your module options and refuses to start without shared
  * `requestState.keys`, since a per-process random key breaks every round whose retry lands on another replica.
  *
  * @example
@@ -39,11 +40,14 @@ export class McpRedis {
     readonly requestStateStore: RedisRequestStateStore,
     /** Rate-limit counts for `@nestjs/throttler` (`ThrottlerModule`'s `storage`): a limit holds across replicas. */
     readonly throttlerStorage: RedisThrottlerStorage,
+    /** The runtime state of the server's lists (`registryState`): every replica lists the same entries. */
+    readonly registryState: RedisRegistryState,
   ) {}
 
   /**
-   * `options` with the Redis event bus, task store and runner, and the single-use `requestState` store (unless
-   * `requestState.singleUse` is `false` explicitly). Throws when `requestState.keys` is missing or empty.
+   * `options` with the Redis event bus, task store and runner, the shared registry state, and the single-use
+   * `requestState` store (unless `requestState.singleUse` is `false` explicitly). Throws when `requestState.keys` is
+   * missing or empty.
    */
   serverOptions<T extends McpModuleOptions>(options: T): T {
     const keys = options.requestState?.keys;
@@ -57,6 +61,7 @@ export class McpRedis {
     return {
       ...options,
       eventBus: this.eventBus,
+      registryState: this.registryState,
       requestState: { ...options.requestState, singleUse: options.requestState?.singleUse === false ? false : this.requestStateStore },
       tasks: { ...options.tasks, store: this.taskStore, runner: this.taskRunner },
     };
