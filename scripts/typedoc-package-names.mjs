@@ -11,6 +11,7 @@ const IMPORT_PATHS = {
   'mcp/src': 'nest-mcp',
   'mcp/src/testing': 'nest-mcp/testing',
   'mcp/src/cache-manager': 'nest-mcp/cache-manager',
+  'mcp/src/progress': 'nest-mcp/progress',
   'mcp-redis/src': 'nest-mcp-redis',
   'mcp-redis/src/health': 'nest-mcp-redis/health',
 };

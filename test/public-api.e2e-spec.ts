@@ -7,6 +7,7 @@ const RUNTIME: Record<string, () => Promise<Record<string, unknown>>> = {
   'nest-mcp': () => import('nest-mcp'),
   'nest-mcp/testing': () => import('nest-mcp/testing'),
   'nest-mcp/cache-manager': () => import('nest-mcp/cache-manager'),
+  'nest-mcp/progress': () => import('nest-mcp/progress'),
 };
 
 /** Shown when the snapshot differs: a change of the public API is a decision, made by updating the snapshot. */
