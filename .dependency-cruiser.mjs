@@ -153,6 +153,19 @@ export default {
       to: { path: '(^|/)node_modules/(@nestjs/cache-manager|cache-manager)/' },
     },
     {
+      name: 'progress-entry-stays-small',
+      comment:
+        'progress/ is the nest-mcp/progress entry, which a wrapped command imports to write ProgressEvent lines: it may ' +
+        'import only progress/ itself, two pure helpers of protocol/ and Node built-ins — never Nest, Ajv or the ' +
+        'server (test/progress-entry.e2e-spec.ts lists what an import of the entry loads).',
+      severity: 'error',
+      from: { path: `${SRC}progress/`, pathNot: SPEC },
+      to: {
+        dependencyTypesNot: ['core'],
+        pathNot: [`${SRC}progress/`, `${SRC}protocol/traceparent\\.parser\\.ts$`, `${SRC}protocol/json-object\\.util\\.ts$`],
+      },
+    },
+    {
       name: 'no-unknown-folder',
       comment: 'A new folder under libs/mcp/src needs its place in LAYERS (.dependency-cruiser.mjs) before it is used.',
       severity: 'error',
