@@ -222,9 +222,10 @@ describe('the events extension on Redis: stores against a real redis-server', ()
       await a.recordDelivery(key, 'inc-1', { lastError: 'http_5xx', failedSince: 5 });
       await a.recordDelivery(key, 'inc-old', { lastDeliveryAt: 9 });
       expect((await b.get(key))!.delivery).toEqual({ lastError: 'http_5xx', failedSince: 5 });
-      // A refresh (same incarnation) keeps what is in flight; a new incarnation starts clean.
-      await b.put(subscription(key, { delivery: { lastError: 'http_5xx', failedSince: 5 } }));
+      // A refresh (same incarnation) keeps what is in flight and the delivery state; a new incarnation starts clean.
+      await b.put(subscription(key));
       expect((await a.pending(key)).count).toBe(2);
+      expect((await b.get(key))!.delivery).toEqual({ lastError: 'http_5xx', failedSince: 5 });
       await b.put(subscription(key, { incarnation: 'inc-2' }));
       expect(await a.pending(key)).toEqual({ count: 0 });
       // Nothing is tracked for a subscription that does not exist.

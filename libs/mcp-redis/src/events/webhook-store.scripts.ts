@@ -7,16 +7,20 @@ redis.call('ZREMRANGEBYSCORE', KEYS[${k}], '-inf', ARGV[1])
 
 /**
  * Creates or replaces a subscription, atomically: a new incarnation of the key forgets the old one's in-flight
- * bookkeeping. KEYS: record hash, pending set, by-name index, by-principal index. ARGV: now, record JSON, incarnation,
+ * bookkeeping; the same incarnation (a refresh) keeps its delivery state. KEYS: record hash, pending set, by-name index, by-principal index. ARGV: now, record JSON, incarnation,
  * delivery JSON, key, expiresAt (ms, or `+inf`).
  * @internal
  */
 export const PUT_SUBSCRIPTION = new RedisScript(`
 local previous = redis.call('HGET', KEYS[1], 'incarnation')
-if previous ~= ARGV[3] then redis.call('DEL', KEYS[2]) end
-redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'record', ARGV[2], 'incarnation', ARGV[3], 'delivery', ARGV[4])
+if previous ~= ARGV[3] then
+  redis.call('DEL', KEYS[1], KEYS[2])
+  redis.call('HSET', KEYS[1], 'record', ARGV[2], 'incarnation', ARGV[3], 'delivery', ARGV[4])
+else
+  redis.call('HSET', KEYS[1], 'record', ARGV[2])
+end
 if ARGV[6] == '+inf' then
+  redis.call('PERSIST', KEYS[1])
   redis.call('PERSIST', KEYS[2])
 else
   redis.call('PEXPIREAT', KEYS[1], ARGV[6])
