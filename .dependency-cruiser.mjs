@@ -134,6 +134,16 @@ export default {
       to: { circular: true, dependencyTypesNot: ['type-only'], viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
     {
+      name: 'transport-never-imports-discovery',
+      comment:
+        'A transport (and the testing kit, which starts calls like one) learns what it needs of a method from its route ' +
+        '(server/): how its answer travels, the headers that mirror its params. What discovery builds is the server\'s ' +
+        'business; a type both need belongs in protocol/.',
+      severity: 'error',
+      from: { path: [`${SRC}transport/`, `${SRC}testing/`], pathNot: SPEC },
+      to: { path: `${SRC}discovery/` },
+    },
+    {
       name: 'cache-packages-in-their-entry',
       comment:
         '@nestjs/cache-manager and cache-manager are optional peer dependencies: only the nest-mcp/cache-manager entry ' +
@@ -141,6 +151,19 @@ export default {
       severity: 'error',
       from: { path: SRC, pathNot: `${SRC}cache-manager/` },
       to: { path: '(^|/)node_modules/(@nestjs/cache-manager|cache-manager)/' },
+    },
+    {
+      name: 'progress-entry-stays-small',
+      comment:
+        'progress/ is the nest-mcp/progress entry, which a wrapped command imports to write ProgressEvent lines: it may ' +
+        'import only progress/ itself, two pure helpers of protocol/ and Node built-ins — never Nest, Ajv or the ' +
+        'server (test/progress-entry.e2e-spec.ts lists what an import of the entry loads).',
+      severity: 'error',
+      from: { path: `${SRC}progress/`, pathNot: SPEC },
+      to: {
+        dependencyTypesNot: ['core'],
+        pathNot: [`${SRC}progress/`, `${SRC}protocol/traceparent\\.parser\\.ts$`, `${SRC}protocol/json-object\\.util\\.ts$`],
+      },
     },
     {
       name: 'no-unknown-folder',

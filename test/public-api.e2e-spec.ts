@@ -8,6 +8,7 @@ const RUNTIME: Record<string, () => Promise<Record<string, unknown>>> = {
   'nest-mcp/testing': () => import('nest-mcp/testing'),
   'nest-mcp/cache-manager': () => import('nest-mcp/cache-manager'),
   'nest-mcp/backend': () => import('nest-mcp/backend'),
+  'nest-mcp/progress': () => import('nest-mcp/progress'),
 };
 
 /**

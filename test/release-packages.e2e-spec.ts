@@ -181,6 +181,7 @@ describe('the API reference (npm run docs:api)', () => {
       'nest-mcp.html',
       'nest-mcp_backend.html',
       'nest-mcp_cache-manager.html',
+      'nest-mcp_progress.html',
       'nest-mcp_testing.html',
     ]);
   });

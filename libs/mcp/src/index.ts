@@ -107,7 +107,7 @@ export { McpSkillDefinitionError } from './skills/index.js';
 export { McpEventDefinitionError } from './events/index.js';
 
 // At run time: handlers added and removed, change notifications published, events emitted, views from files.
-export { McpRegistry, type McpRuntimeHandler, type McpRuntimeHandlerOptions } from './discovery/mcp.registry.js';
+export { McpRegistry, type McpRuntimeHandler, type McpRuntimeHandlerOptions, type McpRuntimeHandlerRef } from './discovery/mcp.registry.js';
 export { McpPublisher, type McpPublishOptions } from './subscriptions/mcp.publisher.js';
 export { McpEvents, McpEventTypes, type McpEmitOptions } from './events/index.js';
 export { McpAppViews, declaresApps } from './apps/index.js';

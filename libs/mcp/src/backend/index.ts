@@ -29,6 +29,15 @@ export { InMemoryTaskStore, InMemoryTaskRunner, McpTaskWorker, type InMemoryTask
 export type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
 export { InMemoryRequestStateStore, type InMemoryRequestStateStoreOptions } from '../mrtr/in-memory-request-state.store.js';
 
+// Runtime changes of the lists shared by replicas (ADR 0027): the registry state contract and its records.
+export {
+  MCP_REGISTRY_STATE,
+  type McpRegistryRecord,
+  type McpRegistrySnapshot,
+  type McpRegistryState,
+  type McpRuntimeEntryType,
+} from '../protocol/registry-state.interface.js';
+
 // Change events between replicas: the event bus, what it carries, the in-process default.
 export { MCP_EVENT_BUS, type McpEventBus } from '../protocol/mcp-event-bus.interface.js';
 export type { McpChangeEvent, McpEventAudience } from '../protocol/mcp-event.interface.js';
