@@ -20,6 +20,7 @@ import { McpHandlerInvoker } from './server/handler.invoker.js';
 import { PrincipalBindingCheck } from './server/principal-binding.check.js';
 import { InMemoryEventBus } from './subscriptions/in-memory-event-bus.js';
 import { MCP_EVENT_BUS } from './protocol/mcp-event-bus.interface.js';
+import { MCP_REGISTRY_STATE } from './protocol/registry-state.interface.js';
 import { MCP_TASK_STORE } from './protocol/task-store.interface.js';
 import { MCP_LISTENER_VISIBILITY } from './protocol/listener-visibility.interface.js';
 import { McpPublisher } from './subscriptions/mcp.publisher.js';
@@ -120,6 +121,11 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = t
       {
         provide: MCP_EVENT_BUS,
         useFactory: (options: McpModuleOptions) => options.eventBus ?? new InMemoryEventBus(),
+        inject: [MCP_MODULE_OPTIONS],
+      },
+      {
+        provide: MCP_REGISTRY_STATE,
+        useFactory: (options: McpModuleOptions) => options.registryState,
         inject: [MCP_MODULE_OPTIONS],
       },
       McpPublisher,

@@ -10,6 +10,7 @@ import { McpCompletionService } from './completion.service.js';
 import { McpDiscoverService } from './discover.service.js';
 import type { CallOutcome } from './call-outcome.interface.js';
 import { McpListsService } from './lists.service.js';
+import { McpRegistry } from '../discovery/mcp.registry.js';
 import type { McpRoute } from './mcp-route.interface.js';
 import { McpPromptsService } from './prompts.service.js';
 import { McpResourcesService } from './resources.service.js';
@@ -42,6 +43,7 @@ export class McpDispatcher {
     private readonly completion: McpCompletionService,
     private readonly subscriptions: McpSubscriptionsService,
     options: McpResolvedOptions,
+    private readonly registry: McpRegistry,
   ) {
     this.progressEvents = options.progress === 'stderr' ? new ProgressEventWriter(process.stderr) : undefined;
   }
@@ -51,7 +53,7 @@ export class McpDispatcher {
    * given) and `extensionRoutes`; a method routed twice is refused at startup.
    */
   routeTable(toolTasks: McpToolTaskStarter | undefined, extensionRoutes: Iterable<readonly [string, McpRoute]>): ReadonlyMap<string, McpRoute> {
-    const { discover, lists, tools, prompts, resources, completion, subscriptions } = this;
+    const { discover, lists, tools, prompts, resources, completion, subscriptions, registry } = this;
     const answer = (handle: McpRoute['handle'], capability?: string, extra?: Partial<McpRoute>): McpRoute => ({
       capability,
       handle,
@@ -59,14 +61,19 @@ export class McpDispatcher {
       cancellableByDisconnect: true,
       ...extra,
     });
+    // With a shared registry state, a list is served once this replica applied every change committed before it.
+    const caughtUp = (handle: McpRoute['handle']): McpRoute['handle'] => (scope) => {
+      const pending = registry.catchUp();
+      return pending ? pending.then(() => handle(scope)) : handle(scope);
+    };
     const routes = new Map<string, McpRoute>([
-      ['server/discover', answer((scope) => discover.discover(scope))],
-      ['tools/list', answer((scope) => lists.tools.page(scope), 'tools')],
+      ['server/discover', answer(caughtUp((scope) => discover.discover(scope)))],
+      ['tools/list', answer(caughtUp((scope) => lists.tools.page(scope)), 'tools')],
       ['tools/call', answer((scope) => tools.call(scope, toolTasks), 'tools', { paramHeaders: (params, caller) => tools.paramHeaders(params, caller) })],
-      ['prompts/list', answer((scope) => lists.prompts.page(scope), 'prompts')],
+      ['prompts/list', answer(caughtUp((scope) => lists.prompts.page(scope)), 'prompts')],
       ['prompts/get', answer((scope) => prompts.get(scope), 'prompts')],
-      ['resources/list', answer((scope) => lists.resources.page(scope), 'resources')],
-      ['resources/templates/list', answer((scope) => lists.resourceTemplates.page(scope), 'resources')],
+      ['resources/list', answer(caughtUp((scope) => lists.resources.page(scope)), 'resources')],
+      ['resources/templates/list', answer(caughtUp((scope) => lists.resourceTemplates.page(scope)), 'resources')],
       ['resources/read', answer((scope) => resources.read(scope), 'resources')],
       ['completion/complete', answer((scope) => completion.complete(scope), 'completions')],
       // A stream until the client closes it: SSE only, not timed, not counted (listen streams have caps of their own).

@@ -52,7 +52,8 @@ export class McpToolsService {
    */
   async call(scope: McpRequestScope, tasks?: McpToolTaskStarter): Promise<JsonObject> {
     const name = requireString(scope.params, 'name');
-    const entry = this.registry.getTool(name);
+    // Unknown here: with a shared registry state, another replica may have just registered it.
+    const entry = this.registry.getTool(name) ?? (await this.registry.catchUp(), this.registry.getTool(name));
     if (!entry) throw unknownTool(name);
     // Authorization before anything about the call is judged or run (arguments, task creation, guards).
     this.access.admit(scope, entry.summary, unknownTool, name);

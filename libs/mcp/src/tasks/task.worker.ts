@@ -170,6 +170,7 @@ function roundBinding(record: McpTaskRecord, round: TaskRound): McpTaskRoundStat
     authorized: record.authorizedAtCreation === true,
     ...(record.handlerState !== undefined && { handlerState: record.handlerState }),
     keepHandlerState: (state) => round.keepHandlerState(state),
+    setStatusMessage: (message) => round.setStatusMessage(message),
   };
 }
 
