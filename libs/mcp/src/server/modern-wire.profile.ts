@@ -64,6 +64,14 @@ export class McpModernWire implements McpWireProfile {
     return this.dispatcher.gate(this.routes.get(method));
   }
 
+  /**
+   * The route `method` has on this wire whether or not its capability is advertised (read-only), for checks that
+   * come before the route's own (HTTP: a core method's `Mcp-Name`, ADR 0009); `undefined` for an unknown method.
+   */
+  declaredRoute(method: string): McpRoute | undefined {
+    return this.routes.get(method);
+  }
+
   finalResponse(call: RunningCall, outcome: CallOutcome): FinalResponse {
     if (outcome.ok) return { message: { jsonrpc: '2.0', id: call.id, result: this.decorate(outcome.result) }, httpStatus: 200 };
     return { message: errorResponse(call.id, outcome.error), httpStatus: outcome.error.httpStatus };

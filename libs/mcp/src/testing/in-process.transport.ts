@@ -55,7 +55,8 @@ export class InProcessTestingTransport implements TestingTransport {
     const request = {
       method: 'POST',
       url: this.path,
-      headers: { ...standardHeaders(message), ...lowerCaseKeys(options.headers) },
+      // The field Mcp-Name mirrors is the route's own, as the server checks it.
+      headers: { ...standardHeaders(message, this.wire.declaredRoute(message.method)?.nameParam), ...lowerCaseKeys(options.headers) },
       body: message,
       ...options.request,
       ...(options.user !== undefined && { user: options.user }),

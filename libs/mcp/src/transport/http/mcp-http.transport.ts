@@ -141,13 +141,16 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
         return;
       }
       const message = incoming.message;
-      requireStandardHeaders(request, message);
-      const meta = this.wire.preamble(message.params, (read) => checkHeadersAgainstBody(request, message, read.protocolVersion));
+      // A core method's Mcp-Name is a standard header, checked before _meta; an extension's once its route exists.
+      const declared = this.wire.declaredRoute(message.method);
+      const nameField = declared?.extension === undefined ? declared?.nameParam : undefined;
+      requireStandardHeaders(request, message, nameField);
+      const meta = this.wire.preamble(message.params, (read) => checkHeadersAgainstBody(request, message, read.protocolVersion, nameField));
       const route = this.wire.route(message.method);
       if (route.delivery === 'stream' && !accepted.sse) {
         throw new McpError(McpErrorCode.InvalidRequest, `Not Acceptable: ${message.method} answers with text/event-stream`, undefined, 406);
       }
-      if (route.nameParam !== undefined) checkRouteNameHeader(request, message.params, route.nameParam);
+      if (route.extension !== undefined && route.nameParam !== undefined) checkRouteNameHeader(request, message.params, route.nameParam);
       const paramHeaders = route.paramHeaders?.(message.params, caller);
       if (paramHeaders !== undefined && paramHeaders.length > 0) checkParamHeadersAgainstBody(request, message.params?.arguments, paramHeaders);
 
