@@ -1,3 +1,4 @@
+import type { McpCallSettings } from '../protocol/call-settings.interface.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { MCP_LOG_LEVELS, type McpCacheHints, type McpCacheScope, type McpImplementation, type McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import { MCP_MODULE_OPTIONS } from './mcp-module-definition.js';
@@ -43,6 +44,8 @@ export class McpResolvedOptions {
   readonly logging: boolean;
   /** `logging.defaultLevel`: the level of `ctx.log(data)`. */
   readonly defaultLogLevel: McpLogLevel;
+  /** What every call's context reads of these options (`logging`, its default level, `progressFromWithoutToken`). */
+  readonly callSettings: McpCallSettings;
   readonly maxQueuedFrames: number;
   readonly maxQueuedBytes: number;
   readonly principal?: (request: unknown) => string | undefined;
@@ -119,6 +122,7 @@ export class McpResolvedOptions {
       throw new Error(`McpModule: option "progressFromWithoutToken" must be 'stderr' or 'drop'`);
     }
     [this.logging, this.defaultLogLevel] = resolveLogging(options.logging);
+    this.callSettings = Object.freeze({ logging: this.logging, defaultLogLevel: this.defaultLogLevel, progressFromWithoutToken: this.progressFromWithoutToken });
     this.cacheHints = options.cacheHints ?? {};
     this.maxQueuedFrames = positive(options.streaming?.maxQueuedFrames, 128, 'streaming.maxQueuedFrames');
     this.maxQueuedBytes = positive(options.streaming?.maxQueuedBytes, 64 * 1024, 'streaming.maxQueuedBytes');

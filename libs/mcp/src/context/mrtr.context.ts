@@ -270,7 +270,7 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
     options: { total?: number; logger?: LoggerService; withoutToken?: 'stderr' | 'drop' } = {},
   ): Promise<void> {
     const logger = options.logger ?? new Logger(this.name);
-    const withoutToken = options.withoutToken ?? this.ledger.settings.progressFromWithoutToken;
+    const withoutToken = options.withoutToken ?? this.scope.settings.progressFromWithoutToken;
     if (withoutToken !== 'stderr' && withoutToken !== 'drop') throw new TypeError(`progressFrom: withoutToken must be 'stderr' or 'drop'`);
     // Decided once: a request's token never changes, and `progress: 'stderr'` already writes these events itself.
     const echo = withoutToken === 'stderr' && !this.wantsProgress && !this.scope.progressFallback;
@@ -360,7 +360,7 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
   log(data: unknown): boolean;
   log(level: McpLogLevel, data: unknown, logger?: string): boolean;
   log(...args: [data: unknown] | [level: McpLogLevel, data: unknown, logger?: string]): boolean {
-    const settings = this.ledger.settings;
+    const settings = this.scope.settings;
     const [level, data, logger] = args.length === 1 ? [settings.defaultLogLevel, args[0], undefined] : args;
     const rank = LOG_RANK.get(level);
     if (rank === undefined) throw new TypeError(`Unknown log level "${level}"; expected one of ${MCP_LOG_LEVELS.join(', ')}`);

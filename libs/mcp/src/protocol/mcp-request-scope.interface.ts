@@ -4,6 +4,7 @@ import type { McpRequestMeta } from './request-meta.interface.js';
 import type { ResponseChannel } from './response-channel.js';
 import type { McpAccessToken } from './access-token.interface.js';
 import type { McpCallOrigin } from './call-origin.util.js';
+import type { McpCallSettings } from './call-settings.interface.js';
 
 /**
  * Server→client requests answered in-process (2025-11-25 sessions): resolves with the client's result, or throws
@@ -47,6 +48,8 @@ export interface McpRequestScope {
   readonly remoteAddress?: string;
   /** Where the call came from (its transport, the testing kit, a task round): who is trusted follows from it. */
   readonly origin: McpCallOrigin;
+  /** The module settings a handler's context reads (`ctx.log`, `ctx.progressFrom`), set by the call runner. */
+  readonly settings: McpCallSettings;
   /** Present on the legacy wire: `ctx.elicit` sends real requests instead of ending the round. */
   readonly liveRequests?: LiveClientRequests;
   /**

@@ -1,4 +1,6 @@
 import { type BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import { McpResolvedOptions } from '../config/resolved-options.js';
+import type { McpCallSettings } from '../protocol/call-settings.interface.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { McpCallTracker } from './call.tracker.js';
 import type { CallPort } from './call-port.interface.js';
@@ -20,7 +22,8 @@ import { RunningCall } from './running-call.js';
  *    way it answers its own checks;
  * 3. a `ResponseChannel` and a `CallCancellation` (`ctx.signal`), connected through `port.open` (then the wire's
  *    `opened`);
- * 4. the `McpRequestScope` handlers see, with the call's origin and the wire's live client requests;
+ * 4. the `McpRequestScope` handlers see, with the call's origin, the module's call settings and the wire's live
+ *    client requests;
  * 5. tracking: `callTimeoutMs` for calls answered with a response (not for streams), and the drain on shutdown;
  * 6. dispatch, then the final response, in the shapes and statuses of the call's wire (`McpWireProfile
  *    .finalResponse`), after the port added its transport's part (`beforeResponse`: the bearer challenge);
@@ -37,11 +40,15 @@ import { RunningCall } from './running-call.js';
 @Injectable()
 export class McpCallRunner implements BeforeApplicationShutdown {
   private draining?: Promise<void>;
+  private readonly settings: McpCallSettings;
 
   constructor(
     private readonly dispatcher: McpDispatcher,
     private readonly calls: McpCallTracker,
-  ) {}
+    options: McpResolvedOptions,
+  ) {
+    this.settings = options.callSettings;
+  }
 
   /**
    * Runs one call to its end: resolves once its handler returned and the call is no longer in flight (its answer
@@ -74,6 +81,7 @@ export class McpCallRunner implements BeforeApplicationShutdown {
       accessToken: request.accessToken,
       remoteAddress: request.remoteAddress,
       origin: request.origin,
+      settings: this.settings,
       liveRequests: wire.liveRequests?.(call),
       task: request.task,
     };

@@ -14,6 +14,7 @@ import type { McpWireProfile } from '../server/wire-profile.interface.js';
 import type { RunningCall } from '../server/running-call.js';
 import { TaskCallPort, type TaskCallRequest } from './task-call.port.js';
 import { TaskRound } from './task-round.js';
+import { failedTask } from './task-transitions.js';
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -99,7 +100,7 @@ export class McpTaskWorker implements McpTaskExecutor, OnApplicationBootstrap, B
 
   async fail(taskId: string, error: McpTaskError): Promise<void> {
     try {
-      await this.store.update(taskId, (task) => ({ ...task, status: 'failed', error, statusMessage: error.message, inputRequests: undefined }));
+      await this.store.update(taskId, (task) => failedTask(task, error));
     } catch (failure) {
       this.logger.error(`Task ${taskId} could not be failed`, (failure as Error)?.stack ?? String(failure));
     }
