@@ -10,6 +10,7 @@ export { RedisEventBus } from './redis-event-bus.js';
 export { RedisTaskStore } from './redis-task.store.js';
 export { BullMqTaskRunner } from './bullmq-task.runner.js';
 export { RedisRequestStateStore } from './redis-request-state.store.js';
+export { RedisRegistryState } from './redis-registry.state.js';
 export { RedisThrottlerStorage, type RedisThrottlerRecord } from './redis-throttler.storage.js';
 export { RedisEventStore } from './events/redis-event.store.js';
 export { RedisWebhookSubscriptionStore } from './events/redis-webhook-subscription.store.js';

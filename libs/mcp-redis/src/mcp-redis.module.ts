@@ -12,13 +12,15 @@ import {
 } from './mcp-redis-module.definition.js';
 import { McpRedisResolvedOptions } from './mcp-redis-resolved-options.js';
 import { RedisEventBus } from './redis-event-bus.js';
+import { RedisRegistryState } from './redis-registry.state.js';
 import { RedisRequestStateStore } from './redis-request-state.store.js';
 import { RedisTaskStore } from './redis-task.store.js';
 import { RedisThrottlerStorage } from './redis-throttler.storage.js';
 
 /**
  * nest-mcp on Redis: provides `McpRedis` (event bus, task store, BullMQ task runner, single-use `requestState` store,
- * `@nestjs/throttler` storage, and for the events extension the replay log, webhook subscriptions and deliveries)
+ * `@nestjs/throttler` storage, shared registry state, and for the events extension the replay log, webhook subscriptions
+ * and deliveries)
  * for `McpModule.forRootAsync`. Global by default (`isGlobal: false` to scope it).
  *
  * @example
@@ -49,6 +51,7 @@ function withComponents(definition: DynamicModule): DynamicModule {
     BullMqTaskRunner,
     RedisRequestStateStore,
     RedisThrottlerStorage,
+    RedisRegistryState,
     RedisEventStore,
     RedisWebhookSubscriptionStore,
     BullMqWebhookDeliveryQueue,
