@@ -26,6 +26,7 @@ import { runScaleOut } from './workloads/redis.workload.js';
 import { runTasks, TASKS_SERVERS } from './workloads/tasks.workload.js';
 import { renderAuth, runAuth } from './workloads/auth.workload.js';
 import { renderCache, renderThrottler, runCache, runThrottler } from './workloads/ecosystem.workload.js';
+import { renderEvents, runEvents } from './workloads/events.workload.js';
 
 /** dist/bench/bench/harness → the repository root. */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -189,6 +190,13 @@ async function main(): Promise<number> {
     await step(result, 'throttler', async () => {
       result.throttler = await runThrottler(options);
       console.log(renderThrottler(result.throttler));
+    });
+  }
+
+  if (wants('events')) {
+    await step(result, 'events', async () => {
+      result.events = await runEvents(options);
+      console.log(renderEvents(result.events));
     });
   }
 

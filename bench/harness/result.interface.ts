@@ -1,3 +1,4 @@
+import type { EventsResults } from './workloads/events.workload.js';
 import type { AuthResults } from './auth-result.interface.js';
 import type { PairedResults } from './paired-result.interface.js';
 import type { ScaleOutResults } from './scale-out-result.interface.js';
@@ -212,6 +213,8 @@ export interface RunResult {
   cache?: PairedResults;
   /** The `throttler` workload: the throttler's guard against no guard (issue #30). */
   throttler?: PairedResults;
+  /** The `events` workload: push streams against listen notifications, webhooks, polls (issue #26). */
+  events?: EventsResults;
   profile?: ProfileResults;
   ratios: RatioRow[];
   targets: TargetRow[];
