@@ -58,6 +58,7 @@ export { InMemoryEventBus } from './subscriptions/in-memory-event-bus.js';
 export type { McpChangeEvent, McpEventAudience } from './protocol/mcp-event.interface.js';
 export type { McpDeliveryAuthorizer, McpListener } from './protocol/delivery-authorizer.interface.js';
 export type { McpTasksOptions } from './config/mcp-options.interface.js';
+export type { McpTelemetryOptions } from './config/mcp-options.interface.js';
 // The playground (issue #29): a page in the browser at the endpoint (docs/playground.md).
 export type { McpPlaygroundOptions } from './config/mcp-options.interface.js';
 export { MCP_TASK_STORE, type McpTaskStore } from './protocol/task-store.interface.js';

@@ -73,7 +73,7 @@ export class McpTaskWorker implements McpTaskExecutor, OnApplicationBootstrap, B
       const expiry = remaining <= MAX_TIMER_MS ? setTimeout(() => this.abort(taskId), remaining) : undefined;
       expiry?.unref();
       try {
-        await this.callRunner().run<TaskCallRequest>(roundRequest(record, round), this.port);
+        await this.callRunner().run<TaskCallRequest>(roundRequest(record, round, durable), this.port);
       } catch (error) {
         round.end(toTaskError(error));
       } finally {
@@ -126,7 +126,7 @@ class DrainAwareTaskPort extends TaskCallPort {
 }
 
 /** The call of one round: the stored method and params, the answers so far, the creating request's protocol fields. */
-function roundRequest(record: McpTaskRecord, round: TaskRound): TaskCallRequest {
+function roundRequest(record: McpTaskRecord, round: TaskRound, queued: boolean): TaskCallRequest {
   const params: JsonObject = { ...record.params };
   if (Object.keys(record.answers).length > 0) params.inputResponses = record.answers as JsonObject;
   return {
@@ -149,6 +149,9 @@ function roundRequest(record: McpTaskRecord, round: TaskRound): TaskCallRequest 
     // Guards see a request without HTTP: no headers, the task id (a guard that needs HTTP credentials refuses it).
     httpRequest: { headers: {}, mcpTaskId: record.taskId },
     admit: false,
+    // Telemetry: the round's span links to the request that created the task (a trace of its own).
+    ...(record.traceContext && { causedBy: record.traceContext }),
+    queued,
     task: roundBinding(record, round),
     round,
   };

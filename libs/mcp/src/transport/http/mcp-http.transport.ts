@@ -183,6 +183,8 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
           httpRequest: exchange.frameworkRequest,
           httpResponse: exchange.frameworkResponse,
           admit: true,
+          transport: 'http',
+          incoming: request,
           response,
           accepted,
         },

@@ -206,7 +206,7 @@ export class McpStdioConnection {
       this.writer.write(errorResponse(request.id, error as McpError));
       return;
     }
-    await this.deps.runner.run({ id: request.id, method: request.method, params: request.params ?? {}, meta, admit: false }, this.port);
+    await this.deps.runner.run({ id: request.id, method: request.method, params: request.params ?? {}, meta, admit: false, transport: 'stdio' }, this.port);
   }
 
   private async serveLegacy(request: JsonRpcRequest): Promise<void> {
@@ -236,6 +236,7 @@ export class McpStdioConnection {
         // Methods only this wire has (tasks/result, tasks/list) bring their own route.
         route: this.deps.legacy.route(request.method),
         admit: false,
+        transport: 'stdio',
         session,
       },
       this.sessionPort,
