@@ -4,9 +4,11 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TelemetryProbe, telemetryApp } from './fixtures/telemetry.fixture.js';
 import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
+import { connectLegacyClient } from './support/legacy-client.factory.js';
 import { connectClient } from './support/mcp-client.factory.js';
 import { OtelHarness } from './support/otel.harness.js';
 import { mcpPost, requestMeta } from './support/raw-request.util.js';
+import { modernMeta, startInProcessStdio, type InProcessStdio } from './support/stdio.harness.js';
 
 /**
  * Traces over Streamable HTTP (issue #27), on both adapters, read from a real OpenTelemetry SDK's in-memory exporter:
@@ -69,6 +71,15 @@ describe.each(ADAPTERS)('telemetry: spans over HTTP (%s)', (adapter) => {
       expect(span.attributes).not.toHaveProperty(absent);
     }
     expect(JSON.stringify(span.attributes)).not.toContain('"hi"');
+  });
+
+  it('a 2025-11-25 session: mcp.session.id and the negotiated version on the span, _meta still the parent', async () => {
+    const { client: legacy, sessionId } = await connectLegacyClient(running.mcpUrl);
+    clients.push(legacy);
+    await legacy.callTool({ name: 'echo', arguments: { text: 'old' }, _meta: { traceparent: TRACEPARENT } });
+    const span = otel.span('tools/call echo');
+    expect(span.parentSpanContext?.spanId).toBe(PARENT_ID);
+    expect(span.attributes).toMatchObject({ 'mcp.session.id': sessionId, 'mcp.protocol.version': '2025-11-25', 'nest_mcp.wire': '2025-11-25', 'network.transport': 'tcp' });
   });
 
   it('jsonrpc.request.id is the id as a string; other methods are named by the method alone', async () => {
@@ -223,5 +234,39 @@ describe('telemetry: opt-ins and the off switch', () => {
     await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'echo', arguments: { text: 'a' } }, meta: requestMeta({ traceparent: TRACEPARENT }) });
     const span: ReadableSpan = otel.span('tools/call echo');
     expect(span.spanContext().traceId).toBe(TRACE_ID);
+  });
+});
+
+describe('telemetry: spans over stdio', () => {
+  let otel: OtelHarness;
+  let stdio: InProcessStdio;
+  beforeEach(async () => {
+    otel = OtelHarness.install();
+    stdio = await startInProcessStdio({ imports: [telemetryApp()] });
+  });
+  afterEach(async () => {
+    await stdio.close();
+    await otel.uninstall();
+  });
+
+  it('network.transport is pipe, no HTTP or client attributes; _meta still names the parent', async () => {
+    stdio.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: { text: 'a' }, _meta: modernMeta({ traceparent: TRACEPARENT }) } });
+    expect(await stdio.output.response(7)).toMatchObject({ result: { content: [{ text: 'a' }] } });
+    const span = otel.span('tools/call echo');
+    expect(span.kind).toBe(SpanKind.SERVER);
+    expect(span.parentSpanContext?.spanId).toBe(PARENT_ID);
+    expect(span.attributes).toMatchObject({ 'network.transport': 'pipe', 'jsonrpc.request.id': '7', 'mcp.protocol.version': '2026-07-28' });
+    for (const absent of ['network.protocol.name', 'network.protocol.version', 'client.address', 'client.port', 'nest_mcp.sse', 'mcp.session.id']) {
+      expect(span.attributes).not.toHaveProperty(absent);
+    }
+  });
+
+  it('an unknown method is recorded as _OTHER, whatever name the caller chose', async () => {
+    stdio.send({ jsonrpc: '2.0', id: 8, method: 'made/up', params: { _meta: modernMeta() } });
+    expect(await stdio.output.response(8)).toMatchObject({ error: { code: -32601 } });
+    const span = otel.span('_OTHER');
+    expect(span.attributes).toMatchObject({ 'mcp.method.name': '_OTHER', 'rpc.response.status_code': '-32601', 'nest_mcp.outcome': 'request_error' });
+    expect(span.status.code).toBe(SpanStatusCode.UNSET);
+    expect(JSON.stringify(span.attributes)).not.toContain('made/up');
   });
 });
