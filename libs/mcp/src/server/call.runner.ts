@@ -72,6 +72,7 @@ export class McpCallRunner implements BeforeApplicationShutdown {
       lease = request.admit && !streaming ? this.calls.admit(request.principal, request.remoteAddress) : undefined;
     } catch (refusal) {
       telemetry?.end(refused(refusal), NOTHING_SENT);
+      this.telemetry.countRefusal(refusal);
       throw refusal;
     }
     const call = new RunningCall(request, route, port, lease);
@@ -157,7 +158,12 @@ export class McpCallRunner implements BeforeApplicationShutdown {
       if (request.method === 'tools/call' && this.registry.getTool(name)) registered = name;
       else if (request.method === 'prompts/get' && this.registry.getPrompt(name)) registered = name;
     }
-    return { implemented: route !== undefined, wire: port.wire ?? 'modern', ...(registered !== undefined && { name: registered }) };
+    return {
+      implemented: route !== undefined,
+      wire: port.wire ?? 'modern',
+      streaming: route?.delivery === 'stream',
+      ...(registered !== undefined && { name: registered }),
+    };
   }
 }
 

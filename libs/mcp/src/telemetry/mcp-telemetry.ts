@@ -3,7 +3,13 @@ import type { McpResolvedTelemetryOptions } from '../config/resolved-options.js'
 import { McpInstruments } from './mcp-instruments.js';
 import type { OtelApi } from './otel-api.loader.js';
 import { RequestTelemetry } from './request-telemetry.js';
-import { INSTRUMENTATION_SCOPE } from './semconv.js';
+import {
+  ATTR_MCP_PROTOCOL_VERSION,
+  ATTR_NEST_MCP_REASON,
+  ATTR_NETWORK_PROTOCOL_NAME,
+  ATTR_NETWORK_TRANSPORT,
+  INSTRUMENTATION_SCOPE,
+} from './semconv.js';
 import type { TelemetryCall, TelemetryTarget } from './telemetry-call.interface.js';
 
 /**
@@ -50,6 +56,27 @@ export class McpTelemetry {
     const instruments = this.instruments();
     if (!tracer && !instruments) return undefined;
     return new RequestTelemetry(api, this.settings!, call, target, tracer, instruments);
+  }
+
+  /**
+   * Counts a refusal of the calls-in-flight caps in `nest_mcp.admission.refusals`: `reason` is `per_caller` (429:
+   * one principal or address at its cap) or `server` (503: the server at its cap).
+   */
+  countRefusal(refusal: unknown): void {
+    const status = (refusal as { httpStatus?: number } | undefined)?.httpStatus;
+    this.instruments()?.admissionRefusals.add(1, { [ATTR_NEST_MCP_REASON]: status === 429 ? 'per_caller' : 'server' });
+  }
+
+  /**
+   * Records a 2025-11-25 HTTP session's lifetime in `mcp.server.session.duration` (the 2026-07-28 wire has no
+   * sessions): from `openedAt` (`performance.now()` at `initialize`) until now.
+   */
+  recordSession(openedAt: number, protocolVersion: string): void {
+    this.instruments()?.sessionDuration.record((performance.now() - openedAt) / 1000, {
+      [ATTR_MCP_PROTOCOL_VERSION]: protocolVersion,
+      [ATTR_NETWORK_TRANSPORT]: 'tcp',
+      [ATTR_NETWORK_PROTOCOL_NAME]: 'http',
+    });
   }
 
   /** The instruments of the registered meter provider; undefined when none is registered. */

@@ -49,6 +49,7 @@ export class RequestTelemetry {
     private readonly instruments: McpInstruments | undefined,
   ) {
     this.method = target.implemented ? call.method : semconv.OTHER;
+    this.countOpen(1);
     if (!tracer) return;
     const { parent, links } = this.parentAndLinks();
     const round = call.task !== undefined;
@@ -105,12 +106,22 @@ export class RequestTelemetry {
       }
     }
     span?.end();
+    this.countOpen(-1);
+    if (this.call.transport === 'http' && delivery.sse && !this.target.streaming) this.instruments?.sseUpgrades.add(1, { [semconv.ATTR_MCP_METHOD_NAME]: this.method });
     if (this.call.task) {
       this.instruments?.tasks.add(1, { [semconv.ATTR_NEST_MCP_TASK_STATUS]: roundStatus(ended.outcome) });
       this.instruments?.taskDuration.record(seconds, this.metricAttributes(ended));
       return;
     }
     this.instruments?.operationDuration.record(seconds, this.metricAttributes(ended));
+  }
+
+  /** Calls in flight (listen streams on their own gauge): one up when the call starts, one down when it ends. */
+  private countOpen(delta: 1 | -1): void {
+    const instruments = this.instruments;
+    if (!instruments || this.call.task) return;
+    if (this.call.method === 'subscriptions/listen') instruments.listenStreams.add(delta);
+    else if (!this.target.streaming) instruments.callsInFlight.add(delta, { [semconv.ATTR_MCP_METHOD_NAME]: this.method });
   }
 
   private parentAndLinks(): { parent: Context; links: Link[] } {

@@ -36,4 +36,6 @@ export interface TelemetryTarget {
   readonly name?: string;
   /** The wire the call speaks. */
   readonly wire: 'modern' | 'legacy';
+  /** Whether the method answers with a long-lived stream (`delivery: 'stream'`). */
+  readonly streaming: boolean;
 }
