@@ -6,7 +6,8 @@
  *
  * Builds the demo if stale (scripts/start-demo.mjs --build-only), then starts in a temporary directory: redis-server
  * (AOF on, a free loopback port), three demo replicas on free loopback ports with REDIS_URL and one MCP_STATE_KEYS
- * generated for this run, and nginx (Debian package) on PORT as a round-robin balancer without affinity. Replica logs
+ * generated for this run, each with its own MCP_SESSION_ROUTE (r1, r2, r3), and nginx (Debian package) on PORT: round
+ * robin without affinity, except 2025-11-25 sessions, which stick to the replica whose route starts their id. Replica logs
  * go to files in that directory (warnings and errors are echoed here). Ctrl-C stops everything — balancer, replicas
  * (gracefully), Redis — and removes the directory.
  */
@@ -84,10 +85,13 @@ async function startRedis() {
   return { child, url: `redis://127.0.0.1:${redisPort}` };
 }
 
+/** Replica `index`'s `sessionRoute`: the start of its 2025-11-25 session ids, which nginx routes on. */
+const routeOf = (index) => `r${index + 1}`;
+
 /** Starts replica `index` and resolves with its port once it printed the URL it listens on. */
 function startReplica(index, env) {
   const child = start(process.execPath, [ENTRY], {
-    env: { ...process.env, ...env, ADAPTER: adapter, PORT: '0', HOST: '127.0.0.1', NO_COLOR: '1' },
+    env: { ...process.env, ...env, MCP_SESSION_ROUTE: routeOf(index), ADAPTER: adapter, PORT: '0', HOST: '127.0.0.1', NO_COLOR: '1' },
   });
   const file = createWriteStream(join(dir, `replica-${index + 1}.log`));
   let pending = '';
@@ -148,10 +152,14 @@ async function main() {
   const redis = await startRedis();
   const env = { REDIS_URL: redis.url, MCP_STATE_KEYS: randomBytes(32).toString('base64') };
   const replicas = await Promise.all(Array.from({ length: REPLICAS }, (_, index) => startReplica(index, env)));
-  nginx = await startNginx({ upstreams: replicas.map((replica) => replica.port), port: port === 0 ? undefined : port });
+  nginx = await startNginx({
+    upstreams: replicas.map((replica) => replica.port),
+    sessionRoutes: replicas.map((_, index) => routeOf(index)),
+    port: port === 0 ? undefined : port,
+  });
   const url = `${nginx.url}/mcp`;
   console.log(`
-ops-console cluster (${adapter}): ${REPLICAS} replicas on Redis behind nginx (round robin, no affinity)
+ops-console cluster (${adapter}): ${REPLICAS} replicas on Redis behind nginx (round robin; 2025-11-25 sessions sticky)
 
   MCP endpoint   ${url}
   replicas       ${replicas.map(({ port: p, child }) => `127.0.0.1:${p} (pid ${child.pid})`).join(', ')}

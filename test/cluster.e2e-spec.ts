@@ -251,9 +251,11 @@ for (const adapter of ['express', 'fastify'] as const) {
         expect(stream.problems).toEqual([]);
         stream.close();
       }
-      // The tool itself exists where it was registered: runtime registration is per replica, its news is shared.
-      const tools = resultOf(await post(b.mcpUrl, 'tools/list', {}));
-      expect(tools.tools.map((tool: { name: string }) => tool.name)).toContain('estimate_costs');
+      // The registration is the cluster's (registryState): every replica lists the tool (test/cluster-topology.e2e-spec.ts).
+      for (const replica of cluster.replicas) {
+        const tools = resultOf(await post(replica.mcpUrl, 'tools/list', {}));
+        expect(tools.tools.map((tool: { name: string }) => tool.name)).toContain('estimate_costs');
+      }
     });
 
     it('lets an answer sent with tasks/update to a replica that did not run the task reach it', async () => {

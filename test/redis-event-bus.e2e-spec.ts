@@ -110,15 +110,29 @@ describe.each(ADAPTERS)('Redis event bus across two replicas (%s)', (adapter) =>
     expect(bob.seen).toEqual([TOOLS_CHANGED]);
   });
 
-  it('runtime registration on B produces tools/list_changed on a stream on A', async () => {
+  it('runtime registration on B produces tools/list_changed on a stream on A, and A lists the tool then', async () => {
     const onA = await listener(a, { toolsListChanged: true });
-    b.app.get(McpRegistry).registerTool({ name: 'added_on_b', description: 'Registered at run time on B' }, () => 'ok');
+    // With the shared registry state (serverOptions), a runtime handler is a name every replica provides.
+    for (const replica of [a, b]) replica.app.get(McpRegistry).provideHandler('answer-ok', () => 'ok');
+    await b.app.get(McpRegistry).registerTool({ name: 'added_on_b', description: 'Registered at run time on B' }, 'answer-ok');
     try {
       await until(() => count(onA, TOOLS_CHANGED) === 1, 5_000, 'the list change of B to reach A');
+      expect(await a.app.get(McpRegistry).has('tools', 'added_on_b')).toBe(true);
     } finally {
       b.app.get(McpRegistry).removeTool('added_on_b');
+      await b.app.get(McpRegistry).settled();
     }
     await until(() => count(onA, TOOLS_CHANGED) === 2, 5_000, 'the removal on B to reach A');
+    expect(await a.app.get(McpRegistry).has('tools', 'added_on_b')).toBe(false);
+    // Exactly one notification per change: A applied B's changes without announcing them again.
+    await sleep(200);
+    expect(count(onA, TOOLS_CHANGED)).toBe(2);
+  });
+
+  it('refuses a runtime handler given as a function, which could not reach the other replica', () => {
+    expect(() => b.app.get(McpRegistry).registerTool({ name: 'closure_tool' }, () => 'ok')).toThrow(
+      /shared registryState \(several replicas\) a runtime handler must be the name of a handler every replica provides/,
+    );
   });
 
   it('drops a malformed message on the channel and keeps delivering well-formed ones', async () => {

@@ -52,6 +52,57 @@ async function closeApp(running: RunningApp | undefined): Promise<void> {
 }
 
 describe.each(ADAPTERS)('runtime registration (%s)', (adapter) => {
+  describe('switching declared handlers off and on, and handlers by name', () => {
+    let running: RunningApp;
+    let url: URL;
+    let registry: McpRegistry;
+
+    beforeAll(async () => {
+      running = await startApp(adapter, { imports: [fullListenModule()] });
+      url = running.mcpUrl;
+      registry = running.app.get(McpRegistry);
+    });
+    afterAll(async () => {
+      await closeApp(running);
+    });
+
+    it('disableTool hides a decorated tool from lists and calls, tells listeners, and enableTool brings it back', async () => {
+      const stream = await listen(url, 'flags', { toolsListChanged: true });
+      await stream.nextFrames(1, 5_000);
+      try {
+        expect(registry.disableTool('ping')).toBe(true);
+        expect(registry.disableTool('ping')).toBe(false);
+        await stream.waitFor((message) => message.method === 'notifications/tools/list_changed', 'the list change of disableTool', 5_000);
+        // ping was the only tool: the server no longer has tools at all (capabilities follow the registry, ADR 0007).
+        expect(await capabilitiesOf(url)).not.toHaveProperty('tools');
+        const gone = await failure(url, 'tools/call', { name: 'ping', arguments: {} });
+        expect([gone.status, gone.code]).toEqual([404, -32601]);
+        expect(await registry.has('tools', 'ping')).toBe(false);
+
+        expect(registry.enableTool('ping')).toBe(true);
+        expect(registry.enableTool('ping')).toBe(false);
+        await stream.until(() => stream.messages.filter((message) => message.method === 'notifications/tools/list_changed').length === 2, 5_000, 'the list change of enableTool');
+        expect((await result(url, 'tools/list')).tools.map((tool: Json) => tool.name)).toEqual(['ping']);
+        expect((await result(url, 'tools/call', { name: 'ping', arguments: {} })).content).toEqual([{ type: 'text', text: 'pong' }]);
+      } finally {
+        stream.close();
+      }
+    });
+
+    it('a runtime handler may be a provided name; an unknown name or a second provider of one is a definition error', async () => {
+      registry.provideHandler<{ who?: string }>('hello', ({ who }) => `hello ${who ?? 'you'}`);
+      expect(() => registry.provideHandler('hello', () => 'again')).toThrow(McpDefinitionError);
+      expect(() => registry.registerTool({ name: 'rt.unknown' }, 'nobody-provides-this')).toThrow(/no handler is provided under the name "nobody-provides-this"/);
+      await registry.registerTool({ name: 'rt.hello', input: { type: 'object', properties: { who: { type: 'string' } } } }, 'hello');
+      try {
+        expect((await result(url, 'tools/call', { name: 'rt.hello', arguments: { who: 'ops' } })).content).toEqual([{ type: 'text', text: 'hello ops' }]);
+      } finally {
+        expect(registry.removeTool('rt.hello')).toBe(true);
+        await registry.settled();
+      }
+    });
+  });
+
   describe('on a server that starts empty', () => {
     let running: RunningApp;
     let url: URL;

@@ -17,6 +17,8 @@ export interface Replica {
   readonly mcpUrl: URL;
   /** `127.0.0.1:<port>`, as nginx's `X-Upstream` names it. */
   readonly address: string;
+  /** Its `sessionRoute` (`MCP_SESSION_ROUTE`, `r1`, `r2`…): the start of its 2025-11-25 session ids. */
+  readonly route: string;
   readonly child: ChildProcess;
   /** Everything it printed so far (stdout and stderr), colours off. */
   output(): string;
@@ -73,8 +75,9 @@ const LISTENING = /listening on (http:\/\/127\.0\.0\.1:(\d+))\/mcp/;
 
 /**
  * Starts redis-server with AOF on, `replicas` demo processes (apps/demo/src/main.ts through the SWC loader, no build)
- * with `REDIS_URL`, one shared `MCP_STATE_KEYS` and `PORT=0`, and nginx in front of them. Each replica reports its
- * port in the demo's "listening on" log line.
+ * with `REDIS_URL`, one shared `MCP_STATE_KEYS`, their own `MCP_SESSION_ROUTE` and `PORT=0`, and nginx in front of
+ * them (2025-11-25 sessions sticky on their route). Each replica reports its port in the demo's "listening on" log
+ * line.
  */
 export async function startCluster(options: ClusterOptions = {}): Promise<DemoCluster> {
   const adapter = options.adapter ?? 'express';
@@ -97,20 +100,21 @@ export async function startCluster(options: ClusterOptions = {}): Promise<DemoCl
     };
     const started = await Promise.allSettled(
       Array.from({ length: options.replicas ?? 3 }, async (_, index) => {
-        if (!options.otel) return startReplica(index, env);
+        const replicaEnv = { ...env, MCP_SESSION_ROUTE: `r${index + 1}` };
+        if (!options.otel) return startReplica(index, replicaEnv);
         const otelEnv = {
           OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: options.otel.tracesUrl,
           OTEL_SERVICE_NAME: `replica-${index}`,
           OTEL_EXPORTER_PROMETHEUS_PORT: String(await freePort()),
         };
-        return startReplica(index, { ...env, ...otelEnv }, ['--otel']);
+        return startReplica(index, { ...replicaEnv, ...otelEnv }, ['--otel']);
       }),
     );
     for (const result of started) if (result.status === 'fulfilled') replicas.push(result.value);
     const failed = started.find((result) => result.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
     replicas.sort((a, b) => a.index - b.index);
-    nginx = await startNginx({ upstreams: replicas.map((replica) => replica.port) });
+    nginx = await startNginx({ upstreams: replicas.map((replica) => replica.port), sessionRoutes: replicas.map((replica) => replica.route) });
   } catch (error) {
     await dispose();
     throw error;
@@ -177,6 +181,7 @@ export async function startReplica(index: number, env: Record<string, string>, a
     baseUrl,
     mcpUrl: new URL(`${baseUrl}/mcp`),
     address: `127.0.0.1:${port}`,
+    route: env.MCP_SESSION_ROUTE ?? '',
     child,
     output: () => output,
     alive,

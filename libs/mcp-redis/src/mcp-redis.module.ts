@@ -1,5 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { BullMqTaskRunner } from './bullmq-task.runner.js';
+import { BullMqWebhookDeliveryQueue } from './events/bullmq-webhook-delivery.queue.js';
+import { RedisEventStore } from './events/redis-event.store.js';
+import { RedisWebhookSubscriptionStore } from './events/redis-webhook-subscription.store.js';
 import { McpRedis } from './mcp-redis.js';
 import { McpRedisConnection } from './mcp-redis.connection.js';
 import {
@@ -9,13 +12,15 @@ import {
 } from './mcp-redis-module.definition.js';
 import { McpRedisResolvedOptions } from './mcp-redis-resolved-options.js';
 import { RedisEventBus } from './redis-event-bus.js';
+import { RedisRegistryState } from './redis-registry.state.js';
 import { RedisRequestStateStore } from './redis-request-state.store.js';
 import { RedisTaskStore } from './redis-task.store.js';
 import { RedisThrottlerStorage } from './redis-throttler.storage.js';
 
 /**
  * nest-mcp on Redis: provides `McpRedis` (event bus, task store, BullMQ task runner, single-use `requestState` store,
- * `@nestjs/throttler` storage)
+ * `@nestjs/throttler` storage, shared registry state, and for the events extension the replay log, webhook subscriptions
+ * and deliveries)
  * for `McpModule.forRootAsync`. Global by default (`isGlobal: false` to scope it).
  *
  * @example
@@ -46,6 +51,10 @@ function withComponents(definition: DynamicModule): DynamicModule {
     BullMqTaskRunner,
     RedisRequestStateStore,
     RedisThrottlerStorage,
+    RedisRegistryState,
+    RedisEventStore,
+    RedisWebhookSubscriptionStore,
+    BullMqWebhookDeliveryQueue,
     McpRedis,
   ];
   return {

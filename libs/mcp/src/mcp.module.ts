@@ -20,6 +20,7 @@ import { McpHandlerInvoker } from './server/handler.invoker.js';
 import { PrincipalBindingCheck } from './server/principal-binding.check.js';
 import { InMemoryEventBus } from './subscriptions/in-memory-event-bus.js';
 import { MCP_EVENT_BUS } from './protocol/mcp-event-bus.interface.js';
+import { MCP_REGISTRY_STATE } from './protocol/registry-state.interface.js';
 import { MCP_TASK_STORE } from './protocol/task-store.interface.js';
 import { MCP_LISTENER_VISIBILITY } from './protocol/listener-visibility.interface.js';
 import { McpPublisher } from './subscriptions/mcp.publisher.js';
@@ -56,7 +57,10 @@ import { eventProviders } from './events/events.providers.js';
 import { McpEventsExtension } from './events/events.extension.js';
 import { McpEvents } from './events/mcp-events.service.js';
 import { McpEventTypes } from './events/event-types.registry.js';
-import { MCP_ROUTE_EXTENSIONS, type McpRouteExtension } from './server/route-extension.interface.js';
+import { MCP_EXTENSIONS, type McpExtension } from './server/extension.interface.js';
+import { McpAppsExtension } from './server/apps.extension.js';
+import { McpModernWire } from './server/modern-wire.profile.js';
+import { McpLegacyWire } from './legacy/legacy-wire.profile.js';
 
 const DEFAULT_PATH = '/mcp';
 
@@ -120,24 +124,34 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = t
         useFactory: (options: McpModuleOptions) => options.eventBus ?? new InMemoryEventBus(),
         inject: [MCP_MODULE_OPTIONS],
       },
+      {
+        provide: MCP_REGISTRY_STATE,
+        useFactory: (options: McpModuleOptions) => options.registryState,
+        inject: [MCP_MODULE_OPTIONS],
+      },
       McpPublisher,
       McpSubscriptionsService,
       ...taskProviders(),
       ...skillProviders(),
       ...eventProviders(),
-      // Every route extension (this provider of the token comes last, so it is the one Nest keeps).
+      McpAppsExtension,
+      // Every extension, in the order server/discover lists them (this provider of the token comes last, so it is
+      // the one Nest keeps).
       {
-        provide: MCP_ROUTE_EXTENSIONS,
-        useFactory: (...extensions: McpRouteExtension[]) => extensions,
-        inject: [McpTaskMethods, McpSkillMethods, McpEventsExtension],
+        provide: MCP_EXTENSIONS,
+        useFactory: (...extensions: McpExtension[]) => extensions,
+        inject: [McpTaskMethods, McpAppsExtension, McpSkillMethods, McpEventsExtension],
       },
       McpDispatcher,
+      // The two wires a call may speak (server/wire-profile.interface.ts), chosen once per call by its transport.
+      McpModernWire,
+      McpLegacyWire,
       McpCallTracker,
       ...telemetryProviders,
       McpCallRunner,
       McpSessionStore,
       McpLegacyTasks,
-      // The 2025-11-25 face of tasks, for the task starter and the tasks/* routes (tasks/legacy-task.wire.ts).
+      // The 2025-11-25 face of the tasks extension (tasks/legacy-task.wire.ts).
       { provide: LegacyTaskWire, useExisting: McpLegacyTasks },
       McpLegacyWireService,
       McpLegacyHttpHandler,

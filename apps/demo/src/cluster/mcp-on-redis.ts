@@ -14,11 +14,17 @@ export interface ClusterEnv {
    * interval): a round whose replica died is re-run elsewhere within about twice this. Default 30,000.
    */
   readonly MCP_TASK_LOCK_MS?: string;
+  /**
+   * This replica's own route token (`sessionRoute`): its 2025-11-25 session ids start with it, so the balancer sends
+   * each session back here (`npm run demo:cluster` gives `r1`, `r2`, `r3`; on Kubernetes, the pod name).
+   */
+  readonly MCP_SESSION_ROUTE?: string;
 }
 
 /**
  * The modules of one replica of a cluster: `McpRedisModule` on `REDIS_URL`, `McpModule` with `options` on Redis
- * (event bus, tasks, single-use `requestState`) and the shared `MCP_STATE_KEYS`, and `GET /health`. Refuses to start
+ * (event bus, tasks, single-use `requestState`) and the shared `MCP_STATE_KEYS`, its own `MCP_SESSION_ROUTE`, and
+ * `GET /health`. Refuses to start
  * without `MCP_STATE_KEYS`: a per-process key would break every round whose retry reaches another replica.
  */
 export function mcpOnRedis(options: McpModuleOptions, env: ClusterEnv): Array<DynamicModule | Type> {
@@ -31,7 +37,11 @@ export function mcpOnRedis(options: McpModuleOptions, env: ClusterEnv): Array<Dy
     McpRedisModule.forRoot({ url: env.REDIS_URL, tasks: { lockDurationMs: lockMs, stalledIntervalMs: lockMs } }),
     McpModule.forRootAsync({
       inject: [McpRedis],
-      useFactory: (redis: McpRedis) => redis.serverOptions({ ...options, requestState: { ...options.requestState, keys } }),
+      useFactory: (redis: McpRedis) => redis.serverOptions({
+          ...options,
+          sessionRoute: env.MCP_SESSION_ROUTE || undefined,
+          requestState: { ...options.requestState, keys },
+        }),
     }),
     HealthModule,
   ];

@@ -11,6 +11,9 @@ export interface CostEstimate {
   totalMonthly: number;
 }
 
+/** The name under which every replica provides the handler of `estimate_costs` (`McpRegistry.provideHandler`). */
+export const ESTIMATE_COSTS_HANDLER = 'estimate-costs';
+
 /** The tool the `cost-insights` flag adds at run time. Runtime tools take plain JSON Schemas. */
 export const ESTIMATE_COSTS_TOOL: McpToolOptions & { name: string } = {
   name: 'estimate_costs',

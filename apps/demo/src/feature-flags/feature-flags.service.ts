@@ -1,38 +1,50 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { McpRegistry } from 'nest-mcp';
 import { ServiceCatalog } from '../services/index.js';
-import { ESTIMATE_COSTS_TOOL, estimateCosts } from './cost-estimate.tool.js';
+import { ESTIMATE_COSTS_HANDLER, ESTIMATE_COSTS_TOOL, estimateCosts } from './cost-estimate.tool.js';
 import { FeatureFlag } from './feature-flag.enum.js';
 
 // #region docs:feature-flags
 /**
  * The console's feature flags. Switching `cost-insights` adds or removes the `estimate_costs` tool at run time:
  * `McpRegistry` publishes the change, so clients listening with `toolsListChanged` are told to list tools again.
+ * The flag is the registry's state: on a cluster (nest-mcp-redis) it is shared, so every replica lists the tool
+ * once one switched it on, and the handler travels by its name, which every replica provides.
  */
 @Injectable()
-export class FeatureFlags {
-  private readonly enabled = new Set<FeatureFlag>();
-
+export class FeatureFlags implements OnModuleInit {
   constructor(
     private readonly registry: McpRegistry,
     private readonly catalog: ServiceCatalog,
   ) {}
 
-  isEnabled(flag: FeatureFlag): boolean {
-    return this.enabled.has(flag);
+  onModuleInit(): void {
+    this.registry.provideHandler<{ name?: string }>(ESTIMATE_COSTS_HANDLER, ({ name }) => estimateCosts(this.catalog, name));
   }
 
-  /** Switches a flag; returns whether it changed. */
-  set(flag: FeatureFlag, enabled: boolean): boolean {
-    if (this.enabled.has(flag) === enabled) return false;
+  /** Whether the flag is on (on every replica alike). */
+  isEnabled(flag: FeatureFlag): Promise<boolean> {
+    return this.registry.has('tools', toolOf(flag).name);
+  }
+
+  /** Switches a flag; resolves with whether it changed, once every replica lists the tools accordingly. */
+  async set(flag: FeatureFlag, enabled: boolean): Promise<boolean> {
+    if ((await this.isEnabled(flag)) === enabled) return false;
     if (enabled) {
-      this.registry.registerTool<{ name?: string }>(ESTIMATE_COSTS_TOOL, ({ name }) => estimateCosts(this.catalog, name));
-      this.enabled.add(flag);
+      await this.registry.registerTool(toolOf(flag), ESTIMATE_COSTS_HANDLER);
     } else {
-      this.registry.removeTool(ESTIMATE_COSTS_TOOL.name);
-      this.enabled.delete(flag);
+      this.registry.removeTool(toolOf(flag).name);
+      await this.registry.settled();
     }
     return true;
   }
 }
 // #endregion docs:feature-flags
+
+/** The tool a flag adds. */
+function toolOf(flag: FeatureFlag) {
+  switch (flag) {
+    case FeatureFlag.CostInsights:
+      return ESTIMATE_COSTS_TOOL;
+  }
+}

@@ -18,8 +18,8 @@ export class FeatureFlagsTools {
     annotations: { idempotentHint: true },
   })
   @UseGuards(OpsAdminGuard)
-  setFeatureFlag(@McpArgs() { flag, enabled }: SetFeatureFlagDto): string {
-    const changed = this.flags.set(flag, enabled);
+  async setFeatureFlag(@McpArgs() { flag, enabled }: SetFeatureFlagDto): Promise<string> {
+    const changed = await this.flags.set(flag, enabled);
     return `${flag} is ${changed ? 'now' : 'already'} ${enabled ? 'on' : 'off'}.`;
   }
 }

@@ -1,3 +1,4 @@
+import type { McpRegistryState } from '../protocol/registry-state.interface.js';
 import type { McpCacheHints, McpCacheScope, McpImplementation, McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import type { McpEventBus } from '../protocol/mcp-event-bus.interface.js';
 import type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
@@ -409,6 +410,13 @@ export interface McpModuleOptions extends McpImplementation {
    * give a shared bus (e.g. Redis pub/sub) when several replicas serve the same clients.
    */
   eventBus?: McpEventBus;
+  /**
+   * Where runtime changes of the lists (`McpRegistry.register*`, `remove*`, `disable*`) are kept for every replica, so
+   * that all of them list the same entries (`McpRedis.serverOptions` gives Redis's). With one, runtime handlers are
+   * names every replica provides (`registry.provideHandler`), and options must be plain JSON. Default: none, runtime
+   * changes are this process's own. See docs/scaling.md.
+   */
+  registryState?: McpRegistryState;
   /** Most `subscriptions/listen` streams open at once; more are refused with HTTP 503 and `Retry-After`. Default 10,000. */
   maxListenStreams?: number;
   /**
@@ -459,6 +467,13 @@ export interface McpModuleOptions extends McpImplementation {
   maxJsonDepth?: number;
   /** 2025-11-25 sessions idle longer than this expire (later requests get 404), in milliseconds. Default 30 minutes. */
   sessionIdleMs?: number;
+  /**
+   * A route token this replica puts at the start of every 2025-11-25 session id it mints (`<sessionRoute>.<random>`),
+   * so that a load balancer can send each session's requests to the replica that holds it (see docs/scaling.md:
+   * hashing the id cannot, since `initialize` carries none). Letters, digits, `-` and `_`, at most 63; give each
+   * replica its own (e.g. its pod name). A request whose session is unknown here still gets 404. Default: none.
+   */
+  sessionRoute?: string;
   /** Most 2025-11-25 sessions at once; `initialize` beyond it is refused with HTTP 503 and `Retry-After`. Default 10,000. */
   maxSessions?: number;
   /**

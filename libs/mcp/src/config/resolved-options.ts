@@ -62,6 +62,8 @@ export class McpResolvedOptions {
   readonly shutdownTimeoutMs: number;
   readonly maxJsonDepth: number;
   readonly sessionIdleMs: number;
+  /** The route token at the start of this replica's 2025-11-25 session ids; undefined: ids are random only. */
+  readonly sessionRoute?: string;
   readonly maxSessions: number;
   readonly maxSessionsPerPrincipal: number;
   readonly maxSessionsPerAddress: number;
@@ -144,6 +146,7 @@ export class McpResolvedOptions {
     this.shutdownTimeoutMs = positive(options.shutdownTimeoutMs, 10_000, 'shutdownTimeoutMs');
     this.maxJsonDepth = positive(options.maxJsonDepth, 64, 'maxJsonDepth');
     this.sessionIdleMs = positive(options.sessionIdleMs, 30 * 60_000, 'sessionIdleMs');
+    this.sessionRoute = sessionRoute(options.sessionRoute);
     this.maxSessions = positive(options.maxSessions, 10_000, 'maxSessions');
     this.maxSessionsPerPrincipal = positive(options.maxSessionsPerPrincipal, 100, 'maxSessionsPerPrincipal');
     this.maxSessionsPerAddress = positive(options.maxSessionsPerAddress, 100, 'maxSessionsPerAddress');
@@ -498,6 +501,15 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value <= 0) {
     throw new Error(`McpModule: option "${name}" must be a positive number`);
+  }
+  return value;
+}
+
+/** `sessionRoute`: a token a balancer can match at the start of a session id, so only characters safe in any matcher. */
+function sessionRoute(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{1,63}$/.test(value)) {
+    throw new Error('McpModule: option "sessionRoute" must be 1 to 63 letters, digits, "-" or "_" (e.g. the pod name)');
   }
   return value;
 }

@@ -30,7 +30,8 @@ export class McpExplorer implements OnApplicationBootstrap {
   /** Where each decorated tool was declared, to name it when its MCP Apps view is checked. */
   private readonly toolsDeclared = new Map<string, string>();
 
-  onApplicationBootstrap(): void {
+  /** Registers every decorated handler; with a shared registry state, resolves once the registry applied it. */
+  onApplicationBootstrap(): Promise<void> | undefined {
     const wrappers = [...this.discovery.getProviders(), ...this.discovery.getControllers()];
     const seen = new Set<object>();
     for (const wrapper of wrappers) {
@@ -45,11 +46,11 @@ export class McpExplorer implements OnApplicationBootstrap {
       }
     }
     this.checkViews();
-    this.registry.completeDiscovery();
     this.logger.log(
       `Mapped ${this.registry.listTools().length} tools, ${this.registry.listPrompts().length} prompts, ` +
         `${this.registry.listResources().length} resources, ${this.registry.listResourceTemplates().length} resource templates`,
     );
+    return this.registry.completeDiscovery();
   }
 
   /** Every view a tool names must be served, as an MCP Apps view (decorated tools and those registered earlier). */

@@ -110,3 +110,19 @@ describe('LegacySession subscriptions', () => {
     expect([session.subscriptions.size, store.heldBytes]).toEqual([0, 0]);
   });
 });
+
+describe('McpSessionStore session ids', () => {
+  it('starts every id with the sessionRoute and a dot, and finds the session by it', () => {
+    const store = storeWith({ sessionRoute: 'pod-7' });
+    const session = sessionOf(store.create(HANDSHAKE, { address: '10.0.0.1' }));
+    expect(session.id).toMatch(/^pod-7\.[A-Za-z0-9_-]{32}$/);
+    expect(store.get(session.id, undefined)).toBe(session);
+    expect(sessionOf(storeWith({}).create(HANDSHAKE, { address: '10.0.0.1' })).id).toMatch(/^[A-Za-z0-9_-]{32}$/);
+  });
+
+  it('refuses a sessionRoute a balancer could not match safely', () => {
+    for (const sessionRoute of ['', 'a.b', 'x'.repeat(64), 'r 1', 'r/1']) {
+      expect(() => resolvedOptions({ sessionRoute }), sessionRoute).toThrow(/"sessionRoute" must be 1 to 63 letters/);
+    }
+  });
+});

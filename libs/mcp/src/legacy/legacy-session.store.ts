@@ -79,7 +79,7 @@ export class McpSessionStore implements OnModuleDestroy {
       admission.lease.release();
       return { refused: 'memory' };
     }
-    const session = new LegacySession(handshake.protocolVersion, handshake.capabilities, handshake.clientInfo, caller.principal, this.budget);
+    const session = new LegacySession(handshake.protocolVersion, handshake.capabilities, handshake.clientInfo, caller.principal, this.budget, this.options.sessionRoute);
     this.sessions.set(session.id, session);
     this.leases.set(session.id, admission.lease);
     return { session };

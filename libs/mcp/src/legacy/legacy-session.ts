@@ -34,8 +34,8 @@ interface PendingRequest {
  * never goes out, though the subscription was answered like one to an unknown URI.
  */
 export class LegacySession {
-  /** Visible ASCII, 192 random bits. */
-  readonly id = randomBytes(24).toString('base64url');
+  /** Visible ASCII, 192 random bits, after the replica's `sessionRoute` and a dot when it has one. */
+  readonly id: string;
   /** When `initialize` created it (`performance.now()`): `mcp.server.session.duration` is measured from here. */
   readonly openedAt = performance.now();
   initialized = false;
@@ -59,7 +59,10 @@ export class LegacySession {
     readonly clientInfo: McpImplementation | undefined,
     readonly principal: string | undefined,
     private readonly budget?: SessionMemoryBudget,
+    route?: string,
   ) {
+    const random = randomBytes(24).toString('base64url');
+    this.id = route === undefined ? random : `${route}.${random}`;
     this.heldBytes = LegacySession.baseBytes(clientInfo);
   }
 

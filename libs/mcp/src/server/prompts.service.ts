@@ -24,7 +24,8 @@ export class McpPromptsService {
 
   async get(scope: McpRequestScope): Promise<JsonObject> {
     const name = requireString(scope.params, 'name');
-    const entry = this.registry.getPrompt(name);
+    // Unknown here: with a shared registry state, another replica may have just registered it.
+    const entry = this.registry.getPrompt(name) ?? (await this.registry.catchUp(), this.registry.getPrompt(name));
     if (!entry) throw unknownPrompt(name);
     // Authorization before the arguments are judged or guards run.
     this.access.admit(scope, entry.summary, unknownPrompt, name);

@@ -34,7 +34,8 @@ export class McpResourcesService {
     }
     // A resource or template the `visibility` hook hides is skipped as if it did not exist (the URI may still match
     // another template), so the caller gets exactly what an unknown URI gets.
-    let resource = this.registry.getResource(uri);
+    // Unknown here: with a shared registry state, another replica may have just registered it (or a template).
+    let resource = this.registry.getResource(uri) ?? (await this.registry.catchUp(), this.registry.getResource(uri));
     if (resource && this.access.hides(scope, resource.summary)) resource = undefined;
     let target:
       | { name: string; mimeType?: string; handler: ResourceEntry['handler']; input: unknown; summary: McpHandlerSummary }

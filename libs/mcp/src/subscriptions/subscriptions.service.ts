@@ -84,7 +84,8 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
     this.registryChanges = this.registry.changes$.subscribe((kind) => {
       // Before the list change goes out: a stream must not hear of a URI a new scoped resource now hides.
       if (kind === 'resources' || kind === 'resourceTemplates') for (const review of this.reviews) review();
-      void this.bus.publish(LIST_EVENTS[kind]);
+      // A change another replica made and shared: that replica told every listener already, through the bus.
+      if (!this.registry.replaying) void this.bus.publish(LIST_EVENTS[kind]);
     });
   }
 

@@ -94,7 +94,7 @@ export class RequestTelemetry {
       if (this.call.task) attributes[semconv.ATTR_NEST_MCP_TASK_STATUS] = roundStatus(ended.outcome);
       if (delivery.progress > 0) attributes[semconv.ATTR_NEST_MCP_PROGRESS_COUNT] = delivery.progress;
       if (delivery.notifications > 0) attributes[semconv.ATTR_NEST_MCP_NOTIFICATIONS_SENT] = delivery.notifications;
-      if (this.call.transport === 'http') attributes[semconv.ATTR_NEST_MCP_SSE] = delivery.sse;
+      if (this.call.origin === 'http') attributes[semconv.ATTR_NEST_MCP_SSE] = delivery.sse;
       if (this.settings.recordToolResults && outcome.ok && ended.outcome === 'success' && this.call.method === 'tools/call') {
         attributes[semconv.ATTR_GEN_AI_TOOL_CALL_RESULT] = recorded(outcome.result);
       }
@@ -107,7 +107,7 @@ export class RequestTelemetry {
     }
     span?.end();
     this.countOpen(-1);
-    if (this.call.transport === 'http' && delivery.sse && !this.target.streaming) this.instruments?.sseUpgrades.add(1, { [semconv.ATTR_MCP_METHOD_NAME]: this.method });
+    if (this.call.origin === 'http' && delivery.sse && !this.target.streaming) this.instruments?.sseUpgrades.add(1, { [semconv.ATTR_MCP_METHOD_NAME]: this.method });
     if (this.call.task) {
       this.instruments?.tasks.add(1, { [semconv.ATTR_NEST_MCP_TASK_STATUS]: roundStatus(ended.outcome) });
       this.instruments?.taskDuration.record(seconds, this.metricAttributes(ended));
@@ -177,7 +177,7 @@ export class RequestTelemetry {
     const version = call.meta.protocolVersion;
     if (typeof version === 'string' && PROTOCOL_VERSION.test(version)) attributes[semconv.ATTR_MCP_PROTOCOL_VERSION] = version;
     if (call.sessionId !== undefined && this.target.wire === 'legacy') attributes[semconv.ATTR_MCP_SESSION_ID] = call.sessionId;
-    if (call.transport === 'http') {
+    if (call.origin === 'http') {
       attributes[semconv.ATTR_NETWORK_TRANSPORT] = 'tcp';
       attributes[semconv.ATTR_NETWORK_PROTOCOL_NAME] = 'http';
       if (call.incoming?.httpVersion) attributes[semconv.ATTR_NETWORK_PROTOCOL_VERSION] = call.incoming.httpVersion;
@@ -186,7 +186,7 @@ export class RequestTelemetry {
         const port = call.incoming?.socket?.remotePort;
         if (port !== undefined) attributes[semconv.ATTR_CLIENT_PORT] = port;
       }
-    } else if (call.transport === 'stdio') {
+    } else if (call.origin === 'stdio') {
       attributes[semconv.ATTR_NETWORK_TRANSPORT] = 'pipe';
     }
     return attributes;
@@ -233,11 +233,11 @@ export class RequestTelemetry {
     if (ended.errorType !== undefined) attributes[semconv.ATTR_ERROR_TYPE] = ended.errorType;
     const version = call.meta.protocolVersion;
     if (typeof version === 'string' && PROTOCOL_VERSION.test(version)) attributes[semconv.ATTR_MCP_PROTOCOL_VERSION] = version;
-    if (call.transport === 'http') {
+    if (call.origin === 'http') {
       attributes[semconv.ATTR_NETWORK_TRANSPORT] = 'tcp';
       attributes[semconv.ATTR_NETWORK_PROTOCOL_NAME] = 'http';
       if (call.incoming?.httpVersion) attributes[semconv.ATTR_NETWORK_PROTOCOL_VERSION] = call.incoming.httpVersion;
-    } else if (call.transport === 'stdio') {
+    } else if (call.origin === 'stdio') {
       attributes[semconv.ATTR_NETWORK_TRANSPORT] = 'pipe';
     }
     return attributes;

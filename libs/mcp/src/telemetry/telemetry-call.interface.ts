@@ -12,8 +12,8 @@ export interface TelemetryCall {
   readonly method: string;
   readonly params: JsonObject;
   readonly meta: McpRequestMeta;
-  /** The transport the call came in on; absent for origins without one (the testing kit, a task round). */
-  readonly transport?: 'http' | 'stdio';
+  /** Where the call came from: HTTP (`network.transport` tcp), stdio (pipe), the testing kit or a task round (none). */
+  readonly origin: 'http' | 'stdio' | 'in-process' | 'task';
   /** The Node request of an HTTP call: protocol version and the peer's port. */
   readonly incoming?: IncomingMessage;
   /** The peer address of the connection. */
