@@ -63,17 +63,16 @@ describe('nest-mcp/progress', () => {
     expect(modules.length).toBeLessThanOrEqual(12);
   });
 
-  it('the same writer imported from nest-mcp loads Nest and the server (what the entry spares a command)', { timeout: 60_000 }, async () => {
-    const run = await traced('full', ['--input-type=module', '--eval', "import { ProgressEventWriter } from 'nest-mcp'; console.log(typeof ProgressEventWriter);"]);
+  it('the same writer imported from nest-mcp/backend loads Nest and the server (what the entry spares a command)', { timeout: 60_000 }, async () => {
+    const run = await traced('full', ['--input-type=module', '--eval', "import { ProgressEventWriter } from 'nest-mcp/backend'; console.log(typeof ProgressEventWriter);"]);
     expect(run.stdout.trim()).toBe('function');
     expect(run.loaded.some((path) => path.startsWith('node_modules/@nestjs/common/'))).toBe(true);
     expect(run.loaded.filter((path) => path.startsWith('libs/mcp/src/')).length).toBeGreaterThan(100);
   });
 
-  it('exports the contract and the emitters, the same objects as nest-mcp', async () => {
-    const [entry, full] = await Promise.all([import('nest-mcp/progress'), import('nest-mcp')]);
-    for (const name of ['createProgressEvent', 'formatProgressEvent', 'parseProgressLine', 'ProgressEventWriter', 'DoubleProgress', 'IllegalProgressError'] as const) {
-      expect(entry[name], name).toBe(full[name]);
-    }
+  it('exports the contract and the emitters, the same objects as nest-mcp (emitters) and nest-mcp/backend (codec)', async () => {
+    const [entry, full, backend] = await Promise.all([import('nest-mcp/progress'), import('nest-mcp'), import('nest-mcp/backend')]);
+    for (const name of ['DoubleProgress', 'IllegalProgressError'] as const) expect(entry[name], name).toBe(full[name]);
+    for (const name of ['createProgressEvent', 'formatProgressEvent', 'parseProgressLine', 'ProgressEventWriter'] as const) expect(entry[name], name).toBe(backend[name]);
   });
 });
