@@ -33,7 +33,7 @@ import { RunningCall } from './running-call.js';
  *    .finalResponse`), after the port added its transport's part (`beforeResponse`: the bearer challenge);
  * 7. release: no longer in flight (the slot comes back), then the wire's `closed` and `port.close`.
  *
- * Telemetry wraps all of it (ADR 0026): when an OpenTelemetry SDK records, the call gets its SERVER span before
+ * Telemetry wraps all of it (ADR 0030): when an OpenTelemetry SDK records, the call gets its SERVER span before
  * admission (a refusal is a span too), the handler runs inside it, and the span and the duration metric end with the
  * outcome. Without an SDK, `McpTelemetry.start` returns undefined and nothing of it is built.
  *

@@ -3,7 +3,7 @@
  * did its job (genai semantic conventions `model/mcp/common.yaml`, PR #404). The list there names the 2025-era codes;
  * the 2026-07-28 ones that are plainly the caller's (`-32020` header mismatch, `-32021` missing client capability,
  * `-32022` unsupported version), the 2025 URL-elicitation request `-32042` and the Events extension's not-found,
- * forbidden and unsupported codes are added (docs/observability.md, "Errors"; ADR 0026). `-32603`, resource
+ * forbidden and unsupported codes are added (docs/observability.md, "Errors"; ADR 0030). `-32603`, resource
  * exhaustion and anything else stay errors.
  */
 export const CLIENT_ERROR_CODES: ReadonlySet<number> = new Set([

@@ -16,7 +16,7 @@ import type { TelemetryCall, TelemetryTarget } from './telemetry-call.interface.
  * nest-mcp's one door to OpenTelemetry: hands out the telemetry of a call, and the instruments of the operational
  * metrics, only while something records them.
  *
- * "Free when off" (ADR 0026): with `telemetry: false`, or without `@opentelemetry/api` installed, `start` returns
+ * "Free when off" (ADR 0030): with `telemetry: false`, or without `@opentelemetry/api` installed, `start` returns
  * undefined at once. With the API but no SDK registered, it checks the global providers (two property reads) and
  * returns undefined too: no span object, no attribute, no closure is built for the call. An SDK registered after the
  * application started is picked up on the next call; tracers and instruments are made once per provider.
