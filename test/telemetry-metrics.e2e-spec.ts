@@ -1,4 +1,8 @@
+import { McpEvents } from 'nest-mcp';
+import { McpWebhookReceiver } from 'nest-mcp/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EventsFixtureModule } from './fixtures/events.fixture.js';
+import { eventsPost, resultOf } from './support/events.util.js';
 import { telemetryApp } from './fixtures/telemetry.fixture.js';
 import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
 import { connectLegacyClient } from './support/legacy-client.factory.js';
@@ -106,5 +110,35 @@ describe('telemetry: admission refusals', () => {
     expect(span.attributes).toMatchObject({ 'rpc.response.status_code': '-32603', 'error.type': '-32603', 'nest_mcp.outcome': 'server_error' });
     const refusals = await otel.points('nest_mcp.admission.refusals');
     expect(refusals).toEqual([expect.objectContaining({ attributes: { 'nest_mcp.reason': 'server' }, value: 1 })]);
+  });
+});
+
+describe('telemetry: event webhook deliveries', () => {
+  let otel: OtelHarness;
+  let running: RunningApp;
+  let target: McpWebhookReceiver;
+  afterEach(async () => {
+    await target.close();
+    await running.close();
+    await otel.uninstall();
+  });
+
+  it('a delivery acknowledged after three 500s: three retries by reason, one delivery delivered', async () => {
+    otel = OtelHarness.install();
+    running = await startApp('express', {
+      imports: [EventsFixtureModule.forRoot({ events: { webhooks: { allowInsecureLoopback: true, retryBaseMs: 40, maxAttempts: 5, timeoutMs: 2_000 } } })],
+    });
+    target = await McpWebhookReceiver.start();
+    resultOf(
+      await eventsPost(running.mcpUrl, 'events/subscribe', { name: 'incident.opened', arguments: { service: 'otel' }, delivery: { mode: 'webhook', url: target.url, secret: target.secret } }, 'alice'),
+    );
+    target.respondWith(500, 500, 500);
+    await running.app.get(McpEvents).emit('incident.opened', { id: 'W-9', severity: 'P1', service: 'otel', title: 'DB down' }, { eventId: 'evt_otel' });
+    await target.nextEvent(10_000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await otel.points('nest_mcp.event.delivery.retries')).toEqual([expect.objectContaining({ attributes: { 'nest_mcp.reason': 'http_5xx' }, value: 3 })]);
+    expect(await otel.points('nest_mcp.event.deliveries')).toEqual([expect.objectContaining({ attributes: { 'nest_mcp.outcome': 'delivered' }, value: 1 })]);
+    // The webhook's secret and URL never reach a metric.
+    expect(JSON.stringify(await otel.collect())).not.toContain(target.secret);
   });
 });

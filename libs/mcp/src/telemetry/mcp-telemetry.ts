@@ -5,6 +5,7 @@ import type { OtelApi } from './otel-api.loader.js';
 import { RequestTelemetry } from './request-telemetry.js';
 import {
   ATTR_MCP_PROTOCOL_VERSION,
+  ATTR_NEST_MCP_OUTCOME,
   ATTR_NEST_MCP_REASON,
   ATTR_NETWORK_PROTOCOL_NAME,
   ATTR_NETWORK_TRANSPORT,
@@ -77,6 +78,19 @@ export class McpTelemetry {
       [ATTR_NETWORK_TRANSPORT]: 'tcp',
       [ATTR_NETWORK_PROTOCOL_NAME]: 'http',
     });
+  }
+
+  /**
+   * Counts a webhook delivery that is over in `nest_mcp.event.deliveries`: `nest_mcp.outcome` is `delivered`, or the
+   * failure category it was given up on with (`timeout`, `http_4xx`, …: SEP-3415 `lastError`, bounded).
+   */
+  countDelivery(failure: string | undefined): void {
+    this.instruments()?.eventDeliveries.add(1, { [ATTR_NEST_MCP_OUTCOME]: failure ?? 'delivered' });
+  }
+
+  /** Counts a failed webhook attempt that will be retried in `nest_mcp.event.delivery.retries`, by failure category. */
+  countDeliveryRetry(failure: string): void {
+    this.instruments()?.eventDeliveryRetries.add(1, { [ATTR_NEST_MCP_REASON]: failure });
   }
 
   /** The instruments of the registered meter provider; undefined when none is registered. */
