@@ -51,6 +51,7 @@ export type { McpElicitor, McpAnswers } from './mrtr/mcp-elicitor.interface.js';
 export type { McpRequestStateStore } from './protocol/request-state-store.interface.js';
 export { InMemoryRequestStateStore, type InMemoryRequestStateStoreOptions } from './mrtr/in-memory-request-state.store.js';
 
+export { getMcpPublisherToken, getMcpRegistryToken, InjectMcpPublisher, InjectMcpRegistry } from './config/server-tokens.js';
 export { McpRegistry, type McpListKind, type McpRuntimeHandler, type McpRuntimeHandlerRef } from './discovery/mcp.registry.js';
 export { McpPublisher, type McpPublishOptions } from './subscriptions/mcp.publisher.js';
 export { MCP_EVENT_BUS, type McpEventBus } from './protocol/mcp-event-bus.interface.js';
