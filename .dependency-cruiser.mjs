@@ -8,7 +8,9 @@
  *
  *  layer (top → bottom)  holds                                            why it sits there
  *  ────────────────────  ───────────────────────────────────────────────  ──────────────────────────────────────────
- *  index.ts              the public API of `nest-mcp`                     re-exports every layer, the module included
+ *  index.ts, backend/    the public API: `nest-mcp` (what an application  re-export every layer, the module included;
+ *                        writes) and `nest-mcp/backend` (what code built  siblings: neither re-exports the other
+ *                        on it needs: contracts, codecs, wire types)
  *  mcp.module.ts         the Nest module: providers and their order       wires every layer below
  *  testing/              the testing kit (`nest-mcp/testing`)             starts calls like a transport; production
  *                                                                         code never depends on it
@@ -64,7 +66,7 @@
 
 /** Top to bottom. Entries of one row are siblings: they may not import each other. */
 const LAYERS = [
-  ['index.ts'],
+  ['index.ts', 'backend/'],
   ['mcp.module.ts'],
   ['testing/', 'cache-manager/'],
   ['transport/http/', 'transport/stdio/'],
@@ -132,6 +134,16 @@ export default {
       to: { circular: true, dependencyTypesNot: ['type-only'], viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
     {
+      name: 'transport-never-imports-discovery',
+      comment:
+        'A transport (and the testing kit, which starts calls like one) learns what it needs of a method from its route ' +
+        '(server/): how its answer travels, the headers that mirror its params. What discovery builds is the server\'s ' +
+        'business; a type both need belongs in protocol/.',
+      severity: 'error',
+      from: { path: [`${SRC}transport/`, `${SRC}testing/`], pathNot: SPEC },
+      to: { path: `${SRC}discovery/` },
+    },
+    {
       name: 'cache-packages-in-their-entry',
       comment:
         '@nestjs/cache-manager and cache-manager are optional peer dependencies: only the nest-mcp/cache-manager entry ' +
@@ -139,6 +151,19 @@ export default {
       severity: 'error',
       from: { path: SRC, pathNot: `${SRC}cache-manager/` },
       to: { path: '(^|/)node_modules/(@nestjs/cache-manager|cache-manager)/' },
+    },
+    {
+      name: 'progress-entry-stays-small',
+      comment:
+        'progress/ is the nest-mcp/progress entry, which a wrapped command imports to write ProgressEvent lines: it may ' +
+        'import only progress/ itself, two pure helpers of protocol/ and Node built-ins — never Nest, Ajv or the ' +
+        'server (test/progress-entry.e2e-spec.ts lists what an import of the entry loads).',
+      severity: 'error',
+      from: { path: `${SRC}progress/`, pathNot: SPEC },
+      to: {
+        dependencyTypesNot: ['core'],
+        pathNot: [`${SRC}progress/`, `${SRC}protocol/traceparent\\.parser\\.ts$`, `${SRC}protocol/json-object\\.util\\.ts$`],
+      },
     },
     {
       name: 'no-unknown-folder',
@@ -157,11 +182,12 @@ export default {
     {
       name: 'redis-uses-public-api',
       comment:
-        'nest-mcp-redis is a separate package: it may use nest-mcp only through its public entry (`nest-mcp`), ' +
-        'as its users do. Export what it needs from libs/mcp/src/index.ts (with TSDoc) instead of reaching inside.',
+        'nest-mcp-redis is a separate package: it may use nest-mcp only through its public entries (`nest-mcp`, ' +
+        '`nest-mcp/backend`), as its users do. Export what it needs from libs/mcp/src/backend/index.ts (with TSDoc) ' +
+        'instead of reaching inside.',
       severity: 'error',
       from: { path: '^libs/mcp-redis/src/' },
-      to: { path: SRC, pathNot: `${SRC}index\\.ts$` },
+      to: { path: SRC, pathNot: [`${SRC}index\\.ts$`, `${SRC}backend/index\\.ts$`] },
     },
     {
       name: 'no-test-helpers-in-redis',

@@ -7,7 +7,7 @@
  *
  * Runs the CLI compiled from this repository's sources into dist/cli, compiling it first with tsc when the build is
  * missing or older than its sources, so `npx nest-mcp` works straight after `npm ci`. The CLI imports the server
- * library as the package `nest-mcp`; here that name is the `paths` alias of tsconfig.json, so the library's sources
+ * library as the package `nest-mcp` (its `nest-mcp/backend` entry); here that name is the `paths` alias of tsconfig.json, so the library's sources
  * are compiled beside it and the import is rewritten to a relative one, as `nest build` does for the apps. (The
  * published package, `npm run build:cli`, keeps `nest-mcp` a package import.) The build is written to a temporary
  * folder and moved into place, so two commands starting at once never run a half-written build. Compiler output
@@ -21,15 +21,16 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'dist/cli');
 const CLI_OUT = 'libs/cli/src';
-const LIBRARY_ENTRY = 'libs/mcp/src/index.js';
+/** The compiled entry of each `nest-mcp` import path the CLI uses. */
+const LIBRARY_ENTRIES = { 'nest-mcp': 'libs/mcp/src/index.js', 'nest-mcp/backend': 'libs/mcp/src/backend/index.js' };
 const ENTRY = join(OUT, CLI_OUT, 'main.js');
 const TSCONFIG = join(ROOT, 'libs/cli/tsconfig.cli.json');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 /** What the CLI is compiled from: its own sources and the server library it imports as `nest-mcp`. */
 const SOURCE_DIRS = ['libs/cli/src', 'libs/mcp/src'].map((dir) => join(ROOT, dir));
 const CONFIG_FILES = [TSCONFIG, join(ROOT, 'tsconfig.json')];
-/** `'nest-mcp'` in an emitted `import … from` or `import()`. */
-const LIBRARY_SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*)(['"])nest-mcp\2/g;
+/** `'nest-mcp'` or `'nest-mcp/backend'` in an emitted `import … from` or `import()`. */
+const LIBRARY_SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*)(['"])(nest-mcp(?:\/backend)?)\2/g;
 
 function newestMtime(dir) {
   let newest = 0;
@@ -48,15 +49,14 @@ function isStale() {
   return Math.max(...SOURCE_DIRS.map(newestMtime), ...CONFIG_FILES.map((file) => statSync(file).mtimeMs)) > built;
 }
 
-/** `from 'nest-mcp'` → a relative import of the library compiled beside the CLI. */
+/** `from 'nest-mcp'` (or `'nest-mcp/backend'`) → a relative import of the library compiled beside the CLI. */
 function rewriteLibraryImports(out) {
-  const library = join(out, LIBRARY_ENTRY);
   for (const entry of readdirSync(join(out, CLI_OUT), { withFileTypes: true, recursive: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
     const file = join(entry.parentPath, entry.name);
-    const specifier = relative(entry.parentPath, library).split('\\').join('/').replace(/^(?!\.)/, './');
+    const specifier = (name) => relative(entry.parentPath, join(out, LIBRARY_ENTRIES[name])).split('\\').join('/').replace(/^(?!\.)/, './');
     const text = readFileSync(file, 'utf8');
-    const rewritten = text.replace(LIBRARY_SPECIFIER, (_, head, quote) => `${head}${quote}${specifier}${quote}`);
+    const rewritten = text.replace(LIBRARY_SPECIFIER, (_, head, quote, name) => `${head}${quote}${specifier(name)}${quote}`);
     if (rewritten !== text) writeFileSync(file, rewritten);
   }
 }

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
- * Keeps the TypeScript of docs/ identical to real code that `npm run typecheck` compiles, so the guides cannot rot.
+ * Keeps the TypeScript of README.md and docs/ identical to real code that `npm run typecheck` compiles, so the guides
+ * cannot rot, and (with --check) compiles that code as a user's project would: under TypeScript 6's defaults and under
+ * the tsconfig `nest new` writes (scripts/docs-snippets-compile.mjs), so a snippet copied into a new project compiles.
  *
  *   node scripts/docs-snippets.mjs --check   list every problem as `file:line: why` and exit 1 if there is one
  *   node scripts/docs-snippets.mjs --write   rewrite each fence from its region (`npm run docs:snippets`)
  *
- * Every ```ts / ```typescript fence in docs/**\/*.md (docs/adr aside) has, on the line right above it,
+ * Every ```ts / ```typescript fence in README.md and docs/**\/*.md (docs/adr aside) has, on the line right above it,
  *
  *   <!-- snippet: path/from/the/repo/root.ts#name -->
  *
@@ -18,6 +20,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compileUnderUserConfigurations } from './docs-snippets-compile.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const MARKER = /^\s*<!--\s*snippet:\s*(\S+)\s*-->\s*$/;
@@ -87,7 +90,7 @@ function resolve(target) {
 function processDoc(path, write) {
   const doc = relative(ROOT, path);
   const lines = readFileSync(path, 'utf8').split('\n');
-  const result = { problems: [], fences: 0, illustrative: [] };
+  const result = { problems: [], fences: 0, illustrative: [], quotes: [] };
   const problem = (line, why) => result.problems.push(`${doc}:${line}: ${why}`);
   for (let i = 0; i < lines.length; i++) {
     const isMarker = MARKER.test(lines[i]);
@@ -107,6 +110,7 @@ function processDoc(path, write) {
     else if (!region) result.illustrative.push(`${doc}:${start + 1}`);
     else if (region.error) problem(start, region.error);
     if (!region || region.error) continue;
+    result.quotes.push({ doc, file: target.split('#')[0], numbers: region.numbers, firstLine: start + 2 });
     const actual = lines.slice(start + 1, end).map((text) => text.slice(indent.length).trimEnd());
     const k = [...actual, null].findIndex((text, index) => text !== (region.lines[index] ?? null));
     if (k === -1) continue;
@@ -125,13 +129,30 @@ function processDoc(path, write) {
   return result;
 }
 
+/**
+ * Each quoted region compiled as a user's project compiles it; an error is reported at the doc line that shows the
+ * failing source line (once per doc that quotes it).
+ */
+function compileProblems(quotes) {
+  const files = [...new Set(quotes.map((quote) => quote.file))].sort();
+  const lines = new Map(files.map((file) => [file, new Set(quotes.filter((q) => q.file === file).flatMap((q) => q.numbers))]));
+  return compileUnderUserConfigurations(ROOT, files, (file) => lines.get(file)).flatMap(({ config, file, line, message }) => {
+    if (!file) return [`${config}: ${message}`];
+    return quotes
+      .filter((quote) => quote.file === file && quote.numbers.includes(line))
+      .map((quote) => `${quote.doc}:${quote.firstLine + quote.numbers.indexOf(line)}: does not compile under ${config} (${file}:${line}): ${message}`);
+  });
+}
+
 const mode = process.argv[2];
 if (mode !== '--check' && mode !== '--write') {
   console.error('usage: node scripts/docs-snippets.mjs --check | --write');
   process.exit(2);
 }
-const results = markdownFiles(join(ROOT, 'docs')).map((path) => processDoc(path, mode === '--write'));
+const documents = [join(ROOT, 'README.md'), ...markdownFiles(join(ROOT, 'docs'))];
+const results = documents.map((path) => processDoc(path, mode === '--write'));
 const [problems, illustrative] = [results.flatMap((r) => r.problems), results.flatMap((r) => r.illustrative)];
+if (mode === '--check') problems.push(...compileProblems(results.flatMap((r) => r.quotes)));
 for (const fence of illustrative) console.log(`${fence}: illustrative, not compiled`);
 for (const line of problems) console.error(line);
 const fences = results.reduce((sum, r) => sum + r.fences, 0);

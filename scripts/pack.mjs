@@ -11,7 +11,8 @@
  * README (libs/<dir>/README.md) and the repository's LICENSE and CHANGELOG.md, and packed there with `npm pack`.
  * Only compiled JavaScript, its source maps (sources inlined) and declarations (`stripInternal`) go in besides those:
  * a staged file of any other kind (a spec, a fixture, a build-info file…) stops the build. The CLI and nest-mcp-redis
- * are compiled against the staged declarations of nest-mcp, so they can use nothing of it but its public entry.
+ * are compiled against the staged declarations of nest-mcp, so they can use nothing of it but its public entries
+ * (`nest-mcp`, `nest-mcp/backend`).
  *
  * The same inputs give byte-identical tarballs: tsc's output does not depend on where it is written once the source
  * maps name their sources relative to the package, and npm gives every entry the same fixed date.
@@ -102,7 +103,13 @@ async function run(file, args, options) {
  */
 async function compile(pkg, stage, out) {
   const config = join(stage, `tsconfig.${pkg.name}.json`);
-  const paths = Object.fromEntries(pkg.dependsOn.map((name) => [name, [join(stage, name, 'index.d.ts')]]));
+  // The entry itself and its subpath entries (`nest-mcp/backend`…), each an `<entry>/index.d.ts` of the staged package.
+  const paths = Object.fromEntries(
+    pkg.dependsOn.flatMap((name) => [
+      [name, [join(stage, name, 'index.d.ts')]],
+      [`${name}/*`, [join(stage, name, '*', 'index.d.ts')]],
+    ]),
+  );
   const compilerOptions = {
     outDir: out,
     sourceMap: true,

@@ -22,6 +22,7 @@ export const COMPONENTS = [
   { command: 'redis-server', package: 'redis-server', why: 'nest-mcp-redis and the cluster tests start their own Redis' },
   { command: 'nginx', package: 'nginx', paths: ['/usr/sbin/nginx'], why: 'the round-robin balancer of the cluster tests' },
   { command: 'chromium', package: 'chromium', paths: ['/usr/bin/chromium'], exact: true, why: 'the browser tests (MCP Apps) drive /usr/bin/chromium' },
+  { command: 'curl', package: 'curl', why: 'the demo prints curl lines (npm start -- --auth) and the tests run them as printed' },
   { command: 'ip', package: 'iproute2', paths: ['/usr/sbin/ip', '/sbin/ip'], why: 'the network-namespace tests (Host/Origin, SSRF refusals)' },
 ];
 

@@ -11,6 +11,8 @@ const IMPORT_PATHS = {
   'mcp/src': 'nest-mcp',
   'mcp/src/testing': 'nest-mcp/testing',
   'mcp/src/cache-manager': 'nest-mcp/cache-manager',
+  'mcp/src/backend': 'nest-mcp/backend',
+  'mcp/src/progress': 'nest-mcp/progress',
   'mcp-redis/src': 'nest-mcp-redis',
   'mcp-redis/src/health': 'nest-mcp-redis/health',
 };

@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { Injectable, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { McpAppView, McpAppViews, McpModule, McpResource, McpTool, withAppsExtension } from 'nest-mcp';
-import { McpTestingClient } from 'nest-mcp/testing';
+import { McpAppView, McpAppViews, McpModule, McpResource, McpTool } from 'nest-mcp';
+import { McpTestingClient, withAppsExtension } from 'nest-mcp/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { appsModule, BOARD_HTML, BOARD_VIEW, FILE_VIEW, FILE_VIEW_PATH, toolRuns } from './fixtures/apps.fixture.js';
 import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';

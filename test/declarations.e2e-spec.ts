@@ -22,6 +22,7 @@ import {
   MrtrContext, McpResourceContext, FormSchema, DoubleProgress, SchemaDefinitionError, type McpModuleOptions,
 } from 'nest-mcp';
 import { McpListenStream, McpTestingClient, McpToolCallResult } from 'nest-mcp/testing';
+import { InMemoryTaskStore, MCP_TASK_STORE, type McpTaskStore, type McpTaskRecord } from 'nest-mcp/backend';
 
 const Confirm = McpForm.object({ confirm: McpForm.boolean(), note: McpForm.string().optional() });
 
@@ -54,6 +55,13 @@ export async function deployText(client: McpTestingClient): Promise<string> {
   await stream.close();
   return result.isError ? '' : result.text();
 }
+
+/** What a backend writes against nest-mcp/backend: a store under the token nest-mcp injects. */
+export const taskStore: { provide: symbol; useValue: McpTaskStore } = {
+  provide: MCP_TASK_STORE,
+  useValue: new InMemoryTaskStore({ maxTasksPerOwner: 10, maxTasks: 100 }),
+};
+export type StoredTask = McpTaskRecord;
 
 export function uriOf(ctx: McpResourceContext): string {
   return ctx.uri;
@@ -134,7 +142,8 @@ describe('published declarations', () => {
     dist = join(work, 'dist');
     await tsc(['-p', 'libs/mcp/tsconfig.lib.json', '--emitDeclarationOnly', '--outDir', dist]);
     copyFileSync(join(ROOT, 'libs/mcp/package.json'), join(dist, 'package.json'));
-    // Installed as an application installs it, so that `nest-mcp/testing` goes through the package's `exports`.
+    // Installed as an application installs it, so that `nest-mcp/testing` and `nest-mcp/backend` go through the
+    // package's `exports`.
     mkdirSync(join(work, 'node_modules'));
     symlinkSync(relative(join(work, 'node_modules'), dist), join(work, 'node_modules/nest-mcp'), 'dir');
   }, 180_000);
@@ -154,7 +163,7 @@ describe('published declarations', () => {
     expect(leaks, 'an @internal comment that stripInternal did not remove (is it on a declaration?)').toEqual([]);
   });
 
-  it('type-check on their own (skipLibCheck off), and a consumer of nest-mcp and nest-mcp/testing compiles against them', async () => {
+  it('type-check on their own (skipLibCheck off), and a consumer of nest-mcp, nest-mcp/testing and nest-mcp/backend compiles against them', async () => {
     writeFileSync(join(work, 'consumer.ts'), CONSUMER);
     writeFileSync(
       join(work, 'tsconfig.json'),

@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
+import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Catalog, CachedCatalogModule, CatalogTools, cachedReplicaModule } from '../docs/examples/ecosystem/caching.module.js';
@@ -150,5 +151,27 @@ describe.each(ADAPTERS)('caching on Redis (Keyv) across two replicas (%s)', (ada
     await replicas[0].app.get(CatalogTools).setPrice('pear', 75);
     await eventually(async () => (textOf((await read(onB, 'catalog://skus/pear')) as never) as { cents: number }).cents === 75, 5_000, 'the change to reach replica B');
     expect(runsOn(1).item).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a generation marker the store lost (evicted, expired) never brings back an entry from before a change', async () => {
+    const onA = await clientOf(0, 'dora');
+    for (const replica of replicas) replica.app.get(Catalog).prices.set('plum', 150);
+    expect(textOf((await read(onA, 'catalog://skus/plum')) as never)).toMatchObject({ cents: 150 });
+    for (const replica of replicas) replica.app.get(Catalog).prices.set('plum', 60);
+    await replicas[0].app.get(CatalogTools).setPrice('plum', 60);
+    // What an `allkeys-lru` Redis (or a marker's TTL) does: every generation marker goes, the stale entry stays.
+    const admin = new Redis(redis.url);
+    try {
+      const markers = await admin.keys('*nest-mcp:cache:gen*');
+      expect(markers.length).toBeGreaterThanOrEqual(2);
+      expect(await admin.ttl(markers[0])).toBeGreaterThan(0);
+      await admin.del(...markers);
+      expect((await admin.keys('*nest-mcp:cache:resources/read*')).length).toBeGreaterThanOrEqual(1);
+    } finally {
+      admin.disconnect();
+    }
+    const before = runsOn(0).item;
+    expect(textOf((await read(onA, 'catalog://skus/plum')) as never)).toMatchObject({ cents: 60 });
+    expect(runsOn(0).item).toBe(before + 1);
   });
 });

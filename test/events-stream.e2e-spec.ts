@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { InMemoryEventStore, McpEvents, McpEventTypes, type McpEventReadFrom, type McpEventReadOptions, type McpEventReadResult } from 'nest-mcp';
+import { McpEvents, McpEventTypes } from 'nest-mcp';
+import { InMemoryEventStore, type McpEventReadFrom, type McpEventReadOptions, type McpEventReadResult } from 'nest-mcp/backend';
 import { EventsFixtureModule } from './fixtures/events.fixture.js';
 import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
 import { errorOf, eventsPost, resultOf, SEP_CODES, SUB } from './support/events.util.js';

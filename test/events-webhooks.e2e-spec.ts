@@ -8,7 +8,7 @@ import { McpWebhookReceiver } from 'nest-mcp/testing';
 import { EventsFixtureModule } from './fixtures/events.fixture.js';
 import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
 import { errorOf, eventsPost, OPENAI_CODES, resultOf, secretOf, SEP_CODES } from './support/events.util.js';
-import { sleep, until } from './support/wait.util.js';
+import { sleep, until, untilAsync } from './support/wait.util.js';
 import { MCP_WEBHOOK_SUBSCRIPTION_STORE, type McpWebhookSubscriptionStore } from '../libs/mcp/src/protocol/webhook-subscription-store.interface.js';
 
 /**
@@ -406,11 +406,19 @@ describe.each(ADAPTERS)('events webhooks: profiles and options (%s)', (adapter) 
   it('E-46: events skipped while maxPendingPerSubscription deliveries are in flight are announced by a signed gap envelope once delivery recovers', async () => {
     const target = await receiver();
     const args = { service: 'gap' };
-    resultOf(await eventsPost(tight.mcpUrl, 'events/subscribe', { name: 'incident.opened', arguments: args, delivery: { url: target.url, secret: target.secret } }, 'alice'));
+    const params = { name: 'incident.opened', arguments: args, delivery: { url: target.url, secret: target.secret } };
+    resultOf(await eventsPost(tight.mcpUrl, 'events/subscribe', params, 'alice'));
     target.respondWith(500, 500);
     await emit(tight.app, 'incident.opened', { ...INCIDENT, service: 'gap' }, 'evt_gap_1');
     await emit(tight.app, 'incident.opened', { ...INCIDENT, service: 'gap' }, 'evt_gap_skipped');
     await until(() => target.events.some((event) => event.status === 200), 5_000, 'the first event acknowledged');
+    // The receiver records the 200 before the server has read it: the next event is emitted once the server settled
+    // the delivery (its deliveryStatus says so), else it would be skipped too and no gap would be due yet.
+    await untilAsync(
+      async () => resultOf(await eventsPost(tight.mcpUrl, 'events/subscribe', params, 'alice')).deliveryStatus?.lastDeliveryAt !== undefined,
+      5_000,
+      'the first delivery settled on the server',
+    );
     await emit(tight.app, 'incident.opened', { ...INCIDENT, service: 'gap' }, 'evt_gap_3');
     const gap = await target.next('gap');
     expect(gap.verified).toBe(true);

@@ -12,7 +12,7 @@ import { buildStdioFixture } from './support/stdio-fixture.build.js';
  * (libs/mcp-redis) compiled with the tsconfig each is published from, packed with `npm pack`, and installed from the
  * tarballs into projects outside the repository. The server library must not bring the official client (only the CLI
  * needs it), and the CLI and the Redis package must run with nothing of the library but what the installed
- * `nest-mcp` exports.
+ * `nest-mcp` exports (`nest-mcp` and `nest-mcp/backend`).
  */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
@@ -133,13 +133,13 @@ describe('nest-mcp-cli, installed beside nest-mcp', () => {
     });
   });
 
-  it('imports nothing of the server library but the package nest-mcp', () => {
+  it('imports nothing of the server library but its backend entry (nest-mcp/backend)', () => {
     const dir = join(project, 'node_modules/nest-mcp-cli');
     const specifiers = readdirSync(dir)
       .filter((name) => name.endsWith('.js'))
       .flatMap((name) => [...readFileSync(join(dir, name), 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)['"]([^'"]+)['"]/g)].map((match) => match[1]));
     const outside = specifiers.filter((specifier) => !specifier.startsWith('./') && !specifier.startsWith('node:'));
-    expect(new Set(outside)).toEqual(new Set([CLIENT, `${CLIENT}/stdio`, 'nest-mcp']));
+    expect(new Set(outside)).toEqual(new Set([CLIENT, `${CLIENT}/stdio`, 'nest-mcp/backend']));
   });
 
   it('runs its nest-mcp command: a call with NDJSON progress written by the installed library’s codec', async () => {
@@ -180,14 +180,15 @@ describe('nest-mcp-redis, installed beside nest-mcp', () => {
     expect(existsSync(join(project, 'node_modules/@nestjs/terminus'))).toBe(false);
   });
 
-  it('imports nothing of the server library but the package nest-mcp', () => {
+  it('imports nothing of the server library but the package nest-mcp (its two entries)', () => {
     const files = readdirSync(dir(), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'));
     const specifiers = files.flatMap((name) =>
       [...readFileSync(join(dir(), name), 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)['"]([^'"]+)['"]/g)].map((match) => match[1]),
     );
     const outside = new Set(specifiers.filter((specifier) => !specifier.startsWith('./') && !specifier.startsWith('../') && !specifier.startsWith('node:')));
-    expect([...outside].filter((specifier) => !/^(nest-mcp|nest-mcp-redis\/health|ioredis|bullmq|@nestjs\/(common|core|terminus))$/.test(specifier))).toEqual([]);
+    expect([...outside].filter((specifier) => !/^(nest-mcp|nest-mcp\/backend|nest-mcp-redis\/health|ioredis|bullmq|@nestjs\/(common|core|terminus))$/.test(specifier))).toEqual([]);
     expect(outside.has('nest-mcp')).toBe(true);
+    expect(outside.has('nest-mcp/backend')).toBe(true);
   });
 
   it('loads in the installed project: the module and the facade', async () => {

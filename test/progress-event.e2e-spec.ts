@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createProgressEvent, formatProgressEvent, parseProgressLine, type ProgressEvent } from 'nest-mcp';
+import { createProgressEvent, formatProgressEvent, parseProgressLine, type ProgressEvent } from 'nest-mcp/backend';
 import { describe, expect, it } from 'vitest';
 
 interface GoldenCase {

@@ -1,6 +1,7 @@
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Redis } from 'ioredis';
-import { McpError, type McpTaskRecord } from 'nest-mcp';
+import { McpError } from 'nest-mcp';
+import type { McpTaskRecord } from 'nest-mcp/backend';
 import { McpRedisModule, type McpRedisModuleOptions, RedisTaskStore } from 'nest-mcp-redis';
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';

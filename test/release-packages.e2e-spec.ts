@@ -179,7 +179,9 @@ describe('the API reference (npm run docs:api)', () => {
       'nest-mcp-redis.html',
       'nest-mcp-redis_health.html',
       'nest-mcp.html',
+      'nest-mcp_backend.html',
       'nest-mcp_cache-manager.html',
+      'nest-mcp_progress.html',
       'nest-mcp_testing.html',
     ]);
   });

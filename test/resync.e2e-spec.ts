@@ -1,7 +1,8 @@
 import { Injectable, Module, type DynamicModule } from '@nestjs/common';
 import type { Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { InMemoryEventBus, type McpChangeEvent, McpModule, McpPrompt, McpPublisher, McpResource, McpTool, TASKS_EXTENSION } from 'nest-mcp';
+import { McpModule, McpPrompt, McpPublisher, McpResource, McpTool } from 'nest-mcp';
+import { InMemoryEventBus, type McpChangeEvent, TASKS_EXTENSION } from 'nest-mcp/backend';
 import { McpSubscriptionsService } from '../libs/mcp/src/subscriptions/subscriptions.service.js';
 import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
 import { connectLegacyClient, type LegacyConnection } from './support/legacy-client.factory.js';

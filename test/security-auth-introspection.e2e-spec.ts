@@ -1,6 +1,6 @@
 import { IntrospectionTokenVerifier, McpTokenMessages } from '../libs/mcp/src/auth/index.js';
 import { McpTokenError } from '../libs/mcp/src/protocol/access-token.interface.js';
-import type { McpIntrospectionOptions } from 'nest-mcp';
+import type { McpIntrospectionOptions } from 'nest-mcp/backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS } from './support/app.factory.js';
 import { type AuthApp, bearer, callTool, expectRefusal, startAuthApp } from './support/auth-app.js';

@@ -95,13 +95,13 @@ async function buildFixture(): Promise<string> {
     }),
   );
   await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(staging, 'tsconfig.json'), '--noCheck'], { cwd: ROOT });
-  // `from 'nest-mcp'` → a relative import of the compiled library.
-  const index = join(staging, 'out/libs/mcp/src/index.js');
+  // `from 'nest-mcp'` (and `'nest-mcp/backend'`) → a relative import of the compiled library.
+  const entries: Record<string, string> = { '': 'out/libs/mcp/src/index.js', '/backend': 'out/libs/mcp/src/backend/index.js' };
   for (const file of readdirSync(join(staging, 'out/test'), { withFileTypes: true, recursive: true })) {
     if (!file.isFile() || !file.name.endsWith('.js')) continue;
     const path = join(file.parentPath, file.name);
-    const specifier = relative(file.parentPath, index).replace(/^(?!\.)/, './');
-    writeFileSync(path, readFileSync(path, 'utf8').replace(/from\s+['"]nest-mcp['"]/g, `from '${specifier}'`));
+    const specifier = (entry: string) => relative(file.parentPath, join(staging, entries[entry])).replace(/^(?!\.)/, './');
+    writeFileSync(path, readFileSync(path, 'utf8').replace(/from\s+['"]nest-mcp(|\/backend)['"]/g, (_, entry: string) => `from '${specifier(entry)}'`));
   }
   writeFileSync(join(staging, 'built.stamp'), new Date().toISOString());
   rmSync(FIXTURE_CACHE, { recursive: true, force: true });

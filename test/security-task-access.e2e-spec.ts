@@ -11,7 +11,7 @@ import {
 import type { INestApplication } from '@nestjs/common';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { MCP_TASK_STORE, type McpTaskStore } from 'nest-mcp';
+import { MCP_TASK_STORE, type McpTaskStore } from 'nest-mcp/backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_SCOPE, TaskAccessModule, TaskAccessProbe } from './fixtures/task-access.fixture.js';
 import { ADAPTERS, type AdapterName } from './support/app.factory.js';

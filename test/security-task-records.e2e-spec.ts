@@ -3,7 +3,7 @@ import {
   createTaskSessionFromClient,
   type TaskEnabledSession,
 } from '@modelcontextprotocol/ext-tasks/client';
-import { MCP_TASK_STORE, type McpTaskStore } from 'nest-mcp';
+import { MCP_TASK_STORE, type McpTaskStore } from 'nest-mcp/backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taskRecordsModule } from './fixtures/task-records.fixture.js';
 import { ADAPTERS, startApp, type AdapterName, type RunningApp } from './support/app.factory.js';

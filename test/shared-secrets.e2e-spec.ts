@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { randomBytes } from 'node:crypto';
-import { MCP_EVENT_BUS, McpModule, McpPublisher, type McpChangeEvent, type McpEventBus, type McpModuleOptions, type McpRequestStateStore } from 'nest-mcp';
+import { McpModule, McpPublisher, type McpModuleOptions } from 'nest-mcp';
+import { MCP_EVENT_BUS, type McpChangeEvent, type McpEventBus, type McpRequestStateStore } from 'nest-mcp/backend';
 import { McpRedis, McpRedisModule } from 'nest-mcp-redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, startRedisServer } from './support/redis-server.js';

@@ -11,7 +11,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NoMalloryGuard, TaskProbe, TasksFixtureModule } from './fixtures/tasks.fixture.js';
 import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
-import { until } from './support/wait.util.js';
+import { until, untilAsync } from './support/wait.util.js';
 import { requestMeta } from './support/raw-request.util.js';
 import { openStream } from './support/sse-stream.reader.js';
 import { taskId as asTaskId } from '@modelcontextprotocol/ext-tasks/core';
@@ -110,6 +110,31 @@ describe.each(ADAPTERS)('tasks extension with the official ext-tasks client (%s)
     expect(statuses).toContain('input_required');
     // The handler was replayed once with the answer (MRTR semantics).
     expect(probe.rounds.get('INC-1')).toBe(2);
+    await close();
+  });
+
+  it('ctx.status sets the status message of a working task directly; outside a task it answers false', async () => {
+    const { client, session, close } = await connect(running.mcpUrl, 'alice');
+    const exec = await session.callTool('staged_job', { label: 'staged' }, { task: { preference: 'require' } });
+    expect(exec.kind).toBe('task');
+    const task = session.task(exec.handle!.taskId);
+    await until(() => probe.release.has('staged'), 5_000, 'the task round to wait for its release');
+    await untilAsync(async () => (await task.snapshot()).statusMessage === 'Waiting for a build agent', 5_000, 'the status message from ctx.status');
+    expect(probe.statusWritten.get('staged')).toBe(true);
+    expect((await task.snapshot()).status).toBe('working');
+    probe.release.get('staged')!();
+    const { outcome } = await exec.settle();
+    expect(outcome.status).toBe('completed');
+    expect(resultFromTaskOutcome(outcome)).toMatchObject({ content: [{ type: 'text', text: 'staged staged' }] });
+    // Written in order with the progress before it ("Building"): the latest wins, and stays on the completed task.
+    expect((await task.snapshot()).statusMessage).toBe('Uploading the artifacts');
+
+    // The plain client does not ask for the tasks extension: the optional task tool runs as an ordinary call.
+    const direct = client.callTool({ name: 'staged_job', arguments: { label: 'direct' } });
+    await until(() => probe.release.has('direct'), 5_000, 'the direct call to wait for its release');
+    probe.release.get('direct')!();
+    expect(await direct).toMatchObject({ content: [{ type: 'text', text: 'staged direct' }] });
+    expect(probe.statusWritten.get('direct')).toBe(false);
     await close();
   });
 

@@ -22,6 +22,9 @@ export const ECHO_PAIRS: EchoPair[] = [
   { subject: 'nest-express', baseline: 'sdk' },
   { subject: 'nest-fastify', baseline: 'sdk' },
   { subject: 'nest-fastify', baseline: 'node-http' },
+  // With `--baseline DIR`: this checkout against the other one, in the same run.
+  { subject: 'nest-mcp-express', baseline: 'baseline-express' },
+  { subject: 'nest-mcp-fastify', baseline: 'baseline-fastify' },
 ];
 
 export const STREAM_PAIRS: EchoPair[] = [
@@ -29,6 +32,8 @@ export const STREAM_PAIRS: EchoPair[] = [
   { subject: 'nest-mcp-fastify', baseline: 'nest-fastify', target: 1.5 },
   { subject: 'nest-mcp-express', baseline: 'sdk' },
   { subject: 'nest-mcp-express', baseline: 'rekog-express' },
+  { subject: 'nest-mcp-express', baseline: 'baseline-express' },
+  { subject: 'nest-mcp-fastify', baseline: 'baseline-fastify' },
 ];
 
 export const NOTIFICATIONS_TARGET = 150_000;

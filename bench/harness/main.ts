@@ -14,7 +14,8 @@ import type { RunResult } from './result.interface.js';
 import { runProfile } from './profile.js';
 import { updateScaleOutDocs } from './scale-out-report.js';
 import { killAllServers } from './server-process.js';
-import { ALL_SERVER_IDS, SERVERS, type ServerId } from './servers.js';
+import { ALL_SERVER_IDS, SERVERS, type ServerId, useBaseline } from './servers.js';
+import { prepareBaseline } from './baseline.js';
 import { runBootstrap } from './workloads/bootstrap.workload.js';
 import { runEcho } from './workloads/echo.workload.js';
 import { LISTEN_SERVERS, runListen } from './workloads/listen.workload.js';
@@ -98,13 +99,17 @@ async function main(): Promise<number> {
   if (options.from) {
     const file = resolve(process.cwd(), options.from);
     const saved = JSON.parse(readFileSync(file, 'utf8')) as RunResult;
+    if (saved.meta.baselineCommit) useBaseline('', saved.meta.baselineCommit);
     saved.ratios = computeRatios(saved);
     saved.targets = computeTargets(saved);
     publish(saved, file, { ...options, docs: true });
     return 0;
   }
 
+  const baselineCommit = options.baseline ? prepareBaseline(options.baseline) : undefined;
+  if (baselineCommit) log(`baseline: nest-mcp ${baselineCommit} from ${options.baseline}`);
   const result = newResult(options);
+  if (baselineCommit) result.meta.baselineCommit = baselineCommit;
   const started = Date.now();
 
   if (options.profile) {

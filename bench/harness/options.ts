@@ -1,5 +1,5 @@
-import { join } from 'node:path';
-import { ALL_SERVER_IDS, type ServerId } from './servers.js';
+import { join, resolve } from 'node:path';
+import { ALL_SERVER_IDS, BASELINE_OF, type ServerId } from './servers.js';
 
 export const WORKLOADS = ['echo', 'stream', 'memory', 'listen', 'mrtr', 'tasks', 'bootstrap', 'redis', 'auth', 'cache', 'throttler'] as const;
 export type WorkloadName = (typeof WORKLOADS)[number];
@@ -46,6 +46,8 @@ export interface BenchOptions {
   profileWorkload: 'echo' | 'stream';
   /** Instead of running: regenerate docs/performance.md from this result file. */
   from?: string;
+  /** Another checkout of nest-mcp whose build joins the echo and stream workloads as the baseline of this one. */
+  baseline?: string;
 }
 
 const HELP = `npm run bench -- [options]
@@ -67,6 +69,9 @@ const HELP = `npm run bench -- [options]
                           (nest-mcp on that adapter, default express) or a server id, e.g. nest-express;
                           --profile-workload echo|stream (echo at c=16, or count(10,000) calls in a row)
                           --profile-seconds S (quick 5, full 15)
+  --baseline DIR          also measure nest-mcp as built in another checkout (a git worktree of the commit
+                          before a change, after npm ci) in the same interleaved echo/stream rounds; ratios
+                          "nest-mcp / nest-mcp <commit>" show what the change costs
   --from FILE             regenerate docs/performance.md from a result JSON, run nothing
 `;
 
@@ -188,6 +193,9 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
       case '--from':
         options.from = next();
         break;
+      case '--baseline':
+        options.baseline = next();
+        break;
       case '--help':
       case '-h':
         console.log(HELP);
@@ -195,6 +203,13 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
         break;
       default:
         throw new Error(`Unknown option "${arg}"\n\n${HELP}`);
+    }
+  }
+  if (options.baseline !== undefined) {
+    options.baseline = resolve(process.cwd(), options.baseline);
+    for (const id of [...options.servers]) {
+      const baseline = BASELINE_OF[id];
+      if (baseline && !options.servers.includes(baseline)) options.servers.push(baseline);
     }
   }
   return options;

@@ -193,6 +193,8 @@ export interface RunResult {
     loadAverage: { start: number[]; end: number[] };
     commit: string;
     dirty: boolean;
+    /** With `--baseline DIR`: the commit of the other checkout, measured as `baseline-express` / `baseline-fastify`. */
+    baselineCommit?: string;
     errors: string[];
   };
   echo?: EchoResults;

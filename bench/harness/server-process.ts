@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
@@ -30,7 +30,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 }
 
 export interface ServerLaunch {
-  /** File under dist/bench/bench/servers, e.g. `nest-mcp.server.js`. */
+  /** File under dist/bench/bench/servers, e.g. `nest-mcp.server.js`, or an absolute path (a baseline's build). */
   script: string;
   args: string[];
 }
@@ -86,7 +86,7 @@ export class ServerProcess {
   /** Forks a server and resolves once it listens; `execArgv` e.g. `['--expose-gc']`. */
   static start(label: string, launch: ServerLaunch, execArgv: string[] = ['--expose-gc']): Promise<ServerProcess> {
     const started = performance.now();
-    const child = fork(join(SERVERS_DIR, launch.script), [...launch.args, '--port', '0'], {
+    const child = fork(resolve(SERVERS_DIR, launch.script), [...launch.args, '--port', '0'], {
       execArgv,
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       env: { ...process.env, NODE_ENV: 'production' },

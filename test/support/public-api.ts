@@ -9,6 +9,8 @@ export const PUBLIC_ENTRIES: Readonly<Record<string, string>> = {
   'nest-mcp': 'libs/mcp/src/index.ts',
   'nest-mcp/testing': 'libs/mcp/src/testing/index.ts',
   'nest-mcp/cache-manager': 'libs/mcp/src/cache-manager/index.ts',
+  'nest-mcp/backend': 'libs/mcp/src/backend/index.ts',
+  'nest-mcp/progress': 'libs/mcp/src/progress/index.ts',
 };
 
 /** What an exported name is: `class`, `function`, `const`, `enum`, `interface`, `type`… (`+`-joined when several). */

@@ -61,14 +61,14 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** `from 'nest-mcp'` → a relative import of the compiled library, in every emitted test file. */
+/** `from 'nest-mcp'` (and `'nest-mcp/backend'`) → a relative import of the compiled library, in every emitted test file. */
 function rewriteAlias(dir: string): void {
-  const index = join(OUT, 'libs/mcp/src/index.js');
+  const entries: Record<string, string> = { '': 'libs/mcp/src/index.js', '/backend': 'libs/mcp/src/backend/index.js' };
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
     const file = join(entry.parentPath, entry.name);
-    const specifier = relative(entry.parentPath, index).replace(/^(?!\.)/, './');
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/from\s+['"]nest-mcp['"]/g, `from '${specifier}'`));
+    const specifier = (subpath: string) => relative(entry.parentPath, join(OUT, entries[subpath])).replace(/^(?!\.)/, './');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/from\s+['"]nest-mcp(|\/backend)['"]/g, (_, subpath: string) => `from '${specifier(subpath)}'`));
   }
 }
 

@@ -18,6 +18,8 @@ const ALIASES = {
   'nest-mcp': new URL('libs/mcp/src/index.ts', ROOT).href,
   'nest-mcp/testing': new URL('libs/mcp/src/testing/index.ts', ROOT).href,
   'nest-mcp/cache-manager': new URL('libs/mcp/src/cache-manager/index.ts', ROOT).href,
+  'nest-mcp/backend': new URL('libs/mcp/src/backend/index.ts', ROOT).href,
+  'nest-mcp/progress': new URL('libs/mcp/src/progress/index.ts', ROOT).href,
   'nest-mcp-redis': new URL('libs/mcp-redis/src/index.ts', ROOT).href,
   'nest-mcp-redis/health': new URL('libs/mcp-redis/src/health/index.ts', ROOT).href,
 };

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { McpModule, type McpModuleOptions } from 'nest-mcp';
 import { OPS_AUTH } from './access/index.js';
+import { BuildsModule } from './builds/index.js';
 import { mcpOnRedis } from './cluster/index.js';
 import { DeploymentsModule } from './deployments/index.js';
 import { FeatureFlags, FeatureFlagsTools } from './feature-flags/index.js';
@@ -21,7 +22,8 @@ const OPS_CONSOLE: McpModuleOptions = {
     'production: restart_service is destructive, so confirm it with the user first. decommission_service and ' +
     'set_feature_flag need the admin role. Use the incident_summary prompt to draft incident reports, and ' +
     'connect_pagerduty once to let the console page on-call teams. incident_report runs as a task (about ten ' +
-    'seconds): poll it with tasks/get and answer its question with tasks/update.',
+    'seconds): poll it with tasks/get and answer its question with tasks/update. build_package builds a package of ' +
+    'the repository, reporting progress per file.',
   // With AUTH_ISSUER (`npm start -- --auth`), every HTTP request needs a bearer token for this console, and tools
   // need the ops:read / ops:write / ops:admin scopes (docs/authorization.md). Undefined: no authorization.
   auth: OPS_AUTH,
@@ -39,6 +41,7 @@ const OPS_CONSOLE: McpModuleOptions = {
     DeploymentsModule,
     IntegrationsModule,
     IncidentsModule,
+    BuildsModule,
   ],
   // Feature flags register tools at run time through McpRegistry, which McpModule exports to this module only.
   providers: [FeatureFlags, FeatureFlagsTools],

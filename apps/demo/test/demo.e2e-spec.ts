@@ -36,6 +36,7 @@ describe.each(ADAPTERS)('ops-console demo (%s)', (adapter) => {
       const { tools } = await client.listTools();
       const byName = new Map(tools.map((tool) => [tool.name, tool]));
       expect([...byName.keys()].sort()).toEqual([
+        'build_package',
         'connect_pagerduty',
         'decommission_service',
         'deploy_release',

@@ -7,6 +7,7 @@ import type { BenchOptions } from '../options.js';
 import { log } from '../progress-log.js';
 import { measurePair } from '../paired.js';
 import { ServerProcess } from '../server-process.js';
+import { baselineBuild } from '../servers.js';
 import { toolCall, type WireRequest } from '../wire.js';
 
 const ADAPTERS = ['express', 'fastify'] as const;
@@ -83,6 +84,19 @@ export async function runAuth(options: BenchOptions): Promise<AuthResults> {
           cost: pair.cost,
         };
         results.adapters[adapter] = adapterResults;
+        const before = baselineBuild(SCRIPT);
+        if (before) {
+          const authArgs = ['--adapter', adapter, '--issuer', issuer.issuer, '--jwks-uri', issuer.jwksUri];
+          const baselineAuth = await ServerProcess.start(`nest-mcp ${before.commit} ${adapter} with auth`, { script: before.script, args: authArgs });
+          try {
+            await verifyServer(baselineAuth, request, true);
+            const labels = { subject: 'this', baseline: before.commit };
+            const against = await measurePair(`auth (${adapter}) against ${before.commit}`, { subject: withAuth, baseline: baselineAuth }, labels, request, options);
+            adapterResults.againstBaseline = { commit: before.commit, cost: against.cost };
+          } finally {
+            await baselineAuth.stop();
+          }
+        }
       } finally {
         await Promise.all([withAuth.stop(), withoutAuth.stop()]);
       }
@@ -112,6 +126,16 @@ export function renderAuth(results: AuthResults): string {
         `| ${adapter} | ${concurrency} | ${Math.round(withMedian.rps)} | ${Math.round(withoutMedian.rps)} | ${cost.rpsRatio.toFixed(2)} | ` +
           `${withMedian.p50Ms.toFixed(2)} / ${withoutMedian.p50Ms.toFixed(2)} | ${cost.extraCpuUsPerCall.toFixed(0)} µs |`,
       );
+    }
+  }
+  const against = Object.entries(results.adapters).filter(([, adapterResults]) => adapterResults.againstBaseline);
+  if (against.length > 0) {
+    lines.push('', `With auth, this build against ${against[0][1].againstBaseline!.commit} (the same token and calls, interleaved):`, '');
+    lines.push('| adapter | concurrency | req/s ratio | p50 ratio | CPU per call this − baseline |', '|---|---:|---:|---:|---:|');
+    for (const [adapter, adapterResults] of against) {
+      for (const [concurrency, cost] of Object.entries(adapterResults.againstBaseline!.cost)) {
+        lines.push(`| ${adapter} | ${concurrency} | ${cost.rpsRatio.toFixed(2)} | ${cost.p50Ratio.toFixed(2)} | ${cost.extraCpuUsPerCall.toFixed(0)} µs |`);
+      }
     }
   }
   return lines.join('\n');

@@ -1,6 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { withAppsExtension } from 'nest-mcp';
-import { McpTestingClient } from 'nest-mcp/testing';
+import { McpTestingClient, withAppsExtension } from 'nest-mcp/testing';
 
 /** What docs/apps.md shows of the testing kit, as a function a test calls with its application. */
 export async function checkReleaseBoard(app: INestApplicationContext): Promise<void> {

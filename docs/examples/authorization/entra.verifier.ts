@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
-import { type McpAccessToken, McpTokenError, type McpTokenVerifier } from 'nest-mcp';
+import type { McpAccessToken } from 'nest-mcp';
+import { McpTokenError, type McpTokenVerifier } from 'nest-mcp/backend';
 
 // #region docs:entra-verifier
 /** Your tenant and the app registration that represents this MCP server. */

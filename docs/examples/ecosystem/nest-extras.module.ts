@@ -11,9 +11,9 @@ import { McpCacheInterceptor } from 'nest-mcp/cache-manager';
 // #region docs:class-serializer
 /** A view of a user: the hash never leaves the server, the display name is computed. */
 export class UserView {
-  @IsString() id: string;
-  @IsString() name: string;
-  @Exclude() passwordHash: string;
+  @IsString() id!: string;
+  @IsString() name!: string;
+  @Exclude() passwordHash!: string;
 
   constructor(fields: { id: string; name: string; passwordHash: string }) {
     Object.assign(this, fields);

@@ -5,12 +5,12 @@ import { IsInt } from 'class-validator';
 import { McpArgs, McpTool } from 'nest-mcp';
 
 export class AddDto {
-  @IsInt() a: number;
-  @IsInt() b: number;
+  @IsInt() a!: number;
+  @IsInt() b!: number;
 }
 
 export class SumDto {
-  @IsInt() sum: number;
+  @IsInt() sum!: number;
 }
 
 @Injectable()

@@ -1,10 +1,11 @@
-// The README's 20-line example, kept here so that the type-check covers it.
+// The README's 20-line example ("A tool in 20 lines"), quoted by README.md through scripts/docs-snippets.mjs.
+// #region docs:readme-counter
 import { Injectable, Module } from '@nestjs/common';
 import { IsInt, Min } from 'class-validator';
 import { McpArgs, McpCtx, McpModule, McpTool, McpToolContext } from 'nest-mcp';
 
 class CountDto {
-  @IsInt() @Min(1) to: number;
+  @IsInt() @Min(1) to!: number;
 }
 
 @Injectable()
@@ -19,3 +20,4 @@ export class CounterTools {
 
 @Module({ imports: [McpModule.forRoot({ name: 'counter', version: '1.0.0' })], providers: [CounterTools] })
 export class AppModule {}
+// #endregion docs:readme-counter

@@ -1,5 +1,5 @@
 // #region docs:uri-template
-import { UriTemplate } from 'nest-mcp';
+import { UriTemplate } from 'nest-mcp/backend';
 
 const logs = new UriTemplate('ops://services/{name}/logs');
 logs.expand({ name: 'checkout-api' }); // 'ops://services/checkout-api/logs'

@@ -28,7 +28,7 @@ export class ReindexDto {
   @IsInt()
   @Min(1)
   @Max(10)
-  steps: number;
+  steps!: number;
 
   @IsOptional()
   @IsString()

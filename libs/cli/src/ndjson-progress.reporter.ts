@@ -1,9 +1,9 @@
-import type { createProgressEvent, formatProgressEvent } from 'nest-mcp';
+import type { createProgressEvent, formatProgressEvent } from 'nest-mcp/backend';
 import { CliError } from './cli.error.js';
 import type { ProgressReporter } from './progress-reporter.interface.js';
 import { escapeUnsafeJson } from './terminal-text.sanitizer.js';
 
-/** The part of the `ProgressEvent` codec of `nest-mcp` that writes events. */
+/** The part of the `ProgressEvent` codec of `nest-mcp/backend` that writes events. */
 interface ProgressEventCodec {
   createProgressEvent: typeof createProgressEvent;
   formatProgressEvent: typeof formatProgressEvent;
@@ -23,11 +23,11 @@ export class NdjsonProgressReporter implements ProgressReporter {
   ) {}
 
   /**
-   * A reporter writing to `stream`. Loads `nest-mcp` on first use: its entry point loads Nest and Ajv (about a third
-   * of a second), which `--help`, `--version` and a run on a terminal do without.
+   * A reporter writing to `stream`. Loads `nest-mcp/backend` on first use: the entry loads Nest and Ajv (about a
+   * third of a second), which `--help`, `--version` and a run on a terminal do without.
    */
   static async open(stream: { write(chunk: string): unknown }, traceparent?: string): Promise<NdjsonProgressReporter> {
-    const codec = await import('nest-mcp').catch((error: unknown) => {
+    const codec = await import('nest-mcp/backend').catch((error: unknown) => {
       throw new CliError(`cannot load nest-mcp, which nest-mcp-cli needs beside it (npm i -D nest-mcp): ${error instanceof Error ? error.message : String(error)}`);
     });
     return new NdjsonProgressReporter(stream, traceparent, codec);

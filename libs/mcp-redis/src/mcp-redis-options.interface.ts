@@ -21,6 +21,23 @@ export interface McpRedisTasksOptions {
   maxTasks?: number;
 }
 
+/** Events (the MCP Events extension) on Redis: the BullMQ queue of webhook deliveries. */
+export interface McpRedisEventsOptions {
+  /** Name of the BullMQ queue of webhook deliveries (under `keyPrefix`). Default `webhooks`. */
+  queueName?: string;
+  /** Delivery attempts one replica makes at once. Default 16. */
+  concurrency?: number;
+  /**
+   * How long a worker's lock on an attempt lasts without renewal, in milliseconds: after a worker died mid-attempt
+   * the attempt is made again elsewhere within about `lockDurationMs + stalledIntervalMs`. Default 30,000.
+   */
+  lockDurationMs?: number;
+  /** How often workers look for attempts whose worker died (BullMQ's stalled-job check), in milliseconds. Default 30,000. */
+  stalledIntervalMs?: number;
+  /** How many times an attempt whose worker died is made again before it is given up. Default 2. */
+  maxStalledCount?: number;
+}
+
 /** The single-use `requestState` store on Redis. */
 export interface McpRedisRequestStateOptions {
   /** Most live (unexpired) used states one caller may hold; more are refused with HTTP 429. Default 10,000. */
@@ -52,4 +69,6 @@ export interface McpRedisModuleOptions {
   tasks?: McpRedisTasksOptions;
   /** The single-use `requestState` store. */
   requestState?: McpRedisRequestStateOptions;
+  /** Events: the BullMQ queue of webhook deliveries (the replay log and subscriptions need no options). */
+  events?: McpRedisEventsOptions;
 }

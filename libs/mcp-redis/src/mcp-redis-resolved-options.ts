@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MCP_REDIS_MODULE_OPTIONS } from './mcp-redis-module.definition.js';
-import type { McpRedisModuleOptions } from './mcp-redis-options.interface.js';
+import type { McpRedisEventsOptions, McpRedisModuleOptions } from './mcp-redis-options.interface.js';
 
 /**
  * The module's options with every default applied and every bound checked, read by the Redis components.
@@ -12,6 +12,7 @@ export class McpRedisResolvedOptions {
   readonly commandTimeoutMs: number;
   readonly tasks: Required<McpRedisTasksResolved>;
   readonly requestState: { readonly maxStatesPerCaller: number };
+  readonly events: Required<McpRedisEventsOptions>;
 
   constructor(@Inject(MCP_REDIS_MODULE_OPTIONS) readonly raw: McpRedisModuleOptions) {
     const prefix = raw.keyPrefix ?? 'nest-mcp';
@@ -33,6 +34,20 @@ export class McpRedisResolvedOptions {
       maxStalledCount: positive('tasks.maxStalledCount', tasks.maxStalledCount, 2),
       maxTasksPerOwner: positive('tasks.maxTasksPerOwner', tasks.maxTasksPerOwner, 100),
       maxTasks: positive('tasks.maxTasks', tasks.maxTasks, 100_000),
+    };
+    const events = raw.events ?? {};
+    const eventsQueue = events.queueName ?? 'webhooks';
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(eventsQueue) || eventsQueue === queueName) {
+      throw new Error(
+        `McpRedisModule: events.queueName must be 1-64 characters of A-Z a-z 0-9 _ . -, other than tasks.queueName (got ${JSON.stringify(eventsQueue)})`,
+      );
+    }
+    this.events = {
+      queueName: eventsQueue,
+      concurrency: positive('events.concurrency', events.concurrency, 16),
+      lockDurationMs: positive('events.lockDurationMs', events.lockDurationMs, 30_000),
+      stalledIntervalMs: positive('events.stalledIntervalMs', events.stalledIntervalMs, 30_000),
+      maxStalledCount: positive('events.maxStalledCount', events.maxStalledCount, 2),
     };
     this.requestState = { maxStatesPerCaller: positive('requestState.maxStatesPerCaller', raw.requestState?.maxStatesPerCaller, 10_000) };
   }

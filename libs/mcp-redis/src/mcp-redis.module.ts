@@ -1,5 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { BullMqTaskRunner } from './bullmq-task.runner.js';
+import { BullMqWebhookDeliveryQueue } from './events/bullmq-webhook-delivery.queue.js';
+import { RedisEventStore } from './events/redis-event.store.js';
+import { RedisWebhookSubscriptionStore } from './events/redis-webhook-subscription.store.js';
 import { McpRedis } from './mcp-redis.js';
 import { McpRedisConnection } from './mcp-redis.connection.js';
 import {
@@ -16,7 +19,8 @@ import { RedisThrottlerStorage } from './redis-throttler.storage.js';
 
 /**
  * nest-mcp on Redis: provides `McpRedis` (event bus, task store, BullMQ task runner, single-use `requestState` store,
- * `@nestjs/throttler` storage, shared registry state)
+ * `@nestjs/throttler` storage, shared registry state, and for the events extension the replay log, webhook subscriptions
+ * and deliveries)
  * for `McpModule.forRootAsync`. Global by default (`isGlobal: false` to scope it).
  *
  * @example
@@ -48,6 +52,9 @@ function withComponents(definition: DynamicModule): DynamicModule {
     RedisRequestStateStore,
     RedisThrottlerStorage,
     RedisRegistryState,
+    RedisEventStore,
+    RedisWebhookSubscriptionStore,
+    BullMqWebhookDeliveryQueue,
     McpRedis,
   ];
   return {

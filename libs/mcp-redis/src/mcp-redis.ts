@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { McpModuleOptions } from 'nest-mcp';
 import { BullMqTaskRunner } from './bullmq-task.runner.js';
+import { BullMqWebhookDeliveryQueue } from './events/bullmq-webhook-delivery.queue.js';
+import { RedisEventStore } from './events/redis-event.store.js';
+import { RedisWebhookSubscriptionStore } from './events/redis-webhook-subscription.store.js';
 import { RedisEventBus } from './redis-event-bus.js';
 import { RedisRegistryState } from './redis-registry.state.js';
 import { RedisRequestStateStore } from './redis-request-state.store.js';
@@ -8,8 +11,9 @@ import { RedisTaskStore } from './redis-task.store.js';
 import { RedisThrottlerStorage } from './redis-throttler.storage.js';
 
 /**
- * What `McpRedisModule` gives `McpModule`: the shared event bus, task store, task runner, registry state and
- * single-use `requestState` store. `serverOptions` puts all four into your module options and refuses to start without shared
+ * What `McpRedisModule` gives `McpModule`: the shared event bus, task store, task runner, registry state, single-use
+ * `requestState` store, and the events extension's replay log, webhook subscriptions and deliveries. `serverOptions`
+ * puts them all into your module options and refuses to start without shared
  * `requestState.keys`, since a per-process random key breaks every round whose retry lands on another replica.
  *
  * @example
@@ -42,12 +46,19 @@ export class McpRedis {
     readonly throttlerStorage: RedisThrottlerStorage,
     /** The runtime state of the server's lists (`registryState`): every replica lists the same entries. */
     readonly registryState: RedisRegistryState,
+    /** The events extension's replay log on Redis Streams: a cursor from any replica resumes on any other. */
+    readonly eventStore: RedisEventStore,
+    /** Webhook subscriptions (secrets sealed) and endpoint consents, seen by every replica. */
+    readonly webhookSubscriptionStore: RedisWebhookSubscriptionStore,
+    /** Webhook deliveries as BullMQ jobs: exactly one replica makes each attempt; a pending retry survives its replica. */
+    readonly webhookDeliveryQueue: BullMqWebhookDeliveryQueue,
   ) {}
 
   /**
-   * `options` with the Redis event bus, task store and runner, the shared registry state, and the single-use
-   * `requestState` store (unless `requestState.singleUse` is `false` explicitly). Throws when `requestState.keys` is
-   * missing or empty.
+   * `options` with the Redis event bus, task store and runner, the shared registry state, the single-use
+   * `requestState` store (unless `requestState.singleUse` is `false` explicitly), and the events extension's replay
+   * log, webhook subscription store and delivery queue (unless `options.events` names its own). Throws when
+   * `requestState.keys` is missing or empty.
    */
   serverOptions<T extends McpModuleOptions>(options: T): T {
     const keys = options.requestState?.keys;
@@ -64,6 +75,15 @@ export class McpRedis {
       registryState: this.registryState,
       requestState: { ...options.requestState, singleUse: options.requestState?.singleUse === false ? false : this.requestStateStore },
       tasks: { ...options.tasks, store: this.taskStore, runner: this.taskRunner },
+      events: {
+        ...options.events,
+        store: options.events?.store ?? this.eventStore,
+        webhooks: {
+          ...options.events?.webhooks,
+          store: options.events?.webhooks?.store ?? this.webhookSubscriptionStore,
+          queue: options.events?.webhooks?.queue ?? this.webhookDeliveryQueue,
+        },
+      },
     };
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import type { McpChangeEvent, McpEventBus } from 'nest-mcp';
+import type { McpChangeEvent, McpEventBus } from 'nest-mcp/backend';
 import { McpRedisConnection } from './mcp-redis.connection.js';
 import { McpRedisResolvedOptions } from './mcp-redis-resolved-options.js';
 import { decodeEvent, encodeEvent } from './redis-event.codec.js';

@@ -1,4 +1,4 @@
-import { isResourceUri, MAX_URI_LENGTH, type McpChangeEvent } from 'nest-mcp';
+import { isResourceUri, MAX_URI_LENGTH, type McpChangeEvent } from 'nest-mcp/backend';
 
 /** Longest resource URI an event may carry: the bound nest-mcp puts on `resources/read` and subscriptions. */
 export const MAX_EVENT_URI_LENGTH = MAX_URI_LENGTH;

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import type { McpRegistryRecord, McpRegistrySnapshot, McpRegistryState } from 'nest-mcp';
+import type { McpRegistryRecord, McpRegistrySnapshot, McpRegistryState } from 'nest-mcp/backend';
 import { McpRedisConnection } from './mcp-redis.connection.js';
 import { McpRedisResolvedOptions } from './mcp-redis-resolved-options.js';
 
@@ -36,7 +36,7 @@ type ScriptedRedis = Redis & {
 };
 
 /**
- * The runtime state of the server's lists for every replica (`McpModule`'s `registryState`, ADR 0026): one hash
+ * The runtime state of the server's lists for every replica (`McpModule`'s `registryState`, ADR 0027): one hash
  * `<keyPrefix>:registry` of records (entry key → JSON) and a token `<keyPrefix>:registry:token` that every commit
  * moves on, both in one Lua script; each commit is announced on the channel `<keyPrefix>:registry`, and a replica
  * whose subscriber reconnected is told to catch up (it may have missed announcements). Records are read back as any

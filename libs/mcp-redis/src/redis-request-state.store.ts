@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { McpError, McpErrorCode, type McpRequestStateStore } from 'nest-mcp';
+import { McpError, McpErrorCode } from 'nest-mcp';
+import type { McpRequestStateStore } from 'nest-mcp/backend';
 import { McpRedisConnection } from './mcp-redis.connection.js';
 import { McpRedisResolvedOptions } from './mcp-redis-resolved-options.js';
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { isTerminalTaskStatus, McpError, McpErrorCode, type McpTaskRecord, type McpTaskStore } from 'nest-mcp';
+import { McpError, McpErrorCode } from 'nest-mcp';
+import { isTerminalTaskStatus, type McpTaskRecord, type McpTaskStore } from 'nest-mcp/backend';
 import { McpRedisConnection } from './mcp-redis.connection.js';
 import { McpRedisResolvedOptions } from './mcp-redis-resolved-options.js';
 import { CREATE_TASK, PRUNE_OWNER_TASKS, UPDATE_TASK } from './task-store.scripts.js';

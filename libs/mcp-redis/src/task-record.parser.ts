@@ -1,4 +1,4 @@
-import type { McpTaskRecord } from 'nest-mcp';
+import type { McpTaskRecord } from 'nest-mcp/backend';
 
 const STATUSES = new Set(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 

@@ -58,7 +58,10 @@ import { eventProviders } from './events/events.providers.js';
 import { McpEventsExtension } from './events/events.extension.js';
 import { McpEvents } from './events/mcp-events.service.js';
 import { McpEventTypes } from './events/event-types.registry.js';
-import { MCP_ROUTE_EXTENSIONS, type McpRouteExtension } from './server/route-extension.interface.js';
+import { MCP_EXTENSIONS, type McpExtension } from './server/extension.interface.js';
+import { McpAppsExtension } from './server/apps.extension.js';
+import { McpModernWire } from './server/modern-wire.profile.js';
+import { McpLegacyWire } from './legacy/legacy-wire.profile.js';
 
 const DEFAULT_PATH = '/mcp';
 
@@ -143,18 +146,23 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = t
       ...taskProviders(),
       ...skillProviders(),
       ...eventProviders(),
-      // Every route extension (this provider of the token comes last, so it is the one Nest keeps).
+      McpAppsExtension,
+      // Every extension, in the order server/discover lists them (this provider of the token comes last, so it is
+      // the one Nest keeps).
       {
-        provide: MCP_ROUTE_EXTENSIONS,
-        useFactory: (...extensions: McpRouteExtension[]) => extensions,
-        inject: [McpTaskMethods, McpSkillMethods, McpEventsExtension],
+        provide: MCP_EXTENSIONS,
+        useFactory: (...extensions: McpExtension[]) => extensions,
+        inject: [McpTaskMethods, McpAppsExtension, McpSkillMethods, McpEventsExtension],
       },
       McpDispatcher,
+      // The two wires a call may speak (server/wire-profile.interface.ts), chosen once per call by its transport.
+      McpModernWire,
+      McpLegacyWire,
       McpCallTracker,
       McpCallRunner,
       McpSessionStore,
       McpLegacyTasks,
-      // The 2025-11-25 face of tasks, for the task starter and the tasks/* routes (tasks/legacy-task.wire.ts).
+      // The 2025-11-25 face of the tasks extension (tasks/legacy-task.wire.ts).
       { provide: LegacyTaskWire, useExisting: McpLegacyTasks },
       McpLegacyWireService,
       McpLegacyHttpHandler,
@@ -176,6 +184,7 @@ function serverTokens(name: string) {
     ['publisher', McpPublisher],
     ['runner', McpCallRunner],
     ['dispatcher', McpDispatcher],
+    ['wire', McpModernWire],
     ['options', McpResolvedOptions],
     ['extras', MCP_MODULE_OPTIONS_EXTRAS],
     ['stdio', McpStdioTransport],

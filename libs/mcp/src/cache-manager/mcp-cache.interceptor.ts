@@ -35,8 +35,12 @@ interface CacheEnvelope {
 
 const GLOBAL_GENERATION = `${MCP_CACHE_KEY_PREFIX}:gen`;
 const resourceGeneration = (uri: string) => `${MCP_CACHE_KEY_PREFIX}:gen:${sha256(uri)}`;
-/** The generation of a marker that was never written. */
-const INITIAL = '0';
+/**
+ * How long a generation marker lives after it was last written. Any lifetime is safe: a marker that expired (or that
+ * the store evicted) is replaced by a fresh one on the next read, which no entry was stored under, so losing a marker
+ * costs misses and never brings an older entry back. Bounded so that markers of resources updated once do not pile up.
+ */
+const MARKER_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Caching of MCP calls on `@nestjs/cache-manager` (issue #30). The stock `CacheInterceptor` keys on the URL of GET
@@ -89,7 +93,7 @@ export class McpCacheInterceptor implements NestInterceptor, OnModuleDestroy {
     let generations: string[];
     try {
       const [entry, ...markers] = await this.cache.mget<string>([plan.entryKey, ...plan.generationKeys]);
-      generations = markers.map((marker) => marker ?? INITIAL);
+      generations = await this.generationsOf(plan, markers);
       const hit = entry === undefined ? undefined : current(entry, generations);
       if (hit) {
         if (plan.resource) plan.resource.servedCache = { remainingMs: await this.remainingMs(plan, hit.e), shared: plan.shared };
@@ -145,6 +149,17 @@ export class McpCacheInterceptor implements NestInterceptor, OnModuleDestroy {
     return expiry === undefined ? Number.POSITIVE_INFINITY : Math.max(0, expiry - Date.now());
   }
 
+  /**
+   * The current generation of each marker; a marker that is not in the store (never written, expired or evicted) gets a
+   * fresh one first, so that whatever was stored under the one that went away is never current again.
+   */
+  private async generationsOf(plan: CachePlan, markers: ReadonlyArray<string | undefined>): Promise<string[]> {
+    const generations = markers.map((marker) => marker ?? randomUUID());
+    const minted = plan.generationKeys.flatMap((key, index) => (markers[index] === undefined ? [{ key, value: generations[index], ttl: MARKER_TTL_MS }] : []));
+    if (minted.length > 0) await this.cache.mset(minted);
+    return generations;
+  }
+
   /** Stores what the handler returned under the generations read before it ran (a change since then wins). */
   private async store(plan: CachePlan, generations: string[], call: MrtrContext, value: unknown): Promise<unknown> {
     if (value === undefined || value === null || call.usedInput) return value;
@@ -170,8 +185,7 @@ export class McpCacheInterceptor implements NestInterceptor, OnModuleDestroy {
   private onChange(event: McpChangeEvent): void {
     const marker = event.type === 'resourceUpdated' ? resourceGeneration(event.uri) : event.type === 'resync' ? GLOBAL_GENERATION : undefined;
     if (!marker) return;
-    // Never expires (TTL 0): a marker that went away would let entries of the generation before it count again.
-    const written = this.cache.set(marker, randomUUID(), 0).catch((error: Error) => {
+    const written = this.cache.set(marker, randomUUID(), MARKER_TTL_MS).catch((error: Error) => {
       this.logger.warn(`Cannot invalidate the cache after ${event.type}: ${error.message}`);
     });
     this.invalidating = Promise.all([this.invalidating, written]);

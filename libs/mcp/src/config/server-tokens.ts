@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 
 /** What one named server provides under a token of its own (`McpModule.forRoot({ name, … })`). */
-export type McpServerPart = 'registry' | 'publisher' | 'runner' | 'dispatcher' | 'options' | 'extras' | 'stdio';
+export type McpServerPart = 'registry' | 'publisher' | 'runner' | 'dispatcher' | 'wire' | 'options' | 'extras' | 'stdio';
 
 /** @internal The token under which the server called `name` provides `part`. */
 export function mcpServerToken(name: string, part: McpServerPart): string {

@@ -9,6 +9,7 @@ import { AnswerLedger } from '../mrtr/answer-ledger.js';
 import type { McpElicitOptions } from '../mrtr/elicit-options.interface.js';
 import { checkHandlerState } from '../mrtr/handler-state.util.js';
 import { supportsInputKind, type McpInputKind } from '../mrtr/input-kind.js';
+import { taskRoundState } from '../mrtr/task-round-state.js';
 import { canElicit } from '../mrtr/input-request.builders.js';
 import type { McpInputRequest } from '../mrtr/input-request.interface.js';
 import { InputRequiredSignal } from '../mrtr/input-required.signal.js';
@@ -170,6 +171,26 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
     return this.scope.task?.taskId;
   }
 
+  /**
+   * Sets the status message of the task this handler runs in (`statusMessage` in `tasks/get`, the listen stream's
+   * task updates and the 2025-11-25 `tasks/get`), without reporting progress: for a step that has no number ("Waiting
+   * for the build agent"). Progress and log lines set it too; the latest of them wins. At most 500 characters are kept;
+   * people and models read it, so no secrets. Returns whether it was written: `false` outside a task (the call goes
+   * on unchanged, so one handler serves both), and once the round is over or cancelled.
+   *
+   * @example
+   * ```ts
+   * ctx.status('Waiting for a build agent');
+   * ```
+   */
+  status(message: string): boolean {
+    if (typeof message !== 'string') throw new TypeError('status: message must be a string');
+    const round = taskRoundState(this.scope.task);
+    if (!round || this.completed || this.scope.cancellation.aborted) return false;
+    round.setStatusMessage(message);
+    return true;
+  }
+
   /** @internal A round of a task whose guards ran when it was created: the pipeline runs without them. */
   get taskAuthorized(): boolean {
     return this.scope.task?.authorized === true;
@@ -208,15 +229,15 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
     return this.scope.meta.progressToken !== undefined;
   }
 
-  doubleProgress(total?: number): DoubleProgress {
+  doubleProgress(total?: number | null): DoubleProgress {
     return new DoubleProgress(this.sink, total);
   }
 
-  longProgress(total?: number): LongProgress {
+  longProgress(total?: number | null): LongProgress {
     return new LongProgress(this.sink, total);
   }
 
-  countingProgress(total?: number): CountingProgress {
+  countingProgress(total?: number | null): CountingProgress {
     return new CountingProgress(this.sink, total);
   }
 

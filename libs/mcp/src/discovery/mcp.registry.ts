@@ -60,7 +60,7 @@ type AnyEntry = ToolEntry | PromptEntry | ResourceEntry | ResourceTemplateEntry;
  *
  * With a shared `registryState` (`nest-mcp-redis`), runtime changes are the cluster's: each is committed to the
  * shared state before it is announced, every replica applies it, and a replica brings its lists up to the shared
- * state before it serves one (`catchUp`). Handlers then travel by name (`provideHandler`); see ADR 0026.
+ * state before it serves one (`catchUp`). Handlers then travel by name (`provideHandler`); see ADR 0027.
  */
 @Injectable()
 export class McpRegistry implements OnModuleDestroy {

@@ -1,19 +1,6 @@
 import { McpDefinitionError } from './mcp-definition.error.js';
 import { isJsonObject } from '../protocol/json-object.util.js';
-
-/**
- * A tool argument mirrored into an `Mcp-Param-{Name}` header (`x-mcp-header`; spec 2026-07-28: server/tools,
- * "x-mcp-header").
- */
-export interface ParamHeaderBinding {
-  /** The header as declared, e.g. `Region`. */
-  name: string;
-  /** The lower-case HTTP header, e.g. `mcp-param-region`. */
-  header: string;
-  /** The argument's path from the root through `properties` keys. */
-  path: readonly string[];
-  type: 'string' | 'integer' | 'boolean';
-}
+import type { ParamHeaderBinding } from '../protocol/param-header-binding.interface.js';
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_TYPES = new Set(['string', 'integer', 'boolean']);

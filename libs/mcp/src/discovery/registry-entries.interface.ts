@@ -11,7 +11,7 @@ import type {
 import type { McpHandlerSummary } from '../protocol/mcp-caller.interface.js';
 import type { UriTemplate } from '../protocol/uri-template.js';
 import type { CompiledSchema } from '../schema/index.js';
-import type { ParamHeaderBinding } from './param-headers.js';
+import type { ParamHeaderBinding } from '../protocol/param-header-binding.interface.js';
 
 /** A completion provider bound to its host. */
 export type BoundCompletion = (value: string, context: McpCompletionContext) => Promise<McpCompletionReturn>;

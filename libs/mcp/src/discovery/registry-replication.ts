@@ -13,7 +13,7 @@ interface Applied {
 /**
  * The shared side of an `McpRegistry` (a `registryState` is configured): runtime changes are committed to the shared
  * state before they are announced, and the registry is brought up to the shared state — at startup, when another
- * replica commits, and before every list (`catchUp`) — so that every replica lists the same entries (ADR 0026).
+ * replica commits, and before every list (`catchUp`) — so that every replica lists the same entries (ADR 0027).
  *
  * A local change is applied here at once (held, not announced), committed, then announced; if the commit fails it is
  * undone. Changes from the shared state are applied with their announcement marked as replayed: the replica that

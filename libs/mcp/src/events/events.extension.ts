@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
-import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
-import { McpError } from '../protocol/mcp.error.js';
 import type { McpRoute } from '../server/mcp-route.interface.js';
-import type { McpRouteExtension } from '../server/route-extension.interface.js';
+import type { McpExtension } from '../server/extension.interface.js';
 import { EventCatalogService } from './event-catalog.service.js';
 import { EventPollService } from './event-poll.service.js';
 import { EventStreamService } from './event-stream.service.js';
@@ -18,14 +16,17 @@ import { TOP_LEVEL_CAPABILITY } from './events-profile.constants.js';
  * table and what `server/discover` advertises. Everything else lives in the services it names.
  *
  * - Routes exist while the extension is advertised (an event type is registered; `-32601` otherwise), on the
- *   2026-07-28 wire only: SEP-3415 defines nothing before it, so a 2025-11-25 request gets `-32601` too. None
+ *   2026-07-28 wire only: SEP-3415 defines nothing before it, so it has no `legacy` face and a 2025-11-25 request
+ *   gets `-32601` too. None
  *   requires the client to declare the extension (SEP-3415: the declaration is optional, and deployed clients omit it).
  * - `events/stream` is a stream (`delivery: 'stream'`: SSE, no call timeout, its own cap), ended by a disconnect.
  * - Advertised: `extensions["io.modelcontextprotocol/events"] = { listChanged: true }`, and the top-level
  *   `events: {}` deployed clients read (`events.topLevelCapability`).
  */
 @Injectable()
-export class McpEventsExtension implements McpRouteExtension {
+export class McpEventsExtension implements McpExtension {
+  readonly id = EVENTS_EXTENSION;
+
   constructor(
     private readonly types: McpEventTypes,
     private readonly catalog: EventCatalogService,
@@ -38,7 +39,7 @@ export class McpEventsExtension implements McpRouteExtension {
   routes(): Iterable<readonly [string, McpRoute]> {
     const route = (handle: McpRoute['handle'], delivery: McpRoute['delivery'] = 'response'): McpRoute => ({
       extension: EVENTS_EXTENSION,
-      handle: (scope) => (scope.wire === 'legacy' ? notOnThisWire(scope) : handle(scope)),
+      handle,
       delivery,
       cancellableByDisconnect: true,
     });
@@ -51,8 +52,8 @@ export class McpEventsExtension implements McpRouteExtension {
     ];
   }
 
-  extensions(): Readonly<Record<string, JsonObject>> {
-    return this.types.advertised ? { [EVENTS_EXTENSION]: { listChanged: true } } : {};
+  advertise(): JsonObject | undefined {
+    return this.types.advertised ? { listChanged: true } : undefined;
   }
 
   capabilities(): Readonly<Record<string, JsonObject>> {
@@ -62,9 +63,4 @@ export class McpEventsExtension implements McpRouteExtension {
   revision(): number {
     return this.types.revision;
   }
-}
-
-/** SEP-3415 defines no events method on the 2025-11-25 wire: such a request is answered as for an unknown method. */
-function notOnThisWire(scope: McpRequestScope): never {
-  throw McpError.methodNotFound(scope.method);
 }

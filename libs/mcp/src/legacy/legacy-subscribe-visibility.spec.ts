@@ -39,8 +39,8 @@ class Docs {
 }
 
 const token = (subject: string, scopes: string[]): McpAccessToken => ({ subject, scopes, claims: { sub: subject } });
-/** What an HTTP exchange carries: the verified token, its principal, and a response object. */
-const overHttp = (subject: string, scopes: string[]): LegacyCaller => ({ principal: subject, accessToken: token(subject, scopes), httpResponse: {} });
+/** What an HTTP exchange carries: the verified token and its principal, from a remote caller. */
+const overHttp = (subject: string, scopes: string[]): LegacyCaller => ({ principal: subject, accessToken: token(subject, scopes), origin: 'http' });
 
 /**
  * `resources/subscribe` on a 2025-11-25 session is judged with the caller the transport passes (the exchange's verified

@@ -18,7 +18,10 @@ import { MCP_TASK_RUNNER, type McpTaskRunner } from '../protocol/task-runner.int
 import { McpAccessPolicy } from '../server/access.policy.js';
 import { toolFailure } from '../server/exception.mapper.js';
 import type { McpRoute } from '../server/mcp-route.interface.js';
-import { BoundedTaskStore, isAnswerShaped, LegacyTaskWire, newTaskRecord, queueTask, TaskRecordTooLargeError } from '../tasks/index.js';
+import type { McpToolTaskStarter } from '../server/tool-task.starter.js';
+import type { McpWireName } from '../protocol/wire-name.js';
+import { TASKS_EXTENSION } from '../protocol/task.constants.js';
+import { authorizeTaskCreation, BoundedTaskStore, isAnswerShaped, LegacyTaskWire, newTaskRecord, queueTask, TaskRecordTooLargeError } from '../tasks/index.js';
 import { toLegacyError, toLegacyResult } from './legacy-result.shaper.js';
 import type { LegacySession } from './legacy-session.js';
 import { SessionClientRequests } from './session-client-requests.js';
@@ -39,6 +42,9 @@ interface ResultWaiter {
   readonly channel: ResponseChannel;
   readonly done: (record: McpTaskRecord) => void;
 }
+
+/** The wire this service creates and serves tasks for. */
+const SESSION_WIRE: McpWireName = 'legacy';
 
 const notFound = () => McpError.invalidParams('Failed to retrieve task: Task not found');
 
@@ -69,7 +75,8 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
   private readonly asking = new Map<string, Set<string>>();
   private stopWatching?: () => void;
   private enabledFor?: { version: number; enabled: boolean };
-  private readonly routes: ReadonlyMap<string, McpRoute>;
+  /** How a session's `tools/call` of a task tool becomes a task (`startCall`), for the 2025-11-25 wire's route. */
+  readonly toolTasks: McpToolTaskStarter = { start: (scope, entry, input) => this.startCall(scope, entry, input) };
 
   constructor(
     private readonly store: BoundedTaskStore,
@@ -79,17 +86,25 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
     private readonly access: McpAccessPolicy,
   ) {
     super();
-    // Methods only this wire has: a session passes their route to the call runner itself (the 2026 table has none).
-    const route = (handle: McpRoute['handle']): McpRoute => ({ handle, delivery: 'response', cancellableByDisconnect: false });
-    this.routes = new Map([
-      ['tasks/result', route((scope) => this.handle(scope))],
-      ['tasks/list', route((scope) => this.handle(scope))],
-    ]);
+  }
+
+  /**
+   * The task methods of this revision, in the 2025-11-25 wire's route table instead of the extension's: they exist
+   * while a tool may run as a task (the extension is advertised on the 2026 wire).
+   */
+  routes(): Iterable<readonly [string, McpRoute]> {
+    const route: McpRoute = { extension: TASKS_EXTENSION, handle: (scope) => this.handle(scope), delivery: 'response', cancellableByDisconnect: false };
+    return [
+      ['tasks/get', route],
+      ['tasks/result', route],
+      ['tasks/list', route],
+      ['tasks/cancel', route],
+    ];
   }
 
   onModuleInit(): void {
     this.stopWatching = this.store.watch((record) => {
-      if (record.wire === 'legacy') this.changed(record);
+      if (isSessionTask(record)) this.changed(record);
     });
   }
 
@@ -108,9 +123,14 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
     return this.enabledFor.enabled;
   }
 
-  /** The `tasks` server capability of the `InitializeResult`, or `undefined` when no tool may run as a task. */
-  capability(): JsonObject | undefined {
-    return this.enabled ? { list: {}, cancel: {}, requests: { tools: { call: {} } } } : undefined;
+  /**
+   * What `initialize` declares instead of the extension's entry (ext-tasks SEP-2663, "Backward Compatibility": the
+   * extension enables nothing on this wire): the `tasks` server capability of this revision (spec 2025-11-25:
+   * basic/utilities/tasks, "Server Capabilities"), offered when the caller may see a task tool (then discover shows
+   * it the extension); `undefined` when no tool may run as a task.
+   */
+  capabilities(): Readonly<JsonObject> | undefined {
+    return this.enabled ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : undefined;
   }
 
   /** A tool's `execution.taskSupport` for `tools/list` on this wire; `undefined` for a tool without `task` (forbidden). */
@@ -131,19 +151,19 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
     }
   }
 
-  /** The route of a method only sessions have (`tasks/result`, `tasks/list`), for the call runner. */
-  route(method: string): McpRoute | undefined {
-    return this.routes.get(method);
-  }
-
   /**
    * Tool-level negotiation (spec 2025-11-25: basic/utilities/tasks, "Tool-Level Negotiation"): with the `task` param
    * the call becomes a task and answers `CreateTaskResult` at once; without it a `"required"` tool answers `-32601` and
    * an `"optional"` one runs as an ordinary call (`undefined`). The requested `ttl` is capped by `tasks.maxTtlMs`.
+   * With the param, the tool's guards run first, against this request, as on the 2026 wire.
    */
   async startCall(scope: McpRequestScope, entry: ToolEntry, input: unknown): Promise<JsonObject | undefined> {
     const name = entry.definition.name;
     const requested = scope.params.task;
+    if (requested !== undefined) {
+      const denied = await authorizeTaskCreation(scope, entry, input, this.logger);
+      if (denied) return denied;
+    }
     if (requested === undefined) {
       if (entry.task?.support !== 'required') return undefined;
       throw new McpError(McpErrorCode.MethodNotFound, `Tool "${name}" runs only as a task: send tools/call with the task param (its execution.taskSupport is "required")`);
@@ -157,7 +177,7 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
     if ('result' in before) return before.result;
     const { defaultTtlMs, maxTtlMs, pollIntervalMs } = this.options.tasks;
     // The task starter ran the tool's guards against this request before handing it over.
-    const record = newTaskRecord(scope, entry, { wire: 'legacy', ttlMs: Math.min(ttl ?? defaultTtlMs, maxTtlMs), pollIntervalMs, answers: before.answers });
+    const record = newTaskRecord(scope, entry, { wire: SESSION_WIRE, ttlMs: Math.min(ttl ?? defaultTtlMs, maxTtlMs), pollIntervalMs, answers: before.answers });
     await this.store.create(record);
     const session = sessionOf(scope);
     if (session) {
@@ -224,7 +244,7 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
     const taskId = scope.params.taskId;
     if (typeof taskId !== 'string' || taskId.length === 0) throw McpError.invalidParams('Invalid params: taskId must be a non-empty string');
     const record = await this.store.get(taskId, owner);
-    if (!record || record.wire !== 'legacy') throw notFound();
+    if (!record || !isSessionTask(record)) throw notFound();
     this.access.admitTask(scope, record, notFound);
     switch (scope.method) {
       case 'tasks/get':
@@ -252,7 +272,7 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
     const page = await this.store.list(owner, { cursor, limit: this.options.pageSize });
     const own = owner === null ? (session && this.createdBy.get(session)) ?? new Set<string>() : undefined;
     // Tasks of the 2026 wire are not served here (a tasks/get of them answers -32602), so they are not listed either.
-    const listed = (record: McpTaskRecord) => record.wire === 'legacy' && (!own || own.has(record.taskId)) && this.access.seesTask(scope, record);
+    const listed = (record: McpTaskRecord) => isSessionTask(record) && (!own || own.has(record.taskId)) && this.access.seesTask(scope, record);
     const tasks = page.tasks.filter(listed).map(legacyTask);
     return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
   }
@@ -417,6 +437,11 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
   private forgetClosedSessions(): void {
     for (const [taskId, binding] of this.bindings) if (binding.session.isClosed) this.bindings.delete(taskId);
   }
+}
+
+/** Whether a task was created on this wire (a session's `tools/call`): each wire serves only its own tasks. */
+function isSessionTask(record: McpTaskRecord): boolean {
+  return record.wire === SESSION_WIRE;
 }
 
 /** The session of a call on this wire (its live requests know it); `undefined` for other origins. */

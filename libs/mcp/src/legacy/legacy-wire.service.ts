@@ -5,32 +5,24 @@ import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { MCP_LOG_LEVELS, type McpClientCapabilities, type McpImplementation, type McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import type { McpRequestMeta } from '../protocol/request-meta.interface.js';
-import type { CallPort } from '../server/call-port.interface.js';
+import { MCP_EXTENSIONS, type McpExtension } from '../server/extension.interface.js';
 import { McpDiscoverService } from '../server/discover.service.js';
 import { boundedCapabilities, boundedClientInfo } from './client-profile.util.js';
 import { exceedsJsonBytes } from '../protocol/json-size.util.js';
-import type { LegacyCallRequest } from './legacy-call-request.interface.js';
-import { LegacyCallPort } from './legacy-call.port.js';
 import { McpLegacyTasks } from './legacy-tasks.service.js';
-import type { McpRoute } from '../server/mcp-route.interface.js';
 import type { LegacySession } from './legacy-session.js';
 import { LATEST_LEGACY_VERSION, LEGACY_PROTOCOL_VERSIONS } from './legacy-versions.constants.js';
 import { ABSOLUTE_URI, MAX_URI_LENGTH } from '../protocol/uri.util.js';
 import { MCP_LISTENER_VISIBILITY, type McpListenerSource, type McpListenerVisibility } from '../protocol/listener-visibility.interface.js';
-import { MCP_APPS_EXTENSION } from '../apps/apps.constants.js';
-import { SKILLS_EXTENSION } from '../skills/skills.constants.js';
-import { TASKS_EXTENSION } from '../protocol/task.constants.js';
 
 const LEGACY_VERSIONS = new Set(LEGACY_PROTOCOL_VERSIONS);
 const LOG_LEVELS: ReadonlySet<string> = new Set(MCP_LOG_LEVELS);
-/** Stands for the HTTP response of a remote subscriber: a session keeps no HTTP object of an exchange. */
-const REMOTE = Object.freeze({});
 
 /**
  * Who sent a session method, as far as the transport knows: the principal and verified token of the exchange, and
- * whether it came over HTTP (`httpResponse` present).
+ * where it came from (`http`: a remote caller, never trusted as a local one; `stdio`: the process's own client).
  */
-export type LegacyCaller = Pick<McpListenerSource, 'principal' | 'accessToken' | 'httpResponse'>;
+export type LegacyCaller = Pick<McpListenerSource, 'principal' | 'accessToken' | 'origin'>;
 
 /** What a 2025-11-25 `initialize` asked for, after version negotiation. */
 export interface LegacyHandshake {
@@ -55,6 +47,7 @@ export class McpLegacyWireService {
     private readonly options: McpResolvedOptions,
     @Optional() private readonly tasks?: McpLegacyTasks,
     @Optional() @Inject(MCP_LISTENER_VISIBILITY) private readonly visibility?: McpListenerVisibility,
+    @Optional() @Inject(MCP_EXTENSIONS) private readonly extensions: readonly McpExtension[] = [],
   ) {}
 
   /**
@@ -95,21 +88,27 @@ export class McpLegacyWireService {
    * is not advertised, though its methods exist for everyone.
    */
   initializeResult(protocolVersion: string, caller: LegacyCaller): JsonObject {
-    // The tasks extension enables nothing on this wire (ext-tasks SEP-2663, "Backward Compatibility"); 2025-11-25
-    // tasks have their own capability (spec 2025-11-25: basic/utilities/tasks, "Server Capabilities"), offered when
-    // the caller may see a task tool (then discover shows it the extension). The skills extension is served on both
-    // wires and declared in `initialize` (SEP-2640, "Capability Declaration"). The events extension is not defined
-    // before 2026-07-28 (SEP-3415, "Backward Compatibility"): neither its entry in `extensions` nor its top-level
-    // compatibility key `events` is declared here.
-    const { extensions, events: _events, ...capabilities } = this.discover.capabilitiesFor(caller);
+    // What each extension's face on this wire declares (McpExtension.legacy): skills and MCP Apps their entry under
+    // `extensions`, tasks the `tasks` capability of this revision; an extension without one (events, SEP-3415,
+    // "Backward Compatibility") declares nothing, neither its entry nor a top-level key of its own.
+    const { extensions, ...capabilities } = this.discover.capabilitiesFor(caller);
     const shown = (extensions ?? {}) as JsonObject;
-    const skills = shown[SKILLS_EXTENSION];
-    if (skills !== undefined) capabilities.extensions = { [SKILLS_EXTENSION]: skills };
-    // MCP Apps is served on both wires: a host learns it from `initialize` here (its settings are {}).
-    const apps = shown[MCP_APPS_EXTENSION];
-    if (apps !== undefined) capabilities.extensions = { ...(capabilities.extensions as JsonObject | undefined), [MCP_APPS_EXTENSION]: apps };
-    const tasks = shown[TASKS_EXTENSION] === undefined ? undefined : this.tasks?.capability();
-    if (tasks) capabilities.tasks = tasks;
+    const declared: JsonObject = {};
+    const faces: JsonObject = {};
+    for (const extension of this.extensions) {
+      const entry = shown[extension.id] as JsonObject | undefined;
+      if (!extension.legacy) {
+        for (const key of Object.keys(extension.capabilities?.() ?? {})) delete capabilities[key];
+      } else if (entry === undefined) {
+        continue;
+      } else if (extension.legacy.capabilities) {
+        Object.assign(faces, extension.legacy.capabilities(entry));
+      } else {
+        declared[extension.id] = entry;
+      }
+    }
+    if (Object.keys(declared).length > 0) capabilities.extensions = declared;
+    Object.assign(capabilities, faces);
     return {
       protocolVersion,
       capabilities,
@@ -128,7 +127,7 @@ export class McpLegacyWireService {
    * Answers the methods that only exist on this wire and only touch the session; `undefined` for everything the
    * dispatcher serves. Failures are `McpError`s with HTTP status 200: on this wire a 404 means "session gone".
    *
-   * `caller` is who sent it (HTTP: the exchange's principal, verified token and response); without it, the session's
+   * `caller` is who sent it (HTTP: the exchange's principal and verified token); without it, the session's
    * principal, remote for an HTTP session (fail closed: no token, so no scopes) and local for stdio's. It judges
    * `resources/subscribe`: a URI the caller may not read (`@McpScopes`, the `visibility` hook) is answered exactly
    * like an unknown URI — `{}`, and the subscription counts against the session's bounds — but no update of it is
@@ -176,28 +175,8 @@ export class McpLegacyWireService {
 
   /** What a session keeps of the caller of `resources/subscribe`: never the HTTP objects of the exchange. */
   private subscriberOf(session: LegacySession, caller: LegacyCaller | undefined): McpListenerSource {
-    if (!caller) return { principal: session.principal, httpResponse: session.remote ? REMOTE : undefined };
-    return { principal: caller.principal, accessToken: caller.accessToken, httpResponse: caller.httpResponse === undefined ? undefined : REMOTE };
-  }
-
-  /**
-   * The port that runs a transport's session calls (`McpCallRunner.run`) through the same dispatcher and handlers
-   * as the 2026 wire, with live server→client requests and 2025-11-25 result and error shapes; `transport` says where
-   * the messages go. Build it once per transport. Only `notifications/cancelled` aborts such a call (a dropped
-   * connection does not; spec 2025-11-25: basic/transports, "Sending Messages to the Server"), besides the call
-   * timeout and shutdown.
-   */
-  callPort<R extends LegacyCallRequest>(transport: CallPort<R>): CallPort<R> {
-    const tasks = this.tasks;
-    return new LegacyCallPort(transport, this.options.clientRequestTimeoutMs, tasks && ((name) => tasks.taskSupport(name)));
-  }
-
-  /**
-   * The route of a method only sessions have (`tasks/result`, `tasks/list`: the 2026 route table has none), for the
-   * transport to hand to the call runner; `undefined` for every other method (the dispatcher's table answers it).
-   */
-  route(method: string): McpRoute | undefined {
-    return this.tasks?.route(method);
+    if (!caller) return { principal: session.principal, origin: session.remote ? 'http' : 'stdio' };
+    return { principal: caller.principal, accessToken: caller.accessToken, origin: caller.origin };
   }
 
   /**

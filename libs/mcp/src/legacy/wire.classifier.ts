@@ -1,8 +1,6 @@
 import type { IncomingMessage } from '../protocol/json-rpc-message.parser.js';
 import { hasStatelessEnvelope } from '../protocol/request-meta.parser.js';
-
-/** Which wire a message belongs to. */
-export type Wire = 'modern' | 'legacy';
+import type { McpWireName } from '../protocol/wire-name.js';
 
 /**
  * Tells the wires apart on stdio (docs/stdio.md; spec 2026-07-28: basic/transports/stdio, "Backward Compatibility"),
@@ -13,7 +11,7 @@ export type Wire = 'modern' | 'legacy';
  * and is otherwise modern — where it fails for want of `_meta`, with an error that names the versions. HTTP reads
  * headers too: see `transport/http/wire.classifier.ts`.
  */
-export function classifyStdioWire(incoming: IncomingMessage, hasSession: boolean): Wire {
+export function classifyStdioWire(incoming: IncomingMessage, hasSession: boolean): McpWireName {
   if (incoming.kind === 'response') return 'legacy';
   const { method, params } = incoming.message;
   if (method === 'initialize' || method === 'notifications/initialized') return 'legacy';

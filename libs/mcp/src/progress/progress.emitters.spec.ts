@@ -363,3 +363,27 @@ describe('the names of the progress-emitter design (ADR 0021)', () => {
     expect(() => progress.complete(0.5)).toThrow('progress must strictly increase: 0.5 after 0.75');
   });
 });
+
+describe('a null total (the progress-emitter design\'s "unknown")', () => {
+  /** Reports the value 1 with the message "one" on any of the three. */
+  const reportOne = (progress: DoubleProgress | LongProgress | CountingProgress) =>
+    progress instanceof CountingProgress ? progress.emit('one') : progress.emit(1, 'one');
+  const UNKNOWN = [
+    { emitter: 'DoubleProgress', create: (sink: ProgressSink) => new DoubleProgress(sink, null) },
+    { emitter: 'LongProgress', create: (sink: ProgressSink) => new LongProgress(sink, null) },
+    { emitter: 'CountingProgress', create: (sink: ProgressSink) => new CountingProgress(sink, null) },
+  ];
+
+  it.each(UNKNOWN)('$emitter: is the same as no total — `total` is undefined and no notification carries one', ({ create }) => {
+    const sink = new RecordingSink(true);
+    const progress = create(sink);
+    expect(progress.total).toBeUndefined();
+    expect(reportOne(progress)).toBe(true);
+    expect(sink.sent).toEqual([{ progress: 1, total: undefined, message: 'one' }]);
+  });
+
+  it('a total that is neither a number nor null is still refused', () => {
+    const error = sameIllegalProgressBothWays((sink) => new DoubleProgress(sink, 'ten' as unknown as number));
+    expect(error.message).toBe('progress total must be a finite number greater than 0, got ten');
+  });
+});

@@ -1,6 +1,9 @@
 import { IllegalProgressError } from './illegal-progress.error.js';
 import type { ProgressSink } from './progress-sink.interface.js';
 
+/** A total as given to an emitter: `null` (the progress-emitter design's "unknown") is the same as leaving it out. */
+type TotalArgument = number | null | undefined;
+
 function checkTotal(total: number | undefined): void {
   if (total !== undefined && (!Number.isFinite(total) || total <= 0)) {
     throw new IllegalProgressError(`progress total must be a finite number greater than 0, got ${total}`);
@@ -17,12 +20,15 @@ function checkMessage(message: unknown): void {
 abstract class MonotonicEmitter {
   private last = Number.NEGATIVE_INFINITY;
 
+  /** The total bound at creation, as sent on the wire (undefined when unknown). */
+  readonly total: number | undefined;
+
   protected constructor(
     private readonly sink: ProgressSink,
-    /** The total bound at creation, as sent on the wire (undefined when unknown). */
-    readonly total: number | undefined,
+    total: TotalArgument,
   ) {
-    checkTotal(total);
+    this.total = total ?? undefined;
+    checkTotal(this.total);
   }
 
   /** The last value accepted, or undefined before the first. */
@@ -46,7 +52,7 @@ abstract class MonotonicEmitter {
 }
 
 /**
- * Progress as any finite number, strictly increasing (`ctx.doubleProgress(total?)`).
+ * Progress as any finite number, strictly increasing (`ctx.doubleProgress(total?)`; a `null` total is unknown).
  *
  * @example
  * ```ts
@@ -56,7 +62,7 @@ abstract class MonotonicEmitter {
  */
 export class DoubleProgress extends MonotonicEmitter {
   /** @internal */
-  constructor(sink: ProgressSink, total?: number) {
+  constructor(sink: ProgressSink, total?: TotalArgument) {
     super(sink, total);
   }
 
@@ -66,11 +72,11 @@ export class DoubleProgress extends MonotonicEmitter {
   }
 }
 
-/** Progress as whole numbers, strictly increasing (`ctx.longProgress(total?)`). */
+/** Progress as whole numbers, strictly increasing (`ctx.longProgress(total?)`; a `null` total is unknown). */
 export class LongProgress extends MonotonicEmitter {
   /** @internal */
-  constructor(sink: ProgressSink, total?: number) {
-    if (total !== undefined && !Number.isSafeInteger(total)) {
+  constructor(sink: ProgressSink, total?: TotalArgument) {
+    if (total != null && !Number.isSafeInteger(total)) {
       throw new IllegalProgressError(`progress total must be a whole number, got ${total}`);
     }
     super(sink, total);
@@ -86,13 +92,13 @@ export class LongProgress extends MonotonicEmitter {
   }
 }
 
-/** Progress that counts steps: every `emit` adds one (`ctx.countingProgress(total?)`). */
+/** Progress that counts steps: every `emit` adds one (`ctx.countingProgress(total?)`; a `null` total is unknown). */
 export class CountingProgress extends MonotonicEmitter {
   private count = 0;
 
   /** @internal */
-  constructor(sink: ProgressSink, total?: number) {
-    if (total !== undefined && !Number.isSafeInteger(total)) {
+  constructor(sink: ProgressSink, total?: TotalArgument) {
+    if (total != null && !Number.isSafeInteger(total)) {
       throw new IllegalProgressError(`progress total must be a whole number, got ${total}`);
     }
     super(sink, total);

@@ -3,21 +3,13 @@ import type { McpRequestScope } from './mcp-request-scope.interface.js';
 
 /**
  * Where a call came from: a remote HTTP client (both wires), the stdio client, the in-process testing kit, or a task
- * worker's round. Read here only, from what a scope carries today (`task`, the HTTP response, the HTTP request), so
- * that the origin calls will carry explicitly (issue #25) replaces this one function.
+ * worker's round. Said by whoever starts the call (`CallRequest.origin`) and carried on its scope: who is trusted
+ * (`McpCaller.trusted`) and whom a call is counted for follow from it, never from which HTTP objects a call has.
  */
 export type McpCallOrigin = 'http' | 'stdio' | 'in-process' | 'task';
 
-/** The facts of a scope the origin and the caller key are read from. */
-export type McpCallFacts = Pick<McpRequestScope, 'task' | 'httpRequest' | 'httpResponse' | 'principal' | 'remoteAddress'>;
-
-/** The origin of a call (see `McpCallOrigin`). */
-export function callOriginOf(scope: McpCallFacts): McpCallOrigin {
-  if (scope.task) return 'task';
-  // Only network transports hand over a response; the testing kit hands over a plain request, stdio nothing.
-  if (scope.httpResponse !== undefined) return 'http';
-  return scope.httpRequest !== undefined ? 'in-process' : 'stdio';
-}
+/** The facts of a scope the caller key is read from. */
+export type McpCallFacts = Pick<McpRequestScope, 'origin' | 'httpRequest' | 'principal' | 'remoteAddress'>;
 
 /**
  * Who a call is counted and cached for (rate limits, `McpCacheInterceptor`), in the key space of the library's own
@@ -27,7 +19,7 @@ export function callOriginOf(scope: McpCallFacts): McpCallOrigin {
  * process; `in-process`: the test; `task`: a round of an anonymous task).
  */
 export function callerKeyOf(scope: McpCallFacts): string {
-  const origin = callOriginOf(scope);
+  const origin = scope.origin;
   const ip = origin === 'http' ? (scope.httpRequest as { ip?: unknown } | undefined)?.ip : undefined;
   const address = typeof ip === 'string' && ip.length > 0 ? ip : scope.remoteAddress;
   return callerKey({ principal: scope.principal, address: origin === 'http' ? (address ?? 'unknown') : undefined }) ?? origin;

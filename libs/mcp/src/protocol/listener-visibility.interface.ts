@@ -3,10 +3,10 @@ import type { McpTaskRecord } from './task-record.interface.js';
 
 /**
  * Who opened a listen stream or subscribed a 2025-11-25 session to a resource, as the visibility rules judge callers
- * (`McpCaller`): its principal, its verified token, whether it came over HTTP (a response object) and whether it is a
- * task's round.
+ * (`McpCaller`): its principal, its verified token, where it came from (a remote HTTP client is never trusted as a
+ * local one) and, for a task's round, whether its task was authorized at creation.
  */
-export type McpListenerSource = Pick<McpRequestScope, 'principal' | 'accessToken' | 'httpResponse' | 'task'>;
+export type McpListenerSource = Pick<McpRequestScope, 'principal' | 'accessToken' | 'origin' | 'task'>;
 
 /**
  * Which resource URIs one listener may hear about, judged with the rules of `resources/read` (`@McpScopes`, the

@@ -3,6 +3,7 @@ import type { JsonObject, JsonRpcId } from './json-rpc.interface.js';
 import type { McpRequestMeta } from './request-meta.interface.js';
 import type { ResponseChannel } from './response-channel.js';
 import type { McpAccessToken } from './access-token.interface.js';
+import type { McpCallOrigin } from './call-origin.util.js';
 
 /**
  * Server→client requests answered in-process (2025-11-25 sessions): resolves with the client's result, or throws
@@ -44,8 +45,8 @@ export interface McpRequestScope {
    * per-address caps for callers without a principal. Behind a proxy it is the proxy's address.
    */
   readonly remoteAddress?: string;
-  /** Which wire the request came on: results and errors are shaped for it. Default modern. */
-  readonly wire?: 'modern' | 'legacy';
+  /** Where the call came from (its transport, the testing kit, a task round): who is trusted follows from it. */
+  readonly origin: McpCallOrigin;
   /** Present on the legacy wire: `ctx.elicit` sends real requests instead of ending the round. */
   readonly liveRequests?: LiveClientRequests;
   /**

@@ -1,6 +1,7 @@
 import type { McpAccessToken } from './access-token.interface.js';
 import type { JsonObject, JsonValue } from './json-rpc.interface.js';
 import type { McpClientCapabilities, McpImplementation } from './mcp-wire.interface.js';
+import type { McpWireName } from './wire-name.js';
 
 /** The status of a task (ext-tasks spec 2026-07-28: tasks, "Task Status"). The last three are terminal. */
 export type McpTaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -37,7 +38,7 @@ export interface McpTaskRecord {
   /** The principal that created it (`principal` option); `null` for anonymous callers. Never changes. */
   readonly owner: string | null;
   /** The wire it was created on; it is served on that wire only. */
-  readonly wire: 'modern' | 'legacy';
+  readonly wire: McpWireName;
   /** The task-augmented method: `tools/call`. */
   readonly method: string;
   /** The method's own params (`name`, `arguments`), without `_meta`, `inputResponses` or `requestState`. */

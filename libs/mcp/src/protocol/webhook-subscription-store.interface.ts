@@ -52,7 +52,10 @@ export interface McpWebhookSubscriptionStore {
   readonly durable?: boolean;
   /** The subscription with this key, if it exists and has not expired. */
   get(key: string): Promise<McpWebhookSubscriptionRecord | undefined>;
-  /** Creates or replaces a subscription. */
+  /**
+   * Creates or replaces a subscription. Replacing the same incarnation (a refresh) keeps the stored delivery state
+   * (`recordDelivery` owns it); a new incarnation starts with the record's.
+   */
   put(record: McpWebhookSubscriptionRecord): Promise<void>;
   /** Removes a subscription (and its in-flight bookkeeping); resolves with whether it existed. */
   delete(key: string): Promise<boolean>;

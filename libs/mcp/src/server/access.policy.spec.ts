@@ -24,9 +24,9 @@ const token = (...scopes: string[]): McpAccessToken => ({ subject: 'ana', scopes
 const summary = (scopes: string[], kind: McpHandlerSummary['kind'] = 'tool', name = 'deploy'): McpHandlerSummary => ({ kind, name, scopes });
 /** A scope as each origin builds it: HTTP has a response object, stdio and the in-process kit do not. */
 const http = (accessToken?: McpAccessToken, principal = accessToken?.subject) =>
-  ({ id: 1, principal, accessToken, httpResponse: {} }) as unknown as McpRequestScope;
-const local = { id: 1 } as unknown as McpRequestScope;
-const taskRound = (authorized: boolean) => ({ id: 1, task: { taskId: 't', authorized } }) as unknown as McpRequestScope;
+  ({ id: 1, principal, accessToken, origin: 'http' }) as unknown as McpRequestScope;
+const local = { id: 1, origin: 'stdio' } as unknown as McpRequestScope;
+const taskRound = (authorized: boolean) => ({ id: 1, origin: 'task', task: { taskId: 't', authorized } }) as unknown as McpRequestScope;
 const unknownTool = (name: string) => McpError.invalidParams(`Unknown tool: ${name}`, { name });
 
 function thrown(fn: () => void): unknown {

@@ -17,11 +17,9 @@ import { MAX_URI_LENGTH } from '../protocol/uri.util.js';
 import { CallerListenerView, type McpUriAccess } from './listener-view.js';
 
 const NO_SCOPES: readonly string[] = Object.freeze([]);
-/** Stands for the HTTP response of a caller known to be remote, where only its presence matters (`callerOf`). */
-const REMOTE = Object.freeze({});
 
 /** What the policy needs of a call: a request scope, or what a transport knows before the call has one. */
-export type McpCallerSource = Pick<McpRequestScope, 'principal' | 'accessToken' | 'httpResponse' | 'task'>;
+export type McpCallerSource = Pick<McpRequestScope, 'principal' | 'accessToken' | 'origin' | 'task'>;
 
 const KIND_LABEL: Readonly<Record<McpHandlerSummary['kind'], string>> = {
   tool: 'Tool',
@@ -106,8 +104,8 @@ export class McpAccessPolicy implements McpListenerVisibility {
     const token = source.accessToken;
     if (token) return { principal: source.principal, scopes: token.scopes, accessToken: token, trusted: false };
     // No token. A task's round: trusted when its creating call was authorized (the scope check ran then). Otherwise a
-    // local call (stdio, the in-process testing kit: no HTTP response) is trusted; an HTTP call is not.
-    const trusted = source.task ? source.task.authorized === true : source.httpResponse === undefined;
+    // local call (stdio, the in-process testing kit) is trusted; a remote HTTP call is not.
+    const trusted = source.task ? source.task.authorized === true : source.origin !== 'http';
     return { principal: source.principal, scopes: NO_SCOPES, trusted };
   }
 
@@ -152,7 +150,7 @@ export class McpAccessPolicy implements McpListenerVisibility {
    */
   hidesFromRemote(caller: Pick<McpCallerSource, 'principal' | 'accessToken'>, summary: McpHandlerSummary): boolean {
     if (this.hook === undefined) return false;
-    return !this.hookAllows(summary, this.callerOf({ principal: caller.principal, accessToken: caller.accessToken, httpResponse: REMOTE }));
+    return !this.hookAllows(summary, this.callerOf({ principal: caller.principal, accessToken: caller.accessToken, origin: 'http' }));
   }
 
   /**
@@ -211,7 +209,7 @@ export class McpAccessPolicy implements McpListenerVisibility {
     if (!this.hookAllows(summary, caller)) throw unknown(key);
     if (this.scopesAllow(summary, caller)) return;
     // An HTTP call without a token on a server with `auth` means the bearer check did not run: refuse it as one.
-    const tokenMissing = this.auth && !caller.accessToken && !scope.task && scope.httpResponse !== undefined;
+    const tokenMissing = this.auth && !caller.accessToken && !scope.task && scope.origin === 'http';
     throw this.refusal(summary, tokenMissing);
   }
 

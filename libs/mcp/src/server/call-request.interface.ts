@@ -2,23 +2,30 @@ import type { JsonObject, JsonRpcId } from '../protocol/json-rpc.interface.js';
 import type { McpTaskBinding } from '../protocol/mcp-request-scope.interface.js';
 import type { McpRequestMeta } from '../protocol/request-meta.interface.js';
 import type { McpAccessToken } from '../protocol/access-token.interface.js';
+import type { McpCallOrigin } from '../protocol/call-origin.util.js';
 import type { McpRoute } from './mcp-route.interface.js';
+import type { McpWireProfile } from './wire-profile.interface.js';
 
 /**
  * What the origin of a call knows about it, handed to `McpCallRunner.run`: a transport (HTTP, stdio, the testing
- * kit), a 2025-11-25 session, and later a task worker or a replica resuming a call. The origin describes; the runner
- * decides what the call gets (a quota slot, a timeout, a signal, a channel). An origin extends this with what its
- * own `CallPort` needs (e.g. HTTP adds its response and the accepted media types); the runner passes it through.
+ * kit, on either wire) or a task worker. The origin describes, once: where the call comes from (`origin`) and which
+ * wire it speaks (`wire`); the runner decides what the call gets (a quota slot, a timeout, a signal, a channel). An
+ * origin extends this with what its own `CallPort` needs (e.g. HTTP adds its response and the accepted media types);
+ * the runner passes it through.
  */
 export interface CallRequest {
+  /** Where the call comes from: who is trusted, and whom it is counted for, follow from it. */
+  readonly origin: McpCallOrigin;
+  /** The wire the call speaks, chosen by its origin: its routes, final shapes and statuses (`McpWireProfile`). */
+  readonly wire: McpWireProfile;
   readonly id: JsonRpcId;
   readonly method: string;
   readonly params: JsonObject;
   /** The per-request protocol fields (the 2026 `_meta` envelope, or a session's stand-ins for it). */
   readonly meta: McpRequestMeta;
   /**
-   * The method's route, when the origin already looked it up for its own checks (HTTP: 404, 406, parameter
-   * headers). Otherwise the runner looks it up, and an unknown method is answered `-32601` through the call's port.
+   * The method's route, when the origin already looked it up on its wire for its own checks (HTTP: 404, 406,
+   * parameter headers). Otherwise the runner asks the wire, and an unknown method is answered `-32601`.
    */
   readonly route?: McpRoute;
   /** The authenticated caller, when a principal source is configured. */
@@ -32,11 +39,6 @@ export interface CallRequest {
   readonly remoteAddress?: string;
   /** The framework's request and response, handed to guards and `@McpHttpRequest()` (HTTP; the testing kit's request). */
   readonly httpRequest?: unknown;
-  /**
-   * Set by network transports only (HTTP, both wires): a call with a response object and no `accessToken` is a remote
-   * caller without a token, for which `@McpScopes` fails closed; without one (stdio, the in-process testing kit) the
-   * caller is local and trusted (`McpCaller`).
-   */
   readonly httpResponse?: unknown;
   /**
    * Whether the call takes a slot of the calls-in-flight caps (`maxCallsInFlight…`): true over HTTP on both wires,

@@ -4,6 +4,7 @@ import { CallLatch, LatchResources, LatchTools } from '../../../../test/fixtures
 import { RecordingLogger } from '../../../../test/support/recording.logger.js';
 import type { McpModuleOptions } from '../config/mcp-options.interface.js';
 import { McpLegacyWireService } from '../legacy/legacy-wire.service.js';
+import { McpLegacyWire } from '../legacy/legacy-wire.profile.js';
 import { LegacySession } from '../legacy/legacy-session.js';
 import type { LegacyCallRequest } from '../legacy/legacy-call-request.interface.js';
 import { McpModule } from '../mcp.module.js';
@@ -15,6 +16,8 @@ import { McpCallTracker } from './call.tracker.js';
 import type { CallPort } from './call-port.interface.js';
 import type { CallRequest } from './call-request.interface.js';
 import type { RunningCall } from './running-call.js';
+import { McpModernWire } from './modern-wire.profile.js';
+import type { McpWireProfile } from './wire-profile.interface.js';
 
 /** A port that records what the runner does with its calls. */
 class RecordingPort implements CallPort {
@@ -45,9 +48,12 @@ class RecordingPort implements CallPort {
 
 const META = { protocolVersion: '2026-07-28', clientCapabilities: {}, raw: {} };
 
+/** The 2026-07-28 wire of the module under test, set by `start`. */
+let modern: McpWireProfile;
+
 /** A 2026-07-28 request for the runner. */
 function request(id: number, method: string, params: JsonObject = {}, extra: Partial<CallRequest> = {}): CallRequest {
-  return { id, method, params, meta: META, admit: false, ...extra };
+  return { origin: 'in-process', wire: modern, id, method, params, meta: META, admit: false, ...extra };
 }
 
 const tool = (name: string) => ({ name, arguments: {} });
@@ -71,6 +77,7 @@ describe('McpCallRunner', () => {
     runner = moduleRef.get(McpCallRunner);
     tracker = moduleRef.get(McpCallTracker);
     latch = moduleRef.get(CallLatch);
+    modern = moduleRef.get(McpModernWire);
   }
 
   afterEach(async () => {
@@ -180,14 +187,16 @@ describe('McpCallRunner', () => {
     await stubborn;
   });
 
-  it('takes the finish of a legacy port: 2025-11-25 shapes, the session knows the call, live client requests', async () => {
+  it('answers in the shapes of the call\'s wire: 2025-11-25 shapes, the session knows the call, live client requests', async () => {
     await start();
     const wire = moduleRef!.get(McpLegacyWireService);
-    const transport = new RecordingPort();
-    const port = wire.callPort<LegacyCallRequest>(transport);
+    const legacy = moduleRef!.get(McpLegacyWire);
+    const port = new RecordingPort();
+    const transport = port;
     const session = new LegacySession('2025-11-25', {}, undefined, undefined);
     const legacyRequest = (id: number, method: string, params: JsonObject = {}): LegacyCallRequest => ({
       ...request(id, method, params),
+      wire: legacy,
       meta: wire.callMeta(session, params),
       session,
     });
@@ -205,6 +214,6 @@ describe('McpCallRunner', () => {
     expect([unknown.httpStatus, (unknown.message as JsonRpcErrorResponse).error.code]).toEqual([200, -32601]);
     expect(transport.calls[2].cancellation.aborted).toBe(true);
     expect(transport.events).toEqual(['open 1', 'close 1', 'open 2', 'close 2', 'open 3', 'close 3']);
-    expect(port.liveRequests?.(transport.calls[0] as RunningCall<LegacyCallRequest>)).toBeDefined();
+    expect(legacy.liveRequests(transport.calls[0] as RunningCall<LegacyCallRequest>)).toBeDefined();
   });
 });

@@ -7,34 +7,32 @@ import { McpDispatcher } from './mcp.dispatcher.js';
 import { RunningCall } from './running-call.js';
 
 /**
- * The one place a call is admitted and run, whatever started it. Its origin hands over a `CallRequest` (what it knows:
- * id, method, params, `_meta`, caller, HTTP objects, whether quotas apply) and a `CallPort` (where the messages go and
- * the hooks of its transport); the runner decides the rest, in this order:
+ * The one place a call is admitted, run and answered, whatever started it. Its origin hands over a `CallRequest`
+ * (what it knows: where the call comes from, the wire it speaks, id, method, params, `_meta`, caller, HTTP objects,
+ * whether quotas apply) and a `CallPort` (where the messages go and the hooks of its transport); the runner decides
+ * the rest, in this order:
  *
- * 1. the route: the one the origin looked up for its checks, or the dispatcher's (an unknown method is answered
- *    `-32601` through the port, like any other error);
+ * 1. the route: the one the origin looked up on the call's wire for its checks, or the wire's (an unknown method is
+ *    answered `-32601`, like any other error);
  * 2. admission: a call whose origin counts calls takes a slot of the calls-in-flight caps before anything is built
  *    for it — streams (`delivery: 'stream'`) never do. A refusal (`McpError`, HTTP 429 or 503 with
  *    `data.retryAfterSeconds`) is thrown synchronously by `run`: nothing was opened, and the origin answers it the
  *    way it answers its own checks;
- * 3. a `ResponseChannel` and a `CallCancellation` (`ctx.signal`), connected through `port.open`;
- * 4. the `McpRequestScope` handlers see, with the port's wire and live client requests;
+ * 3. a `ResponseChannel` and a `CallCancellation` (`ctx.signal`), connected through `port.open` (then the wire's
+ *    `opened`);
+ * 4. the `McpRequestScope` handlers see, with the call's origin and the wire's live client requests;
  * 5. tracking: `callTimeoutMs` for calls answered with a response (not for streams), and the drain on shutdown;
- * 6. dispatch, then the final response: `port.finish` (the 2025-11-25 shapes) or the 2026-07-28 shapes;
- * 7. release: no longer in flight (the slot comes back), then `port.close`.
+ * 6. dispatch, then the final response, in the shapes and statuses of the call's wire (`McpWireProfile
+ *    .finalResponse`), after the port added its transport's part (`beforeResponse`: the bearer challenge);
+ * 7. release: no longer in flight (the slot comes back), then the wire's `closed` and `port.close`.
  *
  * Who uses it: the HTTP transport (both wires; counted), stdio (both wires; not counted), the testing kit (not
- * counted). It is also built for origins without a transport:
- * - a task worker (issue #15) runs a tool call in the background: its request has no HTTP objects, its port's `open`
- *   connects the channel to the task store (notifications and the final response become task messages, read by
- *   `tasks/get`), and its `close` marks the task done; whether it counts against the calls-in-flight caps is the
- *   `admit` of its request. The client that created the task is not connected, so a disconnect cancels nothing.
- * - a call resumed on another replica (issue #16) is a request rebuilt from stored state (id, method, params, meta,
- *   principal) with the port of the transport that serves the client now; it is admitted, tracked and timed on this
- *   replica like a new call.
+ * counted), and the task worker (tasks/task.worker.ts): each round of a task is a request with no HTTP objects whose
+ * port connects the channel to the task store (notifications and the final response become the task's status and
+ * result, read by `tasks/get`); no client is connected, so a disconnect cancels nothing.
  *
  * Cost: per call, one `RunningCall` (which carries the channel and the cancellation and is the tracker's record),
- * the scope, and the origin's request; the port is shared, and no closure is created (ADR 0015).
+ * the scope, and the origin's request; the port and the wire are shared, and no closure is created (ADR 0015).
  */
 @Injectable()
 export class McpCallRunner implements BeforeApplicationShutdown {
@@ -51,12 +49,14 @@ export class McpCallRunner implements BeforeApplicationShutdown {
    * refusal; never rejects.
    */
   run<R extends CallRequest>(request: R, port: CallPort<R>): Promise<void> {
-    const route = request.route ?? this.dispatcher.findRoute(request.method);
+    const wire = request.wire;
+    const route = request.route ?? wire.findRoute(request.method);
     const streaming = route?.delivery === 'stream';
     const lease = request.admit && !streaming ? this.calls.admit(request.principal, request.remoteAddress) : undefined;
     const call = new RunningCall(request, route, port, lease);
     try {
       port.open(call);
+      wire.opened?.(call);
     } catch (error) {
       lease?.release();
       throw error;
@@ -73,8 +73,8 @@ export class McpCallRunner implements BeforeApplicationShutdown {
       principal: request.principal,
       accessToken: request.accessToken,
       remoteAddress: request.remoteAddress,
-      wire: port.wire,
-      liveRequests: port.liveRequests?.(call),
+      origin: request.origin,
+      liveRequests: wire.liveRequests?.(call),
       task: request.task,
     };
     this.calls.add(call, !streaming);
@@ -107,10 +107,12 @@ export class McpCallRunner implements BeforeApplicationShutdown {
   private async execute<R extends CallRequest>(call: RunningCall<R>, scope: McpRequestScope): Promise<void> {
     try {
       const outcome = await this.dispatcher.execute(scope, call.route);
-      if (call.port.finish) call.port.finish(call, outcome);
-      else this.dispatcher.respond(scope, outcome);
+      const { message, httpStatus } = call.request.wire.finalResponse(call, outcome);
+      call.port.beforeResponse?.(call, outcome);
+      call.channel.respond(message, httpStatus);
     } finally {
       this.calls.untrack(call);
+      call.request.wire.closed?.(call);
       call.port.close?.(call);
     }
   }

@@ -8,11 +8,15 @@ import type { McpAccessToken } from '../protocol/access-token.interface.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { McpAccessPolicy } from './access.policy.js';
 import { McpDiscoverService } from './discover.service.js';
-import type { McpRouteExtension } from './route-extension.interface.js';
+import type { McpExtension } from './extension.interface.js';
+import { TASKS_EXTENSION } from '../protocol/task.constants.js';
+
+/** The tasks extension's advertisement alone (tasks/task-methods.service.ts): once a tool it is shown may run as a task. */
+const tasksLike: McpExtension = { id: TASKS_EXTENSION, advertise: (view) => (view.tools.some((tool) => tool.task !== undefined) ? {} : undefined) };
 
 function serviceWith(
   options: Partial<McpModuleOptions> = {},
-  extensions: McpRouteExtension[] = [],
+  extensions: McpExtension[] = [tasksLike],
 ): { registry: McpRegistry; service: McpDiscoverService } {
   const registry = new McpRegistry();
   const resolved = resolvedOptions(options);
@@ -24,7 +28,7 @@ function serviceWith(
 /** A request scope of an HTTP caller with a verified token granting `scopes`. */
 function remoteCaller(scopes: string[]): McpRequestScope {
   const accessToken: McpAccessToken = { subject: 'alice', scopes, claims: {} };
-  return { principal: 'alice', accessToken, httpResponse: {} } as unknown as McpRequestScope;
+  return { principal: 'alice', accessToken, origin: 'http' } as unknown as McpRequestScope;
 }
 
 const noop = () => 'ok';
@@ -121,11 +125,11 @@ describe('McpDiscoverService.discover per caller (scopes, the visibility hook)',
   });
 });
 
-describe('McpDiscoverService: extensions of the route extensions', () => {
+describe('McpDiscoverService: what the extensions advertise', () => {
   const auth = { resource: 'http://127.0.0.1:3000/mcp', authorizationServers: ['http://127.0.0.1:4000'] };
-  const skillsLike: McpRouteExtension = {
-    routes: () => [],
-    extensions: () => ({ 'io.modelcontextprotocol/skills': { directoryRead: true } }),
+  const skillsLike: McpExtension = {
+    id: 'io.modelcontextprotocol/skills',
+    advertise: () => ({ directoryRead: true }),
     requiredCapabilities: () => ['resources'],
   };
 

@@ -1,14 +1,12 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { MCP_APPS_EXTENSION } from '../apps/apps.constants.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import type { AccessControlled } from '../discovery/registry-entries.interface.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import type { McpCaller } from '../protocol/mcp-caller.interface.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
-import { TASKS_EXTENSION } from '../protocol/task.constants.js';
 import { McpAccessPolicy, type McpCallerSource } from './access.policy.js';
-import { MCP_ROUTE_EXTENSIONS, type McpRouteExtension } from './route-extension.interface.js';
+import { MCP_EXTENSIONS, type McpExtension } from './extension.interface.js';
 
 /** `server/discover` and the server capabilities that gate every other method. */
 @Injectable()
@@ -17,7 +15,7 @@ export class McpDiscoverService {
     private readonly registry: McpRegistry,
     private readonly options: McpResolvedOptions,
     private readonly access: McpAccessPolicy,
-    @Optional() @Inject(MCP_ROUTE_EXTENSIONS) private readonly extensions: readonly McpRouteExtension[] = [],
+    @Optional() @Inject(MCP_EXTENSIONS) private readonly extensions: readonly McpExtension[] = [],
   ) {}
 
   private cached?: { version: string; capabilities: JsonObject };
@@ -54,14 +52,14 @@ export class McpDiscoverService {
     // listChanged / subscribe: honoured on subscriptions/listen streams.
     const tools = visible(this.registry.listTools());
     if (tools.length > 0) capabilities.tools = { listChanged: true };
-    // ext-tasks: the value is exactly {} (no settings are defined); advertised once a tool can run as a task.
+    // Each extension says what it advertises for what this caller may see (McpExtension.advertise).
     const extensions: JsonObject = {};
-    if (tools.some((tool) => tool.task !== undefined)) extensions[TASKS_EXTENSION] = {};
-    // MCP Apps: no server settings are defined; advertised (SEP-2133 asks both sides to) once a tool has a view.
-    if (tools.some((tool) => tool.app !== undefined)) extensions[MCP_APPS_EXTENSION] = {};
     const required = new Set<string>();
+    const view = { tools };
     for (const extension of this.extensions) {
-      Object.assign(extensions, extension.extensions?.());
+      const entry = extension.advertise(view);
+      if (entry === undefined) continue;
+      extensions[extension.id] = entry;
       Object.assign(capabilities, extension.capabilities?.());
       for (const capability of extension.requiredCapabilities?.() ?? []) required.add(capability);
     }

@@ -23,8 +23,8 @@ function setup(options: Partial<McpModuleOptions> = {}, scoped = true): { policy
 }
 
 const token = (...scopes: string[]): McpAccessToken => ({ subject: 'ana', scopes, claims: {} });
-const http = (accessToken?: McpAccessToken): McpListenerSource => ({ principal: accessToken?.subject, accessToken, httpResponse: {} });
-const local: McpListenerSource = {};
+const http = (accessToken?: McpAccessToken): McpListenerSource => ({ principal: accessToken?.subject, accessToken, origin: 'http' });
+const local: McpListenerSource = { origin: 'stdio' };
 const hideInternal: McpModuleOptions['visibility'] = (handler) => !handler.name.startsWith('internal_');
 
 describe('McpAccessPolicy as the listeners\' visibility', () => {
@@ -32,7 +32,7 @@ describe('McpAccessPolicy as the listeners\' visibility', () => {
     expect(setup({}, false).policy.viewFor(http())).toBeUndefined();
     expect(setup({ auth: AUTH }, false).policy.viewFor(http(token()))).toBeUndefined();
     expect(setup({ auth: AUTH }).policy.viewFor(local)).toBeUndefined();
-    expect(setup({ auth: AUTH }).policy.viewFor({ task: { taskId: 't', authorized: true } })).toBeUndefined();
+    expect(setup({ auth: AUTH }).policy.viewFor({ origin: 'task', task: { taskId: 't', authorized: true } })).toBeUndefined();
     // A remote caller with a scoped resource around, or any caller under a hook, gets one.
     expect(setup({ auth: AUTH }).policy.viewFor(http(token('docs:read')))).toBeDefined();
     expect(setup({ visibility: hideInternal }, false).policy.viewFor(local)).toBeDefined();

@@ -26,7 +26,7 @@ function listsWith(options: Partial<McpModuleOptions> = {}) {
 
 const token = (...scopes: string[]): McpAccessToken => ({ subject: 'ana', scopes, claims: {} });
 const scope = (caller: { accessToken?: McpAccessToken; http?: boolean }, cursor?: string) =>
-  ({ id: 1, params: cursor === undefined ? {} : { cursor }, accessToken: caller.accessToken, httpResponse: caller.http ? {} : undefined }) as unknown as McpRequestScope;
+  ({ id: 1, params: cursor === undefined ? {} : { cursor }, accessToken: caller.accessToken, origin: caller.http ? 'http' : 'stdio' }) as unknown as McpRequestScope;
 
 /** Every page for one caller: the names, and the cache hints of each page. */
 function all(lists: McpListsService, caller: { accessToken?: McpAccessToken; http?: boolean }) {

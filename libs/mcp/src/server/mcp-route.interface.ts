@@ -1,4 +1,4 @@
-import type { ParamHeaderBinding } from '../discovery/param-headers.js';
+import type { ParamHeaderBinding } from '../protocol/param-header-binding.interface.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import type { McpAccessToken } from '../protocol/access-token.interface.js';
 import type { McpMethodHandler } from './mcp-feature.interface.js';

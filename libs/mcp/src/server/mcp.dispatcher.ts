@@ -1,9 +1,8 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
-import type { JsonObject, JsonRpcErrorResponse, JsonRpcId } from '../protocol/json-rpc.interface.js';
+import type { JsonRpcErrorResponse, JsonRpcId } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
-import { MetaKeys } from '../protocol/meta-keys.constants.js';
 import { TRACEPARENT_META_KEY } from '../protocol/traceparent.parser.js';
 import { createProgressEvent } from '../progress/progress-event.codec.js';
 import { ProgressEventWriter } from '../progress/progress-event.writer.js';
@@ -16,38 +15,45 @@ import type { McpRoute } from './mcp-route.interface.js';
 import { McpPromptsService } from './prompts.service.js';
 import { McpResourcesService } from './resources.service.js';
 import { McpToolsService } from './tools.service.js';
-import { MCP_ROUTE_EXTENSIONS, type McpRouteExtension } from './route-extension.interface.js';
+import type { McpToolTaskStarter } from './tool-task.starter.js';
 import { McpSubscriptionsService } from '../subscriptions/subscriptions.service.js';
 import { EVENTS_EXTENSION } from '../protocol/events.constants.js';
 
 /**
- * Routes a request to its feature service and turns the outcome into the final JSON-RPC response on the request's
- * channel: every result gets `resultType` and `serverInfo`; every failure becomes a JSON-RPC error.
+ * Knows every method the server has and the feature service that answers it, and runs a request on its route.
  *
- * The route table is where a method says what transports need to know about it (`McpRoute`: how its answer travels,
- * whether a disconnect cancels it, which headers mirror its params), so adding a method touches no transport.
- * Calls reach it through `McpCallRunner`, which admits, tracks and answers them.
+ * A route is where a method says what transports need to know about it (`McpRoute`: how its answer travels, whether
+ * a disconnect cancels it, which headers mirror its params), so adding a method touches no transport. Each wire
+ * profile builds its own table from the core routes here and the routes of the extensions it serves
+ * (`routeTable`), and asks `gate` whether a route's capability is advertised. Calls reach `execute` through
+ * `McpCallRunner`, which admits, tracks and answers them.
  */
 @Injectable()
 export class McpDispatcher {
   private readonly logger = new Logger('McpDispatcher');
-  private readonly routes: ReadonlyMap<string, McpRoute>;
-  private readonly resultMeta?: JsonObject;
   /** Set with the option `progress: 'stderr'`: where progress of token-less requests is written. */
   private readonly progressEvents?: ProgressEventWriter;
 
   constructor(
     private readonly discover: McpDiscoverService,
-    lists: McpListsService,
-    tools: McpToolsService,
-    prompts: McpPromptsService,
-    resources: McpResourcesService,
-    completion: McpCompletionService,
-    subscriptions: McpSubscriptionsService,
+    private readonly lists: McpListsService,
+    private readonly tools: McpToolsService,
+    private readonly prompts: McpPromptsService,
+    private readonly resources: McpResourcesService,
+    private readonly completion: McpCompletionService,
+    private readonly subscriptions: McpSubscriptionsService,
     options: McpResolvedOptions,
-    registry: McpRegistry,
-    @Optional() @Inject(MCP_ROUTE_EXTENSIONS) extensions: readonly McpRouteExtension[] = [],
+    private readonly registry: McpRegistry,
   ) {
+    this.progressEvents = options.progress === 'stderr' ? new ProgressEventWriter(process.stderr) : undefined;
+  }
+
+  /**
+   * A wire's route table: the core methods (its `tools/call` turning task tools into tasks with `toolTasks`, when
+   * given) and `extensionRoutes`; a method routed twice is refused at startup.
+   */
+  routeTable(toolTasks: McpToolTaskStarter | undefined, extensionRoutes: Iterable<readonly [string, McpRoute]>): ReadonlyMap<string, McpRoute> {
+    const { discover, lists, tools, prompts, resources, completion, subscriptions, registry } = this;
     const answer = (handle: McpRoute['handle'], capability?: string, extra?: Partial<McpRoute>): McpRoute => ({
       capability,
       handle,
@@ -63,7 +69,7 @@ export class McpDispatcher {
     const routes = new Map<string, McpRoute>([
       ['server/discover', answer(caughtUp((scope) => discover.discover(scope)))],
       ['tools/list', answer(caughtUp((scope) => lists.tools.page(scope)), 'tools')],
-      ['tools/call', answer((scope) => tools.call(scope), 'tools', { paramHeaders: (params, caller) => tools.paramHeaders(params, caller) })],
+      ['tools/call', answer((scope) => tools.call(scope, toolTasks), 'tools', { paramHeaders: (params, caller) => tools.paramHeaders(params, caller) })],
       ['prompts/list', answer(caughtUp((scope) => lists.prompts.page(scope)), 'prompts')],
       ['prompts/get', answer((scope) => prompts.get(scope), 'prompts')],
       ['resources/list', answer(caughtUp((scope) => lists.resources.page(scope)), 'resources')],
@@ -73,30 +79,15 @@ export class McpDispatcher {
       // A stream until the client closes it: SSE only, not timed, not counted (listen streams have caps of their own).
       ['subscriptions/listen', answer((scope) => subscriptions.listen(scope, this.listenFeatures()), undefined, { delivery: 'stream' })],
     ]);
-    for (const extension of extensions) {
-      for (const [method, route] of extension.routes()) {
-        if (routes.has(method)) throw new Error(`McpDispatcher: the method ${method} is already routed`);
-        routes.set(method, route);
-      }
+    for (const [method, route] of extensionRoutes) {
+      if (routes.has(method)) throw new Error(`McpDispatcher: the method ${method} is already routed`);
+      routes.set(method, route);
     }
-    this.routes = routes;
-    this.resultMeta = options.serverInfoInResults ? { [MetaKeys.serverInfo]: options.serverInfo } : undefined;
-    this.progressEvents = options.progress === 'stderr' ? new ProgressEventWriter(process.stderr) : undefined;
+    return routes;
   }
 
-  /**
-   * The route of a method that exists and whose capability is advertised, for a transport's checks (read-only);
-   * throws `-32601` (HTTP 404) otherwise.
-   */
-  route(method: string): McpRoute {
-    const route = this.findRoute(method);
-    if (!route) throw McpError.methodNotFound(method);
-    return route;
-  }
-
-  /** The route of `method`, or `undefined` when it does not exist or its capability or extension is not advertised. */
-  findRoute(method: string): McpRoute | undefined {
-    const route = this.routes.get(method);
+  /** `route` when it exists and its capability or extension is advertised; otherwise `undefined` (`-32601`). */
+  gate(route: McpRoute | undefined): McpRoute | undefined {
     if (!route) return undefined;
     if (!route.capability && !route.extension) return route;
     const capabilities = this.discover.capabilities();
@@ -106,10 +97,10 @@ export class McpDispatcher {
   }
 
   /**
-   * Runs the request on `route` (looked up when not given; none: `-32601`) and resolves with its raw result (no
-   * `resultType` or `serverInfo` yet) or its error. Never rejects.
+   * Runs the request on `route` (none: `-32601`) and resolves with its raw result (no `resultType` or `serverInfo`
+   * yet: the call's wire shapes it) or its error. Never rejects.
    */
-  async execute(scope: McpRequestScope, route: McpRoute | undefined = this.findRoute(scope.method)): Promise<CallOutcome> {
+  async execute(scope: McpRequestScope, route: McpRoute | undefined): Promise<CallOutcome> {
     // Every call comes through here, so this is the one place that applies the `progress: 'stderr'` option.
     if (this.progressEvents && scope.meta.progressToken === undefined && !scope.progressFallback) {
       scope = { ...scope, progressFallback: this.stderrProgress(scope) };
@@ -122,12 +113,6 @@ export class McpDispatcher {
     }
   }
 
-  /** Sends the final 2026-07-28 response of an outcome on the scope's channel: the default finish of a call. */
-  respond(scope: Pick<McpRequestScope, 'id' | 'channel'>, outcome: CallOutcome): void {
-    if (outcome.ok) scope.channel.respond({ jsonrpc: '2.0', id: scope.id, result: this.decorate(outcome.result) });
-    else scope.channel.respond(errorResponse(scope.id, outcome.error), outcome.error.httpStatus);
-  }
-
   private stderrProgress(scope: McpRequestScope): NonNullable<McpRequestScope['progressFallback']> {
     const traceparent = scope.meta.raw[TRACEPARENT_META_KEY];
     return (progress, total, message) => this.progressEvents!.write(createProgressEvent({ progress, total, message }, { traceparent }));
@@ -137,15 +122,6 @@ export class McpDispatcher {
     const capabilities = this.discover.capabilities();
     const events = (capabilities.extensions as Record<string, { listChanged?: unknown } | undefined> | undefined)?.[EVENTS_EXTENSION];
     return { tools: 'tools' in capabilities, prompts: 'prompts' in capabilities, resources: 'resources' in capabilities, events: events?.listChanged === true };
-  }
-
-  private decorate(result: JsonObject): JsonObject {
-    const decorated: JsonObject = { resultType: 'complete', ...result };
-    if (this.resultMeta) {
-      const meta = result._meta as JsonObject | undefined;
-      decorated._meta = meta ? { ...this.resultMeta, ...meta } : this.resultMeta;
-    }
-    return decorated;
   }
 
   private unexpected(error: unknown, method: string): McpError {

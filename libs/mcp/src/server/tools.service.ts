@@ -1,9 +1,9 @@
-import { Injectable, Logger, Optional } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { McpToolContext } from '../context/mcp-tool.context.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
-import type { ParamHeaderBinding } from '../discovery/param-headers.js';
+import type { ParamHeaderBinding } from '../protocol/param-header-binding.interface.js';
 import type { ToolEntry } from '../discovery/registry-entries.interface.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
@@ -28,7 +28,6 @@ export class McpToolsService {
     private readonly options: McpResolvedOptions,
     private readonly invoker: McpHandlerInvoker,
     private readonly access: McpAccessPolicy,
-    @Optional() private readonly tasks?: McpToolTaskStarter,
   ) {}
 
   /**
@@ -47,7 +46,11 @@ export class McpToolsService {
     return entry.paramHeaders;
   }
 
-  async call(scope: McpRequestScope): Promise<JsonObject> {
+  /**
+   * `tools/call`. `tasks` is how the call's wire turns a call of a tool with `task` into a task (its route passes
+   * it; none: such a tool runs as an ordinary call).
+   */
+  async call(scope: McpRequestScope, tasks?: McpToolTaskStarter): Promise<JsonObject> {
     const name = requireString(scope.params, 'name');
     // Unknown here: with a shared registry state, another replica may have just registered it.
     const entry = this.registry.getTool(name) ?? (await this.registry.catchUp(), this.registry.getTool(name));
@@ -68,8 +71,8 @@ export class McpToolsService {
     }
 
     // Only tools declared with `task` pay for this, and never inside a task's own round.
-    if (entry.task !== undefined && scope.task === undefined && this.tasks) {
-      const started = await this.tasks.start(scope, entry, input);
+    if (entry.task !== undefined && scope.task === undefined && tasks) {
+      const started = await tasks.start(scope, entry, input);
       if (started !== undefined) return started;
     }
 

@@ -8,7 +8,7 @@ import { McpAccessPolicy } from '../server/access.policy.js';
 import { CursorCodec } from '../server/cursor.codec.js';
 import type { McpRoute } from '../server/mcp-route.interface.js';
 import { requireString } from '../server/params.util.js';
-import type { McpRouteExtension } from '../server/route-extension.interface.js';
+import type { McpExtension } from '../server/extension.interface.js';
 import type { ServedSkill } from './served-skill.js';
 import { SkillDirectoryTree } from './skill-directory.tree.js';
 import { McpSkills } from './skills.registry.js';
@@ -16,18 +16,23 @@ import { SKILLS_EXTENSION } from './skills.constants.js';
 import { echoed } from '../protocol/echo.util.js';
 
 /**
- * The methods of the skills extension (SEP-2640), added to the dispatcher's route table: `skills/list`, `skills/get`
+ * The skills extension (SEP-2640) as the server sees it (`McpExtension`): advertised once a skill is served (with
+ * `directoryRead: true` under `skills.directoryRead`), requiring `resources`; its methods `skills/list`, `skills/get`
  * and, with `skills.directoryRead`, `resources/directory/read`. They exist while the extension is advertised and are
  * served whatever the client declared (hosts and checkers call them without declaring anything); none carries
- * `Mcp-Name`. Results get `resultType` from the dispatcher; on 2026-07-28 they carry `ttlMs` and `cacheScope` (the
- * 2025-11-25 wire drops both), `"private"` whenever callers see different skills.
+ * `Mcp-Name`. Served on both wires with the same routes (`legacy`), declared in a 2025-11-25 `initialize`
+ * (SEP-2640, "Capability Declaration"). Results get `resultType` from the 2026 wire; there they carry `ttlMs` and
+ * `cacheScope` (the 2025-11-25 wire drops both), `"private"` whenever callers see different skills.
  *
  * Access: a skill is seen by a caller when the access policy lets it see the skill's SKILL.md resource (scopes, the
  * `visibility` hook); `skills/get` of a hidden skill answers as for an unknown one, of one whose scopes the caller's
  * token lacks with 403 `insufficient_scope`, exactly as `resources/read` does.
  */
 @Injectable()
-export class McpSkillMethods implements McpRouteExtension {
+export class McpSkillMethods implements McpExtension {
+  readonly id = SKILLS_EXTENSION;
+  readonly legacy = {};
+
   constructor(
     private readonly skills: McpSkills,
     private readonly access: McpAccessPolicy,
@@ -44,9 +49,9 @@ export class McpSkillMethods implements McpRouteExtension {
     return routes;
   }
 
-  extensions(): Readonly<Record<string, JsonObject>> {
-    if (!this.skills.advertised) return {};
-    return { [SKILLS_EXTENSION]: this.options.skills.directoryRead ? { directoryRead: true } : {} };
+  advertise(): JsonObject | undefined {
+    if (!this.skills.advertised) return undefined;
+    return this.options.skills.directoryRead ? { directoryRead: true } : {};
   }
 
   /** Declaring the skills extension requires declaring `resources` (SEP-2640), even to a caller who sees no resource. */

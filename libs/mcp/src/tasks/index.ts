@@ -13,3 +13,4 @@ export { newTaskRecord, queueTask, type NewTaskOptions } from './task-launch.uti
 export { isAnswerShaped } from './task-answer.util.js';
 export { createTaskResult, declaresTasks, detailedTask, taskFields, TASKS_REQUIRED_CAPABILITIES } from '../protocol/task-wire.util.js';
 export { taskProviders } from './tasks.providers.js';
+export { authorizeTaskCreation } from './task-authorization.util.js';

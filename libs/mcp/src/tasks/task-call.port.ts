@@ -13,12 +13,10 @@ export interface TaskCallRequest extends CallRequest {
 /**
  * The `CallPort` of task rounds: `open` connects the call's channel to its `TaskRound` (which writes to the task
  * store) and records the call by task id, so that `tasks/cancel` and the TTL can abort its signal; `close` forgets
- * it. No client is connected, so nothing cancels a round but its task. Results take the 2026-07-28 shapes (no
- * `finish`): the store keeps what `tasks/get` inlines.
+ * it. No client is connected, so nothing cancels a round but its task. Rounds speak the 2026-07-28 wire (the worker's
+ * requests say so): the store keeps what `tasks/get` inlines.
  */
 export class TaskCallPort implements CallPort<TaskCallRequest> {
-  readonly wire = 'modern' as const;
-
   constructor(private readonly running: Map<string, RunningCall<TaskCallRequest>>) {}
 
   open(call: RunningCall<TaskCallRequest>): void {

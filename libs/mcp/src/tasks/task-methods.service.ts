@@ -9,15 +9,18 @@ import { MCP_TASK_RUNNER, type McpTaskRunner } from '../protocol/task-runner.int
 import { BoundedTaskStore } from './bounded-task.store.js';
 import { McpAccessPolicy } from '../server/access.policy.js';
 import type { McpRoute } from '../server/mcp-route.interface.js';
-import type { McpRouteExtension } from '../server/route-extension.interface.js';
+import type { McpExtension, McpExtensionView } from '../server/extension.interface.js';
 import { LegacyTaskWire } from './legacy-task.wire.js';
+import { McpTaskStarter } from './task.starter.js';
 import { isAnswerShaped } from './task-answer.util.js';
 import { declaresTasks, detailedTask, TASKS_REQUIRED_CAPABILITIES } from '../protocol/task-wire.util.js';
 
 /**
- * `tasks/get`, `tasks/update` and `tasks/cancel` of the 2026-07-28 extension, added to the dispatcher's route table.
- * They exist while the extension is advertised (a tool has `task`); `tasks/result` and `tasks/list` are not routed,
- * so they answer `-32601` on this wire. Each carries `Mcp-Name: <taskId>` over HTTP (`nameParam`).
+ * The tasks extension (ext-tasks SEP-2663) as the server sees it (`McpExtension`): advertised once a tool the caller
+ * may see can run as a task (its value is exactly `{}`: no settings are defined); its methods `tasks/get`,
+ * `tasks/update` and `tasks/cancel`, which exist while it is advertised (`tasks/result` and `tasks/list` are not
+ * routed, so they answer `-32601` on this wire), each with `Mcp-Name: <taskId>` over HTTP (`nameParam`); its
+ * tool-task hook (`McpTaskStarter`); and, when legacy/ provides it, its 2025-11-25 face (`LegacyTaskWire`).
  *
  * Order of checks (docs/tasks.md, "Security"): extension declared on this request (`-32021`,
  * before any lookup) → params → the task, by id and owner (unknown, expired and foreign ids answer the same `-32602`)
@@ -26,13 +29,20 @@ import { declaresTasks, detailedTask, TASKS_REQUIRED_CAPABILITIES } from '../pro
  * operation.
  */
 @Injectable()
-export class McpTaskMethods implements McpRouteExtension {
+export class McpTaskMethods implements McpExtension {
+  readonly id = TASKS_EXTENSION;
+
   constructor(
     private readonly store: BoundedTaskStore,
     @Inject(MCP_TASK_RUNNER) private readonly runner: McpTaskRunner,
     private readonly access: McpAccessPolicy,
-    @Optional() private readonly legacy?: LegacyTaskWire,
+    readonly toolTasks: McpTaskStarter,
+    @Optional() readonly legacy?: LegacyTaskWire,
   ) {}
+
+  advertise(view: McpExtensionView): JsonObject | undefined {
+    return view.tools.some((tool) => tool.task !== undefined) ? {} : undefined;
+  }
 
   routes(): Iterable<readonly [string, McpRoute]> {
     // The methods exist only while the extension is advertised (a tool has `task`): -32601 before any other check.
@@ -52,10 +62,6 @@ export class McpTaskMethods implements McpRouteExtension {
 
   /** The common checks of the three methods, then the operation on the caller's task. */
   private async answer(scope: McpRequestScope, operate: (record: McpTaskRecord) => Promise<JsonObject> | JsonObject): Promise<JsonObject> {
-    if (scope.wire === 'legacy') {
-      if (this.legacy) return this.legacy.handle(scope);
-      throw McpError.methodNotFound(scope.method);
-    }
     if (!declaresTasks(scope.meta.clientCapabilities)) {
       throw McpError.missingCapability(`${scope.method} needs the ${TASKS_EXTENSION} extension declared in this request's clientCapabilities`, TASKS_REQUIRED_CAPABILITIES);
     }

@@ -43,6 +43,15 @@ export class TaskRound implements ChannelSink {
     this.handlerState = state;
   }
 
+  /**
+   * Sets the task's status message directly (`ctx.status`), as a progress or log notification would: only while the
+   * task is `working`, cut at 500 characters, in order with the round's other writes.
+   */
+  setStatusMessage(message: string): void {
+    const text = message.slice(0, MAX_STATUS_MESSAGE);
+    this.write((task) => (task.status === 'working' ? { ...task, statusMessage: text } : undefined));
+  }
+
   /** Resolves when every write of the round is done. */
   get settled(): Promise<unknown> {
     return this.writes;
@@ -51,7 +60,7 @@ export class TaskRound implements ChannelSink {
   next(message: ChannelMessage): void {
     if (message.type === 'notification') {
       const text = statusText(message.message.method, message.message.params);
-      if (text !== undefined) this.write((task) => (task.status === 'working' ? { ...task, statusMessage: text } : undefined));
+      if (text !== undefined) this.setStatusMessage(text);
       return;
     }
     if (message.type !== 'response') return;

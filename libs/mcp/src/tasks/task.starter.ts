@@ -1,7 +1,6 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpToolContext } from '../context/mcp-tool.context.js';
-import { pipelineRefusal } from '../context/pipeline-refusal.util.js';
 import type { ToolEntry } from '../discovery/registry-entries.interface.js';
 import { McpMrtrService } from '../mrtr/mrtr.service.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
@@ -12,12 +11,13 @@ import { MCP_TASK_RUNNER, type McpTaskRunner } from '../protocol/task-runner.int
 import { BoundedTaskStore } from './bounded-task.store.js';
 import { toolFailure } from '../server/exception.mapper.js';
 import { McpToolTaskStarter } from '../server/tool-task.starter.js';
-import { LegacyTaskWire } from './legacy-task.wire.js';
+import { authorizeTaskCreation } from './task-authorization.util.js';
 import { newTaskRecord, queueTask } from './task-launch.util.js';
 import { createTaskResult, declaresTasks, TASKS_REQUIRED_CAPABILITIES } from '../protocol/task-wire.util.js';
 
 /**
- * Decides, per `tools/call` of a tool with `task`, whether it becomes a task (ext-tasks spec 2026-07-28: tasks,
+ * The tool-task hook of the 2026-07-28 wire (the tasks extension's `toolTasks`). Decides, per `tools/call` of a tool
+ * with `task`, whether it becomes a task (ext-tasks spec 2026-07-28: tasks,
  * "Capability Negotiation"): only for a request that declared the extension itself; a tool that requires a task
  * answers `-32021` to one that did not. Before creating the task, `beforeTask` may ask for input through ordinary MRTR
  * rounds on the `tools/call` ("Task Creation": MRTR first); its answers become the task's first answers. The
@@ -32,20 +32,11 @@ export class McpTaskStarter extends McpToolTaskStarter {
     @Inject(MCP_TASK_RUNNER) private readonly runner: McpTaskRunner,
     private readonly mrtr: McpMrtrService,
     private readonly options: McpResolvedOptions,
-    @Optional() private readonly legacy?: LegacyTaskWire,
   ) {
     super();
   }
 
   async start(scope: McpRequestScope, entry: ToolEntry, input: unknown): Promise<JsonObject | undefined> {
-    if (scope.wire === 'legacy') {
-      // A 2025-11-25 call becomes a task only with the task param; its guards run now, as for the 2026 wire.
-      if (scope.params.task !== undefined) {
-        const denied = await this.authorize(scope, entry, input);
-        if (denied) return denied;
-      }
-      return this.legacy?.startCall(scope, entry, input);
-    }
     const policy = entry.task!;
     const name = entry.definition.name;
     if (!declaresTasks(scope.meta.clientCapabilities)) {
@@ -56,7 +47,7 @@ export class McpTaskStarter extends McpToolTaskStarter {
       );
     }
     // Authorization first, against the request that creates the task: its rounds run without guards.
-    const denied = await this.authorize(scope, entry, input);
+    const denied = await authorizeTaskCreation(scope, entry, input, this.logger);
     if (denied) return denied;
     let answers: Record<string, unknown> = {};
     if (policy.beforeTask) {
@@ -69,24 +60,6 @@ export class McpTaskStarter extends McpToolTaskStarter {
     await this.store.create(record);
     await queueTask(record, this.store, this.runner, this.logger);
     return createTaskResult(record);
-  }
-
-  /** Runs the tool's guards; the tool error result when one refuses (as a plain call answers it), else undefined. */
-  private async authorize(scope: McpRequestScope, entry: ToolEntry, input: unknown): Promise<JsonObject | undefined> {
-    if (!entry.handler.authorize) return undefined;
-    const name = entry.definition.name;
-    const context = McpToolContext.open(scope, name);
-    try {
-      await entry.handler.authorize(input, context);
-      return undefined;
-    } catch (error) {
-      // A rate-limit guard refusing the creating call refuses it as a plain call would be (the invoker does the same).
-      const mapped = pipelineRefusal(error, context.httpResponse) ?? toolFailure(error, this.logger, name);
-      if (mapped instanceof McpError) throw mapped;
-      return { content: [{ type: 'text', text: mapped.text }], isError: true };
-    } finally {
-      context.complete();
-    }
   }
 
   /** Runs `beforeTask` for one MRTR round: its `input_required` result, a failure, or the answers it gathered. */

@@ -9,6 +9,8 @@ import type { McpTaskError, McpTaskRecord } from '../protocol/task-record.interf
 import { MCP_TASK_RUNNER, type McpTaskExecutor, type McpTaskRunner } from '../protocol/task-runner.interface.js';
 import { BoundedTaskStore } from './bounded-task.store.js';
 import { McpCallRunner } from '../server/call.runner.js';
+import { McpModernWire } from '../server/modern-wire.profile.js';
+import type { McpWireProfile } from '../server/wire-profile.interface.js';
 import type { RunningCall } from '../server/running-call.js';
 import { TaskCallPort, type TaskCallRequest } from './task-call.port.js';
 import { TaskRound } from './task-round.js';
@@ -33,7 +35,7 @@ export class McpTaskWorker implements McpTaskExecutor, OnApplicationBootstrap, B
   private readonly running = new Map<string, RunningCall<TaskCallRequest>>();
   // The drain may reach the rounds before this worker's own shutdown hook: the port tells it first.
   private readonly port = new DrainAwareTaskPort(this.running, () => (this.stopping = true));
-  private calls?: McpCallRunner;
+  private calls?: { runner: McpCallRunner; wire: McpWireProfile };
   private stopping = false;
 
   constructor(
@@ -73,7 +75,8 @@ export class McpTaskWorker implements McpTaskExecutor, OnApplicationBootstrap, B
       const expiry = remaining <= MAX_TIMER_MS ? setTimeout(() => this.abort(taskId), remaining) : undefined;
       expiry?.unref();
       try {
-        await this.callRunner().run<TaskCallRequest>(roundRequest(record, round), this.port);
+        const { runner, wire } = this.callRunner();
+        await runner.run<TaskCallRequest>(roundRequest(record, round, wire), this.port);
       } catch (error) {
         round.end(toTaskError(error));
       } finally {
@@ -104,9 +107,12 @@ export class McpTaskWorker implements McpTaskExecutor, OnApplicationBootstrap, B
     this.abort(taskId);
   }
 
-  /** Resolved on first use: the call runner depends (through the dispatcher) on the task starter, which uses this. */
-  private callRunner(): McpCallRunner {
-    this.calls ??= this.moduleRef.get(McpCallRunner, { strict: false });
+  /**
+   * The call runner and the 2026-07-28 wire every round speaks (a task's result is stored in its shapes; each wire
+   * reshapes it when it answers), resolved on first use: both depend on the task starter, which uses this.
+   */
+  private callRunner(): { runner: McpCallRunner; wire: McpWireProfile } {
+    this.calls ??= { runner: this.moduleRef.get(McpCallRunner, { strict: false }), wire: this.moduleRef.get(McpModernWire, { strict: false }) };
     return this.calls;
   }
 }
@@ -126,10 +132,12 @@ class DrainAwareTaskPort extends TaskCallPort {
 }
 
 /** The call of one round: the stored method and params, the answers so far, the creating request's protocol fields. */
-function roundRequest(record: McpTaskRecord, round: TaskRound): TaskCallRequest {
+function roundRequest(record: McpTaskRecord, round: TaskRound, wire: McpWireProfile): TaskCallRequest {
   const params: JsonObject = { ...record.params };
   if (Object.keys(record.answers).length > 0) params.inputResponses = record.answers as JsonObject;
   return {
+    origin: 'task',
+    wire,
     id: `task:${record.taskId}:${record.version}`,
     method: record.method,
     params,
@@ -161,6 +169,7 @@ function roundBinding(record: McpTaskRecord, round: TaskRound): McpTaskRoundStat
     authorized: record.authorizedAtCreation === true,
     ...(record.handlerState !== undefined && { handlerState: record.handlerState }),
     keepHandlerState: (state) => round.keepHandlerState(state),
+    setStatusMessage: (message) => round.setStatusMessage(message),
   };
 }
 

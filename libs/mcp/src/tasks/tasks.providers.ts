@@ -2,7 +2,6 @@ import type { Provider } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { MCP_TASK_RUNNER } from '../protocol/task-runner.interface.js';
 import { MCP_TASK_STORE } from '../protocol/task-store.interface.js';
-import { McpToolTaskStarter } from '../server/tool-task.starter.js';
 import { BoundedTaskStore } from './bounded-task.store.js';
 import { InMemoryTaskRunner } from './in-memory-task.runner.js';
 import { InMemoryTaskStore } from './in-memory-task.store.js';
@@ -12,8 +11,9 @@ import { McpTaskWorker } from './task.worker.js';
 
 /**
  * The providers of tasks, for `McpModule`: the store and the runner (the `tasks.store` / `tasks.runner` options, or
- * the in-memory defaults), the store's bounds (`BoundedTaskStore`, which the tasks code uses), the worker, the starter `McpToolsService` hands task tools to, and `McpTaskMethods` (the
- * `tasks/*` routes, which `McpModule` puts among the route extensions).
+ * the in-memory defaults), the store's bounds (`BoundedTaskStore`, which the tasks code uses), the worker, the 2026-07-28 tool-task hook
+ * (`McpTaskStarter`), and `McpTaskMethods` (the extension: its `tasks/*` routes and advertisement, which `McpModule`
+ * lists among the `MCP_EXTENSIONS`).
  */
 export function taskProviders(): Provider[] {
   return [
@@ -31,7 +31,6 @@ export function taskProviders(): Provider[] {
     BoundedTaskStore,
     McpTaskWorker,
     McpTaskStarter,
-    { provide: McpToolTaskStarter, useExisting: McpTaskStarter },
     McpTaskMethods,
   ];
 }

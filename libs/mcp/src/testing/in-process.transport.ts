@@ -9,10 +9,11 @@ import { McpError } from '../protocol/mcp.error.js';
 import { parseRequestMeta } from '../protocol/request-meta.parser.js';
 import { McpCallRunner } from '../server/call.runner.js';
 import { defaultPrincipal } from '../auth/token-principal.util.js';
-import { McpDispatcher } from '../server/mcp.dispatcher.js';
+import { McpModernWire } from '../server/modern-wire.profile.js';
 import { McpAuthError, type McpAccessToken } from '../protocol/access-token.interface.js';
 import type { McpTestingCaller } from './mcp-testing-options.interface.js';
 import type { CallPort } from '../server/call-port.interface.js';
+import type { CallRequest } from '../server/call-request.interface.js';
 import { errorResponse } from '../server/mcp.dispatcher.js';
 import { lowerCaseKeys, standardHeaders } from './mcp-headers.util.js';
 import type { TestingExchange, TestingReply, TestingTransport } from './testing-transport.interface.js';
@@ -29,7 +30,7 @@ export class InProcessTestingTransport implements TestingTransport {
 
   private constructor(
     private readonly runner: McpCallRunner,
-    private readonly dispatcher: McpDispatcher,
+    private readonly wire: McpModernWire,
     private readonly options: McpResolvedOptions,
     private readonly path: string,
   ) {}
@@ -44,9 +45,9 @@ export class InProcessTestingTransport implements TestingTransport {
       }
     };
     const runner = find<McpCallRunner>(McpCallRunner, 'runner');
-    const dispatcher = find<McpDispatcher>(McpDispatcher, 'dispatcher');
+    const wire = find<McpModernWire>(McpModernWire, 'wire');
     const options = find<McpResolvedOptions>(McpResolvedOptions, 'options');
-    if (!runner || !dispatcher || !options) {
+    if (!runner || !wire || !options) {
       throw new Error(
         server === undefined
           ? 'McpTestingClient: this module has no McpModule; import McpModule.forRoot(...) in the module under test'
@@ -54,7 +55,7 @@ export class InProcessTestingTransport implements TestingTransport {
       );
     }
     const path = find<McpModuleExtras>(MCP_MODULE_OPTIONS_EXTRAS, 'extras')?.path ?? '/mcp';
-    return new InProcessTestingTransport(runner, dispatcher, options, path);
+    return new InProcessTestingTransport(runner, wire, options, path);
   }
 
   send({ message, options, onNotification }: TestingExchange): Promise<TestingReply> {
@@ -103,16 +104,17 @@ export class InProcessTestingTransport implements TestingTransport {
           };
           signal?.addEventListener('abort', cancel, { once: true });
         },
-        // The 2026-07-28 shapes, as without a finish; an authorization refusal also keeps the challenge HTTP would send.
-        finish: (running, outcome) => {
+        // An authorization refusal keeps the challenge HTTP would send in WWW-Authenticate.
+        beforeResponse: (_running, outcome) => {
           if (!outcome.ok && outcome.error instanceof McpAuthError) wwwAuthenticate = outcome.error.challenge;
-          this.dispatcher.respond({ id: running.id, channel: running.channel }, outcome);
         },
         close: () => {
           if (cancel) signal?.removeEventListener('abort', cancel);
         },
       };
-      const call = {
+      const call: CallRequest = {
+        origin: 'in-process',
+        wire: this.wire,
         id: message.id,
         method: message.method,
         params: message.params ?? {},

@@ -21,6 +21,8 @@ export {
 } from './mcp-testing.task.js';
 export type { McpSkillEntry, McpSkillResource, McpDirectoryEntry } from './mcp-testing-skills.interface.js';
 export { McpAppViewResult } from './mcp-app-view.result.js';
+// The client capabilities of a host that renders MCP Apps views, for `listTools({ capabilities })` and the like.
+export { withAppsExtension } from '../apps/index.js';
 export { McpEventStream } from './mcp-event.stream.js';
 export { McpWebhookReceiver, type McpWebhookRequest, type McpWebhookAnswer, type McpWebhookReceiverOptions } from './mcp-webhook.receiver.js';
 export type {

@@ -8,27 +8,27 @@ const STATUSES: RolloutStatus[] = ['running', 'succeeded', 'failed', 'cancelled'
 export class RolloutDto implements RolloutState {
   @JSONSchema({ description: 'The service' })
   @IsString()
-  service: string;
+  service!: string;
 
   @JSONSchema({ description: 'The version being rolled out' })
   @IsString()
-  version: string;
+  version!: string;
 
   @JSONSchema({ description: 'The version the service ran before' })
   @IsString()
-  fromVersion: string;
+  fromVersion!: string;
 
   @JSONSchema({ description: 'Where the rollout stands' })
   @IsIn(STATUSES)
-  status: RolloutStatus;
+  status!: RolloutStatus;
 
   @JSONSchema({ description: 'Every step, in order', type: 'array', items: { type: 'string' } })
   @IsString({ each: true })
-  steps: string[];
+  steps!: string[];
 
   @JSONSchema({ description: 'Steps done' })
   @IsInt()
-  completed: number;
+  completed!: number;
 
   @JSONSchema({ description: 'What happened, once it ended badly' })
   @IsOptional()

@@ -5,17 +5,17 @@ import { JSONSchema } from 'class-validator-jsonschema';
 export class DeploymentDto {
   @JSONSchema({ description: 'The service deployed' })
   @IsString()
-  service: string;
+  service!: string;
 
   @JSONSchema({ description: 'The version it ran before' })
   @IsString()
-  fromVersion: string;
+  fromVersion!: string;
 
   @JSONSchema({ description: 'The version it runs now' })
   @IsString()
-  toVersion: string;
+  toVersion!: string;
 
   @JSONSchema({ description: 'Rollout steps completed' })
   @IsInt()
-  steps: number;
+  steps!: number;
 }

@@ -6,9 +6,9 @@ import { FeatureFlag } from '../feature-flag.enum.js';
 export class SetFeatureFlagDto {
   @JSONSchema({ description: 'The feature to switch' })
   @IsEnum(FeatureFlag)
-  flag: FeatureFlag;
+  flag!: FeatureFlag;
 
   @JSONSchema({ description: 'On (true) or off (false)' })
   @IsBoolean()
-  enabled: boolean;
+  enabled!: boolean;
 }

@@ -7,7 +7,7 @@ export class IncidentReportDto {
   @JSONSchema({ description: 'The affected service, e.g. checkout-api' })
   @IsString()
   @IsNotEmpty()
-  service: string;
+  service!: string;
 
   @JSONSchema({ description: 'sev1 (worst) to sev4; default sev3' })
   @IsOptional()

@@ -14,6 +14,6 @@ export class ScaleServiceDto extends ServiceNameDto {
   @IsInt()
   @Min(MIN_REPLICAS)
   @Max(MAX_REPLICAS)
-  replicas: number;
+  replicas!: number;
 }
 // #endregion docs:scale-service-dto

@@ -9,5 +9,5 @@ export class ServiceListDto {
   @IsArray()
   @ValidateNested({ each: true })
   @Type(() => ServiceDto)
-  services: ServiceDto[];
+  services!: ServiceDto[];
 }

@@ -6,5 +6,5 @@ export class ServiceNameDto {
   @JSONSchema({ description: 'The service name, e.g. checkout-api' })
   @IsString()
   @IsNotEmpty()
-  name: string;
+  name!: string;
 }

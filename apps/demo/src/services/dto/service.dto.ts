@@ -7,26 +7,26 @@ import { ServiceStatus } from '../service-status.enum.js';
 export class ServiceDto implements ManagedService {
   @JSONSchema({ description: 'Unique service name' })
   @IsString()
-  name: string;
+  name!: string;
 
   @JSONSchema({ description: 'Current state' })
   @IsEnum(ServiceStatus)
-  status: ServiceStatus;
+  status!: ServiceStatus;
 
   @JSONSchema({ description: 'Deployed version (semver)' })
   @IsString()
-  version: string;
+  version!: string;
 
   @JSONSchema({ description: 'Cloud region, e.g. eu-west-1' })
   @IsString()
-  region: string;
+  region!: string;
 
   @JSONSchema({ description: 'Owning team, paged for incidents' })
   @IsString()
-  owner: string;
+  owner!: string;
 
   @JSONSchema({ description: 'Running instances; 0 while stopped' })
   @IsInt()
   @Min(0)
-  replicas: number;
+  replicas!: number;
 }

@@ -22,7 +22,8 @@ export class InMemoryWebhookSubscriptionStore implements McpWebhookSubscriptionS
   async put(record: McpWebhookSubscriptionRecord): Promise<void> {
     const previous = this.records.get(record.key);
     if (previous && previous.incarnation !== record.incarnation) this.inFlight.delete(record.key);
-    this.records.set(record.key, record);
+    // A refresh keeps the delivery state: an outcome recorded since the refresh read the record is not lost.
+    this.records.set(record.key, previous?.incarnation === record.incarnation ? { ...record, delivery: previous.delivery } : record);
     let keys = this.byName.get(record.name);
     if (!keys) this.byName.set(record.name, (keys = new Set()));
     keys.add(record.key);

@@ -1,10 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import type { McpResolvedOptions } from '../../config/resolved-options.js';
+import type { CallOutcome } from '../../server/call-outcome.interface.js';
 import type { CallPort } from '../../server/call-port.interface.js';
 import type { CallRequest } from '../../server/call-request.interface.js';
 import type { RunningCall } from '../../server/running-call.js';
 import { closeAfter } from './close-after.util.js';
-import { type AcceptedMediaTypes, type QueueBounds, ResponseWriter } from './response.writer.js';
+import { type AcceptedMediaTypes, type QueueBounds, ResponseWriter, setChallengeHeader } from './response.writer.js';
 
 /** A call that came over HTTP: what the port needs to write it. */
 export interface HttpCallRequest extends CallRequest {
@@ -28,22 +29,23 @@ export function httpQueueBounds(options: McpResolvedOptions): HttpQueueBounds {
 
 /**
  * Writes calls to their HTTP responses through a `ResponseWriter` (JSON or SSE, decided by the first message), with
- * the bounds of their route's delivery. On the 2026-07-28 wire, a client that goes away cancels a call whose route
- * allows it; on the 2025-11-25 wire it never does (only `notifications/cancelled` cancels; spec 2025-11-25:
- * basic/transports, "Sending Messages to the Server"). When the server closes, a connection ends with its call's
- * response; a 2026 call still unread a second after the drain's deadline loses its connection, so a reader that
- * never drains cannot hold the shutdown.
+ * the bounds of their route's delivery, on both wires: a client that goes away cancels a call whose wire is
+ * `connectionBound` (2026-07-28) and whose route allows it. With `auth`, an authorization failure raised while the
+ * call ran (the scope check before a handler, `McpAuthError`) gets its OAuth challenge as `WWW-Authenticate`: the
+ * response channel carries only the JSON-RPC body. When the server closes, a connection ends with its call's
+ * response; a connection-bound call still unread a second after the drain's deadline loses its connection, so a
+ * reader that never drains cannot hold the shutdown.
  */
-export class HttpCallPort implements CallPort<HttpCallRequest> {
+export class HttpCallPort<R extends HttpCallRequest = HttpCallRequest> implements CallPort<R> {
   constructor(
     private readonly bounds: HttpQueueBounds,
-    /** Whether the calls are 2025-11-25 session calls. */
-    private readonly legacy: boolean,
+    /** Whether `auth` is configured: only then can a call end in an authorization failure with a challenge. */
+    private readonly challenges: boolean,
   ) {}
 
-  open(call: RunningCall<HttpCallRequest>): void {
-    const { response, accepted } = call.request;
-    const cancelOnDisconnect = !this.legacy && call.route?.cancellableByDisconnect === true;
+  open(call: RunningCall<R>): void {
+    const { response, accepted, wire } = call.request;
+    const cancelOnDisconnect = wire.connectionBound && call.route?.cancellableByDisconnect === true;
     new ResponseWriter(
       call.channel,
       response,
@@ -53,11 +55,15 @@ export class HttpCallPort implements CallPort<HttpCallRequest> {
     );
   }
 
-  onShutdown(call: RunningCall<HttpCallRequest>): void {
+  beforeResponse(call: RunningCall<R>, outcome: CallOutcome): void {
+    if (this.challenges && !outcome.ok) setChallengeHeader(call.request.response, outcome.error);
+  }
+
+  onShutdown(call: RunningCall<R>): void {
     closeAfter(call.request.response);
   }
 
-  onDeadline(call: RunningCall<HttpCallRequest>): void {
-    if (!this.legacy) setTimeout(() => call.request.response.destroy(), 1_000).unref();
+  onDeadline(call: RunningCall<R>): void {
+    if (call.request.wire.connectionBound) setTimeout(() => call.request.response.destroy(), 1_000).unref();
   }
 }

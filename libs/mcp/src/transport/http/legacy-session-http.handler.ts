@@ -6,7 +6,8 @@ import { toLegacyError } from '../../legacy/legacy-result.shaper.js';
 import type { LegacySession } from '../../legacy/legacy-session.js';
 import { SESSION_RETRY_AFTER_SECONDS } from '../../legacy/legacy-session.constants.js';
 import { McpSessionStore, type SessionRefusal } from '../../legacy/legacy-session.store.js';
-import { McpLegacyWireService, type LegacyHandshake } from '../../legacy/legacy-wire.service.js';
+import { McpLegacyWireService, type LegacyCaller, type LegacyHandshake } from '../../legacy/legacy-wire.service.js';
+import { McpLegacyWire } from '../../legacy/legacy-wire.profile.js';
 import type { McpAccessToken } from '../../protocol/access-token.interface.js';
 import type { IncomingMessage as IncomingRpc } from '../../protocol/json-rpc-message.parser.js';
 import type { JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
@@ -15,9 +16,7 @@ import { McpError } from '../../protocol/mcp.error.js';
 import { McpHeaders } from '../../protocol/meta-keys.constants.js';
 import { ResponseChannel } from '../../protocol/response-channel.js';
 import { McpCallRunner } from '../../server/call.runner.js';
-import type { CallPort } from '../../server/call-port.interface.js';
 import type { CapturedBody } from './captured-body.interface.js';
-import { ChallengeHeaderPort } from './challenge-header.port.js';
 import { HttpCallPort, type HttpCallRequest, httpQueueBounds, type HttpQueueBounds } from './http-call.port.js';
 import type { HttpExchange } from './http-exchange.interface.js';
 import { MCP_RAW_BODY } from './raw-body.constants.js';
@@ -42,6 +41,11 @@ function capturedBodyBytes(request: IncomingMessage): number | undefined {
   return raw?.ok ? raw.body.length : undefined;
 }
 
+/** Who sent an exchange, as the session methods and `initialize` judge it: a remote caller. */
+function callerOf(exchange: LegacyExchange): LegacyCaller {
+  return { principal: exchange.principal, accessToken: exchange.accessToken, origin: 'http' };
+}
+
 const sessionError = (status: number, message: string) => new McpError(McpErrorCode.InvalidRequest, message, undefined, status);
 
 /**
@@ -56,18 +60,18 @@ const sessionError = (status: number, message: string) => new McpError(McpErrorC
 export class McpLegacyHttpHandler {
   private readonly logger = new Logger('McpLegacyHttp');
   private readonly bounds: HttpQueueBounds;
-  private readonly port: CallPort<LegacyHttpCallRequest>;
+  /** With `auth`, a call refused by a handler's scope check answers 403 with its challenge, as on the 2026 wire. */
+  private readonly port: HttpCallPort<LegacyHttpCallRequest>;
 
   constructor(
     private readonly sessions: McpSessionStore,
     private readonly wire: McpLegacyWireService,
+    private readonly profile: McpLegacyWire,
     private readonly runner: McpCallRunner,
     private readonly options: McpResolvedOptions,
   ) {
     this.bounds = httpQueueBounds(options);
-    const port = wire.callPort<LegacyHttpCallRequest>(new HttpCallPort(this.bounds, true));
-    // With `auth`, a call refused by a handler's scope check answers 403 with its challenge, as on the 2026 wire.
-    this.port = options.auth ? new ChallengeHeaderPort(port) : port;
+    this.port = new HttpCallPort(this.bounds, Boolean(options.auth));
   }
 
   /** POST: `initialize`, or a message of a session; `accepted` is what the client's Accept header allows. */
@@ -94,7 +98,7 @@ export class McpLegacyHttpHandler {
         return;
       }
       // The caller judges what `resources/subscribe` may deliver (per-caller visibility).
-      const caller = { principal: exchange.principal, accessToken: exchange.accessToken, httpResponse: exchange.frameworkResponse };
+      const caller = callerOf(exchange);
       const local = this.wire.sessionMethod(session, incoming.message, caller);
       if (local) {
         writeJson(response, 200, { jsonrpc: '2.0', id: incoming.message.id, result: local });
@@ -105,12 +109,12 @@ export class McpLegacyHttpHandler {
       // A refusal of the calls-in-flight caps is thrown before anything is written: answered below, 429/503.
       await this.runner.run<LegacyHttpCallRequest>(
         {
+          origin: 'http',
+          wire: this.profile,
           id: message.id,
           method: message.method,
           params,
           meta: this.wire.callMeta(session, params),
-          // Methods only this wire has (tasks/result, tasks/list) bring their own route.
-          route: this.wire.route(message.method),
           principal: exchange.principal,
           accessToken: exchange.accessToken,
           remoteAddress: exchange.request.socket.remoteAddress,
@@ -179,7 +183,7 @@ export class McpLegacyHttpHandler {
       return;
     }
     // Advertised per caller, as server/discover shows it (the exchange's verified token).
-    const caller = { principal: exchange.principal, accessToken: exchange.accessToken, httpResponse: exchange.frameworkResponse };
+    const caller = callerOf(exchange);
     const result = this.wire.initializeResult(handshake.protocolVersion, caller);
     writeJson(response, 200, { jsonrpc: '2.0', id: message.id, result }, { 'Mcp-Session-Id': created.session.id });
   }

@@ -6,7 +6,7 @@ export interface HeaderSource {
   /** Every value of every header, unjoined (Node joins repeated custom headers in `headers`). */
   headersDistinct?: Record<string, string[] | undefined>;
 }
-import type { ParamHeaderBinding } from '../../discovery/param-headers.js';
+import type { ParamHeaderBinding } from '../../protocol/param-header-binding.interface.js';
 import type { JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { McpHeaders } from '../../protocol/meta-keys.constants.js';

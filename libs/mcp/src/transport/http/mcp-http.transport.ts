@@ -3,7 +3,6 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { exceedsJsonDepth } from '../../protocol/json-nesting.util.js';
-import type { McpRequestScope } from '../../protocol/mcp-request-scope.interface.js';
 import { McpAuthenticator } from '../../auth/mcp-authenticator.service.js';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
 import { McpErrorCode } from '../../protocol/error-codes.enum.js';
@@ -13,11 +12,9 @@ import { McpError } from '../../protocol/mcp.error.js';
 import { STATELESS_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.constants.js';
 import { parseRequestMeta } from '../../protocol/request-meta.parser.js';
 import { McpCallRunner } from '../../server/call.runner.js';
-import { McpDispatcher } from '../../server/mcp.dispatcher.js';
-import type { CallPort } from '../../server/call-port.interface.js';
+import { McpModernWire } from '../../server/modern-wire.profile.js';
 import { McpPlaygroundPages } from '../../playground/playground.pages.js';
 import type { CapturedBody } from './captured-body.interface.js';
-import { ChallengeHeaderPort } from './challenge-header.port.js';
 import { closeAfter } from './close-after.util.js';
 import { HttpCallPort, type HttpCallRequest, httpQueueBounds } from './http-call.port.js';
 import type { HttpExchange } from './http-exchange.interface.js';
@@ -40,7 +37,7 @@ const CLOSE_GRACE_MS = 250;
  * agreement → version → method → the route's own needs; docs/http-transport.md, "The order of the checks"), then hands
  * the call to `McpCallRunner` with a port that writes its channel to the response: the first message decides between
  * JSON and SSE. What a method needs of HTTP (an event stream, parameter headers) comes from its route
- * (`McpDispatcher.route`): no method is special-cased here.
+ * (`McpModernWire.route`): no method is special-cased here.
  */
 @Injectable()
 export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -48,12 +45,12 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
   private shuttingDown = false;
   private uncapturedLogged = false;
   /** Writes 2026-07-28 calls to their responses (with `auth`: authorization failures with their challenge). */
-  private readonly port: CallPort<HttpCallRequest>;
+  private readonly port: HttpCallPort;
   /** The playground's documents, when it is on. */
   private readonly playground?: McpPlaygroundPages;
 
   constructor(
-    private readonly dispatcher: McpDispatcher,
+    private readonly wire: McpModernWire,
     private readonly runner: McpCallRunner,
     private readonly options: McpResolvedOptions,
     private readonly legacy: McpLegacyHttpHandler,
@@ -63,14 +60,7 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     playground: McpPlaygroundPages,
   ) {
     this.playground = playground.enabled ? playground : undefined;
-    const port = new HttpCallPort(httpQueueBounds(options), false);
-    // Only with `auth` can a call end in an authorization failure; without it the port stays the plain one.
-    this.port = authenticator.enabled
-      ? new ChallengeHeaderPort(port, (call, outcome) =>
-          // The 2026-07-28 final response reads the id and the channel of the scope, which the call has too.
-          dispatcher.respond({ id: call.id, channel: call.channel } as Pick<McpRequestScope, 'id' | 'channel'> as McpRequestScope, outcome),
-        )
-      : port;
+    this.port = new HttpCallPort(httpQueueBounds(options), authenticator.enabled);
   }
 
   /**
@@ -161,7 +151,7 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
       if (!STATELESS_VERSIONS.has(meta.protocolVersion)) {
         throw McpError.unsupportedVersion(meta.protocolVersion, this.options.supportedVersions);
       }
-      const route = this.dispatcher.route(message.method);
+      const route = this.wire.route(message.method);
       if (route.delivery === 'stream' && !accepted.sse) {
         throw new McpError(McpErrorCode.InvalidRequest, `Not Acceptable: ${message.method} answers with text/event-stream`, undefined, 406);
       }
@@ -172,6 +162,8 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
       // Admitted by the calls-in-flight caps before anything is built for it: a refusal (429/503) is thrown, below.
       await this.runner.run<HttpCallRequest>(
         {
+          origin: 'http',
+          wire: this.wire,
           id: message.id,
           method: message.method,
           params: message.params ?? {},

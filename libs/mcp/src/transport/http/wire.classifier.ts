@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Wire } from '../../legacy/wire.classifier.js';
 import type { IncomingMessage } from '../../protocol/json-rpc-message.parser.js';
 import { McpHeaders } from '../../protocol/meta-keys.constants.js';
 import { STATELESS_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.constants.js';
 import { hasStatelessEnvelope } from '../../protocol/request-meta.parser.js';
+import type { McpWireName } from '../../protocol/wire-name.js';
 
 const MODERN = new Set(STATELESS_PROTOCOL_VERSIONS);
 
@@ -17,7 +17,7 @@ const MODERN = new Set(STATELESS_PROTOCOL_VERSIONS);
  * this keeps an `initialize` sent with the modern envelope a modern `-32601`. Client responses are legacy. Otherwise
  * a modern version header makes a malformed modern request, and everything else is legacy.
  */
-export function classifyWire(headers: IncomingHttpHeaders, incoming: IncomingMessage): Wire {
+export function classifyWire(headers: IncomingHttpHeaders, incoming: IncomingMessage): McpWireName {
   if (incoming.kind === 'response') return 'legacy';
   if (hasStatelessEnvelope(incoming.message.params)) return 'modern';
   const version = headers[McpHeaders.protocolVersion];

@@ -1,7 +1,9 @@
 import { type BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
+import { McpLegacyWire } from '../../legacy/legacy-wire.profile.js';
 import { McpLegacyWireService } from '../../legacy/legacy-wire.service.js';
 import { McpCallRunner } from '../../server/call.runner.js';
+import { McpModernWire } from '../../server/modern-wire.profile.js';
 import { MCP_EVENT_BUS, type McpEventBus } from '../../protocol/mcp-event-bus.interface.js';
 import { McpStdioConnection } from './stdio.connection.js';
 import type { StdioOutput } from './stdio-output.interface.js';
@@ -17,6 +19,8 @@ export class McpStdioTransport implements BeforeApplicationShutdown {
 
   constructor(
     private readonly runner: McpCallRunner,
+    private readonly modern: McpModernWire,
+    private readonly legacyWire: McpLegacyWire,
     private readonly legacy: McpLegacyWireService,
     private readonly options: McpResolvedOptions,
     @Inject(MCP_EVENT_BUS) private readonly bus: McpEventBus,
@@ -25,7 +29,7 @@ export class McpStdioTransport implements BeforeApplicationShutdown {
   /** Serves MCP on `input` / `output` until the input ends or the connection is closed. */
   connect(input: NodeJS.ReadableStream, output: StdioOutput): McpStdioConnection {
     const connection = new McpStdioConnection(
-      { runner: this.runner, legacy: this.legacy, options: this.options, bus: this.bus },
+      { runner: this.runner, modern: this.modern, legacyWire: this.legacyWire, legacy: this.legacy, options: this.options, bus: this.bus },
       input,
       output,
     );

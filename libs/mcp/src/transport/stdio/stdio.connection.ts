@@ -12,9 +12,11 @@ import type { LegacyCallRequest } from '../../legacy/legacy-call-request.interfa
 import { toLegacyError } from '../../legacy/legacy-result.shaper.js';
 import { LegacySession } from '../../legacy/legacy-session.js';
 import { McpLegacyWireService, type LegacyHandshake } from '../../legacy/legacy-wire.service.js';
+import type { McpLegacyWire } from '../../legacy/legacy-wire.profile.js';
 import { classifyStdioWire } from '../../legacy/wire.classifier.js';
 import type { McpCallRunner } from '../../server/call.runner.js';
 import type { CallPort } from '../../server/call-port.interface.js';
+import type { McpModernWire } from '../../server/modern-wire.profile.js';
 import { errorResponse } from '../../server/mcp.dispatcher.js';
 import type { RunningCall } from '../../server/running-call.js';
 import type { McpEventBus } from '../../protocol/mcp-event-bus.interface.js';
@@ -28,6 +30,9 @@ const STATELESS_VERSIONS = new Set(STATELESS_PROTOCOL_VERSIONS);
 /** The collaborators of a connection, all singletons of `McpModule`. */
 export interface StdioConnectionDeps {
   runner: McpCallRunner;
+  /** The wires a call of this connection speaks: 2026-07-28, or the process's 2025-11-25 session. */
+  modern: McpModernWire;
+  legacyWire: McpLegacyWire;
   legacy: McpLegacyWireService;
   options: McpResolvedOptions;
   bus: McpEventBus;
@@ -67,7 +72,10 @@ export class McpStdioConnection {
   /** Resolves when the connection has stopped and its output is flushed. */
   readonly closed: Promise<void>;
 
-  /** Where the runner sends this connection's calls: their messages to the output, and their ids to `inFlight`. */
+  /**
+   * Where the runner sends this connection's calls, on both wires: their messages to the output, and their ids to
+   * `inFlight`.
+   */
   private readonly port: CallPort = {
     open: (call) => {
       this.connectOutput(call.channel);
@@ -77,8 +85,6 @@ export class McpStdioConnection {
       if (this.inFlight.get(call.id) === call) this.inFlight.delete(call.id);
     },
   };
-  /** The same, for calls of the process's 2025-11-25 session. */
-  private readonly sessionPort: CallPort<LegacyCallRequest>;
 
   constructor(
     private readonly deps: StdioConnectionDeps,
@@ -90,7 +96,6 @@ export class McpStdioConnection {
       this.onOutputBroken(error),
     );
     this.splitter = new NdjsonLineSplitter(options.maxBodyBytes);
-    this.sessionPort = deps.legacy.callPort(this.port);
     this.closed = new Promise<void>((resolve) => {
       this.closedResolver = resolve;
     });
@@ -206,7 +211,10 @@ export class McpStdioConnection {
       this.writer.write(errorResponse(request.id, error as McpError));
       return;
     }
-    await this.deps.runner.run({ id: request.id, method: request.method, params: request.params ?? {}, meta, admit: false }, this.port);
+    await this.deps.runner.run(
+      { origin: 'stdio', wire: this.deps.modern, id: request.id, method: request.method, params: request.params ?? {}, meta, admit: false },
+      this.port,
+    );
   }
 
   private async serveLegacy(request: JsonRpcRequest): Promise<void> {
@@ -217,7 +225,7 @@ export class McpStdioConnection {
     const session = this.session!;
     let local: JsonObject | undefined;
     try {
-      local = this.deps.legacy.sessionMethod(session, request);
+      local = this.deps.legacy.sessionMethod(session, request, STDIO_CALLER);
     } catch (error) {
       this.writer.write(errorResponse(request.id, toLegacyError(error as McpError)));
       return;
@@ -229,16 +237,16 @@ export class McpStdioConnection {
     const params = request.params ?? {};
     await this.deps.runner.run<LegacyCallRequest>(
       {
+        origin: 'stdio',
+        wire: this.deps.legacyWire,
         id: request.id,
         method: request.method,
         params,
         meta: this.deps.legacy.callMeta(session, params),
-        // Methods only this wire has (tasks/result, tasks/list) bring their own route.
-        route: this.deps.legacy.route(request.method),
         admit: false,
         session,
       },
-      this.sessionPort,
+      this.port,
     );
   }
 
@@ -264,8 +272,7 @@ export class McpStdioConnection {
     session.attachStream(this.openChannel());
     this.stopListeningToBus = this.deps.bus.subscribe((event) => session.deliverChange(event, this.deps.options.authorizeDelivery));
     this.session = session;
-    // stdio's caller is the local process that started the server: no token, no HTTP response (a trusted caller).
-    this.writer.write({ jsonrpc: '2.0', id: request.id, result: this.deps.legacy.initializeResult(handshake.protocolVersion, {}) });
+    this.writer.write({ jsonrpc: '2.0', id: request.id, result: this.deps.legacy.initializeResult(handshake.protocolVersion, STDIO_CALLER) });
   }
 
   /** A channel whose messages go to the output as they come (the writer keeps their order). */
@@ -322,9 +329,12 @@ export class McpStdioConnection {
   }
 }
 
+/** stdio's caller: the local process that started the server, with no token (a trusted caller). */
+const STDIO_CALLER = Object.freeze({ origin: 'stdio' as const });
+
 /** Whether a call belongs to the process's 2025-11-25 session (aborted through the session, not directly). */
 function isSessionCall(call: RunningCall): boolean {
-  return call.port.wire === 'legacy';
+  return (call.request as Partial<LegacyCallRequest>).session !== undefined;
 }
 
 /**

@@ -1,0 +1,2 @@
+export { BuildPackageDto } from './build-package.dto.js';
+export { BuildReportDto } from './build-report.dto.js';
