@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import type { McpRegistryState } from '../protocol/registry-state.interface.js';
 import type { McpCacheHints, McpCacheScope, McpImplementation, McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import type { McpEventBus } from '../protocol/mcp-event-bus.interface.js';
@@ -572,4 +573,11 @@ export interface McpModuleExtras {
    * set false when one application serves several MCP endpoints.
    */
   isGlobal?: boolean;
+  /**
+   * Serve only the handlers (tools, prompts, resources, templates, app views, event types, route tools) of providers
+   * and controllers declared in these modules — for several servers in one application, e.g. admin tools on
+   * `/admin/mcp` and customer tools on `/mcp` (docs/servers.md). A module's imports are not included with it; list
+   * each. Default: every decorated handler of the application.
+   */
+  include?: readonly Type[];
 }
