@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
  * `nest-mcp/progress` (issue #29, item 4): the `ProgressEvent` contract importable without loading the server, so a
  * command a tool wraps writes its events cheaply. The docs' example command (docs/examples/stdio/reindex.command.ts)
  * runs as a real child process, its TypeScript compiled on the fly (test/support/ts-child.loader.mjs), with hooks
- * that record every module it loads; the same run importing `nest-mcp` shows what the entry spares.
+ * that record every module it loads; the same writer imported from `nest-mcp/backend` shows what the entry spares.
  */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COMMAND = 'docs/examples/stdio/reindex.command.ts';
@@ -63,17 +63,20 @@ describe('nest-mcp/progress', () => {
     expect(modules.length).toBeLessThanOrEqual(12);
   });
 
-  it('the same writer imported from nest-mcp loads Nest and the server (what the entry spares a command)', { timeout: 60_000 }, async () => {
-    const run = await traced('full', ['--input-type=module', '--eval', "import { ProgressEventWriter } from 'nest-mcp'; console.log(typeof ProgressEventWriter);"]);
+  it('the same writer imported from nest-mcp/backend loads Nest and the server (what the entry spares a command)', { timeout: 60_000 }, async () => {
+    const run = await traced('full', ['--input-type=module', '--eval', "import { ProgressEventWriter } from 'nest-mcp/backend'; console.log(typeof ProgressEventWriter);"]);
     expect(run.stdout.trim()).toBe('function');
     expect(run.loaded.some((path) => path.startsWith('node_modules/@nestjs/common/'))).toBe(true);
     expect(run.loaded.filter((path) => path.startsWith('libs/mcp/src/')).length).toBeGreaterThan(100);
   });
 
-  it('exports the contract and the emitters, the same objects as nest-mcp', async () => {
-    const [entry, full] = await Promise.all([import('nest-mcp/progress'), import('nest-mcp')]);
-    for (const name of ['createProgressEvent', 'formatProgressEvent', 'parseProgressLine', 'ProgressEventWriter', 'DoubleProgress', 'IllegalProgressError'] as const) {
-      expect(entry[name], name).toBe(full[name]);
+  it('exports the contract and the emitters: the same objects as nest-mcp/backend (the codec) and nest-mcp (the emitters)', async () => {
+    const [entry, backend, app] = await Promise.all([import('nest-mcp/progress'), import('nest-mcp/backend'), import('nest-mcp')]);
+    for (const name of ['createProgressEvent', 'formatProgressEvent', 'parseProgressLine', 'ProgressEventWriter'] as const) {
+      expect(entry[name], name).toBe(backend[name]);
+    }
+    for (const name of ['DoubleProgress', 'LongProgress', 'CountingProgress', 'PercentProgress', 'IllegalProgressError'] as const) {
+      expect(entry[name], name).toBe(app[name]);
     }
   });
 });

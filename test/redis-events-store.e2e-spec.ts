@@ -1,6 +1,6 @@
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Redis } from 'ioredis';
-import type { McpLoggedEvent, McpStoredEvent, McpWebhookSubscriptionRecord } from 'nest-mcp';
+import type { McpLoggedEvent, McpStoredEvent, McpWebhookSubscriptionRecord } from 'nest-mcp/backend';
 import { McpRedisModule, RedisEventStore, RedisWebhookSubscriptionStore } from 'nest-mcp-redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';

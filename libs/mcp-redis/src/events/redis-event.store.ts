@@ -8,7 +8,7 @@ import type {
   McpEventStore,
   McpLoggedEvent,
   McpStoredEvent,
-} from 'nest-mcp';
+} from 'nest-mcp/backend';
 import { McpRedisConnection } from '../mcp-redis.connection.js';
 import { McpRedisResolvedOptions } from '../mcp-redis-resolved-options.js';
 import { withTimeout } from '../with-timeout.js';

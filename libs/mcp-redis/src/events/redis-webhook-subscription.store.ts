@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { McpWebhookDeliveryState, McpWebhookSubscriptionRecord, McpWebhookSubscriptionStore } from 'nest-mcp';
+import type { McpWebhookDeliveryState, McpWebhookSubscriptionRecord, McpWebhookSubscriptionStore } from 'nest-mcp/backend';
 import { McpRedisConnection } from '../mcp-redis.connection.js';
 import { McpRedisResolvedOptions } from '../mcp-redis-resolved-options.js';
 import { withTimeout } from '../with-timeout.js';
