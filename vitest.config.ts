@@ -18,6 +18,8 @@ export default defineConfig({
       exclude: ['**/*.spec.ts', 'libs/mcp/src/playground/playground-assets.generated.ts'],
       reporter: ['text-summary', 'json-summary', 'html'],
       reportsDirectory: 'coverage',
+      // The numbers are wanted even when a test fails (a timing-sensitive test can under V8 instrumentation).
+      reportOnFailure: true,
     },
     hookTimeout: 30_000,
     projects: [
