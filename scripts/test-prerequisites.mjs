@@ -26,6 +26,7 @@ export const COMPONENTS = [
   { command: 'nginx', package: 'nginx', paths: ['/usr/sbin/nginx'], why: 'the round-robin balancer of the cluster tests' },
   { command: 'chromium', package: 'chromium', paths: ['/usr/bin/chromium'], exact: true, why: 'the browser tests (MCP Apps) drive /usr/bin/chromium' },
   { command: 'curl', package: 'curl', why: 'the demo prints curl lines (npm start -- --auth) and the tests run them as printed' },
+  { command: 'prometheus', package: 'prometheus', paths: ['/usr/bin/prometheus'], why: 'the telemetry tests and `demo:cluster -- --otel` scrape the servers with a real Prometheus' },
   { command: 'ip', package: 'iproute2', paths: ['/usr/sbin/ip', '/sbin/ip'], why: 'the network-namespace tests (Host/Origin, SSRF refusals)' },
   { command: 'unshare', package: 'util-linux', paths: ['/usr/bin/unshare'], why: 'makes the user and network namespaces of those tests (no root needed)' },
   { command: 'openssl', package: 'openssl', why: 'the SSRF test makes a CA and a certificate for its HTTPS receivers' },
