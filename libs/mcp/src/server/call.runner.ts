@@ -115,9 +115,7 @@ export class McpCallRunner implements BeforeApplicationShutdown {
   private async execute<R extends CallRequest>(call: RunningCall<R>, scope: McpRequestScope): Promise<void> {
     try {
       const outcome = await this.dispatcher.execute(scope, call.route);
-      const { message, httpStatus } = call.request.wire.finalResponse(call, outcome);
-      call.port.beforeResponse?.(call, outcome);
-      call.channel.respond(message, httpStatus);
+      call.respond(outcome);
     } finally {
       this.calls.untrack(call);
       call.request.wire.closed?.(call);
