@@ -117,8 +117,9 @@ export class McpDispatcher {
   }
 
   private stderrProgress(scope: McpRequestScope): NonNullable<McpRequestScope['progressFallback']> {
-    const traceparent = scope.meta.raw[TRACEPARENT_META_KEY];
-    return (progress, total, message) => this.progressEvents!.write(createProgressEvent({ progress, total, message }, { traceparent }));
+    // The call's own span when telemetry records one: concurrent calls' lines stay apart even without a traceparent.
+    const context = scope.trace ? { traceIds: scope.trace } : { traceparent: scope.meta.raw[TRACEPARENT_META_KEY] };
+    return (progress, total, message) => this.progressEvents!.write(createProgressEvent({ progress, total, message }, context));
   }
 
   private listenFeatures() {

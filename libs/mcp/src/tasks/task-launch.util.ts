@@ -48,6 +48,7 @@ export function newTaskRecord(scope: McpRequestScope, tool: ToolEntry, options: 
     authorizedAtCreation: true,
     requiredScopes: [...tool.summary.scopes],
     ...(scope.accessToken && { accessToken: scope.accessToken }),
+    ...(scope.traceContext && { traceContext: scope.traceContext }),
     version: 1,
   };
 }

@@ -170,6 +170,7 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
           httpRequest: exchange.frameworkRequest,
           httpResponse: exchange.frameworkResponse,
           admit: true,
+          incoming: request,
           response,
           accepted,
         },
