@@ -140,9 +140,7 @@ export class McpCallRunner implements BeforeApplicationShutdown {
     let outcome: CallOutcome | undefined;
     try {
       outcome = await this.dispatcher.execute(scope, call.route);
-      const { message, httpStatus } = call.request.wire.finalResponse(call, outcome);
-      call.port.beforeResponse?.(call, outcome);
-      call.channel.respond(message, httpStatus);
+      call.respond(outcome);
     } finally {
       this.calls.untrack(call);
       call.request.wire.closed?.(call);
@@ -170,7 +168,7 @@ export class McpCallRunner implements BeforeApplicationShutdown {
     }
     return {
       implemented: route !== undefined,
-      wire: request.wire.name,
+      wire: request.wire.revision,
       streaming: route?.delivery === 'stream',
       ...(registered !== undefined && { name: registered }),
     };

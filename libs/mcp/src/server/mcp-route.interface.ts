@@ -14,7 +14,8 @@ export type McpRouteDelivery = 'response' | 'stream';
 
 /**
  * One method of the dispatcher's route table: its handler and everything a transport or the call runner needs to
- * know about it, so that a new method needs no change in any transport. Read it through `McpDispatcher.route`.
+ * know about it, so that a new method needs no change in any transport. Read it through the call's wire profile
+ * (`McpWireProfile.findRoute`; HTTP: `McpModernWire.route`).
  */
 export interface McpRoute {
   /** The server capability that must be advertised for the method to exist (`-32601` otherwise). */

@@ -3,7 +3,7 @@ import { McpResolvedOptions } from '../config/resolved-options.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { MetaKeys } from '../protocol/meta-keys.constants.js';
-import { isStatelessVersion } from '../protocol/protocol-version.constants.js';
+import { isStatelessVersion, LATEST_PROTOCOL_VERSION } from '../protocol/protocol-version.constants.js';
 import type { McpRequestMeta } from '../protocol/request-meta.interface.js';
 import { parseRequestMeta } from '../protocol/request-meta.parser.js';
 import type { CallOutcome } from './call-outcome.interface.js';
@@ -22,6 +22,7 @@ import type { FinalResponse, McpWireProfile } from './wire-profile.interface.js'
 @Injectable()
 export class McpModernWire implements McpWireProfile {
   readonly name = 'modern';
+  readonly revision = LATEST_PROTOCOL_VERSION;
   readonly connectionBound = true;
   private readonly routes: ReadonlyMap<string, McpRoute>;
   private readonly resultMeta?: JsonObject;

@@ -21,6 +21,8 @@ export interface FinalResponse {
  */
 export interface McpWireProfile {
   readonly name: McpWireName;
+  /** The protocol revision the wire is named by (`2026-07-28`, `2025-11-25`), e.g. for telemetry's `nest_mcp.wire`. */
+  readonly revision: string;
   /**
    * Whether a call lives with its client's connection: the client going away aborts a call whose route is
    * `cancellableByDisconnect`, and a connection still unread after the drain's deadline is cut. 2026-07-28: yes;

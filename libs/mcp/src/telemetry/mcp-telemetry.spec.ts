@@ -14,7 +14,7 @@ const CALL: TelemetryCall = {
   meta: { protocolVersion: '2026-07-28', clientCapabilities: {}, raw: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' } },
   origin: 'http',
 };
-const TARGET = { implemented: true, wire: 'modern', streaming: false, name: 'echo' } as const;
+const TARGET = { implemented: true, wire: '2026-07-28', streaming: false, name: 'echo' } as const;
 
 /** "Free when off": without an SDK, a call gets no telemetry object at all; one registered later is picked up. */
 describe('McpTelemetry', () => {

@@ -166,7 +166,7 @@ export class RequestTelemetry {
 
   private spanAttributes(): Attributes {
     const call = this.call;
-    const attributes: Attributes = { [semconv.ATTR_NEST_MCP_WIRE]: this.target.wire === 'legacy' ? '2025-11-25' : '2026-07-28' };
+    const attributes: Attributes = { [semconv.ATTR_NEST_MCP_WIRE]: this.target.wire };
     if (!call.task) {
       const id = String(call.id);
       if (id.length <= MAX_ID_LENGTH) attributes[semconv.ATTR_JSONRPC_REQUEST_ID] = id;
@@ -176,7 +176,8 @@ export class RequestTelemetry {
     this.addTargetAttributes(attributes);
     const version = call.meta.protocolVersion;
     if (typeof version === 'string' && PROTOCOL_VERSION.test(version)) attributes[semconv.ATTR_MCP_PROTOCOL_VERSION] = version;
-    if (call.sessionId !== undefined && this.target.wire === 'legacy') attributes[semconv.ATTR_MCP_SESSION_ID] = call.sessionId;
+    // Only a 2025-11-25 session's calls carry a session id.
+    if (call.sessionId !== undefined) attributes[semconv.ATTR_MCP_SESSION_ID] = call.sessionId;
     if (call.origin === 'http') {
       attributes[semconv.ATTR_NETWORK_TRANSPORT] = 'tcp';
       attributes[semconv.ATTR_NETWORK_PROTOCOL_NAME] = 'http';

@@ -34,8 +34,8 @@ export interface TelemetryTarget {
   readonly implemented: boolean;
   /** The registered tool (`tools/call`) or prompt (`prompts/get`) the call names; undefined for an unknown name. */
   readonly name?: string;
-  /** The wire the call speaks. */
-  readonly wire: 'modern' | 'legacy';
+  /** The protocol revision of the wire the call speaks (`McpWireProfile.revision`): `nest_mcp.wire`. */
+  readonly wire: string;
   /** Whether the method answers with a long-lived stream (`delivery: 'stream'`). */
   readonly streaming: boolean;
 }
