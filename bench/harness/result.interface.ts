@@ -3,6 +3,7 @@ import type { AuthResults } from './auth-result.interface.js';
 import type { PairedResults } from './paired-result.interface.js';
 import type { ScaleOutResults } from './scale-out-result.interface.js';
 import type { ServerId } from './servers.js';
+import type { TelemetryResults } from './workloads/telemetry.workload.js';
 
 /** The JSON written to bench/results/<timestamp>-<mode>.json (one file per run). */
 
@@ -215,6 +216,8 @@ export interface RunResult {
   throttler?: PairedResults;
   /** The `events` workload: push streams against listen notifications, webhooks, polls (issue #26). */
   events?: EventsResults;
+  /** The `telemetry` workload: an OpenTelemetry SDK registered, the API alone, and `telemetry: false` (issue #27). */
+  telemetry?: TelemetryResults;
   profile?: ProfileResults;
   ratios: RatioRow[];
   targets: TargetRow[];
