@@ -32,6 +32,7 @@ async function bootstrap(): Promise<void> {
   await app.listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? '127.0.0.1');
   // getUrl() reports the bound port, which matters with PORT=0.
   Logger.log(`MCP server (${adapter}) listening on ${await app.getUrl()}/mcp`, 'Bootstrap');
+  Logger.log(`Admin server (admins only) on ${await app.getUrl()}/admin/mcp`, 'Bootstrap');
   if (OPS_AUTH) {
     const servers = OPS_AUTH.authorizationServers.join(', ');
     Logger.log(`Authorization on: bearer tokens from ${servers} for ${OPS_AUTH.resource}`, 'Bootstrap');
