@@ -203,6 +203,7 @@ describe('the testing kit and stdio, per server', () => {
       expect(names(await customer.listTools())).toEqual(['get_order', 'ping', 'who_am_i']);
       expect((await admin.callTool('rotate_keys')).content).toEqual([{ type: 'text', text: 'rotated' }]);
       await expect(McpTestingClient.create(moduleRef, { server: 'nobody' })).rejects.toThrow(/no server named "nobody"/);
+      await expect(McpTestingClient.create(moduleRef)).rejects.toThrow(/the application has 2 MCP servers \(.*"admin".*\): pass \{ server: '<name>' \}/);
     } finally {
       await moduleRef.close();
     }

@@ -1,4 +1,5 @@
 import { mcpServerToken } from '../config/server-tokens.js';
+import { requireServerChoice } from '../config/server-lookup.util.js';
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS_EXTRAS } from '../config/mcp-extras.constants.js';
 import type { McpModuleExtras } from '../config/mcp-options.interface.js';
@@ -448,6 +449,7 @@ async function endpointOf(target: INestApplication | URL | string, server?: stri
         'use McpTestingClient.create(app) for in-process calls',
     );
   }
+  requireServerChoice(target, server, 'McpTestingClient.connect');
   let path = '/mcp';
   try {
     const token = server === undefined ? MCP_MODULE_OPTIONS_EXTRAS : mcpServerToken(server, 'extras');
