@@ -47,6 +47,9 @@
  *  auth/                 the OAuth resource server: token verifiers       used by the HTTP transport (bearer check,
  *                        (JWT with jose, introspection), scope rules,     metadata document) and the features (scopes,
  *                        challenges, protected-resource metadata          per-caller lists); needs only options
+ *  telemetry/            OpenTelemetry spans and metrics of a call        used by the call runner (server/) and the
+ *                        (`@opentelemetry/api`, loaded only when          layers that count things; needs only options
+ *                        installed), the copied semantic conventions      and protocol types
  *  config/               module options and their resolved defaults       read by every feature, so it may name only
  *                                                                         contracts from protocol/
  *  protocol/             wire and JSON-RPC types, errors, request scope,  the vocabulary every layer shares, and the
@@ -83,6 +86,7 @@ const LAYERS = [
   ['decorators/'],
   ['schema/'],
   ['auth/'],
+  ['telemetry/'],
   ['config/'],
   ['protocol/'],
 ];

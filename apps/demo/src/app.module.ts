@@ -10,6 +10,7 @@ import { DeploymentBoardModule } from './deployment-board/index.js';
 import { IncidentsModule } from './incidents/index.js';
 import { IntegrationsModule } from './integrations/index.js';
 import { ServicesModule } from './services/index.js';
+import { devWebhookOptions, OpsEventsModule } from './ops-events/index.js';
 import { OPS_SKILLS } from './skills/index.js';
 
 // #region docs:app-module
@@ -31,10 +32,14 @@ const OPS_CONSOLE: McpModuleOptions = {
   auth: OPS_AUTH,
   // Skills for agents (SEP-2640): triage an incident, roll a release out (apps/demo/skills, docs/skills.md).
   skills: OPS_SKILLS,
+  // Events (deployment.finished, incident.opened, service.status_changed; docs/events.md): poll and push streams
+  // always; webhooks need a principal (--auth), or MCP_DEV_WEBHOOKS=1 for a local trial (development only: loopback
+  // callbacks allowed, every caller of the plain demo is "dev-user").
+  ...devWebhookOptions(process.env, OPS_AUTH),
 };
 
 /** The feature modules whose handlers the server for everyone serves. */
-const CONSOLE_FEATURES = [ServicesModule, DeploymentsModule, DeploymentBoardModule, IntegrationsModule, IncidentsModule, BuildsModule];
+const CONSOLE_FEATURES = [ServicesModule, DeploymentsModule, DeploymentBoardModule, IntegrationsModule, IncidentsModule, BuildsModule, OpsEventsModule];
 
 /** The admin server (`/admin/mcp`): the admin tools only, for the admin role (or the `ops:admin` scope). */
 const OPS_ADMIN_CONSOLE: McpModuleOptions = {

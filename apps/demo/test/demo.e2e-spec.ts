@@ -59,6 +59,7 @@ describe.each(ADAPTERS)('ops-console demo (%s)', (adapter) => {
         'get_service',
         'incident_report',
         'list_services',
+        'open_incident',
         'restart_service',
         'scale_service',
         'summarize_logs',

@@ -15,6 +15,7 @@ export type {
   McpModuleExtras,
   McpAuthOptions,
   McpTasksOptions,
+  McpTelemetryOptions,
   McpSkillsOptions,
   McpEventsOptions,
   McpLoggingOptions,

@@ -37,6 +37,7 @@ import { McpCompletionService } from './server/completion.service.js';
 import { McpDiscoverService } from './server/discover.service.js';
 import { McpListsService } from './server/lists.service.js';
 import { McpCallRunner } from './server/call.runner.js';
+import { telemetryProviders } from './telemetry/telemetry.providers.js';
 import { McpCallTracker } from './server/call.tracker.js';
 import { McpDispatcher } from './server/mcp.dispatcher.js';
 import { McpPromptsService } from './server/prompts.service.js';
@@ -159,6 +160,7 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = t
       McpModernWire,
       McpLegacyWire,
       McpCallTracker,
+      ...telemetryProviders,
       McpCallRunner,
       McpSessionStore,
       McpLegacyTasks,

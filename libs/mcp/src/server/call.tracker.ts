@@ -15,8 +15,8 @@ export const CALLS_RETRY_AFTER_SECONDS = 1;
 const UNKNOWN_ADDRESS = 'unknown';
 
 /**
- * One call in flight: the handle `track` returns, or a record its caller built and handed to `add` (the call runner's
- * `RunningCall`, so that a call costs one object).
+ * One call in flight: the record its caller built and handed to `add` (the call runner's `RunningCall`, so that a call
+ * costs one object).
  */
 export interface TrackedCall {
   readonly id: JsonRpcId;
@@ -82,7 +82,8 @@ export class McpCallTracker {
   }
 
   /**
-   * Takes a slot of the calls-in-flight caps for a caller, to hand to `track`. Throws the refusal: `-32603` with HTTP
+   * Takes a slot of the calls-in-flight caps for a caller, kept on the call's record until it is no longer in flight
+   * (the runner's `RunningCall.lease`). Throws the refusal: `-32603` with HTTP
    * 503 when the server is full (`maxCallsInFlight`), 429 when this caller holds its share already; both carry
    * `data.retryAfterSeconds`, which the HTTP writer repeats as `Retry-After`.
    */

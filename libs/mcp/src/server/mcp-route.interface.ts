@@ -42,9 +42,11 @@ export interface McpRoute {
     caller?: { readonly principal?: string; readonly accessToken?: McpAccessToken },
   ) => readonly ParamHeaderBinding[] | undefined;
   /**
-   * The `params` field an HTTP request's `Mcp-Name` header must carry, for methods beyond the core ones the transport
-   * knows (`tasks/get`, `tasks/update`, `tasks/cancel`: `taskId`, ext-tasks spec 2026-07-28: tasks, "Streamable HTTP:
-   * Routing Headers"): missing or different → `-32020`, checked with the other header agreements.
+   * The `params` field an HTTP request's `Mcp-Name` header must carry (spec 2026-07-28:
+   * basic/transports/streamable-http, "Standard Request Headers": `tools/call` `name`, `prompts/get` `name`,
+   * `resources/read` `uri`; ext-tasks spec 2026-07-28: tasks, "Streamable HTTP: Routing Headers": `taskId`): missing
+   * or different → `-32020`. A core method's header is checked with the other standard headers, before `_meta`; an
+   * extension's (a route with `extension`) once the route is known to exist (ADR 0009).
    */
   readonly nameParam?: string;
 }

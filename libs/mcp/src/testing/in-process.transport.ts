@@ -7,7 +7,6 @@ import { requireServerChoice } from '../config/server-lookup.util.js';
 import type { JsonRpcNotification } from '../protocol/json-rpc.interface.js';
 import type { McpRequestMeta } from '../protocol/request-meta.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
-import { parseRequestMeta } from '../protocol/request-meta.parser.js';
 import { McpCallRunner } from '../server/call.runner.js';
 import { defaultPrincipal } from '../auth/token-principal.util.js';
 import { McpModernWire } from '../server/modern-wire.profile.js';
@@ -64,7 +63,8 @@ export class InProcessTestingTransport implements TestingTransport {
     const request = {
       method: 'POST',
       url: this.path,
-      headers: { ...standardHeaders(message), ...lowerCaseKeys(options.headers) },
+      // The field Mcp-Name mirrors is the route's own, as the server checks it.
+      headers: { ...standardHeaders(message, this.wire.declaredRoute(message.method)?.nameParam), ...lowerCaseKeys(options.headers) },
       body: message,
       ...options.request,
       ...(options.user !== undefined && { user: options.user }),
@@ -76,7 +76,7 @@ export class InProcessTestingTransport implements TestingTransport {
       let principal: string | undefined;
       let accessToken: McpAccessToken | undefined;
       try {
-        meta = parseRequestMeta(message.params);
+        meta = this.wire.preamble(message.params);
         accessToken = options.caller && tokenOf(options.caller);
         principal = options.principal ?? (accessToken ? this.principalOf(accessToken) : this.options.principal?.(request));
       } catch (error) {
