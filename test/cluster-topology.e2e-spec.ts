@@ -98,7 +98,7 @@ for (const adapter of ['express', 'fastify'] as const) {
       const listener = await listen(c.mcpUrl, 'tools-on-c', { toolsListChanged: true });
       expect(listener.status).toBe(200);
       await listener.nextFrames(1, 10_000);
-      const flag = resultOf(await post(b.mcpUrl, 'tools/call', { name: 'set_feature_flag', arguments: { flag: 'cost-insights', enabled: true } }, ADMIN));
+      const flag = resultOf(await post(b.adminUrl, 'tools/call', { name: 'set_feature_flag', arguments: { flag: 'cost-insights', enabled: true } }, ADMIN));
       expect(flag.content).toEqual([{ type: 'text', text: 'cost-insights is now on.' }]);
       await listener.waitFor((message) => message.method === 'notifications/tools/list_changed', 'tools/list_changed on replica C', 10_000);
       listener.close();
@@ -118,7 +118,7 @@ for (const adapter of ['express', 'fastify'] as const) {
       }
       expect(upstreams.size).toBe(3);
       // The flag itself is the shared state: replica A says it is on already.
-      const again = resultOf(await post(a.mcpUrl, 'tools/call', { name: 'set_feature_flag', arguments: { flag: 'cost-insights', enabled: true } }, ADMIN));
+      const again = resultOf(await post(a.adminUrl, 'tools/call', { name: 'set_feature_flag', arguments: { flag: 'cost-insights', enabled: true } }, ADMIN));
       expect(again.content).toEqual([{ type: 'text', text: 'cost-insights is already on.' }]);
     });
 
@@ -150,7 +150,7 @@ for (const adapter of ['express', 'fastify'] as const) {
       expect(kept.lists[0].split(',')).toContain('estimate_costs');
 
       const [a] = cluster.replicas;
-      const off = resultOf(await post(a.mcpUrl, 'tools/call', { name: 'set_feature_flag', arguments: { flag: 'cost-insights', enabled: false } }, ADMIN));
+      const off = resultOf(await post(a.adminUrl, 'tools/call', { name: 'set_feature_flag', arguments: { flag: 'cost-insights', enabled: false } }, ADMIN));
       expect(off.content).toEqual([{ type: 'text', text: 'cost-insights is now off.' }]);
       const after = await sampleLists(cluster.mcpUrl);
       expect(new Set(after.lists).size).toBe(1);
@@ -176,7 +176,8 @@ for (const adapter of ['express', 'fastify'] as const) {
 
     it('keeps a 2025-11-25 session on the replica that holds it: its elicitation rounds complete through the balancer', async () => {
       const recorder = recordingFetch(ADMIN);
-      const { client, transport } = await legacyClient(cluster.mcpUrl, recorder.fetch);
+      // The admin server (decommission_service elicits), through the same balancer: sessions stick the same way.
+      const { client, transport } = await legacyClient(cluster.adminUrl, recorder.fetch);
       const holder = cluster.replicas.find((replica) => transport.sessionId!.startsWith(`${replica.route}.`));
       expect(holder, `the session id ${transport.sessionId} starts with a replica's route`).toBeDefined();
       for (const name of ['auth-gateway', 'search-indexer']) {

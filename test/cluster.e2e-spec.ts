@@ -193,7 +193,7 @@ for (const adapter of ['express', 'fastify'] as const) {
     it('completes MRTR rounds whose retry lands on another replica, and accepts each requestState once across replicas', async () => {
       // Through the balancer with the official client: it answers the form and retries; nginx sends the retry on.
       const recorder = recordingFetch(ADMIN);
-      const client = await officialClient(cluster.mcpUrl, FORM, recorder.fetch);
+      const client = await officialClient(cluster.adminUrl, FORM, recorder.fetch);
       client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirmName: 'auth-gateway' } }));
       const result = await client.callTool({ name: 'decommission_service', arguments: { name: 'auth-gateway' } });
       await client.close();
@@ -208,7 +208,7 @@ for (const adapter of ['express', 'fastify'] as const) {
 
       // By hand: the first round on replica 0, its retry on replica 1, the same retry again on replica 2.
       const [a, b, c] = cluster.replicas;
-      const first = resultOf(await post(a.mcpUrl, 'tools/call', { name: 'decommission_service', arguments: { name: 'search-indexer' } }, FORM, ADMIN));
+      const first = resultOf(await post(a.adminUrl, 'tools/call', { name: 'decommission_service', arguments: { name: 'search-indexer' } }, FORM, ADMIN));
       expect(first.resultType).toBe('input_required');
       const retry = {
         name: 'decommission_service',
@@ -216,9 +216,9 @@ for (const adapter of ['express', 'fastify'] as const) {
         inputResponses: { confirm: { action: 'accept', content: { confirmName: 'search-indexer' } } },
         requestState: first.requestState,
       };
-      const done = resultOf(await post(b.mcpUrl, 'tools/call', retry, FORM, ADMIN));
+      const done = resultOf(await post(b.adminUrl, 'tools/call', retry, FORM, ADMIN));
       expect(done.content).toEqual([{ type: 'text', text: 'Decommissioned search-indexer.' }]);
-      const replayed = await post(c.mcpUrl, 'tools/call', retry, FORM, ADMIN);
+      const replayed = await post(c.adminUrl, 'tools/call', retry, FORM, ADMIN);
       expect((replayed.json as { error?: { code: number; message: string } }).error).toMatchObject({ code: -32602 });
       expect((replayed.json as { error: { message: string } }).error.message).toMatch(/already used/i);
     });
@@ -244,7 +244,7 @@ for (const adapter of ['express', 'fastify'] as const) {
       const [, b] = cluster.replicas;
       const listeners = await Promise.all(cluster.replicas.map((replica) => openListen(replica.mcpUrl, `tools-${replica.index}`, { toolsListChanged: true })));
       streams.push(...listeners);
-      const flag = resultOf(await post(b.mcpUrl, 'tools/call', { name: 'set_feature_flag', arguments: { flag: 'cost-insights', enabled: true } }, {}, ADMIN));
+      const flag = resultOf(await post(b.adminUrl, 'tools/call', { name: 'set_feature_flag', arguments: { flag: 'cost-insights', enabled: true } }, {}, ADMIN));
       expect(flag.content).toEqual([{ type: 'text', text: 'cost-insights is now on.' }]);
       for (const stream of listeners) {
         await stream.waitFor((message) => message.method === 'notifications/tools/list_changed', 'tools/list_changed', 10_000);

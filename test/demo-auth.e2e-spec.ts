@@ -56,6 +56,8 @@ describe('npm start -- --auth (the demo with a local authorization server)', () 
   let child: ChildProcess | undefined;
   const output = { stdout: '', stderr: '' };
   let mcpUrl: URL;
+  /** The admin server (decommission_service, set_feature_flag), a resource of its own. */
+  let adminUrl: URL;
   let issuer: string;
   const clients: Client[] = [];
 
@@ -69,6 +71,7 @@ describe('npm start -- --auth (the demo with a local authorization server)', () 
     child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
     await waitForStart(child, output);
     mcpUrl = new URL(/listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(output.stdout)![1]);
+    adminUrl = new URL('/admin/mcp', mcpUrl);
     issuer = /Authorization on: bearer tokens from (\S+) for/.exec(output.stdout)![1];
   }, START_TIMEOUT_MS + 10_000);
 
@@ -138,12 +141,11 @@ describe('npm start -- --auth (the demo with a local authorization server)', () 
     const token = await fetch(`${issuer}/token`, {
       method: 'POST',
       headers: { authorization: `Basic ${Buffer.from(`${OPS_SCRIPTS_CLIENT_ID}:${SECRET}`).toString('base64')}` },
-      body: new URLSearchParams({ grant_type: 'client_credentials', resource: mcpUrl.href, scope: 'ops:admin' }),
+      // The admin tools are on the admin server (/admin/mcp), a resource of its own: the token is asked for it.
+      body: new URLSearchParams({ grant_type: 'client_credentials', resource: adminUrl.href, scope: 'ops:admin' }),
     }).then(async (response) => ((await response.json()) as { access_token: string }).access_token);
-    await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: { token: async () => token } }));
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(
-      expect.arrayContaining(['decommission_service', 'set_feature_flag', 'scale_service', 'list_services']),
-    );
+    await client.connect(new StreamableHTTPClientTransport(adminUrl, { authProvider: { token: async () => token } }));
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(ADMIN_TOOLS);
     const flag = await client.callTool({ name: 'set_feature_flag', arguments: { flag: 'cost-insights', enabled: true } });
     expect(flag.isError).toBeFalsy();
     expect(flag.content).toEqual([{ type: 'text', text: 'cost-insights is now on.' }]);

@@ -49,6 +49,11 @@ class AdminTools {
   rotate_keys(): string {
     return 'rotated';
   }
+
+  @McpTool({ description: 'Rebuilds the search index, as a task', task: 'required' })
+  rebuild_index(): string {
+    return 'rebuilt';
+  }
 }
 
 /** Injects the admin server's registry and publisher by name, and adds a tool to that server only. */
@@ -122,7 +127,7 @@ describe.each(ADAPTERS)('two servers in one application (%s)', (adapter) => {
       const publicTools = names((await publicClient.listTools()).tools);
       const adminTools = names((await adminClient.listTools()).tools);
       expect(publicTools).toEqual(['get_order', 'ping', 'who_am_i']);
-      expect(adminTools).toEqual(['admin_runtime', 'ping', 'purge_caches', 'rotate_keys']);
+      expect(adminTools).toEqual(['admin_runtime', 'ping', 'purge_caches', 'rebuild_index', 'rotate_keys']);
       expect((await adminClient.callTool({ name: 'purge_caches', arguments: {} })).content).toEqual([{ type: 'text', text: 'purged' }]);
       // The public server does not know the admin tool: an unknown tool, as for any other name.
       const refused = await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'purge_caches', arguments: {} }, meta: requestMeta() });
@@ -191,10 +196,14 @@ describe('the testing kit and stdio, per server', () => {
     try {
       const admin = await McpTestingClient.create(moduleRef, { server: 'admin' });
       const customer = await McpTestingClient.create(moduleRef, { server: 'public' });
-      expect(names(await admin.listTools())).toEqual(['admin_runtime', 'ping', 'purge_caches', 'rotate_keys']);
+      expect(names(await admin.listTools())).toEqual(['admin_runtime', 'ping', 'purge_caches', 'rebuild_index', 'rotate_keys']);
+      // A task's rounds run on the server that created it (its own call runner), not on the application's first one.
+      const task = await admin.startTask('rebuild_index');
+      expect((await task.result()).content).toEqual([{ type: 'text', text: 'rebuilt' }]);
       expect(names(await customer.listTools())).toEqual(['get_order', 'ping', 'who_am_i']);
       expect((await admin.callTool('rotate_keys')).content).toEqual([{ type: 'text', text: 'rotated' }]);
       await expect(McpTestingClient.create(moduleRef, { server: 'nobody' })).rejects.toThrow(/no server named "nobody"/);
+      await expect(McpTestingClient.create(moduleRef)).rejects.toThrow(/the application has 2 MCP servers \(.*"admin".*\): pass \{ server: '<name>' \}/);
     } finally {
       await moduleRef.close();
     }

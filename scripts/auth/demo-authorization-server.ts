@@ -29,7 +29,7 @@ export const OPS_APP_REDIRECT_URIS = [
 
 /** Options of `startDemoAuthorizationServer`. */
 export interface DemoAuthorizationServerOptions {
-  /** The MCP endpoint's canonical URI: the only resource tokens are issued for. */
+  /** The MCP endpoint's canonical URI: tokens are issued for it and for its admin server (`adminResourceOf`). */
   resource: string;
   /** The loopback port. Default 0 (any free port). */
   port?: number;
@@ -48,12 +48,18 @@ export interface DemoAuthorizationServer {
   close(): Promise<void>;
 }
 
+/** The admin server's resource URI beside the console's (`…/mcp` → `…/admin/mcp`), as the demo derives it. */
+export function adminResourceOf(resource: string): string {
+  return resource.replace(/\/mcp$/, '/admin/mcp');
+}
+
 /** Starts the demo's authorization server on 127.0.0.1. */
 export async function startDemoAuthorizationServer(options: DemoAuthorizationServerOptions): Promise<DemoAuthorizationServer> {
   const clientSecret = options.clientSecret ?? randomBytes(18).toString('base64url');
   const server = await startAuthorizationServer({
     port: options.port,
-    resource: options.resource,
+    // The console's two servers: `/mcp` and its admin server `/admin/mcp` (apps/demo/src/app.module.ts).
+    resource: (resource: string) => resource === options.resource || resource === adminResourceOf(options.resource),
     scopes: [...OPS_SCOPES],
     confidentialClients: [
       { clientId: OPS_SCRIPTS_CLIENT_ID, clientSecret },

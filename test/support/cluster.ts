@@ -15,6 +15,8 @@ export interface Replica {
   readonly baseUrl: string;
   /** Its MCP endpoint. */
   readonly mcpUrl: URL;
+  /** Its admin server's endpoint (`/admin/mcp`: decommission_service, set_feature_flag). */
+  readonly adminUrl: URL;
   /** `127.0.0.1:<port>`, as nginx's `X-Upstream` names it. */
   readonly address: string;
   /** Its `sessionRoute` (`MCP_SESSION_ROUTE`, `r1`, `r2`…): the start of its 2025-11-25 session ids. */
@@ -38,6 +40,8 @@ export interface DemoCluster {
   readonly nginx: NginxBalancer;
   /** The MCP endpoint behind the balancer. */
   readonly mcpUrl: URL;
+  /** The admin server's endpoint behind the balancer. */
+  readonly adminUrl: URL;
   /** The shared `MCP_STATE_KEYS`. */
   readonly stateKeys: string;
   /** The replica whose process id is `pid` (e.g. from BullMQ's `job.processedBy`). */
@@ -126,6 +130,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<DemoCl
     replicas,
     nginx: balancer,
     mcpUrl: new URL(`${balancer.url}/mcp`),
+    adminUrl: new URL(`${balancer.url}/admin/mcp`),
     stateKeys,
     replicaByPid: (pid) => replicas.find((replica) => replica.pid === pid),
     replicaByAddress: (address) => replicas.find((replica) => replica.address === address),
@@ -180,6 +185,7 @@ export async function startReplica(index: number, env: Record<string, string>, a
     pid: child.pid!,
     baseUrl,
     mcpUrl: new URL(`${baseUrl}/mcp`),
+    adminUrl: new URL(`${baseUrl}/admin/mcp`),
     address: `127.0.0.1:${port}`,
     route: env.MCP_SESSION_ROUTE ?? '',
     child,

@@ -1,3 +1,4 @@
+import { OPS_CONSOLE_SERVER } from './console-servers.constants.js';
 import { McpStdio } from 'nest-mcp';
 import { AppModule } from './app.module.js';
 
@@ -9,5 +10,6 @@ import { AppModule } from './app.module.js';
  * Same module as the HTTP entry point (main.ts); no port is opened. Logs go to stderr, stdout carries only MCP.
  */
 // #region docs:entry
-await McpStdio.run(AppModule);
+// The server for everyone (the admin server is HTTP only, behind its admins' tokens).
+await McpStdio.run(AppModule, { server: OPS_CONSOLE_SERVER });
 // #endregion docs:entry

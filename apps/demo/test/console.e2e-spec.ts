@@ -1,3 +1,4 @@
+import { OPS_ADMIN_SERVER, OPS_CONSOLE_SERVER } from '../src/console-servers.constants.js';
 import type { INestApplication } from '@nestjs/common';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test, type TestingModule } from '@nestjs/testing';
@@ -44,6 +45,8 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('ops console with nest
   let moduleRef: TestingModule;
   let app: INestApplication | undefined;
   let connect: (options?: McpTestingRequestOptions) => Promise<McpTestingClient>;
+  /** A client of the admin server (`/admin/mcp`), where decommission_service and set_feature_flag are. */
+  const connectAdmin = (options: McpTestingRequestOptions = {}) => connect({ server: OPS_ADMIN_SERVER, ...options });
 
   beforeAll(async () => {
     // #region docs:override-pipeline
@@ -53,7 +56,7 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('ops console with nest
       .compile();
     // #endregion docs:override-pipeline
     if (mode === 'in-process') {
-      connect = (options) => McpTestingClient.create(moduleRef, options);
+      connect = (options) => McpTestingClient.create(moduleRef, { server: OPS_CONSOLE_SERVER, ...options });
       return;
     }
     app =
@@ -61,7 +64,7 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('ops console with nest
         ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false })
         : moduleRef.createNestApplication({ logger: false });
     await app.listen(0, '127.0.0.1');
-    connect = (options) => McpTestingClient.connect(app!, options);
+    connect = (options) => McpTestingClient.connect(app!, { server: OPS_CONSOLE_SERVER, ...options });
   });
   afterAll(async () => {
     await (app ?? moduleRef)?.close();
@@ -132,14 +135,14 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('ops console with nest
 
   describe('decommission_service (admin only, confirmed by a form)', () => {
     it('is refused to a non-admin', async () => {
-      const result = await (await connect({ capabilities: CAN_ELICIT })).callTool('decommission_service', { name: 'inventory-sync' });
+      const result = await (await connectAdmin({ capabilities: CAN_ELICIT })).callTool('decommission_service', { name: 'inventory-sync' });
       expect(result.isError).toBe(true);
       expect(result.text()).toBe('decommission_service needs the admin role; ask an admin to run it.');
     });
 
     // #region docs:decommission
     it('asks the user to type the name, then removes the service', async () => {
-      const client = await connect({ ...ADMIN, capabilities: CAN_ELICIT });
+      const client = await connectAdmin({ ...ADMIN, capabilities: CAN_ELICIT });
       client.onElicit((request) => {
         expect(request.params.message).toBe('Decommission inventory-sync? Its 0 replicas and its logs are deleted for good.');
         expect(request.params.requestedSchema).toMatchObject({ required: ['confirmName'] });
@@ -149,13 +152,14 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('ops console with nest
       const result = await client.callTool('decommission_service', { name: 'inventory-sync' });
 
       expect(result.text()).toBe('Decommissioned inventory-sync (replaced by stock-sync).');
-      const { services } = (await client.callTool('list_services')).structured<{ services: { name: string }[] }>();
+      // list_services is on the server for everyone (/mcp); both servers share the service catalog.
+      const { services } = (await (await connect()).callTool('list_services')).structured<{ services: { name: string }[] }>();
       expect(services.map((service) => service.name)).not.toContain('inventory-sync');
     });
     // #endregion docs:decommission
 
     it('keeps the service when the typed name does not match, or the user declines', async () => {
-      const client = await connect({ ...ADMIN, capabilities: CAN_ELICIT });
+      const client = await connectAdmin({ ...ADMIN, capabilities: CAN_ELICIT });
       client.answerWith({ action: 'accept', content: { confirmName: 'search' } }, { action: 'decline' });
       expect((await client.callTool('decommission_service', { name: 'search-indexer' })).text()).toBe(
         'Kept search-indexer: "search" does not match the service name.',
@@ -166,7 +170,7 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('ops console with nest
     });
 
     it('refuses without asking when the client cannot show forms', async () => {
-      const result = await (await connect(ADMIN)).callTool('decommission_service', { name: 'search-indexer' });
+      const result = await (await connectAdmin(ADMIN)).callTool('decommission_service', { name: 'search-indexer' });
       expect(result.isError).toBe(true);
       expect(result.text()).toContain('this client cannot show forms');
       expect(result.inputRequests).toEqual([]);
@@ -196,23 +200,25 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('ops console with nest
 
   describe('set_feature_flag (admin only, registers a tool at run time)', () => {
     it('is refused to a non-admin', async () => {
-      const result = await (await connect()).callTool('set_feature_flag', { flag: 'cost-insights', enabled: true });
+      const result = await (await connectAdmin()).callTool('set_feature_flag', { flag: 'cost-insights', enabled: true });
       expect(result.text()).toBe('set_feature_flag needs the admin role; ask an admin to run it.');
     });
 
     // #region docs:runtime-registration
     it('adds and removes estimate_costs, and tells listening clients', async () => {
-      const client = await connect(ADMIN);
+      // The switch is on the admin server; the tool it adds, and the news of it, on the server for everyone.
+      const admin = await connectAdmin(ADMIN);
+      const client = await connect();
       const stream = await client.listen({ toolsListChanged: true });
       try {
-        const enabled = await client.callTool('set_feature_flag', { flag: 'cost-insights', enabled: true });
+        const enabled = await admin.callTool('set_feature_flag', { flag: 'cost-insights', enabled: true });
         expect(enabled.text()).toBe('cost-insights is now on.');
         await stream.next('notifications/tools/list_changed');
         expect((await client.listTools()).map((tool) => tool.name)).toContain('estimate_costs');
         const estimate = await client.callTool('estimate_costs', { name: 'checkout-api' });
         expect(estimate.structured()).toMatchObject({ currency: 'USD', totalMonthly: 6 * 38.5 });
 
-        await client.callTool('set_feature_flag', { flag: 'cost-insights', enabled: false });
+        await admin.callTool('set_feature_flag', { flag: 'cost-insights', enabled: false });
         await stream.next('notifications/tools/list_changed');
         await expect(client.callTool('estimate_costs')).rejects.toBeInstanceOf(McpTestingError);
       } finally {

@@ -31,6 +31,23 @@ describe.each(ADAPTERS)('ops-console demo (%s)', (adapter) => {
     await running?.close();
   });
 
+  describe('the admin server', () => {
+    it('serves the admin tools at /admin/mcp, and only there; they stay admins only', async () => {
+      const admin = await connectClient(new URL(`${running.baseUrl}/admin/mcp`));
+      try {
+        expect((await admin.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['decommission_service', 'set_feature_flag']);
+        const refused = await admin.callTool({ name: 'set_feature_flag', arguments: { flag: 'cost-insights', enabled: true } });
+        expect(refused.isError).toBe(true);
+        expect(textOf(refused)).toBe('set_feature_flag needs the admin role; ask an admin to run it.');
+      } finally {
+        await admin.close();
+      }
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).not.toContain('decommission_service');
+      expect(names).not.toContain('set_feature_flag');
+    });
+  });
+
   describe('tools', () => {
     it('lists the tools with schemas and annotations', async () => {
       const { tools } = await client.listTools();
@@ -38,14 +55,13 @@ describe.each(ADAPTERS)('ops-console demo (%s)', (adapter) => {
       expect([...byName.keys()].sort()).toEqual([
         'build_package',
         'connect_pagerduty',
-        'decommission_service',
         'deploy_release',
         'get_service',
         'incident_report',
         'list_services',
+        'open_incident',
         'restart_service',
         'scale_service',
-        'set_feature_flag',
         'summarize_logs',
       ]);
 

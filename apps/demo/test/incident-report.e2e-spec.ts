@@ -1,3 +1,4 @@
+import { OPS_CONSOLE_SERVER } from '../src/console-servers.constants.js';
 import type { INestApplication } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { McpTestingClient, McpTestingError } from 'nest-mcp/testing';
@@ -26,11 +27,11 @@ describe.each(['in-process', 'http'] as const)('incident_report as a task (%s)',
       .compile();
     // #endregion docs:demo-task-test
     if (mode === 'in-process') {
-      client = await McpTestingClient.create(moduleRef, { capabilities: CAN_ELICIT });
+      client = await McpTestingClient.create(moduleRef, { server: OPS_CONSOLE_SERVER, capabilities: CAN_ELICIT });
     } else {
       app = moduleRef.createNestApplication({ logger: false });
       await app.listen(0, '127.0.0.1');
-      client = await McpTestingClient.connect(app, { capabilities: CAN_ELICIT });
+      client = await McpTestingClient.connect(app, { server: OPS_CONSOLE_SERVER, capabilities: CAN_ELICIT });
     }
   });
   afterAll(async () => {

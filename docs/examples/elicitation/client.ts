@@ -9,8 +9,8 @@ client.setRequestHandler('elicitation/create', async (request) => {
   console.log(request.params.message); // Decommission inventory-sync? Its 0 replicas and its logs are deleted for good.
   return { action: 'accept', content: { confirmName: 'inventory-sync', reason: 'replaced by stock-sync' } };
 });
-const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1:3000/mcp'), {
-  requestInit: { headers: { 'x-ops-role': 'admin' } }, // decommission_service is for admins
+const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1:3000/admin/mcp'), {
+  requestInit: { headers: { 'x-ops-role': 'admin' } }, // decommission_service is on the admin server, for admins
 });
 await client.connect(transport);
 

@@ -56,3 +56,13 @@ function defaultResource(env: OpsAuthEnv): string {
  * the classes are decorated.
  */
 export const OPS_AUTH: McpAuthOptions | undefined = opsAuthOptions(process.env, process.argv.slice(2));
+
+/**
+ * The admin server's `auth` (`/admin/mcp`): the console's, for its own resource URI — the console's with `/mcp`
+ * replaced by `/admin/mcp` (`AUTH_ADMIN_RESOURCE` overrides it) — since a token names the one endpoint it is for.
+ */
+export const OPS_ADMIN_AUTH: McpAuthOptions | undefined = OPS_AUTH && {
+  ...OPS_AUTH,
+  resource: process.env.AUTH_ADMIN_RESOURCE || OPS_AUTH.resource.replace(/\/mcp$/, '/admin/mcp'),
+  resourceName: 'Operations console (admin)',
+};

@@ -27,7 +27,11 @@ export interface ClusterEnv {
  * `GET /health`. Refuses to start
  * without `MCP_STATE_KEYS`: a per-process key would break every round whose retry reaches another replica.
  */
-export function mcpOnRedis(options: McpModuleOptions, env: ClusterEnv): Array<DynamicModule | Type> {
+export function mcpOnRedis(
+  options: McpModuleOptions & { include?: readonly Type[] },
+  admin: McpModuleOptions & { path: string; include?: readonly Type[] },
+  env: ClusterEnv,
+): Array<DynamicModule | Type> {
   const lockMs = env.MCP_TASK_LOCK_MS ? Number(env.MCP_TASK_LOCK_MS) : undefined;
   const keys = (env.MCP_STATE_KEYS ?? '').split(',').map((key) => key.trim()).filter((key) => key !== '');
   if (keys.length === 0) {
@@ -36,12 +40,28 @@ export function mcpOnRedis(options: McpModuleOptions, env: ClusterEnv): Array<Dy
   return [
     McpRedisModule.forRoot({ url: env.REDIS_URL, tasks: { lockDurationMs: lockMs, stalledIntervalMs: lockMs } }),
     McpModule.forRootAsync({
+      name: options.name,
+      include: options.include,
       inject: [McpRedis],
       useFactory: (redis: McpRedis) => redis.serverOptions({
           ...options,
           sessionRoute: env.MCP_SESSION_ROUTE || undefined,
           requestState: { ...options.requestState, keys },
         }),
+    }),
+    // The admin server shares the requestState keys (a form's retry may reach another replica) and the single-use
+    // store (ids are unique whichever server sealed them), not the event bus and registry state, which serve one
+    // server per application (docs/servers.md): its lists never change at run time.
+    McpModule.forRootAsync({
+      name: admin.name,
+      path: admin.path,
+      include: admin.include,
+      inject: [McpRedis],
+      useFactory: (redis: McpRedis) => ({
+        ...admin,
+        sessionRoute: env.MCP_SESSION_ROUTE || undefined,
+        requestState: { ...admin.requestState, keys, singleUse: redis.requestStateStore },
+      }),
     }),
     HealthModule,
   ];

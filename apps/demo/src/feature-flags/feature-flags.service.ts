@@ -1,5 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { McpRegistry } from 'nest-mcp';
+import { InjectMcpRegistry, McpRegistry } from 'nest-mcp';
+import { OPS_CONSOLE_SERVER } from '../console-servers.constants.js';
 import { ServiceCatalog } from '../services/index.js';
 import { ESTIMATE_COSTS_HANDLER, ESTIMATE_COSTS_TOOL, estimateCosts } from './cost-estimate.tool.js';
 import { FeatureFlag } from './feature-flag.enum.js';
@@ -9,12 +10,13 @@ import { FeatureFlag } from './feature-flag.enum.js';
  * The console's feature flags. Switching `cost-insights` adds or removes the `estimate_costs` tool at run time:
  * `McpRegistry` publishes the change, so clients listening with `toolsListChanged` are told to list tools again.
  * The flag is the registry's state: on a cluster (nest-mcp-redis) it is shared, so every replica lists the tool
- * once one switched it on, and the handler travels by its name, which every replica provides.
+ * once one switched it on, and the handler travels by its name, which every replica provides. The switch is an
+ * admin tool (`/admin/mcp`); the tool it adds is for everyone, so the registry is the `/mcp` server's, by its name.
  */
 @Injectable()
 export class FeatureFlags implements OnModuleInit {
   constructor(
-    private readonly registry: McpRegistry,
+    @InjectMcpRegistry(OPS_CONSOLE_SERVER) private readonly registry: McpRegistry,
     private readonly catalog: ServiceCatalog,
   ) {}
 

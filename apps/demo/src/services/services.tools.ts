@@ -1,7 +1,6 @@
-import { Injectable, UseGuards } from '@nestjs/common';
-import { McpArgs, McpContent, McpCtx, McpInput, McpTool, McpToolContext, McpToolError, type McpCallToolResult } from 'nest-mcp';
-import { OPS_ADMIN, OPS_READ, OPS_WRITE, OpsAdminGuard, OpsScopes } from '../access/index.js';
-import { DecommissionForm } from './decommission.form.js';
+import { Injectable } from '@nestjs/common';
+import { McpArgs, McpContent, McpTool, McpToolError, type McpCallToolResult } from 'nest-mcp';
+import { OPS_READ, OPS_WRITE, OpsScopes } from '../access/index.js';
 import { ListServicesDto, RestartServiceDto, ScaleServiceDto, ServiceDto, ServiceListDto, ServiceNameDto } from './dto/index.js';
 import type { ManagedService } from './managed-service.interface.js';
 import { ServiceCatalog } from './service-catalog.service.js';
@@ -10,7 +9,8 @@ import { ServiceStatus } from './service-status.enum.js';
 /**
  * The console's actions. Arguments are validated against the DTOs before a method runs, so the methods only
  * check business rules; an `McpToolError` turns into an `isError` result the model can read and correct. With
- * authorization on, every tool here needs `ops:read`, changing ones `ops:write`, decommissioning `ops:admin`.
+ * authorization on, every tool here needs `ops:read`, changing ones `ops:write`. Decommissioning is an admin tool,
+ * on the admin server (apps/demo/src/admin).
  */
 @Injectable()
 @OpsScopes(OPS_READ)
@@ -80,37 +80,6 @@ export class ServicesTools {
     };
   }
   // #endregion docs:restart-service
-
-  @OpsScopes(OPS_ADMIN)
-  // #region docs:decommission
-  @McpTool({
-    name: 'decommission_service',
-    title: 'Decommission a service',
-    description:
-      'Permanently removes a service and its logs from the fleet. Admins only; the user confirms by typing the ' +
-      'service name in a form.',
-    input: ServiceNameDto,
-    annotations: { destructiveHint: true, idempotentHint: false },
-  })
-  @UseGuards(OpsAdminGuard)
-  async decommissionService(@McpArgs('name') name: string, @McpCtx() ctx: McpToolContext): Promise<string> {
-    const service = this.require(name);
-    if (!ctx.canElicit('form')) {
-      throw new McpToolError(
-        `decommission_service needs the user's confirmation and this client cannot show forms; decommission ${name} from the console UI.`,
-      );
-    }
-    // Nothing changes before this point: on the retry that carries the answer, the method runs again from the top.
-    const answer = await ctx.elicit(
-      'confirm',
-      McpInput.form(`Decommission ${name}? Its ${service.replicas} replicas and its logs are deleted for good.`, DecommissionForm),
-    );
-    if (answer.action !== 'accept') return `Kept ${name}: the user did not confirm.`;
-    if (answer.content.confirmName !== name) return `Kept ${name}: "${answer.content.confirmName}" does not match the service name.`;
-    this.catalog.decommission(name);
-    return `Decommissioned ${name}${answer.content.reason ? ` (${answer.content.reason})` : ''}.`;
-  }
-  // #endregion docs:decommission
 
   // #region docs:require-service
   /** The service called `name`, or a tool error that lists the names the model may use instead. */

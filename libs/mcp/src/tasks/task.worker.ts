@@ -113,7 +113,9 @@ export class McpTaskWorker implements McpTaskExecutor, OnApplicationBootstrap, B
    * reshapes it when it answers), resolved on first use: both depend on the task starter, which uses this.
    */
   private callRunner(): { runner: McpCallRunner; wire: McpWireProfile } {
-    this.calls ??= { runner: this.moduleRef.get(McpCallRunner, { strict: false }), wire: this.moduleRef.get(McpModernWire, { strict: false }) };
+    // Strict: this server's own runner and wire (this worker is a provider of its McpModule), not the first of several
+    // servers in the application (docs/servers.md).
+    this.calls ??= { runner: this.moduleRef.get(McpCallRunner, { strict: true }), wire: this.moduleRef.get(McpModernWire, { strict: true }) };
     return this.calls;
   }
 }

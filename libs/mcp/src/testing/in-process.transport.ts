@@ -3,6 +3,7 @@ import { MCP_MODULE_OPTIONS_EXTRAS } from '../config/mcp-extras.constants.js';
 import type { McpModuleExtras } from '../config/mcp-options.interface.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { mcpServerToken, type McpServerPart } from '../config/server-tokens.js';
+import { requireServerChoice } from '../config/server-lookup.util.js';
 import type { JsonRpcNotification } from '../protocol/json-rpc.interface.js';
 import type { McpRequestMeta } from '../protocol/request-meta.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
@@ -36,6 +37,7 @@ export class InProcessTestingTransport implements TestingTransport {
 
   /** The transport to the application's server, or to the one called `server` when it has several. */
   static from(app: INestApplicationContext, server?: string): InProcessTestingTransport {
+    requireServerChoice(app, server, 'McpTestingClient.create');
     const find = <T>(token: unknown, part: McpServerPart): T | undefined => {
       try {
         return app.get((server === undefined ? token : mcpServerToken(server, part)) as string, { strict: false }) as T;

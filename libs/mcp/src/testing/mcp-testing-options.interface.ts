@@ -58,8 +58,8 @@ export interface McpTestingRequestOptions {
   /** Most rounds of one call before the client gives up on a handler that keeps asking. Default 10. */
   maxRounds?: number;
   /**
-   * `McpTestingClient.create` only: with several servers in the application (docs/servers.md), the `name` of the one
-   * to call. Default: the only one.
+   * `McpTestingClient.create` and `connect(app)` only: with several servers in the application (docs/servers.md), the
+   * `name` of the one to call. Default: the only one.
    */
   server?: string;
 }

@@ -1,3 +1,5 @@
+import { mcpServerToken } from '../config/server-tokens.js';
+import { requireServerChoice } from '../config/server-lookup.util.js';
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS_EXTRAS } from '../config/mcp-extras.constants.js';
 import type { McpModuleExtras } from '../config/mcp-options.interface.js';
@@ -89,7 +91,7 @@ export class McpTestingClient {
 
   /** An HTTP client for a listening application (its MCP endpoint is found by itself) or an endpoint URL. */
   static async connect(target: INestApplication | URL | string, options: McpTestingRequestOptions = {}): Promise<McpTestingClient> {
-    return new McpTestingClient(new HttpTestingTransport(await endpointOf(target)), options);
+    return new McpTestingClient(new HttpTestingTransport(await endpointOf(target, options.server)), options);
   }
 
   /**
@@ -439,7 +441,7 @@ export class McpTestingClient {
 }
 
 /** The MCP endpoint of a listening application, or the given URL. */
-async function endpointOf(target: INestApplication | URL | string): Promise<URL> {
+async function endpointOf(target: INestApplication | URL | string, server?: string): Promise<URL> {
   if (typeof target === 'string' || target instanceof URL) return new URL(target);
   if (!(target.getHttpServer() as { listening?: boolean } | undefined)?.listening) {
     throw new Error(
@@ -447,9 +449,11 @@ async function endpointOf(target: INestApplication | URL | string): Promise<URL>
         'use McpTestingClient.create(app) for in-process calls',
     );
   }
+  requireServerChoice(target, server, 'McpTestingClient.connect');
   let path = '/mcp';
   try {
-    path = target.get<symbol, McpModuleExtras>(MCP_MODULE_OPTIONS_EXTRAS, { strict: false }).path ?? path;
+    const token = server === undefined ? MCP_MODULE_OPTIONS_EXTRAS : mcpServerToken(server, 'extras');
+    path = target.get<symbol | string, McpModuleExtras>(token, { strict: false }).path ?? path;
   } catch {
     // No McpModule in this application: the request will say so (404).
   }

@@ -1,4 +1,5 @@
 import { mcpServerToken } from '../../config/server-tokens.js';
+import { requireServerChoice } from '../../config/server-lookup.util.js';
 import { type DynamicModule, type INestApplicationContext, Logger, type LoggerService, type LogLevel, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { McpStdioOptions, McpStdioServer } from './mcp-stdio-options.interface.js';
@@ -78,6 +79,12 @@ export class McpStdio {
 
 function serve(app: INestApplicationContext, options: McpStdioOptions, ownership: Ownership): McpStdioServer {
   let transport: McpStdioTransport;
+  try {
+    requireServerChoice(app, options.server, 'McpStdio');
+  } catch (error) {
+    ownership.redirection?.restore();
+    throw error;
+  }
   try {
     transport = options.server === undefined ? app.get(McpStdioTransport, { strict: false }) : app.get<string, McpStdioTransport>(mcpServerToken(options.server, 'stdio'), { strict: false });
   } catch {
