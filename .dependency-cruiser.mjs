@@ -21,7 +21,8 @@
  *  playground/           the playground's documents: the page bundled     served by the HTTP transport to browsers;
  *                        at build time, its CSP, the MCP Apps sandbox     needs only the options
  *  legacy/               the 2025-11-25 wire without its transport:       a second protocol over the same runner
- *                        sessions, negotiation, server→client requests    and dispatcher
+ *                        its wire profile, sessions, negotiation,         and dispatcher
+ *                        server→client requests, the tasks' 2025 face
  *  tasks/, skills/,      the tasks extension: task store and runner       runs task rounds through the call runner and
  *  events/               defaults, worker, starter, tasks/* routes        adds routes to the dispatcher (server/);
  *                                                                         legacy/ serves its 2025-11-25 face
@@ -32,7 +33,9 @@
  *                        McpEvents, replay log, events/* routes,          stream through the call runner; 2026 wire
  *                        verified webhooks and their delivery             only (legacy/ never advertises it)
  *  server/               call runner, dispatcher and route table,         admits and routes a call to the feature
- *                        feature services, tracker, bootstrap checks      that answers it; sees all features
+ *                        the 2026 wire profile, the extension contract    that answers it; sees all features; the
+ *                        (McpExtension), MCP Apps' extension, feature     contracts the layers above implement
+ *                        services, tracker, bootstrap checks
  *  subscriptions/        listen streams, publisher, in-memory event bus   a feature the dispatcher routes to
  *  discovery/            explorer and registry of decorated handlers      builds entries from decorators + contexts
  *  context/              what a handler receives, the handler factory     built on mrtr/ and progress/
@@ -47,6 +50,9 @@
  *  auth/                 the OAuth resource server: token verifiers       used by the HTTP transport (bearer check,
  *                        (JWT with jose, introspection), scope rules,     metadata document) and the features (scopes,
  *                        challenges, protected-resource metadata          per-caller lists); needs only options
+ *  telemetry/            OpenTelemetry spans and metrics of a call        used by the call runner (server/) and the
+ *                        (`@opentelemetry/api`, loaded only when          layers that count things; needs only options
+ *                        installed), the copied semantic conventions      and protocol types
  *  config/               module options and their resolved defaults       read by every feature, so it may name only
  *                                                                         contracts from protocol/
  *  protocol/             wire and JSON-RPC types, errors, request scope,  the vocabulary every layer shares, and the
@@ -83,6 +89,7 @@ const LAYERS = [
   ['decorators/'],
   ['schema/'],
   ['auth/'],
+  ['telemetry/'],
   ['config/'],
   ['protocol/'],
 ];

@@ -2,7 +2,7 @@
 /**
  * `npm run demo:cluster`: the ops-console demo as a cluster on loopback, to try nest-mcp-redis by hand.
  *
- *   node scripts/demo-cluster.mjs [--adapter=fastify]       (env: PORT, default 3000, 0 for a free one; ADAPTER)
+ *   node scripts/demo-cluster.mjs [--adapter=fastify] [--otel]       (env: PORT, default 3000, 0 for a free one; ADAPTER)
  *
  * Builds the demo if stale (scripts/start-demo.mjs --build-only), then starts in a temporary directory: redis-server
  * (AOF on, a free loopback port), three demo replicas on free loopback ports with REDIS_URL and one MCP_STATE_KEYS
@@ -10,6 +10,11 @@
  * robin without affinity, except 2025-11-25 sessions, which stick to the replica whose route starts their id. Replica logs
  * go to files in that directory (warnings and errors are echoed here). Ctrl-C stops everything — balancer, replicas
  * (gracefully), Redis — and removes the directory.
+ *
+ * With `--otel`, every replica runs with OpenTelemetry (apps/demo/src/observability/telemetry.setup.ts): its metrics on
+ * a free loopback port of its own, scraped every second by a real Prometheus (Debian package `prometheus`) started
+ * here on a free loopback port with its config and storage in a temporary directory; traces go by OTLP/HTTP wherever
+ * the standard `OTEL_EXPORTER_OTLP_*` variables point (each replica is service `ops-console-replica-<n>`).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -18,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startNginx, waitForPort } from './cluster/nginx-balancer.mjs';
+import { startPrometheus } from './cluster/prometheus-server.mjs';
 import { freePort } from './free-port.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,6 +34,7 @@ const STOP_GRACE_MS = 15_000;
 
 const adapter = (process.argv.find((arg) => arg.startsWith('--adapter='))?.slice('--adapter='.length) ?? process.env.ADAPTER ?? 'express').toLowerCase();
 if (adapter !== 'express' && adapter !== 'fastify') fail(`Unknown adapter "${adapter}": expected "express" or "fastify"`);
+const otel = process.argv.includes('--otel');
 const port = Number(process.env.PORT ?? 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a port number (got ${process.env.PORT})`);
 
@@ -35,6 +42,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a po
 const children = new Set();
 let dir;
 let nginx;
+let prometheus;
 let stopping;
 
 function fail(message) {
@@ -90,7 +98,7 @@ const routeOf = (index) => `r${index + 1}`;
 
 /** Starts replica `index` and resolves with its port once it printed the URL it listens on. */
 function startReplica(index, env) {
-  const child = start(process.execPath, [ENTRY], {
+  const child = start(process.execPath, [ENTRY, ...(otel ? ['--otel'] : [])], {
     env: { ...process.env, ...env, MCP_SESSION_ROUTE: routeOf(index), ADAPTER: adapter, PORT: '0', HOST: '127.0.0.1', NO_COLOR: '1' },
   });
   const file = createWriteStream(join(dir, `replica-${index + 1}.log`));
@@ -130,6 +138,7 @@ async function shutdown(code) {
   stopping = (async () => {
     log('Stopping the balancer, the replicas and Redis…');
     await nginx?.dispose();
+    await prometheus?.dispose();
     const redis = [...children].find((child) => child.spawnfile === 'redis-server');
     await Promise.all([...children].filter((child) => child !== redis).map(end));
     if (redis) await end(redis);
@@ -151,12 +160,15 @@ async function main() {
   dir = mkdtempSync(join(tmpdir(), 'nest-mcp-demo-cluster-'));
   const redis = await startRedis();
   const env = { REDIS_URL: redis.url, MCP_STATE_KEYS: randomBytes(32).toString('base64') };
-  const replicas = await Promise.all(Array.from({ length: REPLICAS }, (_, index) => startReplica(index, env)));
+  const metricsPorts = otel ? await Promise.all(Array.from({ length: REPLICAS }, () => freePort())) : [];
+  const otelEnv = (index) => ({ OTEL_SERVICE_NAME: `ops-console-replica-${index + 1}`, OTEL_EXPORTER_PROMETHEUS_PORT: String(metricsPorts[index]) });
+  const replicas = await Promise.all(Array.from({ length: REPLICAS }, (_, index) => startReplica(index, otel ? { ...env, ...otelEnv(index) } : env)));
   nginx = await startNginx({
     upstreams: replicas.map((replica) => replica.port),
     sessionRoutes: replicas.map((_, index) => routeOf(index)),
     port: port === 0 ? undefined : port,
   });
+  if (otel) prometheus = await startPrometheus({ targets: metricsPorts.map((metricsPort) => `127.0.0.1:${metricsPort}`), job: 'ops-console' });
   const url = `${nginx.url}/mcp`;
   console.log(`
 ops-console cluster (${adapter}): ${REPLICAS} replicas on Redis behind nginx (round robin; 2025-11-25 sessions sticky)
@@ -173,7 +185,16 @@ Try it:
   npx @modelcontextprotocol/inspector     (transport: Streamable HTTP, URL: ${url})
 
 Every response carries X-Upstream, the replica that served it. Ctrl-C stops everything.
-`);
+${
+  prometheus
+    ? `
+OpenTelemetry on (--otel):
+  Prometheus     ${prometheus.url} (scrapes ${metricsPorts.map((metricsPort) => `127.0.0.1:${metricsPort}`).join(', ')} every second)
+  try            ${prometheus.url}/graph?g0.expr=${encodeURIComponent('sum by (mcp_method_name) (rate(mcp_server_operation_duration_count[1m]))')}
+  traces         OTLP/HTTP to the OTEL_EXPORTER_OTLP_* endpoint (default http://localhost:4318)
+`
+    : ''
+}`);
 }
 
 main().catch(async (error) => {

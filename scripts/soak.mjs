@@ -15,10 +15,8 @@
  * `--allow-server-errors`), if it did not exit cleanly, or if its RSS grew by more than `--rss-growth-mb` between the
  * end of the warm-up and the end of the run.
  *
- * Usage:
- *   node scripts/soak.mjs [--duration 10m] [--concurrency 64] [--report-every 30s] [--warmup 60s]
- *                         [--rss-growth-mb 64] [--mix 50,25,25] [--seed 1] [--allow-server-errors]
- *   --duration 30s (or less than 2 minutes) is the short mode for CI: reports every 5 s, warm-up 10 s.
+ * Usage: `node scripts/soak.mjs --help` (the text is USAGE below). Durations take a unit (`1500ms`, `30s`, `10m`,
+ * `1h`); a bad or unknown option stops the script with exit code 2 before anything is built or started.
  *
  * The fixture is built first (`nest build conformance`) when its build is missing or older than its sources.
  */
@@ -38,40 +36,85 @@ const REQUEST_TIMEOUT_MS = 30_000;
 
 const log = (message) => console.log(`[soak] ${message}`);
 
+const USAGE = `usage: npm run soak -- [options]     (node scripts/soak.mjs [options])
+
+A long load run against the conformance fixture on Express: JSON calls, streaming calls with progress, and MRTR
+rounds, every answer checked. Fails on a failed request, a server ERROR line, an unclean exit, or RSS growth.
+
+options (durations take a unit: 1500ms, 30s, 10m, 1h)
+  --duration <d>         how long to run (default 10m); under 2m is the short mode for CI (reports every 5s,
+                         warm-up 10s)
+  --concurrency <n>      requests in flight (default 64)
+  --report-every <d>     how often to print a report (default 30s, 5s in short mode)
+  --warmup <d>           time before the RSS baseline is taken (default 60s, 10s in short mode)
+  --rss-growth-mb <n>    the most the server's RSS may grow after the warm-up (default 64)
+  --mix <j,s,m>          weights of JSON, streaming and MRTR calls (default 50,25,25)
+  --seed <n>             the seed of the traffic mix (default 1)
+  --allow-server-errors  do not fail on ERROR lines of the server
+  -h, --help             print this help and exit
+
+examples
+  npm run soak -- --duration 30s
+  npm run soak -- --duration 3m --concurrency 32 --mix 60,20,20 --rss-growth-mb 48 --seed 7`;
+
+/** A mistake in the command line: reported with a pointer to --help, exit code 2. */
+class UsageError extends Error {}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Options
 
-/** `30s`, `3m`, `1h`, `1500ms` or a bare number of milliseconds. */
-function parseDuration(text) {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(String(text).trim());
-  if (!match) throw new Error(`Not a duration: ${text} (use e.g. 30s, 3m, 10m)`);
-  const value = Number(match[1]);
-  return Math.round(value * { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[match[2] ?? 'ms']);
+/** `1500ms`, `30s`, `3m`, `1h` (a unit is required: a bare `60` would be 60 ms to one reader and 60 s to another). */
+function parseDuration(text, option) {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(String(text).trim());
+  if (!match || Number(match[1]) <= 0) throw new UsageError(`--${option} takes a duration with a unit, such as 30s, 10m or 1h (got "${text}")`);
+  return Math.round(Number(match[1]) * { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[match[2]]);
 }
 
+/** A whole number of at least `min`. */
+function parseCount(text, option, min) {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < min) throw new UsageError(`--${option} takes a whole number of at least ${min} (got "${text}")`);
+  return value;
+}
+
+const VALUE_OPTIONS = ['duration', 'concurrency', 'report-every', 'warmup', 'rss-growth-mb', 'mix', 'seed'];
+const FLAGS = ['allow-server-errors', 'help'];
+
+/** The options of the command line, or `{ help: true }`; throws `UsageError` on a mistake. */
 function parseArgs(argv) {
   const options = {};
   for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index];
-    if (!arg.startsWith('--')) throw new Error(`Unexpected argument ${arg}`);
-    const [name, inline] = arg.slice(2).split('=', 2);
-    if (name === 'allow-server-errors' && inline === undefined) options[name] = 'true';
-    else options[name] = inline ?? argv[++index];
+    const arg = argv[index] === '-h' ? '--help' : argv[index];
+    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}"`);
+    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2);
+    if (FLAGS.includes(name)) {
+      if (inline !== undefined && inline !== 'true' && inline !== 'false') throw new UsageError(`--${name} takes no value`);
+      options[name] = inline ?? 'true';
+    } else if (VALUE_OPTIONS.includes(name)) {
+      const value = inline ?? argv[++index];
+      if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+      options[name] = value;
+    } else {
+      throw new UsageError(`unknown option "${arg}"`);
+    }
   }
-  const duration = parseDuration(options.duration ?? '10m');
+  if (options.help === 'true') return { help: true };
+  const duration = parseDuration(options.duration ?? '10m', 'duration');
   const short = duration < 120_000;
   const mix = (options.mix ?? '50,25,25').split(',').map(Number);
-  if (mix.length !== 3 || mix.some((weight) => !(weight >= 0))) throw new Error('--mix takes three weights: json,streaming,mrtr');
+  if (mix.length !== 3 || mix.some((weight) => !(weight >= 0)) || mix.every((weight) => weight === 0)) {
+    throw new UsageError('--mix takes three weights, json,streaming,mrtr, not all zero (such as 50,25,25)');
+  }
   return {
     duration,
     short,
-    concurrency: Number(options.concurrency ?? 64),
-    reportEvery: parseDuration(options['report-every'] ?? (short ? '5s' : '30s')),
-    warmup: parseDuration(options.warmup ?? (short ? '10s' : '60s')),
-    rssGrowthMb: Number(options['rss-growth-mb'] ?? 64),
+    concurrency: parseCount(options.concurrency ?? '64', 'concurrency', 1),
+    reportEvery: parseDuration(options['report-every'] ?? (short ? '5s' : '30s'), 'report-every'),
+    warmup: parseDuration(options.warmup ?? (short ? '10s' : '60s'), 'warmup'),
+    rssGrowthMb: parseCount(options['rss-growth-mb'] ?? '64', 'rss-growth-mb', 0),
     allowServerErrors: options['allow-server-errors'] !== undefined && options['allow-server-errors'] !== 'false',
     mix,
-    seed: Number(options.seed ?? 1),
+    seed: parseCount(options.seed ?? '1', 'seed', 0),
   };
 }
 
@@ -318,7 +361,19 @@ const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const ms = (value) => `${value.toFixed(1)} ms`;
 
 async function main() {
-  const options = parseArgs(process.argv.slice(2));
+  let options;
+  try {
+    options = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`soak: ${error.message}\nRun \`npm run soak -- --help\` for the options.`);
+    process.exitCode = 2;
+    return;
+  }
+  if (options.help) {
+    console.log(USAGE);
+    return;
+  }
   buildIfStale();
   const { child, url } = await startServer();
   // Never leave the server behind, whatever happens to this process.

@@ -8,6 +8,9 @@
  *   node scripts/test-prerequisites.mjs            check, install what is missing when allowed, exit 0 or 1
  *   node scripts/test-prerequisites.mjs --check    check only: list what is missing, never install
  *
+ * Besides the packages it checks that this user can make a user and network namespace (`unshare -rn`), which the
+ * Host/Origin and SSRF tests run in: a kernel or container setting it reports with the fix, never changes.
+ *
  * NEST_MCP_NO_APT=1 forbids installing (the run stops with the command instead).
  */
 import { spawnSync } from 'node:child_process';
@@ -23,8 +26,28 @@ export const COMPONENTS = [
   { command: 'nginx', package: 'nginx', paths: ['/usr/sbin/nginx'], why: 'the round-robin balancer of the cluster tests' },
   { command: 'chromium', package: 'chromium', paths: ['/usr/bin/chromium'], exact: true, why: 'the browser tests (MCP Apps) drive /usr/bin/chromium' },
   { command: 'curl', package: 'curl', why: 'the demo prints curl lines (npm start -- --auth) and the tests run them as printed' },
+  { command: 'prometheus', package: 'prometheus', paths: ['/usr/bin/prometheus'], why: 'the telemetry tests and `demo:cluster -- --otel` scrape the servers with a real Prometheus' },
   { command: 'ip', package: 'iproute2', paths: ['/usr/sbin/ip', '/sbin/ip'], why: 'the network-namespace tests (Host/Origin, SSRF refusals)' },
+  { command: 'unshare', package: 'util-linux', paths: ['/usr/bin/unshare'], why: 'makes the user and network namespaces of those tests (no root needed)' },
+  { command: 'openssl', package: 'openssl', why: 'the SSRF test makes a CA and a certificate for its HTTPS receivers' },
 ];
+
+/**
+ * Why this user cannot make the user and network namespaces the Host/Origin and SSRF tests run in (`unshare -rn`,
+ * test/support/user-namespace.ts), with what to do; undefined when it can. Not a package: a kernel or container
+ * setting, which this script never changes.
+ */
+export function namespaceProblem() {
+  const probe = spawnSync('unshare', ['--user', '--map-root-user', '--net', 'ip', 'link', 'set', 'lo', 'up'], { encoding: 'utf8' });
+  if (probe.status === 0) return undefined;
+  const why = probe.error ? probe.error.message : probe.stderr.trim() || `exit ${probe.status}`;
+  return (
+    `this user cannot create a user and network namespace (unshare -rn: ${why}). Allow unprivileged user namespaces ` +
+    '(sysctl -w kernel.unprivileged_userns_clone=1 on Debian; user.max_user_namespaces above 0; on Ubuntu 24.04+ ' +
+    'sysctl -w kernel.apparmor_restrict_unprivileged_userns=0), or run the tests as root; in a container, start it ' +
+    'with --security-opt seccomp=unconfined (or --privileged)'
+  );
+}
 
 function executable(path) {
   try {
@@ -57,10 +80,18 @@ function installer() {
   return { reason: 'installing needs root (this user is not root and has no passwordless sudo)' };
 }
 
+/** The namespace check, once the packages are there: 0, or 1 with the guidance on stderr. */
+function checkNamespaces() {
+  const problem = namespaceProblem();
+  if (!problem) return 0;
+  process.stderr.write(`test-prerequisites: the network-namespace tests cannot run: ${problem}.\n`);
+  return 1;
+}
+
 function main() {
   const checkOnly = process.argv.includes('--check');
   const missing = COMPONENTS.filter((component) => !isInstalled(component));
-  if (missing.length === 0) return 0;
+  if (missing.length === 0) return checkNamespaces();
   const packages = missing.map((component) => component.package);
   const command = `sudo apt-get update && sudo apt-get install -y ${packages.join(' ')}`;
   const list = missing.map((c) => `  - ${c.package} (${c.command}): ${c.why}`).join('\n');
@@ -79,7 +110,7 @@ function main() {
     return 1;
   }
   process.stdout.write(`test-prerequisites: installed ${packages.join(', ')}\n`);
-  return 0;
+  return checkNamespaces();
 }
 
 process.exitCode = main();

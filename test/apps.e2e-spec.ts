@@ -11,7 +11,7 @@ import { connectClient } from './support/mcp-client.factory.js';
 import { mcpPost, requestMeta } from './support/raw-request.util.js';
 
 /**
- * MCP Apps (`io.modelcontextprotocol/ui`, ext-apps spec 2026-01-26; checklist in shared/spec/EXT-APPS.md §12) on both
+ * MCP Apps (`io.modelcontextprotocol/ui`, ext-apps spec 2026-01-26) on both
  * wires, through the official client: tools name their view in `_meta.ui.resourceUri` and the flat `ui/resourceUri`
  * (A-01, A-07, A-08); views are `ui://` resources with one `text/html;profile=mcp-app` content item carrying `_meta.ui`
  * (A-02..A-06, A-09, A-20); app-only tools are listed only to clients that declared the extension, in a private list

@@ -11,7 +11,6 @@ import {
   createApplicationInputHandler,
   createTaskSessionEndpointId,
   createTaskSessionFromClient,
-  type RawClientDispatch,
 } from '@modelcontextprotocol/ext-tasks/client';
 import { taskId as asTaskId } from '@modelcontextprotocol/ext-tasks/core';
 import type { INestApplication } from '@nestjs/common';
@@ -19,6 +18,7 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import type { McpAuthOptions } from 'nest-mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extTasksRawDispatch } from './support/ext-tasks-dispatch.js';
 import { OPS_SCOPE_HIERARCHY, OpsConsoleModule, OpsProbe } from './fixtures/auth-official-client.fixture.js';
 import { ADAPTERS, type AdapterName } from './support/app.factory.js';
 import { startAuthorizationServer, type TestAuthorizationServer } from './support/oidc-provider.js';
@@ -371,28 +371,7 @@ async function bearerOf(as: TestAuthorizationServer, resource: string, client: {
 async function taskSession(url: URL, token: string) {
   const client = new Client(clientInfo, { capabilities: {}, versionNegotiation: { mode: { pin: PROTOCOL } } });
   await client.connect(new StreamableHTTPClientTransport(url, { authProvider: { token: async () => token } }));
-  const nameField: Record<string, string> = { 'tools/call': 'name', 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' };
-  let seq = 0;
-  const rawDispatch: RawClientDispatch = async (request, options) => {
-    const { method, params = {} } = request as { method: string; params?: Record<string, unknown> };
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': PROTOCOL,
-      'mcp-method': method,
-      authorization: `Bearer ${token}`,
-      ...(nameField[method] ? { 'mcp-name': String(params[nameField[method]]) } : {}),
-    };
-    for (const [key, value] of Object.entries(options?.context?.headers ?? {})) headers[key.toLowerCase()] = String(value);
-    const response = await fetch(url, {
-      method: 'POST',
-      headers,
-      signal: options?.signal,
-      body: JSON.stringify({ jsonrpc: '2.0', id: `raw-${++seq}`, ...(request as object) }),
-    });
-    const message = (await response.json()) as { result?: never; error?: never };
-    return message.error ? { kind: 'error', error: message.error } : { kind: 'result', result: message.result! };
-  };
+  const rawDispatch = extTasksRawDispatch(url, { authorization: `Bearer ${token}` });
   const session = createTaskSessionFromClient(client, {
     endpointId: await createTaskSessionEndpointId('nest-mcp-auth-e2e', { url: url.href }),
     rawDispatch,

@@ -12,7 +12,7 @@ import { mcpPost, type RawResponse } from './support/raw-request.util.js';
 import { freePort } from './support/free-port.js';
 
 /**
- * Issue #17, the handler side of authorization (MCP 2026-07-28 "Authorization" T-AUTH-03, 07, 09; caching §13;
+ * Issue #17, the handler side of authorization (MCP 2026-07-28 "Authorization" T-AUTH-03, 07, 09; caching;
  * tools/prompts/resources lists "per caller"): `@McpScopes` checked before guards with the configured hierarchy, 403
  * `insufficient_scope` naming every scope for step-up, lists filtered per caller (`cacheScope: "private"`, cursors over
  * the filtered list), the `visibility` hook hiding handlers exactly like unknown ones, and the principal in guards.

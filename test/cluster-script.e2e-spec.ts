@@ -2,7 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { McpWebhookReceiver } from 'nest-mcp/testing';
+import { eventsPost, resultOf } from './support/events.util.js';
 import { connectClient } from './support/mcp-client.factory.js';
+import { mcpPost, requestMeta, type RawResponse } from './support/raw-request.util.js';
 import { REPO_ROOT } from './support/forked-server.js';
 
 /** `npm run demo:cluster` (scripts/demo-cluster.mjs) as a user runs it: start, use through nginx, Ctrl-C, nothing left. */
@@ -36,12 +39,13 @@ describe('npm run demo:cluster', () => {
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
 
-  it('serves the demo through nginx from three replicas on Redis, and Ctrl-C stops every process it started', { timeout: START_TIMEOUT_MS + 60_000 }, async () => {
+  it('serves the demo through nginx from three replicas on Redis, delivers its events from any replica, and Ctrl-C stops every process it started', { timeout: START_TIMEOUT_MS + 60_000 }, async () => {
     let stdout = '';
     let stderr = '';
     child = spawn(process.execPath, ['scripts/demo-cluster.mjs'], {
       cwd: REPO_ROOT,
-      env: { ...process.env, PORT: '0', NO_COLOR: '1' },
+      // MCP_DEV_WEBHOOKS: the demo's development switch (a loopback webhook receiver, the dev-user principal).
+      env: { ...process.env, PORT: '0', NO_COLOR: '1', MCP_DEV_WEBHOOKS: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -78,6 +82,30 @@ describe('npm run demo:cluster', () => {
     expect(new Set(upstreams)).toEqual(new Set(replicas.map((replica) => `127.0.0.1:${replica.port}`)));
     const health = await fetch(`http://127.0.0.1:${replicas[0].port}/health`);
     expect(health.status).toBe(200);
+
+    // Events from any replica: a webhook subscribed through the balancer gets every incident, whichever replica's tool
+    // emitted it (and whichever replica's worker delivered it); a poll cursor resumes on whichever replica it reaches.
+    const receiver = await McpWebhookReceiver.start();
+    try {
+      const endpoint = new URL(url[1]);
+      const args = { service: 'checkout-api' };
+      resultOf(await eventsPost(endpoint, 'events/subscribe', { name: 'incident.opened', arguments: args, delivery: { url: receiver.url, secret: receiver.secret } }));
+      const start = resultOf(await eventsPost(endpoint, 'events/poll', { name: 'incident.opened', arguments: args }));
+      const emittedBy: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const opened: RawResponse = await mcpPost(endpoint, { method: 'tools/call', params: { name: 'open_incident', arguments: { ...args, title: `Cluster incident ${i}` } }, meta: requestMeta() });
+        expect(opened.text).toContain('Opened INC-');
+        emittedBy.push(opened.headers.get('x-upstream') ?? '');
+      }
+      expect(new Set(emittedBy).size).toBe(3);
+      const deliveries = [await receiver.nextEvent(10_000), await receiver.nextEvent(10_000), await receiver.nextEvent(10_000)];
+      expect(deliveries.every((delivery) => delivery.verified)).toBe(true);
+      expect(deliveries.map((delivery) => delivery.json.data.title).sort()).toEqual(['Cluster incident 0', 'Cluster incident 1', 'Cluster incident 2']);
+      const polled = resultOf(await eventsPost(endpoint, 'events/poll', { name: 'incident.opened', arguments: args, cursor: start.cursor }));
+      expect(polled.events.map((event: { eventId: string }) => event.eventId).sort()).toEqual(deliveries.map((delivery) => delivery.json.eventId).sort());
+    } finally {
+      await receiver.close();
+    }
 
     child.kill('SIGINT');
     expect(await exited).toEqual({ code: 0, signal: null });

@@ -21,7 +21,7 @@ const PROTOCOL = '2026-07-28';
 const run = promisify(execFile);
 /** The demo's tools by the scope they need (apps/demo/README.md, "Run with authorization"). */
 const READ_TOOLS = ['get_service', 'incident_report', 'list_services'];
-const WRITE_TOOLS = ['build_package', 'connect_pagerduty', 'deploy_release', 'restart_service', 'scale_service'];
+const WRITE_TOOLS = ['build_package', 'connect_pagerduty', 'deploy_release', 'open_incident', 'restart_service', 'scale_service'];
 const ADMIN_TOOLS = ['decommission_service', 'set_feature_flag'];
 
 /** Resolves once both the authorization line and the server's MCP URL were printed; rejects if the script exits first. */

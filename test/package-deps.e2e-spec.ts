@@ -12,7 +12,7 @@ import { buildStdioFixture } from './support/stdio-fixture.build.js';
  * (libs/mcp-redis) compiled with the tsconfig each is published from, packed with `npm pack`, and installed from the
  * tarballs into projects outside the repository. The server library must not bring the official client (only the CLI
  * needs it), and the CLI and the Redis package must run with nothing of the library but what the installed
- * `nest-mcp` exports (`nest-mcp` and `nest-mcp/backend`).
+ * `nest-mcp` exports (`nest-mcp`, `nest-mcp/backend` and `nest-mcp/progress`).
  */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
@@ -133,13 +133,13 @@ describe('nest-mcp-cli, installed beside nest-mcp', () => {
     });
   });
 
-  it('imports nothing of the server library but its backend entry (nest-mcp/backend)', () => {
+  it('imports nothing of the server library but its progress entry (nest-mcp/progress, which loads no Nest)', () => {
     const dir = join(project, 'node_modules/nest-mcp-cli');
     const specifiers = readdirSync(dir)
       .filter((name) => name.endsWith('.js'))
       .flatMap((name) => [...readFileSync(join(dir, name), 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)['"]([^'"]+)['"]/g)].map((match) => match[1]));
     const outside = specifiers.filter((specifier) => !specifier.startsWith('./') && !specifier.startsWith('node:'));
-    expect(new Set(outside)).toEqual(new Set([CLIENT, `${CLIENT}/stdio`, 'nest-mcp/backend']));
+    expect(new Set(outside)).toEqual(new Set([CLIENT, `${CLIENT}/stdio`, 'nest-mcp/progress']));
   });
 
   it('runs its nest-mcp command: a call with NDJSON progress written by the installed library’s codec', async () => {

@@ -9,6 +9,9 @@ import { ServiceCatalog, ServiceStatus } from '../apps/demo/src/services/index.j
 import { PlaygroundFixtureModule } from './fixtures/playground.fixture.js';
 import { type RunningApp, startApp } from './support/app.factory.js';
 import { freePort } from './support/free-port.js';
+import { connectClient } from './support/mcp-client.factory.js';
+import { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION } from '../libs/mcp/src/apps/apps.constants.js';
+import { TASKS_EXTENSION } from '../libs/mcp/src/protocol/task.constants.js';
 import { startAuthorizationServer, type TestAuthorizationServer } from './support/oidc-provider.js';
 
 /**
@@ -119,7 +122,8 @@ describe('the playground in Chromium, against the demo console', () => {
     const { page, problems } = await open();
     await expect(page.locator('[data-testid="server"]').textContent()).resolves.toContain('Operations console');
     const count = (tab: string) => page.locator(`[data-tab="${tab}"] .count`).textContent();
-    await expect(count('tool')).resolves.toBe('12');
+    // Every tool the demo lists to an anonymous caller, every page (the demo gains tools; the page must show them all).
+    await expect(count('tool')).resolves.toBe(String(await listedToolCount(running.mcpUrl)));
     await expect(count('prompt')).resolves.not.toBe('0');
     await expect(count('resource')).resolves.not.toBe('0');
     await expect(count('template')).resolves.not.toBe('0');
@@ -364,3 +368,27 @@ describe('the playground in Chromium, signing in (auth)', () => {
     }
   }, 60_000);
 });
+
+/**
+ * How many tools the server lists to a caller without credentials that declares what the page declares (form and URL
+ * elicitation, tasks, MCP App views: task-only tools are listed only to task-capable clients), over every page.
+ */
+async function listedToolCount(url: URL): Promise<number> {
+  const capabilities = {
+    elicitation: { form: {}, url: {} },
+    extensions: { [TASKS_EXTENSION]: {}, [MCP_APPS_EXTENSION]: { mimeTypes: [MCP_APP_MIME_TYPE] } },
+  };
+  const client = await connectClient(url, { capabilities });
+  try {
+    let total = 0;
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor });
+      total += page.tools.length;
+      cursor = page.nextCursor;
+    } while (cursor);
+    return total;
+  } finally {
+    await client.close();
+  }
+}

@@ -128,6 +128,44 @@ describe.each(ADAPTERS)('events on Redis across two replicas (%s)', (adapter) =>
     expect(target.events.every((event) => event.verified)).toBe(true);
   });
 
+  it('E-19, E-28, E-29, E-14: bad input on Redis-backed replicas is a clear -32602 and nothing is stored: tampered, foreign and expired cursors, bad secrets, plain-http callbacks, oversized arguments', async () => {
+    const args = { service: 'bad-input' };
+    const poll = (replica: RunningApp, cursor: unknown) => eventsPost(replica.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: args, cursor });
+    const { cursor } = resultOf(await poll(a, null));
+    const tampered = `${cursor.slice(0, -4)}${cursor.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;
+    expect(errorOf(await poll(b, tampered), -32602).data?.reason).toBeDefined();
+    // A cursor another server sealed (its own requestState keys) is foreign here.
+    const other = await startApp(adapter, { imports: [RedisEventsReplicaModule.forRoot({ url: redis.url, keyPrefix: `${prefix}-other`, commandTimeoutMs: 1_000 }, { requestState: { keys: [Buffer.alloc(32, 3).toString('base64')] } })] });
+    try {
+      const foreign = resultOf(await eventsPost(other.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: args, cursor: null })).cursor;
+      errorOf(await poll(a, foreign), -32602);
+    } finally {
+      await closeReplica(other);
+    }
+    // Expired: a replica with a short cursorTtlMs on the same log refuses the cursor once it is older.
+    const strict = await startApp(adapter, { imports: [RedisEventsReplicaModule.forRoot({ url: redis.url, keyPrefix: prefix, commandTimeoutMs: 1_000 }, { events: { cursorTtlMs: 100 } })] });
+    try {
+      await sleep(200);
+      expect(errorOf(await poll(strict, cursor), -32602).data?.reason).toMatch(/^expired/);
+    } finally {
+      await closeReplica(strict);
+    }
+    const before = (await raw.keys(`${prefix}:events:wh:sub:*`)).length;
+    const target = await receiver();
+    const subscribe = (delivery: Record<string, unknown>, subscriptionArgs: Record<string, unknown> = args) =>
+      eventsPost(a.mcpUrl, 'events/subscribe', { name: 'incident.opened', arguments: subscriptionArgs, delivery }, 'alice');
+    for (const secret of ['whsec_short', `whsec_${Buffer.alloc(23, 1).toString('base64')}`, Buffer.alloc(32, 1).toString('base64')]) {
+      const refused = errorOf(await subscribe({ url: target.url, secret }), -32602);
+      expect(JSON.stringify(refused)).not.toContain(secret);
+    }
+    errorOf(await subscribe({ url: 'http://127.0.0.2:9/hook', secret: target.secret }), -32602);
+    errorOf(await subscribe({ url: target.url, secret: target.secret }, { service: 'x'.repeat(10_000) }), -32602);
+    expect((await raw.keys(`${prefix}:events:wh:sub:*`)).length).toBe(before);
+    await emit(a, { id: 'B-1', service: 'bad-input' }, 'evt_bad_input');
+    await sleep(200);
+    expect(target.requests.filter((request) => request.kind !== 'verification')).toEqual([]);
+  });
+
   it('E-34, E-58: a webhook secret is never in Redis in clear; subscriptions expire in Redis at refreshBefore', async () => {
     const target = await receiver();
     const granted = resultOf(

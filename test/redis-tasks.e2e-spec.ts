@@ -3,12 +3,12 @@ import {
   createApplicationInputHandler,
   createTaskSessionEndpointId,
   createTaskSessionFromClient,
-  type RawClientDispatch,
   resultFromTaskOutcome,
   type V2RequestFraming,
 } from '@modelcontextprotocol/ext-tasks/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisTasksReplicaModule, ReplicaProbe } from './fixtures/redis-tasks.fixture.js';
+import { extTasksRawDispatch } from './support/ext-tasks-dispatch.js';
 import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
 import { mcpPost, requestMeta, type RawResponse } from './support/raw-request.util.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
@@ -18,27 +18,7 @@ const PROTOCOL = '2026-07-28';
 const clientInfo = { name: 'nest-mcp-redis-tasks-e2e', version: '1.0.0' };
 const clientCapabilities = { elicitation: { form: {} } };
 const TASKS_META = requestMeta({ 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } });
-const NAME_FIELD: Record<string, string> = { 'tools/call': 'name', 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' };
 
-/** ext-tasks' `rawDispatch` (its `tasks/*` requests), sent to `url` as `user`. */
-function rawDispatchFor(url: URL, user: string): RawClientDispatch {
-  let seq = 0;
-  return async (request, options) => {
-    const { method, params = {} } = request as { method: string; params?: Record<string, unknown> };
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': PROTOCOL,
-      'mcp-method': method,
-      'x-user': user,
-      ...(NAME_FIELD[method] ? { 'mcp-name': String(params[NAME_FIELD[method]]) } : {}),
-    };
-    for (const [key, value] of Object.entries(options?.context?.headers ?? {})) headers[key.toLowerCase()] = String(value);
-    const response = await fetch(url, { method: 'POST', headers, signal: options?.signal, body: JSON.stringify({ jsonrpc: '2.0', id: `raw-${++seq}`, ...(request as object) }) });
-    const message = (await response.json()) as { result?: never; error?: never };
-    return message.error ? { kind: 'error', error: message.error } : { kind: 'result', result: message.result! };
-  };
-}
 
 /**
  * The official client connected to replica `callUrl` (its `tools/call`), with an ext-tasks session whose task requests
@@ -52,7 +32,7 @@ async function connect(callUrl: URL, tasksUrl: URL, user: string) {
   const asked: string[] = [];
   const session = createTaskSessionFromClient(client, {
     endpointId: await createTaskSessionEndpointId('nest-mcp-redis-tasks-e2e', { url: tasksUrl.href }),
-    rawDispatch: rawDispatchFor(tasksUrl, user),
+    rawDispatch: extTasksRawDispatch(tasksUrl, { 'x-user': user }),
     v2RequestFraming: framing,
     onInputRequest: createApplicationInputHandler({
       elicitation: async (request) => {

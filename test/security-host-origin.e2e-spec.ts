@@ -1,18 +1,24 @@
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS } from './support/app.factory.js';
 import { mcpHeaders, mcpPostViaHttp, requestMeta, type RawPost } from './support/raw-request.util.js';
+import { requireUserNamespaces, spawnNamespaced } from './support/user-namespace.js';
 import { expectError, expectResult, rawHttp, textOf } from './support/wire-response.util.js';
 
 /**
- * DNS rebinding on a non-loopback address (issue #13, item 2), for real: a network namespace of its own with a veth
- * pair in the benchmarking range (198.18.0.0/15, RFC 2544), the server bound to 0.0.0.0 inside it (a child process
- * run with `ip netns exec`), and requests from this namespace to the namespace's veth address — a connection that
- * arrives on a non-loopback address, as behind Docker or Kubernetes. Needs root and iproute2 (`ip netns`); CI runs
- * as root. Elsewhere the tests are skipped and the reason is in their titles.
+ * DNS rebinding on a non-loopback address (issue #13, item 2), for real: a network namespace of its own (a user and
+ * network namespace, `unshare -rn`, so no root is needed: test/support/user-namespace.ts) with a veth pair in the
+ * benchmarking range (198.18.0.0/15, RFC 2544), the server bound to 0.0.0.0 inside it, and requests that arrive on
+ * the namespace's veth address from its other end — a connection between two non-loopback addresses, as behind
+ * Docker or Kubernetes. The test process stays outside: it reaches the server through a Unix socket per application
+ * that the fixture relays into the namespace (the URL, and so the Host header, names the namespace's address). Where
+ * namespaces cannot be made, the tests fail and say how to allow them.
  */
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -20,93 +26,35 @@ const LOADER = join(ROOT, 'test/support/ts-child.loader.mjs');
 const FIXTURE = join(ROOT, 'test/fixtures/host-origin-main.fixture.ts');
 /** The DNS name the second application of the fixture lists in `allowedHosts`. */
 const LISTED_HOST = 'mcp.test';
-
-interface Namespace {
-  name: string;
-  /** The namespace's own address, where the server listens (with every other address of the namespace). */
-  address: string;
-}
-
-/** `ip …`, failing with its stderr. */
-function ip(...args: string[]): string {
-  return execFileSync('ip', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-/** A /30 of 198.18.0.0/15 chosen from the pid (parallel runs do not clash), skipping any already on this host. */
-function freeSubnet(): [string, string] {
-  const used = ip('-o', '-4', 'addr', 'show', 'to', '198.18.0.0/15');
-  for (let step = 0; step < 32_768; step++) {
-    const block = (process.pid + step) % 32_768;
-    const base = 198 * 2 ** 24 + 18 * 2 ** 16 + block * 4;
-    const quad = (value: number) => [value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255].join('.');
-    const [near, far] = [quad(base + 1), quad(base + 2)];
-    if (!used.includes(` ${near}/`) && !used.includes(` ${far}/`)) return [near, far];
-  }
-  throw new Error('no free /30 in 198.18.0.0/15');
-}
-
-/** Creates the namespace and its veth pair, or says why it cannot. Interface names stay within 15 characters. */
-function createNamespace(): Namespace | string {
-  if (process.getuid?.() !== 0) return 'not root: creating a network namespace needs root (CI runs as root)';
-  const name = `mcp-host-origin-${process.pid}`;
-  const [outside, inside] = [`vho${process.pid}o`, `vho${process.pid}i`];
-  try {
-    const [near, far] = freeSubnet();
-    ip('netns', 'add', name);
-    ip('link', 'add', outside, 'type', 'veth', 'peer', 'name', inside);
-    ip('link', 'set', inside, 'netns', name);
-    ip('addr', 'add', `${near}/30`, 'dev', outside);
-    ip('link', 'set', outside, 'up');
-    ip('-n', name, 'addr', 'add', `${far}/30`, 'dev', inside);
-    ip('-n', name, 'link', 'set', inside, 'up');
-    ip('-n', name, 'link', 'set', 'lo', 'up');
-    return { name, address: far };
-  } catch (error) {
-    deleteNamespace(name, outside);
-    return `ip failed: ${((error as { stderr?: string }).stderr || (error as Error).message).trim()}`;
-  }
-}
-
-/** Deleting the namespace also deletes the veth pair; the outside end is removed too in case the move failed. */
-function deleteNamespace(name: string, outside?: string): void {
-  for (const args of [['netns', 'del', name], ...(outside ? [['link', 'del', outside]] : [])]) {
-    try {
-      ip(...args);
-    } catch {
-      // Not there (never created, or already gone with the namespace).
-    }
-  }
-}
-
-const namespace = createNamespace();
-const skipReason = typeof namespace === 'string' ? namespace : undefined;
-if (skipReason) console.warn(`security-host-origin: skipped, ${skipReason}`);
-const skipped = (title: string) => (skipReason ? `${title} (skipped: ${skipReason})` : title);
-
-// CI runs as root with iproute2: there, a namespace that cannot be made is a failure, not a silent skip.
-it.runIf(skipReason && process.env.CI)('a network namespace can be created (required in CI)', () => {
-  throw new Error(`security-host-origin needs a network namespace in CI: ${skipReason}`);
-});
-
-afterAll(() => {
-  if (typeof namespace !== 'string') deleteNamespace(namespace.name);
-});
+/** The two ends of the veth pair: the server listens on every address, requests arrive on SERVER from CLIENT. */
+const [CLIENT, SERVER] = ['198.18.0.1', '198.18.0.2'];
+/** Inside the namespace (as its root): loopback and both ends of a veth pair up, one address each. */
+const SETUP = [
+  'ip link set lo up',
+  'ip link add vho0 type veth peer name vho1',
+  `ip addr add ${CLIENT}/30 dev vho0`,
+  `ip addr add ${SERVER}/30 dev vho1`,
+  'ip link set vho0 up',
+  'ip link set vho1 up',
+];
 
 /** The fixture process inside the namespace, and the URLs of its two applications there. */
 interface Fixture {
-  child: ChildProcessWithoutNullStreams;
+  child: ChildProcessByStdio<null, Readable, Readable>;
   stdout: () => string;
   /** Module defaults (no `allowedHosts`). */
   defaults: URL;
   /** `allowedHosts: [LISTED_HOST]`. */
   listed: URL;
+  /** The relay socket that reaches the application of `url`. */
+  socketOf(url: URL): string;
 }
 
-async function startFixture(ns: Namespace, adapter: string): Promise<Fixture> {
-  const child = spawn('ip', ['netns', 'exec', ns.name, process.execPath, '--import', LOADER, FIXTURE, adapter, LISTED_HOST], {
-    cwd: ROOT,
-    env: { ...process.env, NO_COLOR: '1' },
-  });
+async function startFixture(adapter: string, relays: string): Promise<Fixture> {
+  const child = spawnNamespaced(
+    { setup: SETUP, command: [process.execPath, '--import', LOADER, FIXTURE, adapter, LISTED_HOST] },
+    { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', RELAY_DIR: relays, RELAY_TO: SERVER, RELAY_FROM: CLIENT } },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -116,8 +64,8 @@ async function startFixture(ns: Namespace, adapter: string): Promise<Fixture> {
     const ready = /^\{"ready":(.*)\}$/m.exec(stdout);
     if (ready) {
       const ports = JSON.parse(ready[1]) as { defaults: number; listed: number };
-      const url = (port: number) => new URL(`http://${ns.address}:${port}/mcp`);
-      return { child, stdout: () => stdout, defaults: url(ports.defaults), listed: url(ports.listed) };
+      const url = (port: number) => new URL(`http://${SERVER}:${port}/mcp`);
+      return { child, stdout: () => stdout, defaults: url(ports.defaults), listed: url(ports.listed), socketOf: (target) => join(relays, `${target.port}.sock`) };
     }
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -137,9 +85,12 @@ function toolCall(name: string, host?: string, origin?: string): RawPost {
 
 describe.each(ADAPTERS)('DNS rebinding on a non-loopback address (%s, server on 0.0.0.0 in its own network namespace)', (adapter) => {
   let fixture: Fixture;
+  let relays: string;
 
   beforeAll(async () => {
-    if (typeof namespace !== 'string') fixture = await startFixture(namespace, adapter);
+    requireUserNamespaces('security-host-origin');
+    relays = mkdtempSync(join(tmpdir(), 'host-origin-'));
+    fixture = await startFixture(adapter, relays);
   }, 30_000);
 
   afterAll(async () => {
@@ -147,67 +98,73 @@ describe.each(ADAPTERS)('DNS rebinding on a non-loopback address (%s, server on 
       fixture.child.kill('SIGKILL');
       await once(fixture.child, 'exit');
     }
+    if (relays) rmSync(relays, { recursive: true, force: true });
   });
+
+  /** `mcpPostViaHttp` through the relay of `url`'s application. */
+  const post = (url: URL, call: RawPost) => mcpPostViaHttp(url, { ...call, socketPath: fixture.socketOf(url) });
 
   /** How many times `record` ran on an application, read with a request that must succeed. */
   async function runsOn(url: URL, host?: string): Promise<string> {
-    return textOf(expectResult(await mcpPostViaHttp(url, toolCall('runsSoFar', host)), 'tools/call'));
+    return textOf(expectResult(await post(url, toolCall('runsSoFar', host)), 'tools/call'));
   }
 
-  it.skipIf(skipReason)(skipped('the connection really arrives on a non-loopback address'), () => {
-    expect(fixture.defaults.hostname).toMatch(/^198\.1[89]\./);
+  it('the connection really arrives on a non-loopback address, from another one', async () => {
+    expect(fixture.defaults.hostname).toBe(SERVER);
+    const seen = JSON.parse(textOf(expectResult(await post(fixture.defaults, toolCall('connection')), 'tools/call'))) as { local: string; remote: string };
+    expect(seen).toEqual({ local: SERVER, remote: CLIENT });
   });
 
-  it.skipIf(skipReason)(skipped('Host attacker.example with a matching Origin → 403 / -32600 naming allowedHosts; the tool did not run'), async () => {
+  it('Host attacker.example with a matching Origin → 403 / -32600 naming allowedHosts; the tool did not run', async () => {
     const host = `attacker.example:${fixture.defaults.port}`;
-    const refused = await mcpPostViaHttp(fixture.defaults, toolCall('record', host, `http://${host}`));
+    const refused = await post(fixture.defaults, toolCall('record', host, `http://${host}`));
     expect(expectError(refused, 403, -32600, 'either').message).toContain('allowedHosts');
-    const withoutOrigin = await mcpPostViaHttp(fixture.defaults, toolCall('record', host));
+    const withoutOrigin = await post(fixture.defaults, toolCall('record', host));
     expectError(withoutOrigin, 403, -32600, 'either');
     expect(await runsOn(fixture.defaults)).toBe('0');
   });
 
-  it.skipIf(skipReason)(skipped('Host = the IP literal → 200 and the tool runs, with or without a same-address Origin'), async () => {
+  it('Host = the IP literal → 200 and the tool runs, with or without a same-address Origin', async () => {
     const before = Number(await runsOn(fixture.defaults));
-    const plain = await mcpPostViaHttp(fixture.defaults, toolCall('record'));
+    const plain = await post(fixture.defaults, toolCall('record'));
     expect(textOf(expectResult(plain, 'tools/call'))).toBe(String(before + 1));
-    const sameOrigin = await mcpPostViaHttp(fixture.defaults, toolCall('record', fixture.defaults.host, fixture.defaults.origin));
+    const sameOrigin = await post(fixture.defaults, toolCall('record', fixture.defaults.host, fixture.defaults.origin));
     expect(textOf(expectResult(sameOrigin, 'tools/call'))).toBe(String(before + 2));
   });
 
-  it.skipIf(skipReason)(skipped('Host localhost (a port-forward) with a loopback Origin → 200'), async () => {
-    const response = await mcpPostViaHttp(fixture.defaults, toolCall('runsSoFar', `localhost:${fixture.defaults.port}`, 'http://localhost:6274'));
+  it('Host localhost (a port-forward) with a loopback Origin → 200', async () => {
+    const response = await post(fixture.defaults, toolCall('runsSoFar', `localhost:${fixture.defaults.port}`, 'http://localhost:6274'));
     expectResult(response, 'tools/call');
   });
 
-  it.skipIf(skipReason)(skipped('an IP-literal Host with an attacker Origin → 403 / -32600; the tool did not run'), async () => {
+  it('an IP-literal Host with an attacker Origin → 403 / -32600; the tool did not run', async () => {
     const before = await runsOn(fixture.defaults);
-    const refused = await mcpPostViaHttp(fixture.defaults, toolCall('record', undefined, 'http://attacker.example'));
+    const refused = await post(fixture.defaults, toolCall('record', undefined, 'http://attacker.example'));
     expect(expectError(refused, 403, -32600, 'either').message).toContain('allowedOrigins');
     expect(await runsOn(fixture.defaults)).toBe(before);
   });
 
-  it.skipIf(skipReason)(skipped('no Host header (HTTP/1.0) → 403 / -32600'), async () => {
+  it('no Host header (HTTP/1.0) → 403 / -32600', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'record', arguments: {}, _meta: requestMeta() } });
     const headerLines = Object.entries(mcpHeaders('tools/call', { name: 'record' })).map(([name, value]) => `${name}: ${value}`);
     const request = `POST /mcp HTTP/1.0\r\n${headerLines.join('\r\n')}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-    const answer = await rawHttp(fixture.defaults, request);
+    const answer = await rawHttp(fixture.defaults, request, 5_000, fixture.socketOf(fixture.defaults));
     expect(answer.status).toBe(403);
     expect((JSON.parse(answer.body) as { error: { code: number } }).error.code).toBe(-32600);
     await runsOn(fixture.defaults);
   });
 
-  it.skipIf(skipReason)(skipped('with allowedHosts: the listed name → 200; attacker.example → 403; the next good request works'), async () => {
+  it('with allowedHosts: the listed name → 200; attacker.example → 403; the next good request works', async () => {
     const listedHost = `${LISTED_HOST}:${fixture.listed.port}`;
-    expect(textOf(expectResult(await mcpPostViaHttp(fixture.listed, toolCall('record', listedHost)), 'tools/call'))).toBe('1');
+    expect(textOf(expectResult(await post(fixture.listed, toolCall('record', listedHost)), 'tools/call'))).toBe('1');
     const attacker = `attacker.example:${fixture.listed.port}`;
-    expectError(await mcpPostViaHttp(fixture.listed, toolCall('record', attacker, `http://${attacker}`)), 403, -32600, 'either');
+    expectError(await post(fixture.listed, toolCall('record', attacker, `http://${attacker}`)), 403, -32600, 'either');
     // The IP literal is not listed: with allowedHosts only the listed names pass.
-    expectError(await mcpPostViaHttp(fixture.listed, toolCall('record')), 403, -32600, 'either');
+    expectError(await post(fixture.listed, toolCall('record')), 403, -32600, 'either');
     expect(await runsOn(fixture.listed, listedHost)).toBe('1');
   });
 
-  it.skipIf(skipReason)(skipped('logs the Host policy once per application at startup, under McpHttpTransport, never per request'), () => {
+  it('logs the Host policy once per application at startup, under McpHttpTransport, never per request', () => {
     const lines = fixture.stdout().split('\n').filter((line) => line.includes('[McpHttpTransport]'));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toContain("allowedHosts: ['mcp.example.com']");

@@ -3,7 +3,6 @@ import {
   createApplicationInputHandler,
   createTaskSessionEndpointId,
   createTaskSessionFromClient,
-  type RawClientDispatch,
   resultFromTaskOutcome,
   type TaskEnabledSession,
   type V2RequestFraming,
@@ -13,6 +12,7 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { MCP_TASK_STORE, type McpTaskStore } from 'nest-mcp/backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extTasksRawDispatch } from './support/ext-tasks-dispatch.js';
 import { AUDIT_SCOPE, TaskAccessModule, TaskAccessProbe } from './fixtures/task-access.fixture.js';
 import { ADAPTERS, type AdapterName } from './support/app.factory.js';
 import { freePort } from './support/free-port.js';
@@ -43,7 +43,6 @@ const PROTOCOL = '2026-07-28';
 const TASKS_CAPABILITIES = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const TASKS_META = requestMeta({ 'io.modelcontextprotocol/clientCapabilities': TASKS_CAPABILITIES });
 const clientInfo = { name: 'task-access-e2e', version: '1.0.0' };
-const NAME_FIELD: Record<string, string> = { 'tools/call': 'name', 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' };
 
 /** Splits `Bearer k="v", …` into its parameters. */
 function challengeOf(response: { headers: Headers }): Record<string, string> {
@@ -91,21 +90,7 @@ describe.each(ADAPTERS)('task access over HTTP with real tokens (%s)', (adapter:
       headers.set('authorization', `Bearer ${bearer}`);
       return fetch(input, { ...init, headers });
     };
-    const rawDispatch: RawClientDispatch = async (request, options) => {
-      const { method, params = {} } = request as { method: string; params?: Record<string, unknown> };
-      const headers: Record<string, string> = {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': PROTOCOL,
-        'mcp-method': method,
-        authorization: `Bearer ${bearer}`,
-        ...(NAME_FIELD[method] ? { 'mcp-name': String(params[NAME_FIELD[method]]) } : {}),
-      };
-      for (const [key, value] of Object.entries(options?.context?.headers ?? {})) headers[key.toLowerCase()] = String(value);
-      const response = await fetch(mcpUrl, { method: 'POST', headers, signal: options?.signal, body: JSON.stringify({ jsonrpc: '2.0', id: 'raw', ...(request as object) }) });
-      const message = (await response.json()) as { result?: never; error?: never };
-      return message.error ? { kind: 'error', error: message.error } : { kind: 'result', result: message.result! };
-    };
+    const rawDispatch = extTasksRawDispatch(mcpUrl, { authorization: `Bearer ${bearer}` });
     const clientCapabilities = { elicitation: { form: {} } };
     const client = new Client(clientInfo, { capabilities: clientCapabilities, versionNegotiation: { mode: { pin: PROTOCOL } } });
     await client.connect(new StreamableHTTPClientTransport(mcpUrl, { fetch: withToken }));

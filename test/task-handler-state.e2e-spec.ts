@@ -3,13 +3,13 @@ import {
   createApplicationInputHandler,
   createTaskSessionEndpointId,
   createTaskSessionFromClient,
-  type RawClientDispatch,
   resultFromTaskOutcome,
   type TaskEnabledSession,
   type V2RequestFraming,
 } from '@modelcontextprotocol/ext-tasks/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TaskHandlerStateModule, TaskHolds } from './fixtures/task-handler-state.fixture.js';
+import { extTasksRawDispatch } from './support/ext-tasks-dispatch.js';
 import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
 import { connectLegacyClient } from './support/legacy-client.factory.js';
 import { assertAllLegacyValid, legacyRecordingFetch } from './support/legacy-schema.validator.js';
@@ -23,7 +23,6 @@ import { assertAllLegacyValid, legacyRecordingFetch } from './support/legacy-sch
 const PROTOCOL = '2026-07-28';
 const clientInfo = { name: 'nest-mcp-task-state-e2e', version: '1.0.0' };
 const clientCapabilities = { elicitation: { form: {} } };
-const NAME_FIELD: Record<string, string> = { 'tools/call': 'name', 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' };
 
 /** Answers the two questions of `book_later`, and records what was asked. */
 function answers(asked: string[]) {
@@ -41,25 +40,6 @@ function answers(asked: string[]) {
   });
 }
 
-/** ext-tasks' raw dispatch on the 2026-07-28 wire: one POST per request, `x-user` as the caller. */
-function rawDispatchFor(url: URL, user: string): RawClientDispatch {
-  let seq = 0;
-  return async (request, options) => {
-    const { method, params = {} } = request as { method: string; params?: Record<string, unknown> };
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': PROTOCOL,
-      'mcp-method': method,
-      'x-user': user,
-      ...(NAME_FIELD[method] ? { 'mcp-name': String(params[NAME_FIELD[method]]) } : {}),
-    };
-    for (const [key, value] of Object.entries(options?.context?.headers ?? {})) headers[key.toLowerCase()] = String(value);
-    const response = await fetch(url, { method: 'POST', headers, signal: options?.signal, body: JSON.stringify({ jsonrpc: '2.0', id: `raw-${++seq}`, ...(request as object) }) });
-    const message = (await response.json()) as { result?: never; error?: never };
-    return message.error ? { kind: 'error', error: message.error } : { kind: 'result', result: message.result! };
-  };
-}
 
 const withUser =
   (user: string): typeof fetch =>
@@ -93,7 +73,7 @@ describe.each(ADAPTERS)('handler state across task rounds (%s)', (adapter) => {
     const framing: V2RequestFraming = { protocolVersion: PROTOCOL, clientInfo, clientCapabilities };
     const session = createTaskSessionFromClient(client, {
       endpointId: await createTaskSessionEndpointId('nest-mcp-task-state-e2e', { url: running.mcpUrl.href }),
-      rawDispatch: rawDispatchFor(running.mcpUrl, 'alice'),
+      rawDispatch: extTasksRawDispatch(running.mcpUrl, { 'x-user': 'alice' }),
       v2RequestFraming: framing,
       onInputRequest: answers(asked),
     });

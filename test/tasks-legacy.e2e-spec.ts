@@ -358,3 +358,32 @@ describe('2025-11-25 core tasks over stdio', () => {
     expect(listed.result.tasks.map((task: { taskId: string }) => task.taskId)).toEqual([taskId]);
   });
 });
+
+describe('2025-11-25 beforeTask with the module settings', () => {
+  let stdio: InProcessStdio;
+  beforeAll(async () => {
+    stdio = await startInProcessStdio({ imports: [legacyTasksModule({ logging: { defaultLevel: 'warning' } })] });
+  });
+  afterAll(async () => {
+    await stdio?.close();
+  });
+
+  it("logs at logging.defaultLevel from a session's beforeTask, as from any handler (the settings ride on the call)", async () => {
+    const request = (id: string, method: string, params: Record<string, unknown>) => {
+      stdio.send({ jsonrpc: '2.0', id, method, params });
+      return stdio.output.response(id);
+    };
+    await request('init', 'initialize', { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'stdio-tasks', version: '1' } });
+    stdio.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await request('level', 'logging/setLevel', { level: 'debug' });
+
+    stdio.send({ jsonrpc: '2.0', id: 'create', method: 'tools/call', params: { name: 'greetLater', arguments: {}, task: {} } });
+    const ask = await stdio.output.waitFor((message) => message.method === 'elicitation/create');
+    const log = stdio.output.messages.find((message) => message.method === 'notifications/message');
+    assertValidLegacyServerMessage(log);
+    expect(log?.params).toMatchObject({ level: 'warning', data: 'asking before the task exists' });
+    stdio.send({ jsonrpc: '2.0', id: ask.id, result: { action: 'accept', content: { name: 'eve' } } });
+    const created = await stdio.output.response('create');
+    expect(created.result.task.taskId).toEqual(expect.any(String));
+  });
+});

@@ -3,13 +3,13 @@ import {
   createApplicationInputHandler,
   createTaskSessionEndpointId,
   createTaskSessionFromClient,
-  type RawClientDispatch,
   resultFromTaskOutcome,
   type SerializedTaskReference,
   type V2RequestFraming,
 } from '@modelcontextprotocol/ext-tasks/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NoMalloryGuard, TaskProbe, TasksFixtureModule } from './fixtures/tasks.fixture.js';
+import { extTasksRawDispatch } from './support/ext-tasks-dispatch.js';
 import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
 import { until, untilAsync } from './support/wait.util.js';
 import { requestMeta } from './support/raw-request.util.js';
@@ -19,35 +19,7 @@ import { taskId as asTaskId } from '@modelcontextprotocol/ext-tasks/core';
 const PROTOCOL = '2026-07-28';
 const clientInfo = { name: 'nest-mcp-tasks-e2e', version: '1.0.0' };
 const clientCapabilities = { elicitation: { form: {} } };
-const NAME_FIELD: Record<string, string> = { 'tools/call': 'name', 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' };
 
-/**
- * The `rawDispatch` ext-tasks needs on the 2026-07-28 wire (EXT-TASKS digest §14): one POST per request with the
- * standard headers, `x-user` as the caller, and ext-tasks' own headers merged case-insensitively.
- */
-function rawDispatchFor(url: URL, user: string): RawClientDispatch {
-  let seq = 0;
-  return async (request, options) => {
-    const { method, params = {} } = request as { method: string; params?: Record<string, unknown> };
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': PROTOCOL,
-      'mcp-method': method,
-      'x-user': user,
-      ...(NAME_FIELD[method] ? { 'mcp-name': String(params[NAME_FIELD[method]]) } : {}),
-    };
-    for (const [key, value] of Object.entries(options?.context?.headers ?? {})) headers[key.toLowerCase()] = String(value);
-    const response = await fetch(url, {
-      method: 'POST',
-      headers,
-      signal: options?.signal,
-      body: JSON.stringify({ jsonrpc: '2.0', id: `raw-${++seq}`, ...(request as object) }),
-    });
-    const message = (await response.json()) as { result?: never; error?: never };
-    return message.error ? { kind: 'error', error: message.error } : { kind: 'result', result: message.result! };
-  };
-}
 
 /** An official client and an ext-tasks session on it, for one caller. */
 async function connect(url: URL, user: string, answer: (message: string) => Record<string, unknown> = () => ({ confirm: true })) {
@@ -58,7 +30,7 @@ async function connect(url: URL, user: string, answer: (message: string) => Reco
   const asked: string[] = [];
   const session = createTaskSessionFromClient(client, {
     endpointId: await createTaskSessionEndpointId('nest-mcp-tasks-e2e', { url: url.href }),
-    rawDispatch: rawDispatchFor(url, user),
+    rawDispatch: extTasksRawDispatch(url, { 'x-user': user }),
     v2RequestFraming: framing,
     onInputRequest: createApplicationInputHandler({
       elicitation: async (request) => {

@@ -3,6 +3,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { McpTestingClient, McpTestingError } from 'nest-mcp/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskProbe, TasksFixtureModule } from './fixtures/tasks.fixture.js';
+import { until } from './support/wait.util.js';
 
 /**
  * nest-mcp/testing driving tasks (`@McpTool({ task })`): start, poll, answer an input round, cancel, await the
@@ -41,6 +42,19 @@ describe.each(['in-process', 'http'] as const)('McpTestingClient tasks (%s)', (m
     expect(task.status).toBe('completed');
     expect(task.done).toBe(true);
   });
+
+  // #region docs:kit-task-status
+  it('shows what ctx.status set while the task works', async () => {
+    const label = `${mode}-staged`;
+    const task = await client.startTask('staged_job', { label });
+    await until(() => moduleRef.get(TaskProbe).release.has(label), 5_000, 'the round to wait for its release');
+
+    expect((await task.poll()).statusMessage).toBe('Waiting for a build agent');
+
+    moduleRef.get(TaskProbe).release.get(label)!();
+    expect((await task.result()).text()).toBe(`staged ${label}`);
+  });
+  // #endregion docs:kit-task-status
 
   it('polls a task through an input round answered with tasks/update', async () => {
     const task = await client.startTask('incident_report', { incident: `INC-${mode}` });

@@ -3,6 +3,8 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test, type TestingModule, type TestingModuleBuilder } from '@nestjs/testing';
 import { McpTestingClient, McpTestingError, type McpTestingRequestOptions } from 'nest-mcp/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MetaKeys } from '../libs/mcp/src/protocol/meta-keys.constants.js';
+import { InProcessTestingTransport } from '../libs/mcp/src/testing/in-process.transport.js';
 import { AdminGuard, BackupsModule, BackupStore } from './fixtures/backups.fixture.js';
 
 /**
@@ -70,6 +72,14 @@ describe('McpTestingClient with a TestingModule (in-process)', () => {
     expect((await client.callTool('whoami')).text()).toBe('anonymous');
   });
   // #endregion docs:request-object
+
+  it('runs the 2026-07-28 preamble every transport runs: an unsupported protocol version is -32022', async () => {
+    await moduleRef.init();
+    const transport = InProcessTestingTransport.from(moduleRef);
+    const message = { jsonrpc: '2.0' as const, id: 1, method: 'tools/list', params: { _meta: { [MetaKeys.protocolVersion]: '2099-01-01', [MetaKeys.clientCapabilities]: {} } } };
+    const reply = await transport.send({ message, options: {}, onNotification: () => undefined });
+    expect([reply.httpStatus, 'error' in reply.response && reply.response.error.code]).toEqual([400, -32022]);
+  });
 
   it('reports a handler that asks without an answer scripted', async () => {
     const client = await McpTestingClient.create(moduleRef, { capabilities: FORM });

@@ -26,6 +26,8 @@ import { runScaleOut } from './workloads/redis.workload.js';
 import { runTasks, TASKS_SERVERS } from './workloads/tasks.workload.js';
 import { renderAuth, runAuth } from './workloads/auth.workload.js';
 import { renderCache, renderThrottler, runCache, runThrottler } from './workloads/ecosystem.workload.js';
+import { renderEvents, runEvents } from './workloads/events.workload.js';
+import { renderTelemetry, runTelemetry } from './workloads/telemetry.workload.js';
 
 /** dist/bench/bench/harness → the repository root. */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -86,7 +88,7 @@ function publish(result: RunResult, file: string, options: BenchOptions): void {
   console.log(renderResults(result, relative(ROOT, file)));
   if (options.docs) {
     // The scale-out section has a block of its own: a run of `--only redis` leaves the main block as it was.
-    const main = [result.echo, result.stream, result.memory, result.listen, result.mrtr, result.tasks, result.bootstrap].some(Boolean);
+    const main = [result.echo, result.stream, result.memory, result.listen, result.mrtr, result.tasks, result.bootstrap, result.telemetry].some(Boolean);
     if (main || !result.redis) updateDocs(DOCS, result, file, ROOT, (block) => docsTemplate(block, result, relative(ROOT, file)));
     if (result.redis) updateScaleOutDocs(DOCS, result, runHeader(result, relative(ROOT, file)), END);
     log(`updated ${relative(ROOT, DOCS)}`);
@@ -189,6 +191,19 @@ async function main(): Promise<number> {
     await step(result, 'throttler', async () => {
       result.throttler = await runThrottler(options);
       console.log(renderThrottler(result.throttler));
+    });
+  }
+  if (wants('telemetry')) {
+    await step(result, 'telemetry', async () => {
+      result.telemetry = await runTelemetry(options);
+      console.log(renderTelemetry(result.telemetry));
+    });
+  }
+
+  if (wants('events')) {
+    await step(result, 'events', async () => {
+      result.events = await runEvents(options);
+      console.log(renderEvents(result.events));
     });
   }
 

@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { ALL_SERVER_IDS, BASELINE_OF, type ServerId } from './servers.js';
 
-export const WORKLOADS = ['echo', 'stream', 'memory', 'listen', 'mrtr', 'tasks', 'bootstrap', 'redis', 'auth', 'cache', 'throttler'] as const;
+export const WORKLOADS = ['echo', 'stream', 'memory', 'listen', 'mrtr', 'tasks', 'bootstrap', 'redis', 'auth', 'cache', 'throttler', 'events', 'telemetry'] as const;
 export type WorkloadName = (typeof WORKLOADS)[number];
 
 export interface BenchOptions {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { LISTEN_TARGET_KB, RSS_GROWTH_TARGET_MB } from './analysis.js';
 import type { ProfileFrame, ProfileResults, RunResult } from './result.interface.js';
+import { renderTelemetry } from './workloads/telemetry.workload.js';
 import { scaleOutSection } from './scale-out-report.js';
 import { SERVERS, type ServerId } from './servers.js';
 
@@ -275,6 +276,7 @@ export function renderResults(result: RunResult, resultFile?: string, parts: 'al
     mrtrSection(result),
     tasksSection(result),
     bootstrapSection(result),
+    renderTelemetry(result.telemetry),
     parts === 'all' ? scaleOutSection(result) : '',
     profileSection(result),
   ]

@@ -1,7 +1,9 @@
+import type { EventsResults } from './workloads/events.workload.js';
 import type { AuthResults } from './auth-result.interface.js';
 import type { PairedResults } from './paired-result.interface.js';
 import type { ScaleOutResults } from './scale-out-result.interface.js';
 import type { ServerId } from './servers.js';
+import type { TelemetryResults } from './workloads/telemetry.workload.js';
 
 /** The JSON written to bench/results/<timestamp>-<mode>.json (one file per run). */
 
@@ -212,6 +214,10 @@ export interface RunResult {
   cache?: PairedResults;
   /** The `throttler` workload: the throttler's guard against no guard (issue #30). */
   throttler?: PairedResults;
+  /** The `events` workload: push streams against listen notifications, webhooks, polls (issue #26). */
+  events?: EventsResults;
+  /** The `telemetry` workload: an OpenTelemetry SDK registered, the API alone, and `telemetry: false` (issue #27). */
+  telemetry?: TelemetryResults;
   profile?: ProfileResults;
   ratios: RatioRow[];
   targets: TargetRow[];

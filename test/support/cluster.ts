@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { REPO_ROOT } from './forked-server.js';
+import { freePort } from './free-port.js';
 import { type NginxBalancer, startNginx } from './nginx.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
@@ -61,6 +62,11 @@ export interface ClusterOptions {
   taskLockMs?: number;
   /** Length of a step of the demo's incident_report (`INCIDENT_STEP_MS`). Default 1,000. */
   incidentStepMs?: number;
+  /**
+   * Runs every replica with `--otel` (apps/demo/src/observability/telemetry.setup.ts): traces by OTLP/HTTP to
+   * `tracesUrl`, each replica as service `replica-<index>`, its Prometheus metrics on a free port of its own.
+   */
+  otel?: { tracesUrl: string };
 }
 
 /** How long a replica may take to start: each child compiles the sources with SWC (two cores on CI). */
@@ -93,7 +99,16 @@ export async function startCluster(options: ClusterOptions = {}): Promise<DemoCl
       INCIDENT_STEP_MS: String(options.incidentStepMs ?? 1_000),
     };
     const started = await Promise.allSettled(
-      Array.from({ length: options.replicas ?? 3 }, (_, index) => startReplica(index, { ...env, MCP_SESSION_ROUTE: `r${index + 1}` })),
+      Array.from({ length: options.replicas ?? 3 }, async (_, index) => {
+        const replicaEnv = { ...env, MCP_SESSION_ROUTE: `r${index + 1}` };
+        if (!options.otel) return startReplica(index, replicaEnv);
+        const otelEnv = {
+          OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: options.otel.tracesUrl,
+          OTEL_SERVICE_NAME: `replica-${index}`,
+          OTEL_EXPORTER_PROMETHEUS_PORT: String(await freePort()),
+        };
+        return startReplica(index, { ...replicaEnv, ...otelEnv }, ['--otel']);
+      }),
     );
     for (const result of started) if (result.status === 'fulfilled') replicas.push(result.value);
     const failed = started.find((result) => result.status === 'rejected');
@@ -120,10 +135,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<DemoCl
 }
 
 /** Starts one demo replica and resolves once it printed the URL it listens on. */
-export async function startReplica(index: number, env: Record<string, string>): Promise<Replica> {
+export async function startReplica(index: number, env: Record<string, string>, args: readonly string[] = []): Promise<Replica> {
   const child = spawn(
     process.execPath,
-    ['--import', `${REPO_ROOT}test/support/ts-child.loader.mjs`, `${REPO_ROOT}apps/demo/src/main.ts`],
+    ['--import', `${REPO_ROOT}test/support/ts-child.loader.mjs`, `${REPO_ROOT}apps/demo/src/main.ts`, ...args],
     {
       cwd: REPO_ROOT,
       env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', NO_COLOR: '1', FORCE_COLOR: '0' },

@@ -49,6 +49,11 @@ export interface RawPost {
   headers?: Record<string, string | undefined>;
   /** Sends this exact body instead of building one. */
   rawBody?: string;
+  /**
+   * Connects to this Unix socket instead of the URL's host and port (the URL still gives the Host header): a relay
+   * into a network namespace the test process is not in (test/security-host-origin.e2e-spec.ts).
+   */
+  socketPath?: string;
 }
 
 export interface RawResponse {
@@ -123,7 +128,7 @@ export function mcpPostViaHttp(url: URL, call: RawPost): Promise<RawResponse> {
     else headers[name.toLowerCase()] = value;
   }
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(url, { method: 'POST', headers }, (incoming) => {
+    const outgoing = httpRequest(url, { method: 'POST', headers, ...(call.socketPath !== undefined && { socketPath: call.socketPath }) }, (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
       incoming.on('error', reject);

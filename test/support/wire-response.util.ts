@@ -100,11 +100,12 @@ export interface RawHttpAnswer {
 
 /**
  * Writes `request` to a fresh TCP connection and reads until the server closes it (or `timeoutMs`). For requests
- * no HTTP client library will send.
+ * no HTTP client library will send. With `socketPath`, the connection goes to that Unix socket instead (a relay into
+ * a network namespace).
  */
-export function rawHttp(url: URL, request: string | Buffer, timeoutMs = 5_000): Promise<RawHttpAnswer> {
+export function rawHttp(url: URL, request: string | Buffer, timeoutMs = 5_000, socketPath?: string): Promise<RawHttpAnswer> {
   return new Promise((resolve) => {
-    const socket = connect(Number(url.port), url.hostname);
+    const socket = socketPath === undefined ? connect(Number(url.port), url.hostname) : connect(socketPath);
     const chunks: Buffer[] = [];
     let error: string | undefined;
     const timer = setTimeout(() => {

@@ -13,7 +13,7 @@ const NameForm = McpForm.object({ name: McpForm.string({ description: 'Your name
 /** Waits `ms`, or throws once the task is cancelled (`ctx.signal`). */
 const work = (ms: number, ctx: McpToolContext) => sleep(ms, undefined, { signal: ctx.signal });
 
-/** The fixture tools of the tasks extension scenarios (EXT-TASKS digest §11.3; exact names). */
+/** The fixture tools of the conformance suite's tasks extension scenarios (their exact names). */
 @Injectable()
 export class TaskTools {
   @McpTool({

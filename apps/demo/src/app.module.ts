@@ -8,6 +8,7 @@ import { FeatureFlags, FeatureFlagsTools } from './feature-flags/index.js';
 import { IncidentsModule } from './incidents/index.js';
 import { IntegrationsModule } from './integrations/index.js';
 import { ServicesModule } from './services/index.js';
+import { devWebhookOptions, OpsEventsModule } from './ops-events/index.js';
 import { OPS_SKILLS } from './skills/index.js';
 
 // #region docs:app-module
@@ -29,6 +30,10 @@ const OPS_CONSOLE: McpModuleOptions = {
   auth: OPS_AUTH,
   // Skills for agents (SEP-2640): triage an incident, roll a release out (apps/demo/skills, docs/skills.md).
   skills: OPS_SKILLS,
+  // Events (deployment.finished, incident.opened, service.status_changed; docs/events.md): poll and push streams
+  // always; webhooks need a principal (--auth), or MCP_DEV_WEBHOOKS=1 for a local trial (development only: loopback
+  // callbacks allowed, every caller of the plain demo is "dev-user").
+  ...devWebhookOptions(process.env, OPS_AUTH),
 };
 
 /** Root module of the operations console: the MCP server at `/mcp` plus the console's features. */
@@ -42,6 +47,7 @@ const OPS_CONSOLE: McpModuleOptions = {
     IntegrationsModule,
     IncidentsModule,
     BuildsModule,
+    OpsEventsModule,
   ],
   // Feature flags register tools at run time through McpRegistry, which McpModule exports to this module only.
   providers: [FeatureFlags, FeatureFlagsTools],

@@ -2,6 +2,7 @@ import { type INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { OPS_AUTH } from './access/index.js';
 import { AppModule } from './app.module.js';
+import { startDemoTelemetry } from './observability/telemetry.setup.js';
 
 /** The HTTP platforms the console can be served on. */
 type AdapterName = 'express' | 'fastify';
@@ -27,11 +28,16 @@ async function createApp(adapter: AdapterName): Promise<INestApplication> {
 
 async function bootstrap(): Promise<void> {
   const adapter = adapterName();
+  // `--otel`: the OpenTelemetry SDK first, before Nest creates anything (docs/observability.md).
+  const telemetry = process.argv.includes('--otel') ? await startDemoTelemetry() : undefined;
   const app = await createApp(adapter);
   app.enableShutdownHooks();
+  // Flushed as the application shuts down (Nest's shutdown hooks run on SIGTERM/SIGINT), so the last spans leave.
+  if (telemetry) process.once('beforeExit', () => void telemetry.shutdown());
   await app.listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? '127.0.0.1');
   // getUrl() reports the bound port, which matters with PORT=0.
   Logger.log(`MCP server (${adapter}) listening on ${await app.getUrl()}/mcp`, 'Bootstrap');
+  if (telemetry) Logger.log(`OpenTelemetry on: traces by OTLP/HTTP, metrics for Prometheus at ${telemetry.metricsUrl}`, 'Bootstrap');
   if (OPS_AUTH) {
     const servers = OPS_AUTH.authorizationServers.join(', ');
     Logger.log(`Authorization on: bearer tokens from ${servers} for ${OPS_AUTH.resource}`, 'Bootstrap');

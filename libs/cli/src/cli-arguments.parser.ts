@@ -2,7 +2,7 @@ import { CliError } from './cli.error.js';
 import { splitShellWords } from './shell-words.util.js';
 
 /** The commands of `nest-mcp`. */
-export type CliCommand = 'tools' | 'call' | 'read' | 'prompt';
+export type CliCommand = 'tools' | 'call' | 'read' | 'prompt' | 'events';
 
 /** Where the server is: a Streamable HTTP endpoint, or a command to start that speaks MCP on stdio. */
 export type CliTarget = { kind: 'http'; url: URL } | { kind: 'stdio'; command: string; args: string[] };
@@ -11,7 +11,7 @@ export type CliTarget = { kind: 'http'; url: URL } | { kind: 'stdio'; command: s
 export interface CliInvocation {
   command: CliCommand;
   target: CliTarget;
-  /** The tool (`call`), URI (`read`) or prompt (`prompt`). */
+  /** The tool (`call`), URI (`read`), prompt (`prompt`) or event type (`events`, optional: without it, the catalog). */
   name?: string;
   /** `--arg key=value`, in order. */
   args: [string, string][];
@@ -29,21 +29,30 @@ export interface CliInvocation {
   env: [string, string | undefined][];
   /** `--inherit-env`: a stdio server gets the CLI's whole environment, not the minimal one. */
   inheritEnv: boolean;
+  /** `events --follow`: keep following the type (a push stream, or polling) until interrupted. */
+  follow: boolean;
+  /** `events --poll`: follow by polling even when the type offers push. */
+  poll: boolean;
+  /** `events --cursor c`: where to start (default: now). */
+  cursor?: string;
 }
 
 /** `--help` or `--version` instead of a command. */
 export type CliRequest = { kind: 'run'; invocation: CliInvocation } | { kind: 'help' } | { kind: 'version' };
 
-const COMMANDS: ReadonlySet<string> = new Set(['tools', 'call', 'read', 'prompt']);
-const NEEDS_NAME: Record<CliCommand, string | undefined> = { tools: undefined, call: '<tool>', read: '<uri>', prompt: '<name>' };
+const COMMANDS: ReadonlySet<string> = new Set(['tools', 'call', 'read', 'prompt', 'events']);
+const NEEDS_NAME: Record<CliCommand, string | undefined> = { tools: undefined, call: '<tool>', read: '<uri>', prompt: '<name>', events: undefined };
+/** Commands whose name is optional. */
+const OPTIONAL_NAME: ReadonlySet<CliCommand> = new Set(['events']);
 const APPLICABLE_OPTIONS: Record<CliCommand, string[]> = {
   tools: [],
   call: ['--arg', '--json', '--answer'],
   read: ['--answer'],
   prompt: ['--arg', '--json', '--answer'],
+  events: ['--arg', '--json', '--follow', '--poll', '--cursor'],
 };
-const VALUE_OPTIONS = new Set(['--stdio', '--arg', '--json', '--answer', '--timeout', '--env']);
-const FLAG_OPTIONS = new Set(['--plain', '--verbose', '--inherit-env', '--help', '-h', '--version']);
+const VALUE_OPTIONS = new Set(['--stdio', '--arg', '--json', '--answer', '--timeout', '--env', '--cursor']);
+const FLAG_OPTIONS = new Set(['--plain', '--verbose', '--inherit-env', '--help', '-h', '--version', '--follow', '--poll']);
 /** Options about the process `--stdio` starts. */
 const STDIO_OPTIONS = ['--env', '--inherit-env'];
 
@@ -81,17 +90,23 @@ export function parseCliArguments(argv: readonly string[]): CliRequest {
   if (flags.has('--version')) return { kind: 'version' };
 
   const command = positional.shift();
-  if (command === undefined) throw CliError.usage('missing command: tools, call, read or prompt');
-  if (!COMMANDS.has(command)) throw CliError.usage(`unknown command "${command}": expected tools, call, read or prompt`);
+  if (command === undefined) throw CliError.usage('missing command: tools, call, read, prompt or events');
+  if (!COMMANDS.has(command)) throw CliError.usage(`unknown command "${command}": expected tools, call, read, prompt or events`);
   const target = readTarget(positional, single(values, '--stdio'));
   const nameLabel = NEEDS_NAME[command as CliCommand];
-  const name = nameLabel ? positional.shift() : undefined;
+  const name = nameLabel || OPTIONAL_NAME.has(command as CliCommand) ? positional.shift() : undefined;
   if (nameLabel && name === undefined) throw CliError.usage(`${command} needs ${nameLabel}`);
   if (positional.length > 0) throw CliError.usage(`unexpected argument "${positional[0]}"`);
   const applicable = APPLICABLE_OPTIONS[command as CliCommand];
-  for (const option of ['--arg', '--json', '--answer']) {
-    if (values.has(option) && !applicable.includes(option)) throw CliError.usage(`${option} does not apply to ${command}`);
+  for (const option of ['--arg', '--json', '--answer', '--cursor', '--follow', '--poll']) {
+    if ((values.has(option) || flags.has(option)) && !applicable.includes(option)) throw CliError.usage(`${option} does not apply to ${command}`);
   }
+  if (command === 'events' && name === undefined) {
+    for (const option of ['--arg', '--json', '--cursor', '--follow', '--poll']) {
+      if (values.has(option) || flags.has(option)) throw CliError.usage(`${option} needs an event type: nest-mcp events <target> <name> ${option}`);
+    }
+  }
+  if (flags.has('--poll') && !flags.has('--follow')) throw CliError.usage('--poll applies with --follow');
   for (const option of STDIO_OPTIONS) {
     if (target.kind !== 'stdio' && (values.has(option) || flags.has(option))) throw CliError.usage(`${option} applies to --stdio targets only`);
   }
@@ -110,6 +125,9 @@ export function parseCliArguments(argv: readonly string[]): CliRequest {
       timeoutMs: readTimeout(single(values, '--timeout')),
       env: (values.get('--env') ?? []).map(readEnv),
       inheritEnv: flags.has('--inherit-env'),
+      follow: flags.has('--follow'),
+      poll: flags.has('--poll'),
+      cursor: single(values, '--cursor'),
     },
   };
 }

@@ -6,6 +6,7 @@ Usage:
   nest-mcp call   <target> <tool>   [--arg key=value …] [--json '{…}'] [--answer key='{…}' …]
   nest-mcp read   <target> <uri>    [--answer key='{…}' …]
   nest-mcp prompt <target> <name>   [--arg key=value …] [--json '{…}'] [--answer key='{…}' …]
+  nest-mcp events <target> [<name>] [--arg key=value …] [--json '{…}'] [--cursor c] [--follow [--poll]]
 
 Target:
   http://host:port/mcp              a Streamable HTTP endpoint
@@ -18,6 +19,10 @@ Options:
   --json '{…}'         all arguments as one JSON object (--arg wins on the same key)
   --answer key=…       the answer to the elicitation with that key: a JSON object (accept with that content),
                        or accept, decline, cancel
+  --follow             events: keep following the type until Ctrl+C — a push stream (events/stream) when the
+                       type offers one, else polling (events/poll at the server's nextPollMs)
+  --poll               events --follow: poll even when the type offers a push stream
+  --cursor c           events: start after this cursor (from an earlier run's output), not now
   --timeout ms         longest wait for the server; progress resets it (default 600000)
   --plain              machine output even on a terminal
   --verbose            show the stdio server's stderr
@@ -25,6 +30,9 @@ Options:
   --inherit-env        give the stdio server your whole environment (secrets included)
   -h, --help           this help
 
+events without a name lists the server's event types; with one it polls once (from --cursor, else from now) and
+prints the result, or with --follow one line per event: NDJSON {eventId, name, timestamp, data, cursor} when piped
+(and {"type":"truncated"|"terminated",…} lines when events may have been missed or the server ended the stream).
 On a terminal, progress is a live bar and elicitations are asked as a form. Otherwise progress goes to stderr as
 NDJSON ProgressEvents, the result goes to stdout as JSON, and answers come from --answer.
 The server's text never reaches the terminal raw: control characters (escape sequences, \\r, C1, bidi overrides)

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { CliInvocation } from './cli-arguments.parser.js';
 import type { ElicitationResponder } from './elicitation-responder.interface.js';
+import { type EventsOutput, runEvents } from './events.command.js';
 import type { ClientProgress } from './progress.relay.js';
 import type { TaskChannel, WireTask } from './task.channel.js';
 import { watchTask } from './task.watcher.js';
@@ -16,11 +17,16 @@ export interface CommandContext {
   timeoutMs: number;
   /** Sent in the request's `_meta`, so the server's logs and progress events carry the same trace. */
   traceparent: string;
+  /** Where `events --follow` writes its lines. */
+  events: EventsOutput;
 }
 
-/** What a command produced: the result to print, and a one-line reason when it counts as a failure. */
+/**
+ * What a command produced: the result to print (none when the command printed as it went: `events --follow`), and a
+ * one-line reason when it counts as a failure.
+ */
 export interface CommandOutcome {
-  result: Record<string, unknown>;
+  result?: Record<string, unknown>;
   failure?: string;
 }
 
@@ -46,6 +52,12 @@ export async function runCommand(invocation: CliInvocation, context: CommandCont
       return {
         result: (await client.getPrompt({ name: invocation.name!, arguments: buildPromptArguments(invocation.args, invocation.json), _meta }, options)) as Record<string, unknown>,
       };
+    case 'events': {
+      const result = await runEvents(invocation, context.tasks.channel, context.signal, context.events);
+      // Following ends with Ctrl+C: the command was interrupted (exit 130), having printed every event it got.
+      if (invocation.follow && context.signal.aborted) throw context.signal.reason;
+      return { result };
+    }
   }
 }
 

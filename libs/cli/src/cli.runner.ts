@@ -85,9 +85,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       signal: abort.signal,
       timeoutMs: invocation.timeoutMs ?? CLI_DEFAULT_TIMEOUT_MS,
       traceparent,
+      events: { out: io.stdout, err: io.stderr, forPeople: !invocation.plain && Boolean(io.stdout.isTTY) },
     });
     reporter.finish();
-    printResult(invocation.command, outcome.result, io.stdout, !invocation.plain && Boolean(io.stdout.isTTY));
+    if (outcome.result) printResult(invocation.command, outcome.result, io.stdout, !invocation.plain && Boolean(io.stdout.isTTY));
     if (outcome.failure) return fail(io, new CliError(outcome.failure));
     return CliExitCode.Ok;
   } catch (error) {

@@ -1,9 +1,9 @@
-import type { createProgressEvent, formatProgressEvent } from 'nest-mcp/backend';
+import type { createProgressEvent, formatProgressEvent } from 'nest-mcp/progress';
 import { CliError } from './cli.error.js';
 import type { ProgressReporter } from './progress-reporter.interface.js';
 import { escapeUnsafeJson } from './terminal-text.sanitizer.js';
 
-/** The part of the `ProgressEvent` codec of `nest-mcp/backend` that writes events. */
+/** The part of the `ProgressEvent` codec of `nest-mcp/progress` that writes events. */
 interface ProgressEventCodec {
   createProgressEvent: typeof createProgressEvent;
   formatProgressEvent: typeof formatProgressEvent;
@@ -23,11 +23,12 @@ export class NdjsonProgressReporter implements ProgressReporter {
   ) {}
 
   /**
-   * A reporter writing to `stream`. Loads `nest-mcp/backend` on first use: the entry loads Nest and Ajv (about a
-   * third of a second), which `--help`, `--version` and a run on a terminal do without.
+   * A reporter writing to `stream`. Loads `nest-mcp/progress` on first use: the progress contract alone, which loads
+   * nothing of Nest or the server; loaded here rather than imported, so that a missing `nest-mcp` (a peer) is a clear
+   * error of this command only, and `--help`, `--version` and a run on a terminal never look for it.
    */
   static async open(stream: { write(chunk: string): unknown }, traceparent?: string): Promise<NdjsonProgressReporter> {
-    const codec = await import('nest-mcp/backend').catch((error: unknown) => {
+    const codec = await import('nest-mcp/progress').catch((error: unknown) => {
       throw new CliError(`cannot load nest-mcp, which nest-mcp-cli needs beside it (npm i -D nest-mcp): ${error instanceof Error ? error.message : String(error)}`);
     });
     return new NdjsonProgressReporter(stream, traceparent, codec);

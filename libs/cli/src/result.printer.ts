@@ -37,6 +37,21 @@ export function printResult(command: CliCommand, result: Record<string, any>, ou
       if (result.description) lines.push(`# ${result.description}`);
       for (const message of (result.messages ?? []) as Block[]) lines.push(`${message.role}: ${describeBlock(message.content ?? {})}`);
       break;
+    case 'events':
+      if (Array.isArray(result.events) && result.cursor === undefined) {
+        // The catalog: name, delivery modes, description.
+        const types = result.events as Block[];
+        const width = Math.max(0, ...types.map((type) => String(type.name).length));
+        for (const type of types) lines.push(`${String(type.name).padEnd(width)}  [${((type.delivery ?? []) as string[]).join(', ')}]  ${firstLine(type.description ?? '')}`.trimEnd());
+        if (types.length === 0) lines.push('(no event types)');
+      } else {
+        // One poll: its events, then where to resume.
+        for (const event of (result.events ?? []) as Block[]) lines.push(`${event.timestamp}  ${event.name}  ${event.eventId}  ${JSON.stringify(event.data)}`);
+        if ((result.events ?? []).length === 0) lines.push('(no events)');
+        if (result.truncated === true) lines.push('(events may have been missed before these: truncated)');
+        lines.push(`cursor: ${result.cursor ?? 'null'}`);
+      }
+      break;
   }
   out.write(`${sanitizeTerminalText(lines.join('\n'))}\n`);
 }

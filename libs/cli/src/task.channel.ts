@@ -23,8 +23,18 @@ export interface RequestEnvelope {
 
 type Pending = { resolve(result: Record<string, unknown>): void; reject(error: Error): void };
 
+/** The `_meta` key that ties an events notification to the `events/stream` request it belongs to. */
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+
+/** A notification of a stream request (`events/stream`): its method and params. */
+export interface ChannelNotification {
+  method: string;
+  params: Record<string, unknown>;
+}
+
 /**
- * The task requests the official client (2.4.0) cannot send or read: its 2026-07-28 codec rejects a
+ * The requests of extensions the official client (2.4.0) cannot send or read — tasks, and events (`events/*`, whose
+ * `events/stream` carries notifications of its own on its response stream). For tasks: its 2026-07-28 codec rejects a
  * `resultType: "task"`, so `tools/call` of a task tool fails there. The channel sits on the transport: it keeps the
  * task a `tools/call` created (the client still gets the response, and rejects it), and sends `tasks/get`,
  * `tasks/update` and `tasks/cancel` itself, with the same `_meta` envelope, reading their responses off the transport
@@ -35,6 +45,8 @@ export class TaskChannel {
   created?: WireTask;
 
   private readonly pending = new Map<string, Pending>();
+  /** Per open stream request id: who hears its notifications. */
+  private readonly streams = new Map<string, (notification: ChannelNotification) => void>();
   private sequence = 0;
 
   constructor(
@@ -43,6 +55,12 @@ export class TaskChannel {
   ) {
     const deliver = transport.onmessage;
     transport.onmessage = (message, extra) => {
+      if ('method' in message && !('id' in message)) {
+        const params = (message.params ?? {}) as Record<string, unknown>;
+        const tag = (params._meta as Record<string, unknown> | undefined)?.[SUBSCRIPTION_ID];
+        const listener = tag === undefined ? undefined : this.streams.get(String(tag));
+        if (listener) return listener({ method: message.method, params });
+      }
       if ('id' in message && !('method' in message)) {
         const id = String(message.id);
         const waiting = this.pending.get(id);
@@ -59,9 +77,21 @@ export class TaskChannel {
     };
   }
 
+  /**
+   * Sends a long-lived request (`events/stream`): the notifications tagged with its id go to `onNotification` (not to
+   * the client), and the promise settles with its closing result.
+   */
+  stream(method: string, params: Record<string, unknown>, onNotification: (notification: ChannelNotification) => void): Promise<Record<string, unknown>> {
+    const id = `nest-mcp-cli-stream-${++this.sequence}`;
+    this.streams.set(id, onNotification);
+    const done = this.request(method, params, id);
+    const forget = () => this.streams.delete(id);
+    done.then(forget, forget);
+    return done;
+  }
+
   /** Sends `method` with the CLI's envelope and resolves with its result (rejects with the server's error message). */
-  request(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const id = `nest-mcp-cli-task-${++this.sequence}`;
+  request(method: string, params: Record<string, unknown>, id = `nest-mcp-cli-task-${++this.sequence}`): Promise<Record<string, unknown>> {
     const _meta = {
       'io.modelcontextprotocol/protocolVersion': CLI_PROTOCOL_VERSION,
       'io.modelcontextprotocol/clientInfo': this.envelope.clientInfo,

@@ -15,6 +15,7 @@ export type {
   McpModuleExtras,
   McpAuthOptions,
   McpTasksOptions,
+  McpTelemetryOptions,
   McpSkillsOptions,
   McpEventsOptions,
   McpLoggingOptions,
@@ -108,6 +109,8 @@ export { McpEventDefinitionError } from './events/index.js';
 
 // At run time: handlers added and removed, change notifications published, events emitted, views from files.
 export { McpRegistry, type McpRuntimeHandler, type McpRuntimeHandlerOptions, type McpRuntimeHandlerRef } from './discovery/mcp.registry.js';
+// Several servers in one application (docs/servers.md): each server's registry and publisher, by its name.
+export { getMcpPublisherToken, getMcpRegistryToken, InjectMcpPublisher, InjectMcpRegistry } from './config/server-tokens.js';
 export { McpPublisher, type McpPublishOptions } from './subscriptions/mcp.publisher.js';
 export { McpEvents, McpEventTypes, type McpEmitOptions } from './events/index.js';
 export { McpAppViews, declaresApps } from './apps/index.js';

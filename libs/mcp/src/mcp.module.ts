@@ -7,7 +7,9 @@ import {
   MCP_MODULE_OPTIONS,
   McpConfigurableModuleClass,
 } from './config/mcp-module-definition.js';
-import type { McpModuleOptions } from './config/mcp-options.interface.js';
+import type { McpModuleExtras, McpModuleOptions } from './config/mcp-options.interface.js';
+import { mcpServerToken, type McpServerPart } from './config/server-tokens.js';
+import { McpServerScope } from './discovery/server-scope.js';
 import { McpResolvedOptions } from './config/resolved-options.js';
 import { McpAuthenticator } from './auth/mcp-authenticator.service.js';
 import { McpHandlerFactory } from './context/mcp-handler.factory.js';
@@ -35,6 +37,7 @@ import { McpCompletionService } from './server/completion.service.js';
 import { McpDiscoverService } from './server/discover.service.js';
 import { McpListsService } from './server/lists.service.js';
 import { McpCallRunner } from './server/call.runner.js';
+import { telemetryProviders } from './telemetry/telemetry.providers.js';
 import { McpCallTracker } from './server/call.tracker.js';
 import { McpDispatcher } from './server/mcp.dispatcher.js';
 import { McpPromptsService } from './server/prompts.service.js';
@@ -77,26 +80,37 @@ const DEFAULT_PATH = '/mcp';
  */
 @Module({})
 export class McpModule extends McpConfigurableModuleClass {
-  /** Configures the server with static options. `path` (default `/mcp`) is the endpoint. */
+  /**
+   * Configures the server with static options. `path` (default `/mcp`) is the endpoint; `include` limits it to the
+   * handlers of some modules (several servers in one app, docs/servers.md). Its `name` names its injection tokens
+   * (`@InjectMcpRegistry(name)`, `@InjectMcpPublisher(name)`) and the testing kit's `server` option.
+   */
   static forRoot(options: typeof MCP_OPTIONS_TYPE): DynamicModule {
-    return withServer(super.forRoot(options), options.path, options.isGlobal);
+    return withServer(super.forRoot(options), options.path, options.isGlobal, options.include, options.name);
   }
 
-  /** Configures the server with options from a factory (e.g. `ConfigService`); `path` and `isGlobal` stay static. */
-  static forRootAsync(options: typeof MCP_ASYNC_OPTIONS_TYPE): DynamicModule {
-    return withServer(super.forRootAsync(options), options.path, options.isGlobal);
+  /**
+   * Configures the server with options from a factory (e.g. `ConfigService`); `path`, `isGlobal`, `include` stay
+   * static, and so does `name` when given here (for the per-server tokens; the factory's `name` is the server's).
+   */
+  static forRootAsync(options: typeof MCP_ASYNC_OPTIONS_TYPE & { name?: string }): DynamicModule {
+    const { name, ...async } = options;
+    return withServer(super.forRootAsync(async), options.path, options.isGlobal, options.include, name);
   }
 }
 
-function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = true): DynamicModule {
+function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = true, include?: McpModuleExtras['include'], name?: string): DynamicModule {
   return {
     ...definition,
     global: isGlobal,
     imports: [...(definition.imports ?? []), DiscoveryModule],
     controllers: [createMcpHttpController(path)],
+    exports: [McpRegistry, McpPublisher, MCP_EVENT_BUS, MCP_TASK_STORE, McpEvents, McpEventTypes, ...(name ? serverTokens(name).map((provider) => provider.provide) : [])],
     providers: [
+      ...(name ? serverTokens(name) : []),
+      McpServerScope,
       ...(definition.providers ?? []),
-      { provide: MCP_MODULE_OPTIONS_EXTRAS, useValue: { path } },
+      { provide: MCP_MODULE_OPTIONS_EXTRAS, useValue: { path, include } },
       McpResolvedOptions,
       // Built from the `auth` option (checked here, at startup): the bearer check and the metadata document.
       McpAuthenticator,
@@ -146,6 +160,7 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = t
       McpModernWire,
       McpLegacyWire,
       McpCallTracker,
+      ...telemetryProviders,
       McpCallRunner,
       McpSessionStore,
       McpLegacyTasks,
@@ -161,6 +176,20 @@ function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = t
       BodyCaptureInstaller,
       ProtectedResourceMetadataInstaller,
     ],
-    exports: [McpRegistry, McpPublisher, MCP_EVENT_BUS, MCP_TASK_STORE, McpEvents, McpEventTypes],
   };
+}
+
+/** The parts of the server called `name` under tokens of their own (`config/server-tokens.ts`). */
+function serverTokens(name: string) {
+  const parts: Array<[McpServerPart, unknown]> = [
+    ['registry', McpRegistry],
+    ['publisher', McpPublisher],
+    ['runner', McpCallRunner],
+    ['dispatcher', McpDispatcher],
+    ['wire', McpModernWire],
+    ['options', McpResolvedOptions],
+    ['extras', MCP_MODULE_OPTIONS_EXTRAS],
+    ['stdio', McpStdioTransport],
+  ];
+  return parts.map(([part, existing]) => ({ provide: mcpServerToken(name, part), useExisting: existing as string }));
 }

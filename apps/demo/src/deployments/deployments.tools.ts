@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { McpArgs, McpCtx, McpTool, McpToolContext, McpToolError } from 'nest-mcp';
+import { McpArgs, McpCtx, McpEvents, McpTool, McpToolContext, McpToolError } from 'nest-mcp';
 import { OPS_WRITE, OpsScopes } from '../access/index.js';
 import { DEPLOYMENT_BOARD_VIEW, RolloutTracker } from '../deployment-board/index.js';
+import type { DeploymentFinished } from '../ops-events/index.js';
 import { ServiceCatalog, ServiceStatus } from '../services/index.js';
 import { DeploymentDto, DeployReleaseDto } from './dto/index.js';
 import { ReleasePipeline } from './release-pipeline.service.js';
@@ -14,6 +15,7 @@ export class DeploymentsTools {
     private readonly catalog: ServiceCatalog,
     private readonly pipeline: ReleasePipeline,
     private readonly rollouts: RolloutTracker,
+    private readonly events: McpEvents,
   ) {}
 
   @McpTool({
@@ -50,6 +52,7 @@ export class DeploymentsTools {
         this.catalog.note(name, `deploy of ${version} ${outcome} at ${where}`);
         const message = `Deploy of ${version} ${outcome} at ${where}. ${name} still runs ${service.version}.`;
         rollout.end(rollout.signal.aborted ? 'cancelled' : 'failed', message);
+        await this.finished({ service: name, version, fromVersion: service.version, outcome: rollout.signal.aborted ? 'cancelled' : 'failed' });
         throw new McpToolError(message);
       }
       rollout.advance();
@@ -57,6 +60,12 @@ export class DeploymentsTools {
     }
     this.catalog.deploy(name, version);
     rollout.end('succeeded');
+    await this.finished({ service: name, version, fromVersion: service.version, outcome: 'succeeded' });
     return { service: name, fromVersion: service.version, toVersion: version, steps: steps.length };
+  }
+
+  /** Tells the `deployment.finished` subscribers (an event emitted once per rollout: its id is a fresh UUID). */
+  private async finished(deployment: DeploymentFinished): Promise<void> {
+    await this.events.emit('deployment.finished', deployment);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { McpPublisher } from 'nest-mcp';
+import { McpEvents, McpPublisher } from 'nest-mcp';
 import type { ManagedService, ServiceFilter } from './managed-service.interface.js';
 import { SEED_SERVICES } from './service-catalog.seed.js';
 import { ServiceStatus } from './service-status.enum.js';
@@ -23,7 +23,10 @@ export class ServiceCatalog {
     SEED_SERVICES.map(({ name, version, replicas }) => [name, [logLine(`deployed version ${version} (${replicas} replicas)`)]]),
   );
 
-  constructor(private readonly publisher: McpPublisher) {}
+  constructor(
+    private readonly publisher: McpPublisher,
+    private readonly events: McpEvents,
+  ) {}
 
   /** Services matching `filter`, sorted by name. */
   list(filter: ServiceFilter = {}): ManagedService[] {
@@ -64,6 +67,7 @@ export class ServiceCatalog {
    */
   restart(name: string, reason?: string): ManagedService {
     const service = this.get(name);
+    this.statusChanged(name, service.status, ServiceStatus.Running);
     service.status = ServiceStatus.Running;
     service.replicas = Math.max(service.replicas, 1);
     this.append(name, `restarted ${service.replicas} replicas${reason ? `: ${reason}` : ''}`);
@@ -101,6 +105,26 @@ export class ServiceCatalog {
     const service = this.services.get(name);
     if (!service) throw new Error(`Unknown service: ${name}`);
     return service;
+  }
+
+  /**
+   * Sets a service's status (an incident degrades it) and returns the service. Throws for an unknown name: check
+   * with `find` first.
+   */
+  setStatus(name: string, status: ServiceStatus, why: string): ManagedService {
+    const service = this.get(name);
+    if (service.status === status) return { ...service };
+    this.statusChanged(name, service.status, status);
+    service.status = status;
+    this.append(name, `status ${status}: ${why}`);
+    return { ...service };
+  }
+
+  /** Tells the `service.status_changed` subscribers (events extension), if the status really changes. */
+  private statusChanged(name: string, from: ServiceStatus, to: ServiceStatus): void {
+    if (from === to) return;
+    // Like the change notices below: the change is made either way; a log that cannot take the event costs one event.
+    this.events.emit('service.status_changed', { service: name, from, to }).catch((error: unknown) => this.logger.warn(`Could not emit the status change of ${name}: ${String(error)}`));
   }
 
   /** Every change of a service appends to its log: listeners of the service and of its logs are told. */

@@ -7,6 +7,6 @@ export const {
   OPTIONS_TYPE: MCP_OPTIONS_TYPE,
   ASYNC_OPTIONS_TYPE: MCP_ASYNC_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<McpModuleOptions>({ moduleName: 'Mcp' })
-  .setExtras<McpModuleExtras>({ path: '/mcp', isGlobal: true }, (definition) => definition)
+  .setExtras<McpModuleExtras>({ path: '/mcp', isGlobal: true, include: undefined }, (definition) => definition)
   .setClassMethodName('forRoot')
   .build();

@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import type { McpRegistryState } from '../protocol/registry-state.interface.js';
 import type { McpCacheHints, McpCacheScope, McpImplementation, McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import type { McpEventBus } from '../protocol/mcp-event-bus.interface.js';
@@ -322,6 +323,36 @@ export interface McpPlaygroundOptions {
 }
 
 /** Options of `McpModule.forRoot` / `forRootAsync`. The `McpImplementation` fields are sent as `serverInfo`. */
+/**
+ * OpenTelemetry traces and metrics (docs/observability.md). Everything goes through `@opentelemetry/api`, an optional
+ * peer dependency: without it, or without an SDK registered, nothing is recorded and nothing is built per call.
+ */
+export interface McpTelemetryOptions {
+  /**
+   * The tracer provider to use instead of the global one (`trace.setGlobalTracerProvider`, which the Node SDK calls):
+   * for tests, or an application that keeps several. Typed structurally so that the option needs no import.
+   */
+  tracerProvider?: { getTracer(name: string, version?: string): unknown };
+  /** The meter provider to use instead of the global one (`metrics.setGlobalMeterProvider`). */
+  meterProvider?: { getMeter(name: string, version?: string): unknown };
+  /**
+   * Record a tool call's arguments as `gen_ai.tool.call.arguments` (a JSON string). Off by default: arguments are
+   * user data and often sensitive (semantic conventions: opt-in).
+   */
+  recordToolArguments?: boolean;
+  /** Record a successful tool call's result as `gen_ai.tool.call.result` (a JSON string). Off by default. */
+  recordToolResults?: boolean;
+  /** Record each `prompts/get` argument as `gen_ai.prompt.variable.<name>`. Off by default. */
+  recordPromptVariables?: boolean;
+  /** Add `mcp.resource.uri` to the metrics (high cardinality: one series per URI). Off by default; spans always carry it. */
+  resourceUriInMetrics?: boolean;
+  /**
+   * More JSON-RPC error codes your application answers for the caller's mistakes (application-defined codes): a span
+   * with one of them keeps status UNSET and no `error.type`. The built-in list is in docs/observability.md.
+   */
+  clientErrorCodes?: number[];
+}
+
 export interface McpModuleOptions extends McpImplementation {
   /** Server name, sent as `serverInfo.name`. */
   name: string;
@@ -369,6 +400,12 @@ export interface McpModuleOptions extends McpImplementation {
    * services a handler calls read. Default: none (docs/nest-ecosystem.md, "Request context with nestjs-cls").
    */
   aroundHandler?: McpAroundHandler;
+  /**
+   * OpenTelemetry: one SERVER span per request, the MCP metrics and nest-mcp's own, trace ids on progress events and
+   * log messages (docs/observability.md). On by default, and free until an OpenTelemetry SDK is registered; `false`
+   * turns it off completely (not even `@opentelemetry/api` is loaded).
+   */
+  telemetry?: false | McpTelemetryOptions;
   /**
    * Carries change events (`McpPublisher`, runtime registration) to listen streams. Default: in-process only;
    * give a shared bus (e.g. Redis pub/sub) when several replicas serve the same clients.
@@ -536,4 +573,11 @@ export interface McpModuleExtras {
    * set false when one application serves several MCP endpoints.
    */
   isGlobal?: boolean;
+  /**
+   * Serve only the handlers (tools, prompts, resources, templates, app views, event types, route tools) of providers
+   * and controllers declared in these modules — for several servers in one application, e.g. admin tools on
+   * `/admin/mcp` and customer tools on `/mcp` (docs/servers.md). A module's imports are not included with it; list
+   * each. Default: every decorated handler of the application.
+   */
+  include?: readonly Type[];
 }

@@ -1,3 +1,4 @@
+import type { McpCallSettings } from '../protocol/call-settings.interface.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { MCP_LOG_LEVELS, type McpCacheHints, type McpCacheScope, type McpImplementation, type McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import { MCP_MODULE_OPTIONS } from './mcp-module-definition.js';
@@ -10,6 +11,7 @@ import type {
   McpPlaygroundOptions,
   McpSkillsOptions,
   McpTasksOptions,
+  McpTelemetryOptions,
   McpWebhookOptions,
 } from './mcp-options.interface.js';
 import type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
@@ -43,10 +45,14 @@ export class McpResolvedOptions {
   readonly logging: boolean;
   /** `logging.defaultLevel`: the level of `ctx.log(data)`. */
   readonly defaultLogLevel: McpLogLevel;
+  /** What every call's context reads of these options (`logging`, its default level, `progressFromWithoutToken`). */
+  readonly callSettings: McpCallSettings;
   readonly maxQueuedFrames: number;
   readonly maxQueuedBytes: number;
   readonly principal?: (request: unknown) => string | undefined;
   readonly aroundHandler?: McpAroundHandler;
+  /** `telemetry`, checked; `false`: off. */
+  readonly telemetry: McpResolvedTelemetryOptions | false;
   readonly maxListenStreams: number;
   readonly maxListenStreamsPerPrincipal: number;
   readonly maxListenStreamsPerAddress: number;
@@ -119,6 +125,7 @@ export class McpResolvedOptions {
       throw new Error(`McpModule: option "progressFromWithoutToken" must be 'stderr' or 'drop'`);
     }
     [this.logging, this.defaultLogLevel] = resolveLogging(options.logging);
+    this.callSettings = Object.freeze({ logging: this.logging, defaultLogLevel: this.defaultLogLevel, progressFromWithoutToken: this.progressFromWithoutToken });
     this.cacheHints = options.cacheHints ?? {};
     this.maxQueuedFrames = positive(options.streaming?.maxQueuedFrames, 128, 'streaming.maxQueuedFrames');
     this.maxQueuedBytes = positive(options.streaming?.maxQueuedBytes, 64 * 1024, 'streaming.maxQueuedBytes');
@@ -127,6 +134,7 @@ export class McpResolvedOptions {
       throw new Error('McpModule: option "aroundHandler" must be a function (call, run) => run()');
     }
     this.aroundHandler = options.aroundHandler;
+    this.telemetry = resolveTelemetry(options.telemetry);
     this.maxListenStreams = positive(options.maxListenStreams, 10_000, 'maxListenStreams');
     this.maxListenStreamsPerPrincipal = positive(options.maxListenStreamsPerPrincipal, 100, 'maxListenStreamsPerPrincipal');
     this.maxListenStreamsPerAddress = positive(options.maxListenStreamsPerAddress, 100, 'maxListenStreamsPerAddress');
@@ -166,6 +174,47 @@ export class McpResolvedOptions {
   cacheHintsFor(kind: Exclude<keyof McpCacheHintOptions, 'default'>): McpCacheHints {
     return this.cacheHints[kind] ?? this.cacheHints.default ?? DEFAULT_CACHE_HINTS;
   }
+}
+
+/** The `telemetry` options with their defaults. */
+export interface McpResolvedTelemetryOptions {
+  readonly tracerProvider?: McpTelemetryOptions['tracerProvider'];
+  readonly meterProvider?: McpTelemetryOptions['meterProvider'];
+  readonly recordToolArguments: boolean;
+  readonly recordToolResults: boolean;
+  readonly recordPromptVariables: boolean;
+  readonly resourceUriInMetrics: boolean;
+  readonly clientErrorCodes?: ReadonlySet<number>;
+}
+
+function resolveTelemetry(options: false | McpTelemetryOptions | undefined): McpResolvedTelemetryOptions | false {
+  if (options === false) return false;
+  if (options !== undefined && (typeof options !== 'object' || options === null)) {
+    throw new Error('McpModule: option "telemetry" must be false or an object');
+  }
+  const given = options ?? {};
+  for (const key of ['recordToolArguments', 'recordToolResults', 'recordPromptVariables', 'resourceUriInMetrics'] as const) {
+    if (given[key] !== undefined && typeof given[key] !== 'boolean') throw new Error(`McpModule: option "telemetry.${key}" must be a boolean`);
+  }
+  if (given.tracerProvider !== undefined && typeof given.tracerProvider?.getTracer !== 'function') {
+    throw new Error('McpModule: option "telemetry.tracerProvider" must have getTracer(name, version)');
+  }
+  if (given.meterProvider !== undefined && typeof given.meterProvider?.getMeter !== 'function') {
+    throw new Error('McpModule: option "telemetry.meterProvider" must have getMeter(name, version)');
+  }
+  const codes = given.clientErrorCodes;
+  if (codes !== undefined && (!Array.isArray(codes) || !codes.every((code) => Number.isSafeInteger(code)))) {
+    throw new Error('McpModule: option "telemetry.clientErrorCodes" must be an array of integers');
+  }
+  return {
+    ...(given.tracerProvider && { tracerProvider: given.tracerProvider }),
+    ...(given.meterProvider && { meterProvider: given.meterProvider }),
+    recordToolArguments: given.recordToolArguments ?? false,
+    recordToolResults: given.recordToolResults ?? false,
+    recordPromptVariables: given.recordPromptVariables ?? false,
+    resourceUriInMetrics: given.resourceUriInMetrics ?? false,
+    ...(codes && codes.length > 0 && { clientErrorCodes: new Set(codes) }),
+  };
 }
 
 /** The `tasks` options with their defaults; the store and runner stay as given (undefined: the in-memory ones). */

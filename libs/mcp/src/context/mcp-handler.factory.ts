@@ -6,7 +6,6 @@ import { McpResolvedOptions } from '../config/resolved-options.js';
 import { MCP_PARAM_ARGS_METADATA } from '../decorators/mcp-metadata.constants.js';
 import { McpParamType } from '../decorators/mcp-param-type.enum.js';
 import type { McpAroundHandler, McpHandlerCall } from '../protocol/mcp-handler-call.interface.js';
-import { parseTraceparent, TRACEPARENT_META_KEY } from '../protocol/traceparent.parser.js';
 import { controllerAwareContextCreator } from './controller-aware.context-creator.js';
 import { MCP_CONTEXT_TYPE } from './mcp-execution-context.js';
 import type { McpHandler } from './mcp-handler.interface.js';
@@ -193,7 +192,7 @@ export class McpHandlerFactory {
 
 /** What `aroundHandler` is told about one run. */
 function handlerCall(context: MrtrContext): McpHandlerCall {
-  const traceIds = parseTraceparent(context.requestMeta[TRACEPARENT_META_KEY]);
+  const traceIds = context.traceIds();
   return {
     method: context.method,
     name: context.handlerName(),

@@ -25,6 +25,8 @@ function contextFor(progressToken: string | number | undefined): { context: Mrtr
     meta: { protocolVersion: '2026-07-28', clientCapabilities: {}, progressToken, raw: {} },
     cancellation: new CallCancellation(),
     channel,
+    origin: 'in-process',
+    settings: { logging: true, defaultLogLevel: 'info', progressFromWithoutToken: 'stderr' },
   };
   return { context: MrtrContext.open(scope as unknown as McpRequestScope, 'tool'), sent, scope };
 }

@@ -1,8 +1,9 @@
 import { Logger, type LoggerService } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { JsonRpcNotification } from '../protocol/json-rpc.interface.js';
+import type { JsonObject, JsonRpcNotification, JsonValue } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
+import { parseTraceparent, TRACEPARENT_META_KEY, type TraceIds } from '../protocol/traceparent.parser.js';
 import type { McpAccessToken } from '../protocol/access-token.interface.js';
 import { MCP_LOG_LEVELS, type McpClientCapabilities, type McpImplementation, type McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import { AnswerLedger } from '../mrtr/answer-ledger.js';
@@ -16,6 +17,7 @@ import { InputRequiredSignal } from '../mrtr/input-required.signal.js';
 import type { McpAnswers, McpElicitor } from '../mrtr/mcp-elicitor.interface.js';
 import type { McpProgressSource } from '../progress/mcp-progress-source.interface.js';
 import type { ProgressEvent } from '../progress/progress-event.interface.js';
+import { formatProgressEvent } from '../progress/progress-event.codec.js';
 import { readProgressLines } from '../progress/progress-event.reader.js';
 import type { ProgressSink } from '../progress/progress-sink.interface.js';
 import { CountingProgress, DoubleProgress, LongProgress, PercentProgress } from '../progress/progress.emitters.js';
@@ -139,6 +141,14 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
   /** The client's self-description; display only, never a basis for security decisions. */
   get clientInfo(): McpImplementation | undefined {
     return this.scope.meta.clientInfo;
+  }
+
+  /**
+   * @internal The trace ids the call is known by: its own span's when telemetry records one, else those of the
+   * request's `_meta.traceparent` (undefined when neither).
+   */
+  traceIds(): TraceIds | undefined {
+    return this.scope.trace ?? parseTraceparent(this.scope.meta.raw[TRACEPARENT_META_KEY]);
   }
 
   /** The whole `_meta` object of the request (trace context, extension keys…). */
@@ -270,7 +280,7 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
     options: { total?: number; logger?: LoggerService; withoutToken?: 'stderr' | 'drop' } = {},
   ): Promise<void> {
     const logger = options.logger ?? new Logger(this.name);
-    const withoutToken = options.withoutToken ?? this.ledger.settings.progressFromWithoutToken;
+    const withoutToken = options.withoutToken ?? this.scope.settings.progressFromWithoutToken;
     if (withoutToken !== 'stderr' && withoutToken !== 'drop') throw new TypeError(`progressFrom: withoutToken must be 'stderr' or 'drop'`);
     // Decided once: a request's token never changes, and `progress: 'stderr'` already writes these events itself.
     const echo = withoutToken === 'stderr' && !this.wantsProgress && !this.scope.progressFallback;
@@ -279,7 +289,7 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
       emitter ??= this.doubleProgress(options.total ?? event.total);
       emitter.emit(event.progress, event.message);
       // Only lines the request's order accepted, while the call is live; one write of one whole line.
-      if (echo && !this.completed && !this.scope.cancellation.aborted) process.stderr.write(`${line}\n`);
+      if (echo && !this.completed && !this.scope.cancellation.aborted) process.stderr.write(this.echoed(event, line));
     };
     return readProgressLines(
       readable,
@@ -290,6 +300,15 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
       },
       this.scope.cancellation.signal,
     );
+  }
+
+  /**
+   * A wrapped command's line as this server echoes it: with the call's span ids when telemetry records one (the
+   * command knows nothing of the call, so concurrent calls' lines are told apart by these), else as it was.
+   */
+  private echoed(event: ProgressEvent, line: string): string {
+    const trace = this.scope.trace;
+    return trace ? formatProgressEvent({ ...event, traceId: trace.traceId, spanId: trace.spanId }) : `${line}\n`;
   }
 
   async elicit<A>(key: string, request: McpInputRequest<A>, options?: McpElicitOptions): Promise<A> {
@@ -360,18 +379,18 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
   log(data: unknown): boolean;
   log(level: McpLogLevel, data: unknown, logger?: string): boolean;
   log(...args: [data: unknown] | [level: McpLogLevel, data: unknown, logger?: string]): boolean {
-    const settings = this.ledger.settings;
+    const settings = this.scope.settings;
     const [level, data, logger] = args.length === 1 ? [settings.defaultLogLevel, args[0], undefined] : args;
     const rank = LOG_RANK.get(level);
     if (rank === undefined) throw new TypeError(`Unknown log level "${level}"; expected one of ${MCP_LOG_LEVELS.join(', ')}`);
     if (!settings.logging) return false;
     const threshold = this.scope.meta.logLevel;
     if (threshold === undefined || rank < LOG_RANK.get(threshold)!) return false;
-    return this.notify({
-      jsonrpc: '2.0',
-      method: 'notifications/message',
-      params: logger === undefined ? { level, data } : { level, logger, data },
-    });
+    const params: JsonObject = logger === undefined ? { level, data: data as JsonValue } : { level, logger, data: data as JsonValue };
+    // The call's span as W3C context (SEP-414 `_meta` keys): a log line names the call it came from.
+    const traceContext = this.scope.traceContext;
+    if (traceContext) params._meta = { ...traceContext };
+    return this.notify({ jsonrpc: '2.0', method: 'notifications/message', params });
   }
 
   /** @internal The handler finished: nothing more may be sent for it. */

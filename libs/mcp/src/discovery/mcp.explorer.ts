@@ -1,6 +1,7 @@
-import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
+import { McpServerScope } from './server-scope.js';
 import { McpHandlerFactory } from '../context/mcp-handler.factory.js';
 import type { McpToolOptions } from '../decorators/mcp-tool.decorator.js';
 import { McpDefinitionError } from './mcp-definition.error.js';
@@ -25,6 +26,8 @@ export class McpExplorer implements OnApplicationBootstrap {
     private readonly accessor: McpMetadataAccessor,
     private readonly handlers: McpHandlerFactory,
     private readonly registry: McpRegistry,
+    // Absent only where the explorer is built alone (unit tests): then every handler is this server's.
+    @Optional() private readonly scope?: McpServerScope,
   ) {}
 
   /** Where each decorated tool was declared, to name it when its MCP Apps view is checked. */
@@ -38,6 +41,8 @@ export class McpExplorer implements OnApplicationBootstrap {
       const instance = wrapper.instance as object | undefined;
       // Skip wrappers without an instance yet (e.g. async factories not resolved) and aliases of one instance.
       if (!instance || typeof instance !== 'object' || seen.has(instance)) continue;
+      // With `include`, another server's handlers are not this one's.
+      if (this.scope?.serves(wrapper) === false) continue;
       seen.add(instance);
       const prototype = Object.getPrototypeOf(instance) as object;
       if (!prototype) continue;

@@ -36,6 +36,10 @@ interface OpenStream {
  * far at least every `events.heartbeatMs` (data frames: a heartbeat advances the client's cursor). Every frame is
  * tagged with `_meta["io.modelcontextprotocol/subscriptionId"]` = the request id, its JSON type kept.
  *
+ * Authorization is checked again at every heartbeat: a token that expired, or scopes, the `visibility` hook or
+ * `authorize` that now refuse, end the stream with `notifications/events/terminated` (`Forbidden`, `data.reason`
+ * `token_expired` or `revoked`).
+ *
  * The stream ends when the client closes it (nothing more is written), when its type is removed
  * (`notifications/events/terminated` with `NotFound`, then the closing result) or when the server shuts down (the
  * closing result). A read of the log that fails (a shared store that is briefly down) is reported with
@@ -136,7 +140,19 @@ export class EventStreamService implements OnModuleInit, OnModuleDestroy {
         },
       };
       const heartbeat = setInterval(() => {
-        if (!replaying) serially(async () => void (ended || notify('notifications/events/heartbeat', { cursor: cursorOf(at) })));
+        if (replaying) return;
+        serially(async () => {
+          if (ended) return;
+          // Authorization is checked again on every heartbeat (SEP-3415, "Authorization"; the digest's P4 for a token
+          // that expired under a long-lived stream): a refusal ends the stream with Forbidden.
+          const refusal = await this.refusal(subscription, scope);
+          if (ended) return;
+          if (refusal) {
+            notify('notifications/events/terminated', { error: refusal });
+            return end();
+          }
+          notify('notifications/events/heartbeat', { cursor: cursorOf(at) });
+        });
       }, this.options.events.heartbeatMs);
       heartbeat.unref();
       const end = () => {
@@ -196,6 +212,20 @@ export class EventStreamService implements OnModuleInit, OnModuleDestroy {
         for (const logged of pending.splice(0)) await deliver(logged);
       });
     });
+  }
+
+  /** Why a stream's caller may no longer have it (its token expired, or scopes, hook or `authorize` refuse), if so. */
+  private async refusal(subscription: ResolvedEventSubscription, scope: McpRequestScope): Promise<JsonObject | undefined> {
+    const expiresAt = scope.accessToken?.expiresAt;
+    const reason =
+      expiresAt !== undefined && expiresAt * 1000 <= Date.now()
+        ? 'token_expired'
+        : !(await this.resolver.stillAllowed(subscription.type, subscription.value, this.resolver.callerOf(scope)))
+          ? 'revoked'
+          : undefined;
+    if (!reason) return undefined;
+    const error = this.errors.forbidden(reason);
+    return { code: error.code, message: error.message, data: error.data as JsonObject };
   }
 
   /**

@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { isJsonObject } from '../protocol/json-object.util.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
+import type { McpCaller } from '../protocol/mcp-caller.interface.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { formatIssues } from '../schema/index.js';
@@ -69,6 +70,28 @@ export class EventSubscriptionResolver {
       throw McpError.invalidParams(`Invalid params: "arguments" exceed ${limit} bytes (McpModule option events.maxArgumentsBytes)`, { maxBytes: limit });
     }
     return { args: raw, canonical, hash: hashOf(canonical) };
+  }
+
+  /**
+   * Whether `caller` may still have this subscription, checked again at delivery time (SEP-3415, "Authorization"):
+   * the type's scopes against the scopes the caller had, the `visibility` hook, and `authorize` with the validated
+   * arguments. A webhook subscription keeps no token: its caller is its principal with the scopes granted when it
+   * subscribed, so an application revokes it through the hook or `authorize` (a disabled user, a lost membership).
+   */
+  async stillAllowed(type: McpEventTypeEntry, value: unknown, caller: McpCaller): Promise<boolean> {
+    if (!this.access.isVisible(type.summary, caller)) return false;
+    if (!type.authorize) return true;
+    try {
+      return (await type.authorize(value, caller)) === true;
+    } catch (error) {
+      this.logger.error(`The authorize hook of event type ${type.name} threw; the subscription is ended`, (error as Error)?.stack ?? String(error));
+      return false;
+    }
+  }
+
+  /** The caller a request's subscription is authorized as (see `stillAllowed`). */
+  callerOf(scope: McpRequestScope): McpCaller {
+    return this.access.callerOf(scope);
   }
 
   /** The matcher's view of stored arguments (a webhook subscription's), validated again; undefined if they no longer validate. */

@@ -1,4 +1,5 @@
-import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { McpServerScope } from '../discovery/server-scope.js';
+import { Injectable, Logger, type OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { McpMetadataAccessor } from '../discovery/mcp-metadata.accessor.js';
 import { McpEventDefinitionError } from './event-definition.error.js';
@@ -24,6 +25,8 @@ export class McpEventsExplorer implements OnApplicationBootstrap {
     private readonly accessor: McpEventMetadataAccessor,
     private readonly metadata: McpMetadataAccessor,
     private readonly types: McpEventTypes,
+    // Absent only where the explorer is built alone (unit tests): then every handler is this server's.
+    @Optional() private readonly scope?: McpServerScope,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -31,7 +34,7 @@ export class McpEventsExplorer implements OnApplicationBootstrap {
     for (const wrapper of this.discovery.getProviders()) {
       const instance = wrapper.instance as object | undefined;
       // Request-scoped providers have no instance here: an event matcher runs outside any request.
-      if (!instance || typeof instance !== 'object' || seen.has(instance)) continue;
+      if (!instance || typeof instance !== 'object' || seen.has(instance) || this.scope?.serves(wrapper) === false) continue;
       seen.add(instance);
       const prototype = Object.getPrototypeOf(instance) as object | null;
       if (!prototype) continue;

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy, Optional } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
+import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import type { McpChangeEvent } from '../protocol/mcp-event.interface.js';
 import { MCP_EVENT_BUS, type McpEventBus } from '../protocol/mcp-event-bus.interface.js';
 import { AdmissionQuota, type AdmissionKey, type AdmissionLease, type AdmissionRefusal } from '../protocol/admission-quota.js';
@@ -37,6 +38,7 @@ export class McpSessionStore implements OnModuleDestroy {
     @Inject(MCP_EVENT_BUS) bus: McpEventBus,
     @Optional() private readonly registry?: McpRegistry,
     @Optional() @Inject(MCP_LISTENER_VISIBILITY) visibility?: McpListenerVisibility,
+    @Optional() private readonly telemetry?: McpTelemetry,
   ) {
     this.quota = new AdmissionQuota({
       total: options.maxSessions,
@@ -101,6 +103,7 @@ export class McpSessionStore implements OnModuleDestroy {
     this.leases.get(id)?.release();
     this.leases.delete(id);
     session.close(reason);
+    this.telemetry?.recordSession(session.openedAt, session.protocolVersion);
     return true;
   }
 

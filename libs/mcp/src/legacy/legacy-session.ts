@@ -36,6 +36,8 @@ interface PendingRequest {
 export class LegacySession {
   /** Visible ASCII, 192 random bits, after the replica's `sessionRoute` and a dot when it has one. */
   readonly id: string;
+  /** When `initialize` created it (`performance.now()`): `mcp.server.session.duration` is measured from here. */
+  readonly openedAt = performance.now();
   initialized = false;
   logLevel?: McpLogLevel;
   lastActivity = Date.now();

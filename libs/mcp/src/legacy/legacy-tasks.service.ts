@@ -21,7 +21,18 @@ import type { McpRoute } from '../server/mcp-route.interface.js';
 import type { McpToolTaskStarter } from '../server/tool-task.starter.js';
 import type { McpWireName } from '../protocol/wire-name.js';
 import { TASKS_EXTENSION } from '../protocol/task.constants.js';
-import { authorizeTaskCreation, BoundedTaskStore, isAnswerShaped, LegacyTaskWire, newTaskRecord, queueTask, TaskRecordTooLargeError } from '../tasks/index.js';
+import {
+  answeredTask,
+  authorizeTaskCreation,
+  BoundedTaskStore,
+  cancelledTask,
+  failedTask,
+  isAnswerShaped,
+  LegacyTaskWire,
+  newTaskRecord,
+  queueTask,
+  TaskRecordTooLargeError,
+} from '../tasks/index.js';
 import { toLegacyError, toLegacyResult } from './legacy-result.shaper.js';
 import type { LegacySession } from './legacy-session.js';
 import { SessionClientRequests } from './session-client-requests.js';
@@ -282,12 +293,7 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
     if (isTerminalTaskStatus(record.status)) {
       throw McpError.invalidParams(`Cannot cancel task: already in terminal status '${legacyStatus(record)}'`);
     }
-    const after = await this.store.update(record.taskId, (task) => ({
-      ...task,
-      status: 'cancelled',
-      statusMessage: 'The task was cancelled by request.',
-      inputRequests: undefined,
-    }));
+    const after = await this.store.update(record.taskId, (task) => cancelledTask(task, 'The task was cancelled by request.'));
     if (!after) throw notFound();
     if (after.status !== 'cancelled') throw McpError.invalidParams(`Cannot cancel task: already in terminal status '${legacyStatus(after)}'`);
     await this.runner.cancel(record.taskId);
@@ -406,7 +412,7 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
           ? { code: message.error.code, message: message.error.message, ...(message.error.data !== undefined && { data: message.error.data }) }
           : { code: McpErrorCode.InvalidParams, message: `The answer to ${method} is not a valid ${method} result` };
       await this.store.update(taskId, (task) =>
-        task.inputRequests?.[key] ? { ...task, status: 'failed', error, statusMessage: error.message, inputRequests: undefined } : undefined,
+        task.inputRequests?.[key] ? failedTask(task, error) : undefined,
       );
       return;
     }
@@ -418,17 +424,16 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
         if (!request) return undefined;
         const inputRequests = { ...task.inputRequests };
         delete inputRequests[key];
-        const answers = { ...task.answers, [request.handlerKey]: message.result };
-        if (Object.keys(inputRequests).length > 0) return { ...task, answers, inputRequests };
-        resumed = true;
-        return { ...task, answers, inputRequests: undefined, status: 'working' };
+        const next = answeredTask(task, { ...task.answers, [request.handlerKey]: message.result }, inputRequests);
+        resumed = next.status === 'working';
+        return next;
       });
     } catch (error) {
       if (!(error instanceof TaskRecordTooLargeError)) throw error;
       // An answer the task cannot keep (tasks.maxRecordBytes): nobody waits for a reply to a response, so the task
       // ends with the reason, as for an answer of the wrong shape.
       const failure = { code: error.code, message: error.message, data: error.data };
-      await this.store.update(taskId, (task) => ({ ...task, status: 'failed', error: failure, statusMessage: failure.message, inputRequests: undefined }));
+      await this.store.update(taskId, (task) => failedTask(task, failure));
       return;
     }
     if (resumed) await this.runner.enqueue(taskId);

@@ -12,6 +12,7 @@ import type { LegacyCallRequest } from './legacy-call-request.interface.js';
 import { type LegacyTaskSupportOf, toLegacyError, toLegacyResult } from './legacy-result.shaper.js';
 import { McpLegacyTasks } from './legacy-tasks.service.js';
 import { SessionClientRequests } from './session-client-requests.js';
+import { LATEST_LEGACY_VERSION } from './legacy-versions.constants.js';
 
 /**
  * The 2025-11-25 wire (`McpWireProfile`) for the calls of a session, on HTTP and stdio alike (spec 2025-11-25:
@@ -33,6 +34,7 @@ import { SessionClientRequests } from './session-client-requests.js';
 @Injectable()
 export class McpLegacyWire implements McpWireProfile {
   readonly name = 'legacy';
+  readonly revision = LATEST_LEGACY_VERSION;
   readonly connectionBound = false;
   private readonly routes: ReadonlyMap<string, McpRoute>;
   /** Which tools may run as tasks, for `execution.taskSupport` in `tools/list` (absent: no 2025-11-25 tasks). */

@@ -1,11 +1,10 @@
 import type { JsonValue } from '../protocol/json-rpc.interface.js';
-import { DEFAULT_CALL_SETTINGS, type McpCallSettings } from './call-settings.js';
 import type { McpInputRequest } from './input-request.interface.js';
 
 /**
  * The answers a call has (carried in `requestState` plus those of this retry), what it asked for this round, and the
  * handler's own state carried between rounds. One per call; handlers see it only through `ctx.elicit` and
- * `ctx.requestState`. It also brings the context the module settings it reads (`McpCallSettings`).
+ * `ctx.requestState`.
  */
 export class AnswerLedger {
   private readonly pending = new Map<string, McpInputRequest<unknown>>();
@@ -14,7 +13,6 @@ export class AnswerLedger {
     private readonly answers: Map<string, unknown>,
     /** The handler's state: what an earlier round attached (opened from `requestState`), until the handler changes it. */
     public state?: JsonValue,
-    readonly settings: McpCallSettings = DEFAULT_CALL_SETTINGS,
   ) {}
 
   answerFor(key: string): unknown {

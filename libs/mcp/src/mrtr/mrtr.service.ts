@@ -6,7 +6,6 @@ import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
 import { AnswerLedger } from './answer-ledger.js';
-import type { McpCallSettings } from './call-settings.js';
 import { InMemoryRequestStateStore } from './in-memory-request-state.store.js';
 import { RequestStateCodec } from './request-state.codec.js';
 import { taskRoundState } from './task-round-state.js';
@@ -26,8 +25,6 @@ import { echoed } from '../protocol/echo.util.js';
 export class McpMrtrService {
   /** Where used states are recorded when `requestState.singleUse` is on. */
   private readonly store?: McpRequestStateStore;
-  /** What every call's context reads of the module options, built once. */
-  private readonly settings: McpCallSettings;
 
   constructor(
     private readonly codec: RequestStateCodec,
@@ -35,11 +32,6 @@ export class McpMrtrService {
   ) {
     const singleUse = options.requestStateSingleUse;
     this.store = singleUse === true ? new InMemoryRequestStateStore() : singleUse;
-    this.settings = Object.freeze({
-      logging: options.logging,
-      defaultLogLevel: options.defaultLogLevel,
-      progressFromWithoutToken: options.progressFromWithoutToken,
-    });
   }
 
   /**
@@ -57,7 +49,7 @@ export class McpMrtrService {
     }
     if (requestState === undefined) {
       // A task's round carries no requestState: its handler state comes from the task record (through the worker).
-      return new AnswerLedger(new Map(Object.entries(responses)), taskRoundState(scope.task)?.handlerState, this.settings);
+      return new AnswerLedger(new Map(Object.entries(responses)), taskRoundState(scope.task)?.handlerState);
     }
     const opened = this.codec.openState(requestState);
     const state = this.verify(opened.payload, scope, target);
@@ -68,14 +60,14 @@ export class McpMrtrService {
       if (Object.hasOwn(responses, key)) answers.set(key, responses[key]);
     }
     const store = this.store;
-    if (!store) return new AnswerLedger(answers, state.s, this.settings);
+    if (!store) return new AnswerLedger(answers, state.s);
     // Recorded only once every check passed, so a refused state does not take a slot; before the handler runs.
     const caller = callerKey({ principal: scope.principal, address: scope.remoteAddress });
     return Promise.resolve(store.consume(opened.id, state.iat + this.options.requestStateTtlMs, caller)).then((fresh) => {
       if (fresh !== true) {
         throw McpError.invalidParams('Invalid requestState: this requestState was already used (states are single-use); start the call again without it');
       }
-      return new AnswerLedger(answers, state.s, this.settings);
+      return new AnswerLedger(answers, state.s);
     });
   }
 

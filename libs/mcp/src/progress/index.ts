@@ -1,8 +1,9 @@
 /*
  * nest-mcp/progress: the progress contract on its own, cheap to import (no Nest, no Ajv, nothing of the server): the
  * NDJSON `ProgressEvent` (its codec and writer), for a command a tool wraps (`ctx.progressFrom`) or a tool reading a
- * server's stderr, and the typed emitters handlers get from their context. `nest-mcp` re-exports all of it. Nothing
- * here may import beyond progress/ but two pure helpers of protocol/ (.dependency-cruiser.mjs, rule
+ * server's stderr, and the typed emitters handlers get from their context. `nest-mcp` re-exports the emitters and
+ * `nest-mcp/backend` the codec and writer (ADR 0026), so nothing here is new to either. Nothing here may import
+ * beyond progress/ but two pure helpers of protocol/ (.dependency-cruiser.mjs, rule
  * `progress-entry-stays-small`; test/progress-entry.e2e-spec.ts counts what an import loads).
  */
 export { DoubleProgress, LongProgress, CountingProgress, PercentProgress } from './progress.emitters.js';

@@ -1,4 +1,4 @@
-import { parseTraceparent } from '../protocol/traceparent.parser.js';
+import { parseTraceparent, type TraceIds } from '../protocol/traceparent.parser.js';
 import type { ProgressEvent } from './progress-event.interface.js';
 import { isJsonObject } from '../protocol/json-object.util.js';
 
@@ -16,11 +16,12 @@ export type ProgressLine =
   | { kind: 'other' };
 
 /**
- * Stamps a report as a `ProgressEvent`: the time now, and the correlation ids of `traceparent` (the request's
- * `_meta.traceparent`) when it is a valid W3C value.
+ * Stamps a report as a `ProgressEvent`: the time now, and correlation ids — `traceIds` when given (the call's own
+ * span, docs/observability.md), else those of `traceparent` (the request's `_meta.traceparent`) when it is a valid
+ * W3C value.
  */
-export function createProgressEvent(report: ProgressReport, context: { traceparent?: unknown; now?: Date } = {}): ProgressEvent {
-  const ids = parseTraceparent(context.traceparent);
+export function createProgressEvent(report: ProgressReport, context: { traceparent?: unknown; traceIds?: TraceIds; now?: Date } = {}): ProgressEvent {
+  const ids = context.traceIds ?? parseTraceparent(context.traceparent);
   // Built in contract order, so that the object serialises the same way as formatProgressEvent writes it.
   return {
     type: 'progress',

@@ -20,7 +20,8 @@
  * Readers: `ctx.progressFrom(readable)`, which also accepts lines without `timestamp` or trace ids, so that a shell
  * script may print just `{"type":"progress","progress":1,"total":3}`.
  *
- * Note: the DOM library has a global `ProgressEvent` type too; import this one by name from `nest-mcp`.
+ * Note: the DOM library has a global `ProgressEvent` type too; import this one by name from `nest-mcp/progress` (or
+ * `nest-mcp/backend`).
  */
 export interface ProgressEvent {
   /** Always `'progress'`: tells these lines apart from other NDJSON on the same stream. */

@@ -1,3 +1,5 @@
+import { McpError } from './mcp.error.js';
+
 /**
  * The deepest nesting of arrays and objects in a JSON text, by one linear scan that skips strings: lets a transport
  * refuse pathological messages (`maxJsonDepth`) before they reach recursive code (the parser, validators, digests).
@@ -36,4 +38,18 @@ export function exceedsJsonDepth(text: string, max: number): boolean {
     }
   }
   return false;
+}
+
+/**
+ * Parses one JSON message a transport received (an HTTP body, a stdio line), refusing a text nested deeper than
+ * `maxDepth` before the parser sees it (`-32600`) and an invalid one with `-32700` (`parseError`, worded for what the
+ * text was).
+ */
+export function parseJsonMessage(text: string, maxDepth: number, parseError = 'Parse error: the body is not valid JSON'): unknown {
+  if (exceedsJsonDepth(text, maxDepth)) throw McpError.invalidRequest(`Invalid Request: JSON nested deeper than ${maxDepth} levels`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw McpError.parseError(parseError);
+  }
 }

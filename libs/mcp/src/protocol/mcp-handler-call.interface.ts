@@ -21,8 +21,9 @@ export interface McpHandlerCall {
   /** The task the run belongs to, in a task's rounds. */
   readonly taskId?: string;
   /**
-   * The trace ids of the request's `_meta.traceparent` (W3C Trace Context), when it carried a valid one. This is the
-   * place for the ids of the call's own span once the library opens one (telemetry).
+   * The trace ids of the call: its own span's (trace id, span id) when OpenTelemetry records one
+   * (docs/observability.md), else those of the request's `_meta.traceparent` (W3C Trace Context) when it carried a
+   * valid one. `aroundHandler` runs inside the call's span, so `trace.getActiveSpan()` works there too.
    */
   readonly traceIds?: TraceIds;
 }

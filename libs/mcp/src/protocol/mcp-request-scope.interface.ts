@@ -4,6 +4,9 @@ import type { McpRequestMeta } from './request-meta.interface.js';
 import type { ResponseChannel } from './response-channel.js';
 import type { McpAccessToken } from './access-token.interface.js';
 import type { McpCallOrigin } from './call-origin.util.js';
+import type { McpCallSettings } from './call-settings.interface.js';
+import type { McpTraceContext } from './trace-context.interface.js';
+import type { TraceIds } from './traceparent.parser.js';
 
 /**
  * Server→client requests answered in-process (2025-11-25 sessions): resolves with the client's result, or throws
@@ -47,6 +50,8 @@ export interface McpRequestScope {
   readonly remoteAddress?: string;
   /** Where the call came from (its transport, the testing kit, a task round): who is trusted follows from it. */
   readonly origin: McpCallOrigin;
+  /** The module settings a handler's context reads (`ctx.log`, `ctx.progressFrom`), set by the call runner. */
+  readonly settings: McpCallSettings;
   /** Present on the legacy wire: `ctx.elicit` sends real requests instead of ending the round. */
   readonly liveRequests?: LiveClientRequests;
   /**
@@ -56,4 +61,11 @@ export interface McpRequestScope {
   readonly progressFallback?: (progress: number, total: number | undefined, message: string | undefined) => void;
   /** Set when the call is a round of a task (its worker's request), never by a client. */
   readonly task?: McpTaskBinding;
+  /**
+   * The ids of the call's own span, when telemetry records one (docs/observability.md): what progress events, log
+   * messages and `aroundHandler` carry. Absent, they fall back to the request's `_meta.traceparent`.
+   */
+  readonly trace?: TraceIds;
+  /** The call's span as a W3C Trace Context, for work the call starts elsewhere (a task links its rounds to it). */
+  readonly traceContext?: McpTraceContext;
 }

@@ -9,3 +9,10 @@ export const STATELESS_PROTOCOL_VERSIONS: readonly string[] = [LATEST_PROTOCOL_V
  * stateless wire, then 2025-11-25, served to clients that `initialize` a session on the same endpoint.
  */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [LATEST_PROTOCOL_VERSION, '2025-11-25'];
+
+const STATELESS = new Set(STATELESS_PROTOCOL_VERSIONS);
+
+/** Whether `version` is a revision of the stateless wire (`STATELESS_PROTOCOL_VERSIONS`): the one place it is asked. */
+export function isStatelessVersion(version: unknown): boolean {
+  return typeof version === 'string' && STATELESS.has(version);
+}

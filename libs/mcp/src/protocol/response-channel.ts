@@ -64,6 +64,10 @@ export class ResponseChannel {
   /** The Subject the messages flow through from the first notification on, for a sink that streams. */
   private subject?: Subject<ChannelMessage>;
   private finished = false;
+  /** Notifications and server→client requests sent so far (read by telemetry at the end of the call). */
+  sent = 0;
+  /** Of those, `notifications/progress`. */
+  progressSent = 0;
 
   /** Whether the final response was sent (or the channel was abandoned); later notifications are dropped. */
   get isFinished(): boolean {
@@ -99,6 +103,8 @@ export class ResponseChannel {
    */
   notify(message: JsonRpcNotification, json?: string): boolean {
     if (this.finished) return false;
+    this.sent++;
+    if (message.method === 'notifications/progress') this.progressSent++;
     this.publish({ type: 'notification', message, json });
     return true;
   }
@@ -121,6 +127,7 @@ export class ResponseChannel {
    */
   request(message: JsonRpcRequest): boolean {
     if (this.finished) return false;
+    this.sent++;
     this.publish({ type: 'notification', message });
     return true;
   }

@@ -1,4 +1,5 @@
 import type { McpAccessToken } from './access-token.interface.js';
+import type { McpTraceContext } from './trace-context.interface.js';
 import type { JsonObject, JsonValue } from './json-rpc.interface.js';
 import type { McpClientCapabilities, McpImplementation } from './mcp-wire.interface.js';
 import type { McpWireName } from './wire-name.js';
@@ -86,6 +87,11 @@ export interface McpTaskRecord {
    * task ends.
    */
   accessToken?: McpAccessToken;
+  /**
+   * The span of the request that created the task, as W3C Trace Context, when telemetry recorded one: every round's
+   * span (on any replica) links to it (docs/observability.md, "Tasks").
+   */
+  readonly traceContext?: McpTraceContext;
   /** Incremented by every committed change (compare-and-set for stores that need it). */
   version: number;
 }

@@ -34,6 +34,12 @@ export interface McpWebhookSubscriptionRecord {
   /** The secret a refresh replaced, sealed, signed with too until `previousSecretUntil` (rotation grace). */
   readonly previousSealedSecret?: string;
   readonly previousSecretUntil?: number;
+  /**
+   * The scopes the caller's token granted when it subscribed (no token: none), and whether the caller was trusted (a
+   * local call): what authorization is checked against again at delivery time. Never the token itself.
+   */
+  readonly scopes?: readonly string[];
+  readonly trusted?: boolean;
   /** When it expires (ms since the epoch), `null` for a subscription granted without expiry. */
   readonly expiresAt: number | null;
   readonly createdAt: number;

@@ -1,8 +1,10 @@
 import type { JsonObject, JsonRpcId } from '../protocol/json-rpc.interface.js';
 import type { McpTaskBinding } from '../protocol/mcp-request-scope.interface.js';
 import type { McpRequestMeta } from '../protocol/request-meta.interface.js';
+import type { IncomingMessage } from 'node:http';
 import type { McpAccessToken } from '../protocol/access-token.interface.js';
 import type { McpCallOrigin } from '../protocol/call-origin.util.js';
+import type { McpTraceContext } from '../protocol/trace-context.interface.js';
 import type { McpRoute } from './mcp-route.interface.js';
 import type { McpWireProfile } from './wire-profile.interface.js';
 
@@ -47,4 +49,12 @@ export interface CallRequest {
   readonly admit: boolean;
   /** A task worker's round of a task (`scope.task`): set by the worker only, never from a client's input. */
   readonly task?: McpTaskBinding;
+  /** The Node request of an HTTP call (telemetry: HTTP version, peer port). */
+  readonly incoming?: IncomingMessage;
+  /** The 2025-11-25 session of the call (`Mcp-Session-Id`), for telemetry's `mcp.session.id`. */
+  readonly sessionId?: string;
+  /** A task round: the trace context of the request that created the task (the round's span links to it). */
+  readonly causedBy?: McpTraceContext;
+  /** A task round taken off a queue another process fills (durable runner). */
+  readonly queued?: boolean;
 }

@@ -1,9 +1,19 @@
 import { type BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import { McpResolvedOptions } from '../config/resolved-options.js';
+import type { AdmissionLease } from '../protocol/admission-quota.js';
+import type { McpCallSettings } from '../protocol/call-settings.interface.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
+import { McpRegistry } from '../discovery/mcp.registry.js';
+import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
+import type { RequestTelemetry } from '../telemetry/request-telemetry.js';
+import type { TelemetryTarget } from '../telemetry/telemetry-call.interface.js';
+import { McpError } from '../protocol/mcp.error.js';
+import type { CallOutcome } from './call-outcome.interface.js';
 import { McpCallTracker } from './call.tracker.js';
 import type { CallPort } from './call-port.interface.js';
 import type { CallRequest } from './call-request.interface.js';
 import { McpDispatcher } from './mcp.dispatcher.js';
+import type { McpRoute } from './mcp-route.interface.js';
 import { RunningCall } from './running-call.js';
 
 /**
@@ -20,11 +30,16 @@ import { RunningCall } from './running-call.js';
  *    way it answers its own checks;
  * 3. a `ResponseChannel` and a `CallCancellation` (`ctx.signal`), connected through `port.open` (then the wire's
  *    `opened`);
- * 4. the `McpRequestScope` handlers see, with the call's origin and the wire's live client requests;
+ * 4. the `McpRequestScope` handlers see, with the call's origin, the module's call settings and the wire's live
+ *    client requests;
  * 5. tracking: `callTimeoutMs` for calls answered with a response (not for streams), and the drain on shutdown;
  * 6. dispatch, then the final response, in the shapes and statuses of the call's wire (`McpWireProfile
  *    .finalResponse`), after the port added its transport's part (`beforeResponse`: the bearer challenge);
  * 7. release: no longer in flight (the slot comes back), then the wire's `closed` and `port.close`.
+ *
+ * Telemetry wraps all of it (ADR 0031): when an OpenTelemetry SDK records, the call gets its SERVER span before
+ * admission (a refusal is a span too), the handler runs inside it, and the span and the duration metric end with the
+ * outcome. Without an SDK, `McpTelemetry.start` returns undefined and nothing of it is built.
  *
  * Who uses it: the HTTP transport (both wires; counted), stdio (both wires; not counted), the testing kit (not
  * counted), and the task worker (tasks/task.worker.ts): each round of a task is a request with no HTTP objects whose
@@ -37,11 +52,17 @@ import { RunningCall } from './running-call.js';
 @Injectable()
 export class McpCallRunner implements BeforeApplicationShutdown {
   private draining?: Promise<void>;
+  private readonly settings: McpCallSettings;
 
   constructor(
     private readonly dispatcher: McpDispatcher,
     private readonly calls: McpCallTracker,
-  ) {}
+    options: McpResolvedOptions,
+    private readonly registry: McpRegistry,
+    private readonly telemetry: McpTelemetry,
+  ) {
+    this.settings = options.callSettings;
+  }
 
   /**
    * Runs one call to its end: resolves once its handler returned and the call is no longer in flight (its answer
@@ -52,13 +73,22 @@ export class McpCallRunner implements BeforeApplicationShutdown {
     const wire = request.wire;
     const route = request.route ?? wire.findRoute(request.method);
     const streaming = route?.delivery === 'stream';
-    const lease = request.admit && !streaming ? this.calls.admit(request.principal, request.remoteAddress) : undefined;
+    const telemetry = this.telemetry.available ? this.telemetry.start(request, this.target(request, route)) : undefined;
+    let lease: AdmissionLease | undefined;
+    try {
+      lease = request.admit && !streaming ? this.calls.admit(request.principal, request.remoteAddress) : undefined;
+    } catch (refusal) {
+      telemetry?.end(refused(refusal), NOTHING_SENT);
+      this.telemetry.countRefusal(refusal);
+      throw refusal;
+    }
     const call = new RunningCall(request, route, port, lease);
     try {
       port.open(call);
       wire.opened?.(call);
     } catch (error) {
       lease?.release();
+      telemetry?.end(refused(error), NOTHING_SENT);
       throw error;
     }
     const scope: McpRequestScope = {
@@ -74,11 +104,14 @@ export class McpCallRunner implements BeforeApplicationShutdown {
       accessToken: request.accessToken,
       remoteAddress: request.remoteAddress,
       origin: request.origin,
+      settings: this.settings,
       liveRequests: wire.liveRequests?.(call),
       task: request.task,
+      ...(telemetry && { trace: telemetry.traceIds, traceContext: telemetry.traceContext }),
     };
     this.calls.add(call, !streaming);
-    return this.execute(call, scope);
+    if (!telemetry) return this.execute(call, scope);
+    return telemetry.run(() => this.execute(call, scope, telemetry));
   }
 
   /**
@@ -104,16 +137,50 @@ export class McpCallRunner implements BeforeApplicationShutdown {
     return this.drain();
   }
 
-  private async execute<R extends CallRequest>(call: RunningCall<R>, scope: McpRequestScope): Promise<void> {
+  private async execute<R extends CallRequest>(call: RunningCall<R>, scope: McpRequestScope, telemetry?: RequestTelemetry): Promise<void> {
+    let outcome: CallOutcome | undefined;
     try {
-      const outcome = await this.dispatcher.execute(scope, call.route);
-      const { message, httpStatus } = call.request.wire.finalResponse(call, outcome);
-      call.port.beforeResponse?.(call, outcome);
-      call.channel.respond(message, httpStatus);
+      outcome = await this.dispatcher.execute(scope, call.route);
+      call.respond(outcome);
     } finally {
       this.calls.untrack(call);
       call.request.wire.closed?.(call);
       call.port.close?.(call);
+      if (telemetry) {
+        const channel = call.channel;
+        telemetry.end(outcome ?? INTERNAL_ERROR, {
+          notifications: channel.sent,
+          progress: channel.progressSent,
+          sse: call.streaming || channel.sent > 0,
+          cancelled: call.cancellation.aborted,
+        });
+      }
     }
   }
+
+  /** What telemetry needs to know of the call's target: decided here, where the route and the registry are known. */
+  private target(request: CallRequest, route: McpRoute | undefined): TelemetryTarget {
+    const name = request.params.name;
+    let registered: string | undefined;
+    if (typeof name === 'string') {
+      // Only a registered name becomes part of the span name: a caller's unknown name must not mint new ones.
+      if (request.method === 'tools/call' && this.registry.getTool(name)) registered = name;
+      else if (request.method === 'prompts/get' && this.registry.getPrompt(name)) registered = name;
+    }
+    return {
+      implemented: route !== undefined,
+      wire: request.wire.revision,
+      streaming: route?.delivery === 'stream',
+      ...(registered !== undefined && { name: registered }),
+    };
+  }
+}
+
+const NOTHING_SENT = { notifications: 0, progress: 0, sse: false, cancelled: false } as const;
+const INTERNAL: McpError = new McpError(-32603, 'Internal error');
+const INTERNAL_ERROR: CallOutcome = { ok: false, error: INTERNAL };
+
+/** The outcome of a call refused before it ran (admission caps, a port that could not open). */
+function refused(error: unknown): CallOutcome {
+  return { ok: false, error: error instanceof McpError ? error : INTERNAL };
 }

@@ -6,6 +6,7 @@ import { CallCancellation } from '../protocol/call-cancellation.js';
 import type { McpError } from '../protocol/mcp.error.js';
 import { ResponseChannel } from '../protocol/response-channel.js';
 import { McpCallTracker, type TrackedCall } from './call.tracker.js';
+import { errorResponse } from './mcp.dispatcher.js';
 
 const trackerWith = (options: Partial<McpModuleOptions>) => new McpCallTracker(resolvedOptions(options));
 
@@ -45,7 +46,15 @@ describe('McpCallTracker: calls-in-flight caps', () => {
   it('gives the slot back when the call is untracked, once, however it ended', async () => {
     const tracker = trackerWith({ maxCallsInFlightPerPrincipal: 1, callTimeoutMs: 20, shutdownTimeoutMs: 10 });
     const track = (id: number, timeout = true) => {
-      const call: TrackedCall = { id, channel: new ResponseChannel(), cancellation: new CallCancellation(), lease: tracker.admit('alice', undefined) };
+      const channel = new ResponseChannel();
+      const call: TrackedCall = {
+        id,
+        channel,
+        cancellation: new CallCancellation(),
+        lease: tracker.admit('alice', undefined),
+        // As the runner's RunningCall does, in the 2026-07-28 error shape.
+        respond: (outcome) => channel.respond(outcome.ok ? { jsonrpc: '2.0', id, result: outcome.result } : errorResponse(id, outcome.error)),
+      };
       tracker.add(call, timeout);
       return call;
     };

@@ -6,7 +6,7 @@ import { McpError } from '../protocol/mcp.error.js';
 import type { JsonRpcId } from '../protocol/json-rpc.interface.js';
 import type { ResponseChannel } from '../protocol/response-channel.js';
 import { AdmissionQuota, type AdmissionKey, type AdmissionLease, type AdmissionRefusal } from '../protocol/admission-quota.js';
-import { errorResponse } from './mcp.dispatcher.js';
+import type { CallOutcome } from './call-outcome.interface.js';
 
 /** Seconds a caller refused for load is told to wait (`Retry-After`, and `error.data.retryAfterSeconds`). */
 export const CALLS_RETRY_AFTER_SECONDS = 1;
@@ -15,13 +15,15 @@ export const CALLS_RETRY_AFTER_SECONDS = 1;
 const UNKNOWN_ADDRESS = 'unknown';
 
 /**
- * One call in flight: the handle `track` returns, or a record its caller built and handed to `add` (the call runner's
- * `RunningCall`, so that a call costs one object).
+ * One call in flight: the record its caller built and handed to `add` (the call runner's `RunningCall`, so that a call
+ * costs one object).
  */
 export interface TrackedCall {
   readonly id: JsonRpcId;
   readonly channel: ResponseChannel;
   readonly cancellation: CallCancellation;
+  /** Sends the call's final response for `outcome` (the runner's `RunningCall`: in the shapes of the call's wire). */
+  respond(outcome: CallOutcome): void;
   /** When the call times out (`performance.now()` ms); set by the tracker, absent when `callTimeoutMs` does not apply. */
   deadline?: number;
   /** Transport-specific work when the server starts closing (e.g. no keep-alive after this response). */
@@ -82,7 +84,8 @@ export class McpCallTracker {
   }
 
   /**
-   * Takes a slot of the calls-in-flight caps for a caller, to hand to `track`. Throws the refusal: `-32603` with HTTP
+   * Takes a slot of the calls-in-flight caps for a caller, kept on the call's record until it is no longer in flight
+   * (the runner's `RunningCall.lease`). Throws the refusal: `-32603` with HTTP
    * 503 when the server is full (`maxCallsInFlight`), 429 when this caller holds its share already; both carry
    * `data.retryAfterSeconds`, which the HTTP writer repeats as `Retry-After`.
    */
@@ -131,7 +134,7 @@ export class McpCallTracker {
       }
       const limit = this.options.callTimeoutMs;
       call.cancellation.abort(new Error(`The call timed out after ${limit} ms`));
-      call.channel.respond(errorResponse(call.id, new McpError(McpErrorCode.InternalError, `Request timed out after ${limit} ms`)));
+      call.respond({ ok: false, error: new McpError(McpErrorCode.InternalError, `Request timed out after ${limit} ms`) });
       // Answered: no longer in flight, whatever the handler does now.
       this.untrack(call);
     }
@@ -165,7 +168,7 @@ export class McpCallTracker {
    * no longer in flight. Its handler may still finish: what it returns is dropped.
    */
   end(call: TrackedCall): void {
-    call.channel.respond(errorResponse(call.id, new McpError(McpErrorCode.InternalError, 'The server shut down before the request completed')));
+    call.respond({ ok: false, error: new McpError(McpErrorCode.InternalError, 'The server shut down before the request completed') });
     this.untrack(call);
   }
 

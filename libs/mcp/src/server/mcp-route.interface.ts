@@ -14,7 +14,8 @@ export type McpRouteDelivery = 'response' | 'stream';
 
 /**
  * One method of the dispatcher's route table: its handler and everything a transport or the call runner needs to
- * know about it, so that a new method needs no change in any transport. Read it through `McpDispatcher.route`.
+ * know about it, so that a new method needs no change in any transport. Read it through the call's wire profile
+ * (`McpWireProfile.findRoute`; HTTP: `McpModernWire.route`).
  */
 export interface McpRoute {
   /** The server capability that must be advertised for the method to exist (`-32601` otherwise). */
@@ -42,9 +43,11 @@ export interface McpRoute {
     caller?: { readonly principal?: string; readonly accessToken?: McpAccessToken },
   ) => readonly ParamHeaderBinding[] | undefined;
   /**
-   * The `params` field an HTTP request's `Mcp-Name` header must carry, for methods beyond the core ones the transport
-   * knows (`tasks/get`, `tasks/update`, `tasks/cancel`: `taskId`, ext-tasks spec 2026-07-28: tasks, "Streamable HTTP:
-   * Routing Headers"): missing or different → `-32020`, checked with the other header agreements.
+   * The `params` field an HTTP request's `Mcp-Name` header must carry (spec 2026-07-28:
+   * basic/transports/streamable-http, "Standard Request Headers": `tools/call` `name`, `prompts/get` `name`,
+   * `resources/read` `uri`; ext-tasks spec 2026-07-28: tasks, "Streamable HTTP: Routing Headers": `taskId`): missing
+   * or different → `-32020`. A core method's header is checked with the other standard headers, before `_meta`; an
+   * extension's (a route with `extension`) once the route is known to exist (ADR 0009).
    */
   readonly nameParam?: string;
 }

@@ -69,12 +69,15 @@ export class McpDispatcher {
     const routes = new Map<string, McpRoute>([
       ['server/discover', answer(caughtUp((scope) => discover.discover(scope)))],
       ['tools/list', answer(caughtUp((scope) => lists.tools.page(scope)), 'tools')],
-      ['tools/call', answer((scope) => tools.call(scope, toolTasks), 'tools', { paramHeaders: (params, caller) => tools.paramHeaders(params, caller) })],
+      [
+        'tools/call',
+        answer((scope) => tools.call(scope, toolTasks), 'tools', { nameParam: 'name', paramHeaders: (params, caller) => tools.paramHeaders(params, caller) }),
+      ],
       ['prompts/list', answer(caughtUp((scope) => lists.prompts.page(scope)), 'prompts')],
-      ['prompts/get', answer((scope) => prompts.get(scope), 'prompts')],
+      ['prompts/get', answer((scope) => prompts.get(scope), 'prompts', { nameParam: 'name' })],
       ['resources/list', answer(caughtUp((scope) => lists.resources.page(scope)), 'resources')],
       ['resources/templates/list', answer(caughtUp((scope) => lists.resourceTemplates.page(scope)), 'resources')],
-      ['resources/read', answer((scope) => resources.read(scope), 'resources')],
+      ['resources/read', answer((scope) => resources.read(scope), 'resources', { nameParam: 'uri' })],
       ['completion/complete', answer((scope) => completion.complete(scope), 'completions')],
       // A stream until the client closes it: SSE only, not timed, not counted (listen streams have caps of their own).
       ['subscriptions/listen', answer((scope) => subscriptions.listen(scope, this.listenFeatures()), undefined, { delivery: 'stream' })],
@@ -114,8 +117,9 @@ export class McpDispatcher {
   }
 
   private stderrProgress(scope: McpRequestScope): NonNullable<McpRequestScope['progressFallback']> {
-    const traceparent = scope.meta.raw[TRACEPARENT_META_KEY];
-    return (progress, total, message) => this.progressEvents!.write(createProgressEvent({ progress, total, message }, { traceparent }));
+    // The call's own span when telemetry records one: concurrent calls' lines stay apart even without a traceparent.
+    const context = scope.trace ? { traceIds: scope.trace } : { traceparent: scope.meta.raw[TRACEPARENT_META_KEY] };
+    return (progress, total, message) => this.progressEvents!.write(createProgressEvent({ progress, total, message }, context));
   }
 
   private listenFeatures() {

@@ -3,6 +3,9 @@ import { McpResolvedOptions } from '../config/resolved-options.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { MetaKeys } from '../protocol/meta-keys.constants.js';
+import { isStatelessVersion, LATEST_PROTOCOL_VERSION } from '../protocol/protocol-version.constants.js';
+import type { McpRequestMeta } from '../protocol/request-meta.interface.js';
+import { parseRequestMeta } from '../protocol/request-meta.parser.js';
 import type { CallOutcome } from './call-outcome.interface.js';
 import { MCP_EXTENSIONS, type McpExtension } from './extension.interface.js';
 import { errorResponse, McpDispatcher } from './mcp.dispatcher.js';
@@ -19,9 +22,11 @@ import type { FinalResponse, McpWireProfile } from './wire-profile.interface.js'
 @Injectable()
 export class McpModernWire implements McpWireProfile {
   readonly name = 'modern';
+  readonly revision = LATEST_PROTOCOL_VERSION;
   readonly connectionBound = true;
   private readonly routes: ReadonlyMap<string, McpRoute>;
   private readonly resultMeta?: JsonObject;
+  private readonly supportedVersions: readonly string[];
 
   constructor(
     private readonly dispatcher: McpDispatcher,
@@ -31,6 +36,19 @@ export class McpModernWire implements McpWireProfile {
     const toolTasks = extensions.find((extension) => extension.toolTasks)?.toolTasks;
     this.routes = dispatcher.routeTable(toolTasks, extensions.flatMap((extension) => [...(extension.routes?.() ?? [])]));
     this.resultMeta = options.serverInfoInResults ? { [MetaKeys.serverInfo]: options.serverInfo } : undefined;
+    this.supportedVersions = options.supportedVersions;
+  }
+
+  /**
+   * The preamble of a 2026-07-28 request, the same for every origin (HTTP, stdio, the testing kit): its `_meta`
+   * fields read and checked (`-32602`, HTTP 400), then `agree` (HTTP: the MCP headers against the body, which come
+   * before the version; ADR 0009), then its protocol version (`-32022` naming the supported ones).
+   */
+  preamble(params: JsonObject | undefined, agree?: (meta: McpRequestMeta) => void): McpRequestMeta {
+    const meta = parseRequestMeta(params);
+    agree?.(meta);
+    if (!isStatelessVersion(meta.protocolVersion)) throw McpError.unsupportedVersion(meta.protocolVersion, this.supportedVersions);
+    return meta;
   }
 
   /**
@@ -45,6 +63,14 @@ export class McpModernWire implements McpWireProfile {
 
   findRoute(method: string): McpRoute | undefined {
     return this.dispatcher.gate(this.routes.get(method));
+  }
+
+  /**
+   * The route `method` has on this wire whether or not its capability is advertised (read-only), for checks that
+   * come before the route's own (HTTP: a core method's `Mcp-Name`, ADR 0009); `undefined` for an unknown method.
+   */
+  declaredRoute(method: string): McpRoute | undefined {
+    return this.routes.get(method);
   }
 
   finalResponse(call: RunningCall, outcome: CallOutcome): FinalResponse {

@@ -3,6 +3,7 @@ import type { AdmissionLease } from '../protocol/admission-quota.js';
 import type { JsonRpcId } from '../protocol/json-rpc.interface.js';
 import { ResponseChannel } from '../protocol/response-channel.js';
 import type { TrackedCall } from './call.tracker.js';
+import type { CallOutcome } from './call-outcome.interface.js';
 import type { CallPort } from './call-port.interface.js';
 import type { CallRequest } from './call-request.interface.js';
 import type { McpRoute } from './mcp-route.interface.js';
@@ -35,6 +36,18 @@ export class RunningCall<R extends CallRequest = CallRequest> implements Tracked
   /** Whether the call is a long-lived stream (`delivery: 'stream'`): not timed, not counted. */
   get streaming(): boolean {
     return this.route?.delivery === 'stream';
+  }
+
+  /**
+   * Sends the call's final response for `outcome`: in the shapes and statuses of its wire (`McpWireProfile
+   * .finalResponse`), after its port added its transport's part (`beforeResponse`). The one path every answer takes:
+   * the handler's outcome (the runner), a timeout and the drain's deadline (the tracker). A call already answered
+   * ignores it (the channel keeps its first final response).
+   */
+  respond(outcome: CallOutcome): void {
+    const { message, httpStatus } = this.request.wire.finalResponse(this, outcome);
+    this.port.beforeResponse?.(this, outcome);
+    this.channel.respond(message, httpStatus);
   }
 
   /** The drain reached the call: its port's `onShutdown`. */

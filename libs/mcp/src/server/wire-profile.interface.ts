@@ -13,7 +13,7 @@ export interface FinalResponse {
 
 /**
  * Everything that differs between the protocol revisions a call may speak, chosen once per call by its origin and
- * carried on its request (`CallRequest.wire`; ADR 0026): which methods exist and how each is routed (on 2025-11-25
+ * carried on its request (`CallRequest.wire`; ADR 0030): which methods exist and how each is routed (on 2025-11-25
  * the tasks methods and the tool-task hook of that revision), the final shapes and statuses, whether a call lives
  * with its client's connection, and what the wire adds while a call runs (a session's live server→client requests).
  * Code downstream of the runner never asks which wire a call is on: what differs is already in its route and its
@@ -21,6 +21,8 @@ export interface FinalResponse {
  */
 export interface McpWireProfile {
   readonly name: McpWireName;
+  /** The protocol revision the wire is named by (`2026-07-28`, `2025-11-25`), e.g. for telemetry's `nest_mcp.wire`. */
+  readonly revision: string;
   /**
    * Whether a call lives with its client's connection: the client going away aborts a call whose route is
    * `cancellableByDisconnect`, and a connection still unread after the drain's deadline is cut. 2026-07-28: yes;

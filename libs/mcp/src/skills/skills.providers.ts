@@ -6,8 +6,8 @@ import { McpSkills } from './skills.registry.js';
 
 /**
  * The providers of skills, for `McpModule`: the skills registry, the explorer that fills it at bootstrap, and the
- * route extension serving `skills/list`, `skills/get` and `resources/directory/read` (`McpModule` lists it among the
- * `MCP_ROUTE_EXTENSIONS`).
+ * extension serving `skills/list`, `skills/get` and `resources/directory/read` (`McpModule` lists it among the
+ * `MCP_EXTENSIONS`).
  */
 export function skillProviders(): Provider[] {
   return [McpSkills, McpSkillMetadataAccessor, McpSkillsExplorer, McpSkillMethods];

@@ -14,3 +14,4 @@ export { isAnswerShaped } from './task-answer.util.js';
 export { createTaskResult, declaresTasks, detailedTask, taskFields, TASKS_REQUIRED_CAPABILITIES } from '../protocol/task-wire.util.js';
 export { taskProviders } from './tasks.providers.js';
 export { authorizeTaskCreation } from './task-authorization.util.js';
+export { answeredTask, cancelledTask, completedTask, failedTask, inputRequiredTask } from './task-transitions.js';

@@ -7,6 +7,7 @@ import type { McpTaskRecord } from '../protocol/task-record.interface.js';
 import type { McpTaskRunner } from '../protocol/task-runner.interface.js';
 import type { McpTaskStore } from '../protocol/task-store.interface.js';
 import { newTaskId } from './task-id.util.js';
+import { failedTask } from './task-transitions.js';
 
 /** What differs between the wires when a task is created. */
 export interface NewTaskOptions {
@@ -47,6 +48,7 @@ export function newTaskRecord(scope: McpRequestScope, tool: ToolEntry, options: 
     authorizedAtCreation: true,
     requiredScopes: [...tool.summary.scopes],
     ...(scope.accessToken && { accessToken: scope.accessToken }),
+    ...(scope.traceContext && { traceContext: scope.traceContext }),
     version: 1,
   };
 }
@@ -61,6 +63,6 @@ export async function queueTask(record: McpTaskRecord, store: McpTaskStore, runn
   } catch (error) {
     const message = error instanceof McpError ? error.message : 'The task could not be queued';
     if (!(error instanceof McpError)) logger.error(`Task ${record.taskId} could not be queued`, (error as Error)?.stack ?? String(error));
-    await store.update(record.taskId, (task) => ({ ...task, status: 'failed', error: { code: McpErrorCode.InternalError, message }, statusMessage: message }));
+    await store.update(record.taskId, (task) => failedTask(task, { code: McpErrorCode.InternalError, message }));
   }
 }

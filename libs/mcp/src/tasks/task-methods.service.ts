@@ -13,6 +13,7 @@ import type { McpExtension, McpExtensionView } from '../server/extension.interfa
 import { LegacyTaskWire } from './legacy-task.wire.js';
 import { McpTaskStarter } from './task.starter.js';
 import { isAnswerShaped } from './task-answer.util.js';
+import { answeredTask, cancelledTask } from './task-transitions.js';
 import { declaresTasks, detailedTask, TASKS_REQUIRED_CAPABILITIES } from '../protocol/task-wire.util.js';
 
 /**
@@ -109,9 +110,9 @@ export class McpTaskMethods implements McpExtension {
         taken++;
       }
       if (taken === 0) return undefined;
-      if (Object.keys(inputRequests).length > 0) return { ...task, answers, inputRequests };
-      resumed = true;
-      return { ...task, answers, inputRequests: undefined, status: 'working' };
+      const next = answeredTask(task, answers, inputRequests);
+      resumed = next.status === 'working';
+      return next;
     });
     if (resumed) await this.runner.enqueue(record.taskId);
     return {};
@@ -122,7 +123,7 @@ export class McpTaskMethods implements McpExtension {
     let cancelled = false;
     await this.store.update(record.taskId, (task) => {
       cancelled = true;
-      return { ...task, status: 'cancelled', statusMessage: 'Cancelled by request', inputRequests: undefined };
+      return cancelledTask(task, 'Cancelled by request');
     });
     if (cancelled) await this.runner.cancel(record.taskId);
     return {};

@@ -4,6 +4,7 @@ import type { ChannelMessage, ChannelSink } from '../protocol/response-channel.j
 import type { McpTaskInputRequest, McpTaskRecord } from '../protocol/task-record.interface.js';
 import type { McpTaskStore } from '../protocol/task-store.interface.js';
 import { TaskRecordTooLargeError } from './task-record-too-large.error.js';
+import { completedTask, failedTask, inputRequiredTask } from './task-transitions.js';
 
 const MAX_STATUS_MESSAGE = 500;
 
@@ -84,7 +85,7 @@ export class TaskRound implements ChannelSink {
       this.fail({ code: -32603, message: `The task's result is too large (${bytes} bytes; tasks.maxResultBytes: ${this.maxResultBytes})` });
       return;
     }
-    this.write((task) => ({ ...task, status: 'completed', result, inputRequests: undefined, handlerState: undefined }));
+    this.write((task) => completedTask(task, result));
   }
 
   /**
@@ -126,7 +127,7 @@ export class TaskRound implements ChannelSink {
         issued.add(key);
         inputRequests[key] = request.params === undefined ? { handlerKey, method: request.method } : { handlerKey, method: request.method, params: request.params };
       }
-      return { ...task, status: 'input_required', inputRequests, issuedKeys: [...issued], handlerState };
+      return inputRequiredTask(task, inputRequests, [...issued], handlerState);
     });
   }
 
@@ -145,7 +146,7 @@ export class TaskRound implements ChannelSink {
 
 /** The change that ends a task `failed` with `error`. */
 function failedWith(error: McpTaskRecord['error'] & object): (task: McpTaskRecord) => McpTaskRecord {
-  return (task) => ({ ...task, status: 'failed', error, statusMessage: error.message, inputRequests: undefined, handlerState: undefined });
+  return (task) => failedTask(task, error);
 }
 
 /** The status message a progress or log notification carries, if any. */

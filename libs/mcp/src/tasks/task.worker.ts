@@ -14,6 +14,7 @@ import type { McpWireProfile } from '../server/wire-profile.interface.js';
 import type { RunningCall } from '../server/running-call.js';
 import { TaskCallPort, type TaskCallRequest } from './task-call.port.js';
 import { TaskRound } from './task-round.js';
+import { failedTask } from './task-transitions.js';
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -76,7 +77,7 @@ export class McpTaskWorker implements McpTaskExecutor, OnApplicationBootstrap, B
       expiry?.unref();
       try {
         const { runner, wire } = this.callRunner();
-        await runner.run<TaskCallRequest>(roundRequest(record, round, wire), this.port);
+        await runner.run<TaskCallRequest>(roundRequest(record, round, wire, durable), this.port);
       } catch (error) {
         round.end(toTaskError(error));
       } finally {
@@ -99,7 +100,7 @@ export class McpTaskWorker implements McpTaskExecutor, OnApplicationBootstrap, B
 
   async fail(taskId: string, error: McpTaskError): Promise<void> {
     try {
-      await this.store.update(taskId, (task) => ({ ...task, status: 'failed', error, statusMessage: error.message, inputRequests: undefined }));
+      await this.store.update(taskId, (task) => failedTask(task, error));
     } catch (failure) {
       this.logger.error(`Task ${taskId} could not be failed`, (failure as Error)?.stack ?? String(failure));
     }
@@ -132,7 +133,7 @@ class DrainAwareTaskPort extends TaskCallPort {
 }
 
 /** The call of one round: the stored method and params, the answers so far, the creating request's protocol fields. */
-function roundRequest(record: McpTaskRecord, round: TaskRound, wire: McpWireProfile): TaskCallRequest {
+function roundRequest(record: McpTaskRecord, round: TaskRound, wire: McpWireProfile, queued: boolean): TaskCallRequest {
   const params: JsonObject = { ...record.params };
   if (Object.keys(record.answers).length > 0) params.inputResponses = record.answers as JsonObject;
   return {
@@ -157,6 +158,9 @@ function roundRequest(record: McpTaskRecord, round: TaskRound, wire: McpWireProf
     // Guards see a request without HTTP: no headers, the task id (a guard that needs HTTP credentials refuses it).
     httpRequest: { headers: {}, mcpTaskId: record.taskId },
     admit: false,
+    // Telemetry: the round's span links to the request that created the task (a trace of its own).
+    ...(record.traceContext && { causedBy: record.traceContext }),
+    queued,
     task: roundBinding(record, round),
     round,
   };

@@ -10,6 +10,20 @@ import type { TestingExchange, TestingReply, TestingTransport } from './testing-
 type FinalResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
 
 /**
+ * The field each method's `Mcp-Name` mirrors, as a client knows it from the specifications (spec 2026-07-28:
+ * basic/transports/streamable-http, "Standard Request Headers"; ext-tasks: "Streamable HTTP: Routing Headers"): over
+ * HTTP the kit is a client of a server it knows only through the wire, not through its routes.
+ */
+const NAME_FIELD: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
+
+/**
  * @internal Talks to a listening server over real Streamable HTTP, as a 2026-07-28 client does: POSTs with the
  * mirrored MCP headers (and `Mcp-Param-*` for tools that declare them, from a cached `tools/list`), reads a JSON
  * answer or an SSE stream, and drops the connection to cancel.
@@ -43,7 +57,7 @@ export class HttpTestingTransport implements TestingTransport {
     const { message, options, onNotification } = exchange;
     const response = await fetch(this.url, {
       method: 'POST',
-      headers: { ...standardHeaders(message), ...extraHeaders, ...lowerCaseKeys(options.headers) },
+      headers: { ...standardHeaders(message, NAME_FIELD[message.method]), ...extraHeaders, ...lowerCaseKeys(options.headers) },
       body: JSON.stringify(message),
       signal: options.signal,
     });

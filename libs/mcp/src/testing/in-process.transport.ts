@@ -2,10 +2,10 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS_EXTRAS } from '../config/mcp-extras.constants.js';
 import type { McpModuleExtras } from '../config/mcp-options.interface.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
+import { mcpServerToken, type McpServerPart } from '../config/server-tokens.js';
 import type { JsonRpcNotification } from '../protocol/json-rpc.interface.js';
 import type { McpRequestMeta } from '../protocol/request-meta.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
-import { parseRequestMeta } from '../protocol/request-meta.parser.js';
 import { McpCallRunner } from '../server/call.runner.js';
 import { defaultPrincipal } from '../auth/token-principal.util.js';
 import { McpModernWire } from '../server/modern-wire.profile.js';
@@ -34,21 +34,26 @@ export class InProcessTestingTransport implements TestingTransport {
     private readonly path: string,
   ) {}
 
-  static from(app: INestApplicationContext): InProcessTestingTransport {
-    const find = <T>(token: unknown): T | undefined => {
+  /** The transport to the application's server, or to the one called `server` when it has several. */
+  static from(app: INestApplicationContext, server?: string): InProcessTestingTransport {
+    const find = <T>(token: unknown, part: McpServerPart): T | undefined => {
       try {
-        return app.get(token as string, { strict: false }) as T;
+        return app.get((server === undefined ? token : mcpServerToken(server, part)) as string, { strict: false }) as T;
       } catch {
         return undefined;
       }
     };
-    const runner = find<McpCallRunner>(McpCallRunner);
-    const wire = find<McpModernWire>(McpModernWire);
-    const options = find<McpResolvedOptions>(McpResolvedOptions);
+    const runner = find<McpCallRunner>(McpCallRunner, 'runner');
+    const wire = find<McpModernWire>(McpModernWire, 'wire');
+    const options = find<McpResolvedOptions>(McpResolvedOptions, 'options');
     if (!runner || !wire || !options) {
-      throw new Error('McpTestingClient: this module has no McpModule; import McpModule.forRoot(...) in the module under test');
+      throw new Error(
+        server === undefined
+          ? 'McpTestingClient: this module has no McpModule; import McpModule.forRoot(...) in the module under test'
+          : `McpTestingClient: this module has no server named "${server}" (McpModule.forRoot({ name: '${server}', … }))`,
+      );
     }
-    const path = find<McpModuleExtras>(MCP_MODULE_OPTIONS_EXTRAS)?.path ?? '/mcp';
+    const path = find<McpModuleExtras>(MCP_MODULE_OPTIONS_EXTRAS, 'extras')?.path ?? '/mcp';
     return new InProcessTestingTransport(runner, wire, options, path);
   }
 
@@ -56,7 +61,8 @@ export class InProcessTestingTransport implements TestingTransport {
     const request = {
       method: 'POST',
       url: this.path,
-      headers: { ...standardHeaders(message), ...lowerCaseKeys(options.headers) },
+      // The field Mcp-Name mirrors is the route's own, as the server checks it.
+      headers: { ...standardHeaders(message, this.wire.declaredRoute(message.method)?.nameParam), ...lowerCaseKeys(options.headers) },
       body: message,
       ...options.request,
       ...(options.user !== undefined && { user: options.user }),
@@ -68,7 +74,7 @@ export class InProcessTestingTransport implements TestingTransport {
       let principal: string | undefined;
       let accessToken: McpAccessToken | undefined;
       try {
-        meta = parseRequestMeta(message.params);
+        meta = this.wire.preamble(message.params);
         accessToken = options.caller && tokenOf(options.caller);
         principal = options.principal ?? (accessToken ? this.principalOf(accessToken) : this.options.principal?.(request));
       } catch (error) {

@@ -1,15 +1,6 @@
 import type { JsonRpcRequest } from '../protocol/json-rpc.interface.js';
 import { McpHeaders, MetaKeys } from '../protocol/meta-keys.constants.js';
 
-/** Methods whose `Mcp-Name` header mirrors a body field. */
-const NAME_FIELD: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
 /** Visible ASCII without leading or trailing spaces: sent as is; anything else goes in the base64 sentinel. */
 const PLAIN_HEADER_VALUE = /^(?:[\x21-\x7E](?:[\x20-\x7E]*[\x21-\x7E])?)?$/;
 
@@ -18,8 +9,11 @@ export function encodeHeaderValue(value: string): string {
   return PLAIN_HEADER_VALUE.test(value) ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }
 
-/** @internal The headers a 2026-07-28 client sends with `message` (Content-Type, Accept and the mirrored MCP headers). */
-export function standardHeaders(message: JsonRpcRequest): Record<string, string> {
+/**
+ * @internal The headers a 2026-07-28 client sends with `message` (Content-Type, Accept and the mirrored MCP headers);
+ * `nameField` is the `params` field its `Mcp-Name` mirrors, if any.
+ */
+export function standardHeaders(message: JsonRpcRequest, nameField: string | undefined): Record<string, string> {
   const meta = message.params?._meta as Record<string, unknown> | undefined;
   const headers: Record<string, string> = {
     'content-type': 'application/json',
@@ -27,8 +21,7 @@ export function standardHeaders(message: JsonRpcRequest): Record<string, string>
     [McpHeaders.protocolVersion]: String(meta?.[MetaKeys.protocolVersion]),
     [McpHeaders.method]: message.method,
   };
-  const field = NAME_FIELD[message.method];
-  const value = field && message.params?.[field];
+  const value = nameField && message.params?.[nameField];
   if (typeof value === 'string') headers[McpHeaders.name] = encodeHeaderValue(value);
   return headers;
 }

@@ -57,6 +57,11 @@ export interface McpTestingRequestOptions {
   clientInfo?: McpImplementation;
   /** Most rounds of one call before the client gives up on a handler that keeps asking. Default 10. */
   maxRounds?: number;
+  /**
+   * `McpTestingClient.create` only: with several servers in the application (docs/servers.md), the `name` of the one
+   * to call. Default: the only one.
+   */
+  server?: string;
 }
 
 /** Options of one call: the request options, plus what only makes sense per call. */

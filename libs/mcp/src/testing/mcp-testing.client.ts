@@ -84,7 +84,7 @@ export class McpTestingClient {
    */
   static async create(app: INestApplicationContext, options: McpTestingRequestOptions = {}): Promise<McpTestingClient> {
     await app.init();
-    return new McpTestingClient(InProcessTestingTransport.from(app), options);
+    return new McpTestingClient(InProcessTestingTransport.from(app, options.server), options);
   }
 
   /** An HTTP client for a listening application (its MCP endpoint is found by itself) or an endpoint URL. */

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
 import { MCP_WEBHOOK_DELIVERY_QUEUE, type McpWebhookDelivery, type McpWebhookDeliveryQueue } from '../../protocol/webhook-delivery-queue.interface.js';
 import {
@@ -6,6 +6,7 @@ import {
   type McpWebhookDeliveryState,
   type McpWebhookSubscriptionStore,
 } from '../../protocol/webhook-subscription-store.interface.js';
+import { McpTelemetry } from '../../telemetry/mcp-telemetry.js';
 import type { McpWebhookFailure } from '../events-profile.constants.js';
 import { postWebhook, type WebhookHttpOutcome } from './webhook-http.client.js';
 import { WebhookSecrets } from './webhook-secrets.js';
@@ -36,6 +37,7 @@ export class WebhookDeliveryWorker implements OnModuleInit, OnModuleDestroy {
     @Inject(MCP_WEBHOOK_SUBSCRIPTION_STORE) private readonly store: McpWebhookSubscriptionStore,
     private readonly secrets: WebhookSecrets,
     private readonly options: McpResolvedOptions,
+    @Optional() private readonly telemetry?: McpTelemetry,
   ) {}
 
   onModuleInit(): void {
@@ -77,6 +79,7 @@ export class WebhookDeliveryWorker implements OnModuleInit, OnModuleDestroy {
       return this.settle(delivery, target.state, failure);
     }
     await this.record(delivery, target.state, failure);
+    this.telemetry?.countDeliveryRetry(failure);
     await this.queue.enqueue({ ...delivery, attempt: delivery.attempt + 1, firstAttemptAt }, delay);
   }
 
@@ -96,6 +99,7 @@ export class WebhookDeliveryWorker implements OnModuleInit, OnModuleDestroy {
   private async settle(delivery: McpWebhookDelivery, state: McpWebhookDeliveryState | undefined, failure?: McpWebhookFailure): Promise<void> {
     if (delivery.position !== undefined) await this.store.settlePending(delivery.subscriptionKey, delivery.position);
     await this.record(delivery, state, failure);
+    this.telemetry?.countDelivery(failure);
   }
 
   private async record(delivery: McpWebhookDelivery, state: McpWebhookDeliveryState | undefined, failure?: McpWebhookFailure): Promise<void> {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
+import type { McpCaller } from '../../protocol/mcp-caller.interface.js';
 import { MCP_EVENT_STORE, type McpEventReadFrom, type McpEventStore, type McpLoggedEvent } from '../../protocol/event-store.interface.js';
 import { MCP_WEBHOOK_DELIVERY_QUEUE, type McpWebhookDelivery, type McpWebhookDeliveryQueue } from '../../protocol/webhook-delivery-queue.interface.js';
 import {
@@ -31,6 +32,8 @@ import { WEBHOOK_ID_PREFIX } from '../events-profile.constants.js';
  * when delivery recovers it is sent a `gap` envelope with the cursor after the last skipped event.
  *
  * Removing a type sends every subscription of it a `terminated` envelope (`NotFound`, kind `event`) and deletes it.
+ * Before each occurrence is queued for a subscription, its authorization is checked again (scopes it subscribed
+ * with, the `visibility` hook, `authorize`); a refusal ends it the same way, with `Forbidden`.
  */
 @Injectable()
 export class WebhookFanout implements OnModuleInit, OnModuleDestroy {
@@ -100,6 +103,9 @@ export class WebhookFanout implements OnModuleInit, OnModuleDestroy {
   private async deliver(type: McpEventTypeEntry, subscription: McpWebhookSubscriptionRecord, logged: McpLoggedEvent): Promise<void> {
     const args = await this.resolver.revalidate(type, subscription.arguments);
     if (!args) return;
+    // Authorization is checked again before anything is queued (SEP-3415, "Authorization"): a subscription its
+    // principal may no longer have is ended with a signed terminated envelope (Forbidden).
+    if (!(await this.resolver.stillAllowed(type, args.value, callerOfSubscription(subscription)))) return this.revoke(subscription);
     const occurrence = await this.occurrences.build(type, logged, args.value, subscription.principal, 'webhook');
     if (occurrence) await this.enqueue(type, subscription, logged, occurrence);
   }
@@ -160,6 +166,15 @@ export class WebhookFanout implements OnModuleInit, OnModuleDestroy {
     );
   }
 
+  /** Ends a subscription whose principal may no longer have it: `terminated` with `Forbidden`, then deleted. */
+  private async revoke(subscription: McpWebhookSubscriptionRecord): Promise<void> {
+    // Deleted first: another occurrence fanned out meanwhile finds nothing to deliver to, and nothing to revoke twice.
+    if (!(await this.store.delete(subscription.key))) return;
+    const error = this.errors.forbidden('revoked');
+    this.logger.log(`A webhook subscription to ${subscription.name} was ended: its principal is no longer authorized`);
+    await this.queueEnvelope(subscription, 'terminated', { type: 'terminated', error: { code: error.code, message: error.message, data: error.data } });
+  }
+
   private async terminateAll(name: string): Promise<void> {
     const error = this.errors.removedType(name);
     for (const subscription of await this.store.listByName(name)) {
@@ -173,6 +188,11 @@ export class WebhookFanout implements OnModuleInit, OnModuleDestroy {
     const digest = createHash('sha256').update(`${subscription.id}\n${eventId}`).digest('hex').slice(0, 32);
     return `${WEBHOOK_ID_PREFIX.perMessage}${digest}`;
   }
+}
+
+/** Who a webhook subscription is authorized as at delivery time: its principal, with the scopes it subscribed with. */
+function callerOfSubscription(subscription: McpWebhookSubscriptionRecord): McpCaller {
+  return { principal: subscription.principal, scopes: subscription.scopes ?? [], trusted: subscription.trusted === true };
 }
 
 /** The hash cursors of a webhook subscription are bound to: that of its arguments, as for poll and push. */

@@ -4,6 +4,7 @@ import { McpResolvedOptions } from '../../config/resolved-options.js';
 import { RequestStateCodec } from '../../mrtr/request-state.codec.js';
 import { isJsonObject } from '../../protocol/json-object.util.js';
 import type { JsonObject } from '../../protocol/json-rpc.interface.js';
+import type { McpCaller } from '../../protocol/mcp-caller.interface.js';
 import type { McpRequestScope } from '../../protocol/mcp-request-scope.interface.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import {
@@ -93,6 +94,8 @@ export class WebhookSubscriptionsService {
       ...(rotated
         ? { previousSealedSecret: existing.sealedSecret, previousSecretUntil: now + webhooks.secretGraceMs }
         : existing?.previousSealedSecret !== undefined && { previousSealedSecret: existing.previousSealedSecret, previousSecretUntil: existing.previousSecretUntil }),
+      // What delivery-time authorization checks against (refreshed by each refresh): never the token itself.
+      ...callerGrant(this.resolver.callerOf(scope)),
       expiresAt,
       createdAt: existing?.createdAt ?? now,
       delivery: existing?.delivery ?? {},
@@ -143,4 +146,9 @@ function deliveryStatusOf(record: McpWebhookSubscriptionRecord): JsonObject {
     lastError: lastError ?? null,
     ...(failedSince !== undefined && { failedSince: new Date(failedSince).toISOString() }),
   };
+}
+
+/** The part of a caller a webhook subscription keeps for delivery-time authorization. */
+function callerGrant(caller: McpCaller): Pick<McpWebhookSubscriptionRecord, 'scopes' | 'trusted'> {
+  return { scopes: [...caller.scopes], trusted: caller.trusted };
 }

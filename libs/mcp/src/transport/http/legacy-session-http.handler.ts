@@ -122,6 +122,8 @@ export class McpLegacyHttpHandler {
           httpResponse: exchange.frameworkResponse,
           admit: true,
           session,
+          sessionId: session.id,
+          incoming: exchange.request,
           response,
           accepted,
         },

@@ -12,16 +12,6 @@ import { McpError } from '../../protocol/mcp.error.js';
 import { McpHeaders } from '../../protocol/meta-keys.constants.js';
 import { echoed } from '../../protocol/echo.util.js';
 
-/**
- * Methods whose `Mcp-Name` header mirrors a body field (spec 2026-07-28: basic/transports/streamable-http,
- * "Standard Request Headers").
- */
-const NAME_FIELD: Readonly<Record<string, 'name' | 'uri'>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-};
-
 const VISIBLE_ASCII = /^[\x20-\x7E]*$/;
 const BASE64_SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 
@@ -64,25 +54,26 @@ export function decodeHeaderValue(value: string, headerName: string): string {
 /**
  * Checks that the standard MCP headers are present (spec 2026-07-28: basic/transports/streamable-http,
  * "Protocol Version Header", "Standard Request Headers" and "Server Validation"). Runs before `_meta` is read, so
- * a missing header wins over a missing `_meta` field.
+ * a missing header wins over a missing `_meta` field. `nameField` is the field `Mcp-Name` mirrors for this method
+ * (its route's `nameParam`: `tools/call` `name`, `prompts/get` `name`, `resources/read` `uri`), if any.
  */
-export function requireStandardHeaders(headers: HeaderSource, request: JsonRpcRequest): void {
+export function requireStandardHeaders(headers: HeaderSource, request: JsonRpcRequest, nameField?: string): void {
   if (single(headers, McpHeaders.protocolVersion) === undefined) {
     throw McpError.headerMismatch('Header mismatch: the MCP-Protocol-Version header is required');
   }
   if (single(headers, McpHeaders.method) === undefined) {
     throw McpError.headerMismatch('Header mismatch: the Mcp-Method header is required');
   }
-  if (Object.hasOwn(NAME_FIELD, request.method) && single(headers, McpHeaders.name) === undefined) {
+  if (nameField !== undefined && single(headers, McpHeaders.name) === undefined) {
     throw McpError.headerMismatch(`Header mismatch: the Mcp-Name header is required for ${request.method}`);
   }
 }
 
 /**
  * Checks that the mirrored headers agree with the body (spec 2026-07-28: basic/transports/streamable-http,
- * "Server Validation"); the body is the source of truth.
+ * "Server Validation"); the body is the source of truth. `nameField` as for `requireStandardHeaders`.
  */
-export function checkHeadersAgainstBody(headers: HeaderSource, request: JsonRpcRequest, protocolVersion: string): void {
+export function checkHeadersAgainstBody(headers: HeaderSource, request: JsonRpcRequest, protocolVersion: string, nameField?: string): void {
   const versionHeader = single(headers, McpHeaders.protocolVersion);
   if (versionHeader !== protocolVersion) {
     throw McpError.headerMismatch(
@@ -93,8 +84,8 @@ export function checkHeadersAgainstBody(headers: HeaderSource, request: JsonRpcR
   if (methodHeader !== request.method) {
     throw McpError.headerMismatch(`Header mismatch: Mcp-Method header value '${methodHeader}' does not match body value '${echoed(request.method)}'`);
   }
-  const field = Object.hasOwn(NAME_FIELD, request.method) ? NAME_FIELD[request.method] : undefined;
-  if (field) {
+  const field = nameField;
+  if (field !== undefined) {
     const bodyValue = request.params?.[field];
     if (typeof bodyValue !== 'string') {
       throw McpError.invalidParams(`Invalid params: "${field}" must be a non-empty string`);
@@ -107,8 +98,9 @@ export function checkHeadersAgainstBody(headers: HeaderSource, request: JsonRpcR
 }
 
 /**
- * Checks the `Mcp-Name` header of a method whose route names the field it mirrors (`McpRoute.nameParam`, e.g.
- * `taskId` for `tasks/get`): required, and equal to the body's value after Base64 decoding; otherwise `-32020`.
+ * Checks the `Mcp-Name` header of an extension's method whose route names the field it mirrors (`McpRoute.nameParam`,
+ * e.g. `taskId` for `tasks/get`), once the route is known to exist: required, and equal to the body's value after
+ * Base64 decoding; otherwise `-32020`.
  */
 export function checkRouteNameHeader(headers: HeaderSource, params: Record<string, unknown> | undefined, field: string): void {
   const header = single(headers, McpHeaders.name);

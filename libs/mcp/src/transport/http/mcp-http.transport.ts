@@ -2,15 +2,13 @@ import { type BeforeApplicationShutdown, Injectable, Logger, type OnApplicationB
 import { HttpAdapterHost } from '@nestjs/core';
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import { exceedsJsonDepth } from '../../protocol/json-nesting.util.js';
+import { parseJsonMessage } from '../../protocol/json-nesting.util.js';
 import { McpAuthenticator } from '../../auth/mcp-authenticator.service.js';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
 import { McpErrorCode } from '../../protocol/error-codes.enum.js';
 import { parseJsonRpcMessage, readableId } from '../../protocol/json-rpc-message.parser.js';
 import type { JsonRpcId } from '../../protocol/json-rpc.interface.js';
 import { McpError } from '../../protocol/mcp.error.js';
-import { STATELESS_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.constants.js';
-import { parseRequestMeta } from '../../protocol/request-meta.parser.js';
 import { McpCallRunner } from '../../server/call.runner.js';
 import { McpModernWire } from '../../server/modern-wire.profile.js';
 import { McpPlaygroundPages } from '../../playground/playground.pages.js';
@@ -25,8 +23,6 @@ import { type HttpCaller, McpRequestGate } from './request-gate.service.js';
 import { type AcceptedMediaTypes, writeDocument, writeEmpty, writeError } from './response.writer.js';
 import { payloadTooLarge } from './upload-refusal.writer.js';
 import { classifyWire, isLegacySessionVerb, isPlaygroundRequest } from './wire.classifier.js';
-
-const STATELESS_VERSIONS = new Set(STATELESS_PROTOCOL_VERSIONS);
 
 const ANONYMOUS: HttpCaller = {};
 const CLOSE_GRACE_MS = 250;
@@ -145,17 +141,16 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
         return;
       }
       const message = incoming.message;
-      requireStandardHeaders(request, message);
-      const meta = parseRequestMeta(message.params);
-      checkHeadersAgainstBody(request, message, meta.protocolVersion);
-      if (!STATELESS_VERSIONS.has(meta.protocolVersion)) {
-        throw McpError.unsupportedVersion(meta.protocolVersion, this.options.supportedVersions);
-      }
+      // A core method's Mcp-Name is a standard header, checked before _meta; an extension's once its route exists.
+      const declared = this.wire.declaredRoute(message.method);
+      const nameField = declared?.extension === undefined ? declared?.nameParam : undefined;
+      requireStandardHeaders(request, message, nameField);
+      const meta = this.wire.preamble(message.params, (read) => checkHeadersAgainstBody(request, message, read.protocolVersion, nameField));
       const route = this.wire.route(message.method);
       if (route.delivery === 'stream' && !accepted.sse) {
         throw new McpError(McpErrorCode.InvalidRequest, `Not Acceptable: ${message.method} answers with text/event-stream`, undefined, 406);
       }
-      if (route.nameParam !== undefined) checkRouteNameHeader(request, message.params, route.nameParam);
+      if (route.extension !== undefined && route.nameParam !== undefined) checkRouteNameHeader(request, message.params, route.nameParam);
       const paramHeaders = route.paramHeaders?.(message.params, caller);
       if (paramHeaders !== undefined && paramHeaders.length > 0) checkParamHeadersAgainstBody(request, message.params?.arguments, paramHeaders);
 
@@ -175,6 +170,7 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
           httpRequest: exchange.frameworkRequest,
           httpResponse: exchange.frameworkResponse,
           admit: true,
+          incoming: request,
           response,
           accepted,
         },
@@ -228,15 +224,7 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     if (!isUtf8(bytes) || (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)) {
       throw McpError.parseError('Parse error: the body is not valid UTF-8 JSON');
     }
-    const text = bytes.toString('utf8');
-    if (exceedsJsonDepth(text, this.options.maxJsonDepth)) {
-      throw McpError.invalidRequest(`Invalid Request: JSON nested deeper than ${this.options.maxJsonDepth} levels`);
-    }
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw McpError.parseError();
-    }
+    return parseJsonMessage(bytes.toString('utf8'), this.options.maxJsonDepth);
   }
 
   /** 500 for a request that reached the endpoint around the body capture; the first one is logged with the why. */

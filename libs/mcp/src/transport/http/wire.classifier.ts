@@ -1,11 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { IncomingMessage } from '../../protocol/json-rpc-message.parser.js';
 import { McpHeaders } from '../../protocol/meta-keys.constants.js';
-import { STATELESS_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.constants.js';
+import { isStatelessVersion } from '../../protocol/protocol-version.constants.js';
 import { hasStatelessEnvelope } from '../../protocol/request-meta.parser.js';
 import type { McpWireName } from '../../protocol/wire-name.js';
-
-const MODERN = new Set(STATELESS_PROTOCOL_VERSIONS);
 
 /**
  * Tells the 2026-07-28 wire from the 2025-11-25 one for a POST (docs/two-wires.md, "How a request is classified"; spec
@@ -21,13 +19,13 @@ export function classifyWire(headers: IncomingHttpHeaders, incoming: IncomingMes
   if (incoming.kind === 'response') return 'legacy';
   if (hasStatelessEnvelope(incoming.message.params)) return 'modern';
   const version = headers[McpHeaders.protocolVersion];
-  return typeof version === 'string' && MODERN.has(version) ? 'modern' : 'legacy';
+  return isStatelessVersion(version) ? 'modern' : 'legacy';
 }
 
 /** GET and DELETE belong to a 2025-11-25 session when they name one and do not declare a modern version. */
 export function isLegacySessionVerb(headers: IncomingHttpHeaders): boolean {
   const version = headers[McpHeaders.protocolVersion];
-  if (typeof version === 'string' && MODERN.has(version)) return false;
+  if (isStatelessVersion(version)) return false;
   return typeof headers[McpHeaders.sessionId] === 'string';
 }
 

@@ -20,6 +20,8 @@ export interface McpStdioOptions {
   handleSignals?: boolean;
   /** End the process once the server stopped (stdin ended, a signal, `close()`). Default: true for `run` on the process's own streams. */
   exitOnClose?: boolean;
+  /** With several servers in the application (docs/servers.md), the `name` of the one to serve. Default: the only one. */
+  server?: string;
 }
 
 /** A running stdio server. */

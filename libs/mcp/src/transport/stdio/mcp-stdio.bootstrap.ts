@@ -1,3 +1,4 @@
+import { mcpServerToken } from '../../config/server-tokens.js';
 import { type DynamicModule, type INestApplicationContext, Logger, type LoggerService, type LogLevel, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { McpStdioOptions, McpStdioServer } from './mcp-stdio-options.interface.js';
@@ -78,10 +79,14 @@ export class McpStdio {
 function serve(app: INestApplicationContext, options: McpStdioOptions, ownership: Ownership): McpStdioServer {
   let transport: McpStdioTransport;
   try {
-    transport = app.get(McpStdioTransport, { strict: false });
+    transport = options.server === undefined ? app.get(McpStdioTransport, { strict: false }) : app.get<string, McpStdioTransport>(mcpServerToken(options.server, 'stdio'), { strict: false });
   } catch {
     ownership.redirection?.restore();
-    throw new Error('McpStdio: the application has no McpModule; import McpModule.forRoot(...) in the module you run');
+    throw new Error(
+      options.server === undefined
+        ? 'McpStdio: the application has no McpModule; import McpModule.forRoot(...) in the module you run'
+        : `McpStdio: the application has no server named "${options.server}" (McpModule.forRoot({ name: '${options.server}', … }))`,
+    );
   }
   const output = options.stdout ?? ownership.redirection?.output ?? process.stdout;
   const connection = transport.connect(options.stdin ?? process.stdin, output);

@@ -1,12 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
-import { exceedsJsonDepth } from '../../protocol/json-nesting.util.js';
+import { parseJsonMessage } from '../../protocol/json-nesting.util.js';
 import { parseJsonRpcMessage, readableId, type IncomingMessage } from '../../protocol/json-rpc-message.parser.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
 import { McpError } from '../../protocol/mcp.error.js';
-import { STATELESS_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.constants.js';
+import { isStatelessVersion, STATELESS_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.constants.js';
 import type { McpRequestMeta } from '../../protocol/request-meta.interface.js';
-import { hasStatelessEnvelope, parseRequestMeta } from '../../protocol/request-meta.parser.js';
+import { hasStatelessEnvelope } from '../../protocol/request-meta.parser.js';
 import { ResponseChannel } from '../../protocol/response-channel.js';
 import type { LegacyCallRequest } from '../../legacy/legacy-call-request.interface.js';
 import { toLegacyError } from '../../legacy/legacy-result.shaper.js';
@@ -24,8 +24,6 @@ import { NdjsonLineSplitter } from './ndjson-line.splitter.js';
 import type { StdioOutput } from './stdio-output.interface.js';
 import { StdioMessageWriter } from './stdio-message.writer.js';
 import { echoed } from '../../protocol/echo.util.js';
-
-const STATELESS_VERSIONS = new Set(STATELESS_PROTOCOL_VERSIONS);
 
 /** The collaborators of a connection, all singletons of `McpModule`. */
 export interface StdioConnectionDeps {
@@ -140,15 +138,11 @@ export class McpStdioConnection {
 
   private handleLine(text: string): void {
     if (this.state !== 'open') return;
-    if (exceedsJsonDepth(text, this.deps.options.maxJsonDepth)) {
-      this.writer.write(errorResponse(undefined, McpError.invalidRequest(`Invalid Request: JSON nested deeper than ${this.deps.options.maxJsonDepth} levels`)));
-      return;
-    }
     let body: unknown;
     try {
-      body = JSON.parse(text);
-    } catch {
-      this.writer.write(errorResponse(undefined, McpError.parseError('Parse error: the line is not valid JSON')));
+      body = parseJsonMessage(text, this.deps.options.maxJsonDepth, 'Parse error: the line is not valid JSON');
+    } catch (error) {
+      this.writer.write(errorResponse(undefined, error as McpError));
       return;
     }
     let incoming: IncomingMessage;
@@ -205,8 +199,7 @@ export class McpStdioConnection {
     let meta: McpRequestMeta;
     try {
       if (!hasStatelessEnvelope(request.params) && request.method !== 'server/discover') throw missingEnvelope(this.deps.options.supportedVersions);
-      meta = parseRequestMeta(request.params);
-      if (!STATELESS_VERSIONS.has(meta.protocolVersion)) throw McpError.unsupportedVersion(meta.protocolVersion, this.deps.options.supportedVersions);
+      meta = this.deps.modern.preamble(request.params);
     } catch (error) {
       this.writer.write(errorResponse(request.id, error as McpError));
       return;
@@ -343,7 +336,7 @@ function isSessionCall(call: RunningCall): boolean {
  * "Backward Compatibility with Initialization-Based Versions").
  */
 function missingEnvelope(supported: readonly string[]): McpError {
-  const sessionVersions = supported.filter((version) => !STATELESS_VERSIONS.has(version));
+  const sessionVersions = supported.filter((version) => !isStatelessVersion(version));
   const legacy = sessionVersions.length > 0 ? `, and ${sessionVersions.join(', ')} after initialize` : '';
   return McpError.invalidParams(
     `Invalid params: _meta with the protocol version and client capabilities is required; this server speaks ${STATELESS_PROTOCOL_VERSIONS.join(', ')}${legacy}`,

@@ -1,8 +1,9 @@
-import type { McpLogLevel } from '../protocol/mcp-wire.interface.js';
+import type { McpLogLevel } from './mcp-wire.interface.js';
 
 /**
- * What a handler's context takes from the module options (internal). `McpMrtrService` hands it to the context with
- * the call's ledger, the one object every feature passes from the module to the context it opens.
+ * What a handler's context takes from the module options (internal): resolved once (`McpResolvedOptions.callSettings`)
+ * and carried on every call's scope by the call runner, so that a context opened anywhere (a tool call, a task's
+ * `beforeTask` on either wire, a guard run before a task exists) reads the same settings.
  */
 export interface McpCallSettings {
   /** The message channel is on (module option `logging` is not `false`): off, `ctx.log` sends nothing. */
@@ -15,10 +16,3 @@ export interface McpCallSettings {
    */
   readonly progressFromWithoutToken: 'stderr' | 'drop';
 }
-
-/** The settings of a module with no options for them, and of contexts opened without a ledger from `McpMrtrService`. */
-export const DEFAULT_CALL_SETTINGS: McpCallSettings = Object.freeze({
-  logging: true,
-  defaultLogLevel: 'info',
-  progressFromWithoutToken: 'stderr',
-});

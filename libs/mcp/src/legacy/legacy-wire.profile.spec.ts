@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventsFixtureModule } from '../../../../test/fixtures/events.fixture.js';
+import { RecordingLogger } from '../../../../test/support/recording.logger.js';
+import { McpTool } from '../decorators/mcp-tool.decorator.js';
+import { McpModernWire } from '../server/modern-wire.profile.js';
+import { McpLegacyWire } from './legacy-wire.profile.js';
+
+@Injectable()
+class TaskTools {
+  @McpTool({ description: 'May run as a task', task: 'optional' })
+  slow(): string {
+    return 'done';
+  }
+}
+
+/**
+ * The route tables of the two wire profiles: each wire holds its own routes, so nothing downstream asks which wire a
+ * call is on (ADR 0030). The 2025-11-25 wire holds that revision's four task methods and no events method; the
+ * 2026-07-28 wire the extension's three task methods and the events methods.
+ */
+describe('the wire profiles own their route tables', () => {
+  let moduleRef: TestingModule;
+  let modern: McpModernWire;
+  let legacy: McpLegacyWire;
+
+  beforeAll(async () => {
+    moduleRef = await Test.createTestingModule({ imports: [EventsFixtureModule.forRoot()], providers: [TaskTools] }).compile();
+    moduleRef.useLogger(new RecordingLogger());
+    await moduleRef.init();
+    modern = moduleRef.get(McpModernWire);
+    legacy = moduleRef.get(McpLegacyWire);
+  });
+  afterAll(() => moduleRef.close());
+
+  it('tasks: tasks/get, tasks/result, tasks/list and tasks/cancel of 2025-11-25 on sessions; tasks/get, tasks/update and tasks/cancel of the extension on 2026', () => {
+    const has = (wire: McpModernWire | McpLegacyWire, method: string) => wire.findRoute(method) !== undefined;
+    const methods = ['tasks/get', 'tasks/update', 'tasks/cancel', 'tasks/result', 'tasks/list'];
+    expect(methods.filter((method) => has(modern, method))).toEqual(['tasks/get', 'tasks/update', 'tasks/cancel']);
+    expect(methods.filter((method) => has(legacy, method))).toEqual(['tasks/get', 'tasks/cancel', 'tasks/result', 'tasks/list']);
+    // Not the same route: each wire answers with its own face of the extension.
+    expect(legacy.findRoute('tasks/get')).not.toBe(modern.findRoute('tasks/get'));
+  });
+
+  it('events exist on 2026 only (no 2025 face); the core methods on both, each wire with its own tools/call', () => {
+    expect(modern.findRoute('events/list')).toBeDefined();
+    expect(legacy.findRoute('events/list')).toBeUndefined();
+    for (const method of ['tools/list', 'tools/call', 'server/discover']) {
+      expect([method, modern.findRoute(method) !== undefined, legacy.findRoute(method) !== undefined]).toEqual([method, true, true]);
+    }
+    expect(legacy.findRoute('tools/call')).not.toBe(modern.findRoute('tools/call'));
+    expect([modern.connectionBound, legacy.connectionBound]).toEqual([true, false]);
+  });
+});
