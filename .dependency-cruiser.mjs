@@ -96,8 +96,8 @@ const LAYERS = [
 
 const SRC = '^libs/mcp/src/';
 const SPEC = '\\.spec\\.ts$';
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-const pathOf = (entry) => `${SRC}${escape(entry)}${entry.endsWith('/') ? '' : '$'}`;
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const pathOf = (entry) => `${SRC}${escapeRegExp(entry)}${entry.endsWith('/') ? '' : '$'}`;
 
 /** One rule per layer: it may not import a layer above it, nor a sibling of its own row. */
 const layerRules = LAYERS.flatMap((row, index) => {

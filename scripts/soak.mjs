@@ -401,7 +401,7 @@ async function main() {
     }
   });
   const random = prng(options.seed);
-  const weights = options.mix.map((weight, index) => options.mix.slice(0, index + 1).reduce((sum, next) => sum + next, 0));
+  const weights = options.mix.map((_weight, index) => options.mix.slice(0, index + 1).reduce((sum, next) => sum + next, 0));
   const pick = () => {
     const roll = random() * weights[2];
     return KINDS[weights.findIndex((limit) => roll < limit)];

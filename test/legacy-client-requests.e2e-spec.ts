@@ -360,7 +360,7 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
       const answer = await call;
       expect(answer.status).toBe(200);
       expect(probe.aborted?.reason).toBeInstanceOf(Error);
-      expect((probe.aborted?.reason as Error).message).toBe('user hit stop');
+      expect((probe.aborted?.reason as Error | undefined)?.message).toBe('user hit stop');
       // The POST ends: here with the handler's late result (the spec says a cancelled request SHOULD get none).
       for (const message of answer.messages) expect(message.id ?? 'call-1').toBe('call-1');
     });

@@ -79,7 +79,7 @@ describe.each(ADAPTERS)('single-use requestState on Redis across two replicas (%
   it('the official client completes a round whose first call reaches A and whose retry reaches B', async () => {
     const reached: string[] = [];
     // A router without affinity: a retry (it carries requestState) goes to B, everything else to A.
-    const router: typeof fetch = async (input, init) => {
+    const router: typeof fetch = async (_input, init) => {
       const body = typeof init?.body === 'string' ? init.body : '';
       const toB = body.includes('"requestState"');
       const method = (JSON.parse(body || '{}') as { method?: string }).method;

@@ -4,7 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOMOGRAPH_HOST, HOSTILE, HOSTILE_TEXT, SecurityCliFixtureModule } from './fixtures/security-cli.fixture.js';
+import { HOMOGRAPH_HOST, HOSTILE_TEXT, SecurityCliFixtureModule } from './fixtures/security-cli.fixture.js';
 import { ADAPTERS, startApp, type RunningApp } from './support/app.factory.js';
 
 /**

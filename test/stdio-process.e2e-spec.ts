@@ -124,17 +124,16 @@ describe('stdio server as a child process', () => {
     const fixture = startFixture({ STDIO_FIXTURE_NOISY: '1' });
     const calls = 50;
     const steps = 12;
-    // All requests in one write: the server reads them in a burst and serves them at once.
-    fixture.child.stdin.write(
-      Array.from({ length: calls }, (_, i) =>
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: i,
-          method: 'tools/call',
-          params: { name: 'count', arguments: { n: steps, delayMs: 1 + (i % 3) }, _meta: modernMeta(i % 10 === 9 ? {} : { progressToken: `token-${i}` }) },
-        }),
-      ).join('\n') + '\n',
+    const requests = Array.from({ length: calls }, (_, i) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'tools/call',
+        params: { name: 'count', arguments: { n: steps, delayMs: 1 + (i % 3) }, _meta: modernMeta(i % 10 === 9 ? {} : { progressToken: `token-${i}` }) },
+      }),
     );
+    // All requests in one write: the server reads them in a burst and serves them at once.
+    fixture.child.stdin.write(`${requests.join('\n')}\n`);
     const responses = await Promise.all(Array.from({ length: calls }, (_, i) => fixture.output.response(i, 30_000)));
     fixture.child.stdin.end();
     expect(await fixture.exited).toEqual([0, null]);

@@ -378,7 +378,7 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
       const held = ctx.subs.openStreams;
       const body = answered ? await answered.json() : undefined;
       controller.abort();
-      expect(answered, 'no answer within 1 s; open subscriptions: ' + held).toBeDefined();
+      expect(answered, `no answer within 1 s; open subscriptions: ${held}`).toBeDefined();
       expect(answered!.status).toBe(406);
       assertValidServerMessage(body);
       expect(body.id).toBe('json-only');

@@ -96,7 +96,7 @@ export function summariseProfile(profile: CpuProfile, root: string, topCount = 3
     const seen = new Set<string>();
     for (let current: number | undefined = id; current !== undefined; current = parent.get(current)) {
       const ancestor = byNode.get(current);
-      if (!ancestor || !ancestor.callFrame.url.includes('/libs/mcp/src/')) continue;
+      if (!ancestor?.callFrame.url.includes('/libs/mcp/src/')) continue;
       const info = keyOf(ancestor);
       if (seen.has(info.key)) continue;
       seen.add(info.key);

@@ -11,14 +11,13 @@ const server = await McpStdio.attach(moduleRef, { stdin, stdout });
 
 stdout.setEncoding('utf8');
 stdout.on('data', (lines: string) => console.log(lines.trimEnd()));
-stdin.write(
-  JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/list',
-    params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
-  }) + '\n',
-);
+const listTools = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/list',
+  params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+};
+stdin.write(`${JSON.stringify(listTools)}\n`); // one JSON-RPC message per line
 stdin.end(); // answers what is in flight, then closes
 await server.closed;
 await moduleRef.close();

@@ -1,5 +1,5 @@
 import type { McpAuthOptions } from 'nest-mcp';
-import { OPS_ADMIN, OPS_READ, OPS_SCOPE_HIERARCHY, OPS_WRITE } from './ops-scopes.constants.js';
+import { OPS_READ, OPS_SCOPE_HIERARCHY, OPS_WRITE } from './ops-scopes.constants.js';
 
 /** What the console reads from its environment to turn authorization on. */
 export interface OpsAuthEnv {

@@ -1,7 +1,7 @@
 /** JSON, pretty-printed, as text (never as markup). */
-export function JsonView({ value, label }: { value: unknown; label?: string }) {
+export function JsonView({ value }: { value: unknown }) {
   return (
-    <pre class="json" aria-label={label}>
+    <pre class="json">
       {JSON.stringify(value, null, 2)}
     </pre>
   );

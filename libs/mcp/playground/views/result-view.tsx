@@ -17,7 +17,7 @@ function Block({ block }: { block: ContentBlock }) {
     case 'text':
       return <pre class="text">{block.text}</pre>;
     case 'image':
-      return <img class="image" alt="image content" src={`data:${block.mimeType ?? 'image/png'};base64,${block.data ?? ''}`} />;
+      return <img class="image" alt="content block of the result" src={`data:${block.mimeType ?? 'image/png'};base64,${block.data ?? ''}`} />;
     case 'resource_link':
       return (
         <p class="link">

@@ -99,12 +99,9 @@ export class McpLegacyWireService {
       const entry = shown[extension.id] as JsonObject | undefined;
       if (!extension.legacy) {
         for (const key of Object.keys(extension.capabilities?.() ?? {})) delete capabilities[key];
-      } else if (entry === undefined) {
-        continue;
-      } else if (extension.legacy.capabilities) {
-        Object.assign(faces, extension.legacy.capabilities(entry));
-      } else {
-        declared[extension.id] = entry;
+      } else if (entry !== undefined) {
+        if (extension.legacy.capabilities) Object.assign(faces, extension.legacy.capabilities(entry));
+        else declared[extension.id] = entry;
       }
     }
     if (Object.keys(declared).length > 0) capabilities.extensions = declared;

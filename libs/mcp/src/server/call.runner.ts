@@ -1,5 +1,6 @@
 import { type BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
+import type { AdmissionLease } from '../protocol/admission-quota.js';
 import type { McpCallSettings } from '../protocol/call-settings.interface.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
@@ -73,7 +74,7 @@ export class McpCallRunner implements BeforeApplicationShutdown {
     const route = request.route ?? wire.findRoute(request.method);
     const streaming = route?.delivery === 'stream';
     const telemetry = this.telemetry.available ? this.telemetry.start(request, this.target(request, route)) : undefined;
-    let lease;
+    let lease: AdmissionLease | undefined;
     try {
       lease = request.admit && !streaming ? this.calls.admit(request.principal, request.remoteAddress) : undefined;
     } catch (refusal) {

@@ -48,5 +48,5 @@ export function lastSegment(path: string): string {
  */
 function encodeSegment(segment: string, authority: boolean): string {
   const kept = authority ? /%(24|26|2B|2C|3B|3D)/g : /%(24|26|2B|2C|3B|3D|3A|40)/g;
-  return encodeURIComponent(segment).replace(kept, (escape) => decodeURIComponent(escape));
+  return encodeURIComponent(segment).replace(kept, (sequence) => decodeURIComponent(sequence));
 }

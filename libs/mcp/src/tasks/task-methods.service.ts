@@ -72,7 +72,7 @@ export class McpTaskMethods implements McpExtension {
       throw McpError.invalidParams('Invalid params: inputResponses must be an object');
     }
     const record = await this.store.get(taskId, scope.principal ?? null);
-    if (!record || record.wire !== 'modern') throw notFound();
+    if (record?.wire !== 'modern') throw notFound();
     this.access.admitTask(scope, record, notFound);
     return operate(record);
   }

@@ -66,7 +66,7 @@ export class McpTaskWorker implements McpTaskExecutor, OnApplicationBootstrap, B
       if (durable && this.stopping) return 'interrupted';
       const record = await this.store.load(taskId);
       // Another round runs it, it waits for input, or it ended (cancelled, expired): nothing to do.
-      if (!record || record.status !== 'working' || this.running.has(taskId)) return 'done';
+      if (record?.status !== 'working' || this.running.has(taskId)) return 'done';
       // Interrupted: shutdown fired the round's signal (or ended it without an answer) under a durable runner.
       const interrupted = () => this.stopping && (this.running.get(taskId)?.cancellation.aborted ?? true);
       const round = new TaskRound(this.store, record, this.options.tasks.maxResultBytes, durable ? interrupted : undefined);
