@@ -164,7 +164,7 @@ export default {
       comment:
         'progress/ is the nest-mcp/progress entry, which a wrapped command imports to write ProgressEvent lines: it may ' +
         'import only progress/ itself, two pure helpers of protocol/ and Node built-ins — never Nest, Ajv or the ' +
-        'server (test/progress-entry.e2e-spec.ts lists what an import of the entry loads).',
+        'server (test/server/progress-entry.e2e-spec.ts lists what an import of the entry loads).',
       severity: 'error',
       from: { path: `${SRC}progress/`, pathNot: SPEC },
       to: {

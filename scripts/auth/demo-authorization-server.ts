@@ -4,7 +4,7 @@ import { type LocalAuthorizationServer, startAuthorizationServer } from './autho
 /**
  * The local authorization server of `npm start -- --auth`: the ops console's scopes and three pre-registered clients,
  * on loopback. `scripts/start-demo.mjs --auth` runs it in its own process (compiled on the fly by
- * `test/support/ts-child.loader.mjs`) for as long as the console runs; `test/demo-auth.e2e-spec.ts` starts it that way.
+ * `test/support/ts-child.loader.mjs`) for as long as the console runs; `test/server/demo-auth.e2e-spec.ts` starts it that way.
  */
 
 /** The ops console's scopes, narrowest first: `ops:admin` implies `ops:write`, which implies `ops:read`. */

@@ -51,7 +51,7 @@ export interface RawPost {
   rawBody?: string;
   /**
    * Connects to this Unix socket instead of the URL's host and port (the URL still gives the Host header): a relay
-   * into a network namespace the test process is not in (test/security-host-origin.e2e-spec.ts).
+   * into a network namespace the test process is not in (test/server/security-host-origin.e2e-spec.ts).
    */
   socketPath?: string;
 }

@@ -1,6 +1,6 @@
 // A command a tool wraps (docs/stdio.md, "Writing the events from Node.js"): run as
 // `node reindex.command.js <file>...`, it reports one ProgressEvent line per file on stderr and prints its report
-// on stdout. test/progress-entry.e2e-spec.ts runs it and lists the modules it loads.
+// on stdout. test/server/progress-entry.e2e-spec.ts runs it and lists the modules it loads.
 // #region docs:reindex-command
 import { createProgressEvent, ProgressEventWriter } from 'nest-mcp/progress';
 

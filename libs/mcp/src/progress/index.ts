@@ -4,7 +4,7 @@
  * server's stderr, and the typed emitters handlers get from their context. `nest-mcp` re-exports the emitters and
  * `nest-mcp/backend` the codec and writer (ADR 0026), so nothing here is new to either. Nothing here may import
  * beyond progress/ but two pure helpers of protocol/ (.dependency-cruiser.mjs, rule
- * `progress-entry-stays-small`; test/progress-entry.e2e-spec.ts counts what an import loads).
+ * `progress-entry-stays-small`; test/server/progress-entry.e2e-spec.ts counts what an import loads).
  */
 export { DoubleProgress, LongProgress, CountingProgress, PercentProgress } from './progress.emitters.js';
 export { IllegalProgressError } from './illegal-progress.error.js';

@@ -17,7 +17,7 @@ import { TaskRecordTooLargeError } from './task-record-too-large.error.js';
  *   and token claims are dropped in the write that ends it. Its result is bounded by `tasks.maxResultBytes`.
  *
  * So the memory a task holds for its whole TTL does not depend on what its client sent (ADR 0024; measured in
- * test/security-task-records.e2e-spec.ts on a real server process). Code that injects `MCP_TASK_STORE` itself gets
+ * test/server/security-task-records.e2e-spec.ts on a real server process). Code that injects `MCP_TASK_STORE` itself gets
  * the raw store.
  */
 @Injectable()
