@@ -22,15 +22,19 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'dist/cli');
 const CLI_OUT = 'libs/cli/src';
 /** The compiled entry of each `nest-mcp` import path the CLI uses. */
-const LIBRARY_ENTRIES = { 'nest-mcp': 'libs/mcp/src/index.js', 'nest-mcp/backend': 'libs/mcp/src/backend/index.js' };
+const LIBRARY_ENTRIES = {
+  'nest-mcp': 'libs/mcp/src/index.js',
+  'nest-mcp/backend': 'libs/mcp/src/backend/index.js',
+  'nest-mcp/progress': 'libs/mcp/src/progress/index.js',
+};
 const ENTRY = join(OUT, CLI_OUT, 'main.js');
 const TSCONFIG = join(ROOT, 'libs/cli/tsconfig.cli.json');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 /** What the CLI is compiled from: its own sources and the server library it imports as `nest-mcp`. */
 const SOURCE_DIRS = ['libs/cli/src', 'libs/mcp/src'].map((dir) => join(ROOT, dir));
 const CONFIG_FILES = [TSCONFIG, join(ROOT, 'tsconfig.json')];
-/** `'nest-mcp'` or `'nest-mcp/backend'` in an emitted `import … from` or `import()`. */
-const LIBRARY_SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*)(['"])(nest-mcp(?:\/backend)?)\2/g;
+/** `'nest-mcp'`, `'nest-mcp/backend'` or `'nest-mcp/progress'` in an emitted `import … from` or `import()`. */
+const LIBRARY_SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*)(['"])(nest-mcp(?:\/backend|\/progress)?)\2/g;
 
 function newestMtime(dir) {
   let newest = 0;
@@ -49,7 +53,7 @@ function isStale() {
   return Math.max(...SOURCE_DIRS.map(newestMtime), ...CONFIG_FILES.map((file) => statSync(file).mtimeMs)) > built;
 }
 
-/** `from 'nest-mcp'` (or `'nest-mcp/backend'`) → a relative import of the library compiled beside the CLI. */
+/** `from 'nest-mcp'` (or `'nest-mcp/backend'`, `'nest-mcp/progress'`) → a relative import of the library compiled beside the CLI. */
 function rewriteLibraryImports(out) {
   for (const entry of readdirSync(join(out, CLI_OUT), { withFileTypes: true, recursive: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
