@@ -109,7 +109,11 @@ const layerRules = LAYERS.flatMap((row, index) => {
     return {
       name: `layer:${entry.replace(/\/$/, '')}`,
       comment:
-        `${entry} may import only the layers below it (${LAYERS.slice(index + 1).flat().join(', ') || 'none'}). ` +
+        `${entry} may import only the layers below it (${
+          LAYERS.slice(index + 1)
+            .flat()
+            .join(', ') || 'none'
+        }). ` +
         'Move the contract it needs down instead of importing upwards (see the table in .dependency-cruiser.mjs).',
       severity: 'error',
       from: { path: pathOf(entry), pathNot: SPEC },
@@ -144,7 +148,7 @@ export default {
       name: 'transport-never-imports-discovery',
       comment:
         'A transport (and the testing kit, which starts calls like one) learns what it needs of a method from its route ' +
-        '(server/): how its answer travels, the headers that mirror its params. What discovery builds is the server\'s ' +
+        "(server/): how its answer travels, the headers that mirror its params. What discovery builds is the server's " +
         'business; a type both need belongs in protocol/.',
       severity: 'error',
       from: { path: [`${SRC}transport/`, `${SRC}testing/`], pathNot: SPEC },
@@ -169,7 +173,11 @@ export default {
       from: { path: `${SRC}progress/`, pathNot: SPEC },
       to: {
         dependencyTypesNot: ['core'],
-        pathNot: [`${SRC}progress/`, `${SRC}protocol/traceparent\\.parser\\.ts$`, `${SRC}protocol/json-object\\.util\\.ts$`],
+        pathNot: [
+          `${SRC}progress/`,
+          `${SRC}protocol/traceparent\\.parser\\.ts$`,
+          `${SRC}protocol/json-object\\.util\\.ts$`,
+        ],
       },
     },
     {

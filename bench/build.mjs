@@ -12,8 +12,12 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** tsc mirrors the repo layout under the outDir (rootDir is the repo root). */
 export const BUILT = join(ROOT, 'dist/bench/bench');
 const STAMP = join(ROOT, 'dist/bench/.built');
-const SOURCE_DIRS = ['bench/servers', 'bench/harness', 'libs/mcp/src', 'libs/mcp-redis/src', 'test/support'].map((dir) => join(ROOT, dir));
-const CONFIG_FILES = ['tsconfig.json', 'bench/tsconfig.bench.json', 'package-lock.json'].map((file) => join(ROOT, file));
+const SOURCE_DIRS = ['bench/servers', 'bench/harness', 'libs/mcp/src', 'libs/mcp-redis/src', 'test/support'].map(
+  (dir) => join(ROOT, dir),
+);
+const CONFIG_FILES = ['tsconfig.json', 'bench/tsconfig.bench.json', 'package-lock.json'].map((file) =>
+  join(ROOT, file),
+);
 
 function newestMtime(dir) {
   if (!existsSync(dir)) return 0;
@@ -28,7 +32,10 @@ function newestMtime(dir) {
 function isStale() {
   if (!existsSync(STAMP)) return true;
   const built = statSync(STAMP).mtimeMs;
-  const sources = Math.max(...SOURCE_DIRS.map(newestMtime), ...CONFIG_FILES.filter(existsSync).map((file) => statSync(file).mtimeMs));
+  const sources = Math.max(
+    ...SOURCE_DIRS.map(newestMtime),
+    ...CONFIG_FILES.filter(existsSync).map((file) => statSync(file).mtimeMs),
+  );
   return sources > built;
 }
 
@@ -38,7 +45,10 @@ export function ensureBuilt({ force = false } = {}) {
   console.error('[bench] Building: tsc -p bench/tsconfig.bench.json');
   const started = Date.now();
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'bench/tsconfig.bench.json')], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  const result = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'bench/tsconfig.bench.json')], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   if (result.status !== 0) {
     console.error('[bench] The build failed.');
     process.exit(result.status ?? 1);

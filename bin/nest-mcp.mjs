@@ -58,9 +58,16 @@ function rewriteLibraryImports(out) {
   for (const entry of readdirSync(join(out, CLI_OUT), { withFileTypes: true, recursive: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
     const file = join(entry.parentPath, entry.name);
-    const specifier = (name) => relative(entry.parentPath, join(out, LIBRARY_ENTRIES[name])).split('\\').join('/').replace(/^(?!\.)/, './');
+    const specifier = (name) =>
+      relative(entry.parentPath, join(out, LIBRARY_ENTRIES[name]))
+        .split('\\')
+        .join('/')
+        .replace(/^(?!\.)/, './');
     const text = readFileSync(file, 'utf8');
-    const rewritten = text.replace(LIBRARY_SPECIFIER, (_, head, quote, name) => `${head}${quote}${specifier(name)}${quote}`);
+    const rewritten = text.replace(
+      LIBRARY_SPECIFIER,
+      (_, head, quote, name) => `${head}${quote}${specifier(name)}${quote}`,
+    );
     if (rewritten !== text) writeFileSync(file, rewritten);
   }
 }
@@ -72,7 +79,10 @@ function build() {
   }
   const staging = `${OUT}.building-${process.pid}`;
   try {
-    execFileSync(process.execPath, [TSC, '-p', TSCONFIG, '--outDir', staging, '--noCheck'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
+    execFileSync(process.execPath, [TSC, '-p', TSCONFIG, '--outDir', staging, '--noCheck'], {
+      cwd: ROOT,
+      stdio: ['ignore', 2, 2],
+    });
     rewriteLibraryImports(staging);
     rmSync(OUT, { recursive: true, force: true });
     renameSync(staging, OUT);

@@ -31,7 +31,9 @@ export async function buildDemoViews() {
     const template = files.filter((file) => file.endsWith('.html'));
     const script = files.filter((file) => file.endsWith('.ts'));
     if (template.length !== 1 || script.length !== 1) {
-      throw new Error(`${folder} needs exactly one .html template and one .ts entry (found ${[...template, ...script].join(', ') || 'none'})`);
+      throw new Error(
+        `${folder} needs exactly one .html template and one .ts entry (found ${[...template, ...script].join(', ') || 'none'})`,
+      );
     }
     const bundle = await build({
       entryPoints: [join(folder, script[0])],
@@ -50,7 +52,10 @@ export async function buildDemoViews() {
     const html = readFileSync(join(folder, template[0]), 'utf8');
     if (!html.includes('</body>')) throw new Error(`${template[0]} has no </body> to put the script before`);
     const out = join(VIEWS_OUT, `${entry.name}.html`);
-    writeFileSync(out, html.replace('</body>', () => `<script>${js}</script>\n  </body>`));
+    writeFileSync(
+      out,
+      html.replace('</body>', () => `<script>${js}</script>\n  </body>`),
+    );
     written.push(out);
   }
   return written;

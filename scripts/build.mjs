@@ -45,7 +45,9 @@ function sources(dir) {
     .flatMap((entry) => {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) return sources(path);
-      return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+      return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') && !entry.name.endsWith('.d.ts')
+        ? [path]
+        : [];
     });
 }
 
@@ -56,7 +58,10 @@ function fail(message, code) {
 
 let parsed;
 try {
-  parsed = parseArgs({ allowPositionals: true, options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
 } catch (error) {
   fail(`${error.message}\n${USAGE}`, 2);
 }
@@ -65,7 +70,8 @@ if (parsed.values.help) {
   process.exit(0);
 }
 const [name, ...extra] = parsed.positionals;
-if (!PACKAGES.includes(name) || extra.length > 0) fail(`${name === undefined ? 'no package given' : `unknown package "${[name, ...extra].join(' ')}"`}\n${USAGE}`, 2);
+if (!PACKAGES.includes(name) || extra.length > 0)
+  fail(`${name === undefined ? 'no package given' : `unknown package "${[name, ...extra].join(' ')}"`}\n${USAGE}`, 2);
 
 const sourceRoot = join(ROOT, 'libs', name, 'src');
 const out = parsed.values.out ?? join(ROOT, 'dist/build', name);
@@ -95,4 +101,12 @@ for (const [index, file] of files.entries()) {
   bytes += Buffer.byteLength(code);
   reportProgress(index + 1, files.length, `Compiled ${path}`);
 }
-console.log(JSON.stringify({ package: name, files: files.length, bytes, outDir: relative(ROOT, out) || '.', durationMs: Date.now() - started }));
+console.log(
+  JSON.stringify({
+    package: name,
+    files: files.length,
+    bytes,
+    outDir: relative(ROOT, out) || '.',
+    durationMs: Date.now() - started,
+  }),
+);

@@ -33,8 +33,15 @@ const PENDING = {
  * succeed. `tasks-status-notifications` is the one the suite itself always skips (its only check is SKIPPED).
  */
 const TASK_SCENARIOS = [
-  'tasks-lifecycle', 'tasks-capability-negotiation', 'tasks-wire-fields', 'tasks-request-state-removal', 'tasks-mrtr-input',
-  'tasks-request-headers', 'tasks-dispatch-and-envelope', 'tasks-status-notifications', 'tasks-required-task-error',
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-mrtr-input',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-status-notifications',
+  'tasks-required-task-error',
   'tasks-mrtr-composition',
 ];
 const SKIPPED_BY_THE_SUITE = new Set(['tasks-status-notifications']);
@@ -62,7 +69,8 @@ const log = (message) => console.log(`[conformance] ${message}`);
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
 }
 
 /** Installs the runner when its lockfile changed since the last install. */
@@ -126,7 +134,12 @@ async function healthCheck(url) {
       jsonrpc: '2.0',
       id: 1,
       method: 'server/discover',
-      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+      params: {
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
     }),
   });
   const body = await response.json();
@@ -143,8 +156,18 @@ function runSuite(url, revision) {
   const result = spawnSync(
     'npm',
     [
-      'exec', '--', 'conformance', 'server', '--url', url, '--requirements', revision,
-      '--expected-failures', join(runnerDir, `expected-failures-${revision}.yml`), '-o', out,
+      'exec',
+      '--',
+      'conformance',
+      'server',
+      '--url',
+      url,
+      '--requirements',
+      revision,
+      '--expected-failures',
+      join(runnerDir, `expected-failures-${revision}.yml`),
+      '-o',
+      out,
     ],
     { cwd: runnerDir, encoding: 'utf8', timeout: 300_000 },
   );
@@ -156,7 +179,9 @@ function runSuite(url, revision) {
   const passedScored = scored.filter(([, mark]) => mark === '✓').length;
   // Every scored scenario must have run and passed: the exit code alone can hide a scenario that never ran.
   const ok = result.status === 0 && failedPending.length === 0 && required.size > 0 && passedScored === required.size;
-  log(`${revision}: scored scenarios ${passedScored}/${scored.length} ok, required unscored ${pending.length - failedPending.length}/${pending.length} ok, runner exit ${result.status} (log: ${logFile})`);
+  log(
+    `${revision}: scored scenarios ${passedScored}/${scored.length} ok, required unscored ${pending.length - failedPending.length}/${pending.length} ok, runner exit ${result.status} (log: ${logFile})`,
+  );
   if (!ok) {
     console.error((result.stdout ?? '').split('=== SUMMARY ===')[1] ?? result.stdout);
     console.error(result.stderr);
@@ -173,19 +198,26 @@ function runTaskScenarios(url) {
   let log_ = '';
   const failed = [];
   for (const scenario of TASK_SCENARIOS) {
-    const result = spawnSync('npm', ['exec', '--', 'conformance', 'server', '--url', url, '--scenario', scenario, '-o', out], {
-      cwd: runnerDir,
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
+    const result = spawnSync(
+      'npm',
+      ['exec', '--', 'conformance', 'server', '--url', url, '--scenario', scenario, '-o', out],
+      {
+        cwd: runnerDir,
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
     log_ += `=== ${scenario}\n${result.stdout ?? ''}${result.stderr ?? ''}`;
     const checks = scenarioChecks(out, scenario);
     const allowed = SKIPPED_BY_THE_SUITE.has(scenario) ? new Set(['SUCCESS', 'SKIPPED']) : new Set(['SUCCESS']);
-    if (result.status !== 0 || checks.length === 0 || !checks.every((check) => allowed.has(check.status))) failed.push(scenario);
+    if (result.status !== 0 || checks.length === 0 || !checks.every((check) => allowed.has(check.status)))
+      failed.push(scenario);
   }
   const logFile = join(resultsDir, 'tasks.log');
   writeFileSync(logFile, log_);
-  log(`tasks extension: ${TASK_SCENARIOS.length - failed.length}/${TASK_SCENARIOS.length} scenarios ok (log: ${logFile})`);
+  log(
+    `tasks extension: ${TASK_SCENARIOS.length - failed.length}/${TASK_SCENARIOS.length} scenarios ok (log: ${logFile})`,
+  );
   if (failed.length > 0) console.error(`[conformance] tasks scenarios failing: ${failed.join(', ')}`);
   return failed.length === 0;
 }
@@ -204,23 +236,32 @@ function runSkillScenarios(url) {
     mkdirSync(out, { recursive: true });
     for (const scenario of SKILL_SCENARIOS) {
       ran++;
-      const result = spawnSync('npm', ['exec', '--', 'conformance', 'server', '--url', url, '--scenario', scenario, ...args, '-o', out], {
-        cwd: runnerDir,
-        encoding: 'utf8',
-        timeout: 120_000,
-      });
+      const result = spawnSync(
+        'npm',
+        ['exec', '--', 'conformance', 'server', '--url', url, '--scenario', scenario, ...args, '-o', out],
+        {
+          cwd: runnerDir,
+          encoding: 'utf8',
+          timeout: 120_000,
+        },
+      );
       log_ += `=== ${scenario} (${revision})\n${result.stdout ?? ''}${result.stderr ?? ''}`;
       const checks = scenarioChecks(out, scenario);
-      const accepted = (check) => check.status === 'SUCCESS' || (check.status === 'SKIPPED' && skippedBySuite.has(check.id));
+      const accepted = (check) =>
+        check.status === 'SUCCESS' || (check.status === 'SKIPPED' && skippedBySuite.has(check.id));
       const refused = checks.filter((check) => !accepted(check)).map((check) => `${check.id}: ${check.status}`);
       if (result.status !== 0 || checks.length === 0 || refused.length > 0) {
-        failed.push(`${scenario} on ${revision}${refused.length > 0 ? ` (${refused.join(', ')})` : checks.length === 0 ? ' (no checks)' : ''}`);
+        failed.push(
+          `${scenario} on ${revision}${refused.length > 0 ? ` (${refused.join(', ')})` : checks.length === 0 ? ' (no checks)' : ''}`,
+        );
       }
     }
   }
   const logFile = join(resultsDir, 'skills.log');
   writeFileSync(logFile, log_);
-  log(`skills extension: ${ran - failed.length}/${ran} scenario runs ok, on 2026-07-28 and 2025-11-25 (log: ${logFile})`);
+  log(
+    `skills extension: ${ran - failed.length}/${ran} scenario runs ok, on 2026-07-28 and 2025-11-25 (log: ${logFile})`,
+  );
   if (failed.length > 0) console.error(`[conformance] skills scenarios failing: ${failed.join('; ')}`);
   return failed.length === 0;
 }
@@ -233,7 +274,10 @@ function scenarioChecks(out, scenario) {
 
 /** The server scenarios a revision scores, as the runner lists them. */
 function scoredServerScenarios(revision) {
-  const listing = spawnSync('npm', ['exec', '--', 'conformance', 'list', '--requirements', revision], { cwd: runnerDir, encoding: 'utf8' });
+  const listing = spawnSync('npm', ['exec', '--', 'conformance', 'list', '--requirements', revision], {
+    cwd: runnerDir,
+    encoding: 'utf8',
+  });
   const section = (listing.stdout ?? '').split('Server scenarios')[1]?.split(/\n\s*\n/)[0] ?? '';
   return new Set([...section.matchAll(/^\s+- (\S+)$/gm)].map(([, name]) => name));
 }

@@ -32,8 +32,13 @@ const REPLICAS = 3;
 const LISTENING = /listening on http:\/\/127\.0\.0\.1:(\d+)\/mcp/;
 const STOP_GRACE_MS = 15_000;
 
-const adapter = (process.argv.find((arg) => arg.startsWith('--adapter='))?.slice('--adapter='.length) ?? process.env.ADAPTER ?? 'express').toLowerCase();
-if (adapter !== 'express' && adapter !== 'fastify') fail(`Unknown adapter "${adapter}": expected "express" or "fastify"`);
+const adapter = (
+  process.argv.find((arg) => arg.startsWith('--adapter='))?.slice('--adapter='.length) ??
+  process.env.ADAPTER ??
+  'express'
+).toLowerCase();
+if (adapter !== 'express' && adapter !== 'fastify')
+  fail(`Unknown adapter "${adapter}": expected "express" or "fastify"`);
 const otel = process.argv.includes('--otel');
 const port = Number(process.env.PORT ?? 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a port number (got ${process.env.PORT})`);
@@ -75,7 +80,9 @@ async function end(child) {
 
 /** Runs start-demo's build step (only when the build is stale); its output goes to stderr. */
 async function build() {
-  const child = start(process.execPath, [join(ROOT, 'scripts/start-demo.mjs'), '--build-only'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = start(process.execPath, [join(ROOT, 'scripts/start-demo.mjs'), '--build-only'], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const [code, signal] = await new Promise((resolve) => child.once('exit', (...outcome) => resolve(outcome)));
   if (stopping) return;
   if (code !== 0) fail(`The demo build failed (${code ?? signal}).`);
@@ -84,8 +91,22 @@ async function build() {
 async function startRedis() {
   const redisPort = await freePort();
   const child = start('redis-server', [
-    '--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes',
-    '--daemonize', 'no', '--protected-mode', 'yes', '--loglevel', 'warning',
+    '--port',
+    String(redisPort),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    'yes',
+    '--daemonize',
+    'no',
+    '--protected-mode',
+    'yes',
+    '--loglevel',
+    'warning',
   ]);
   child.once('error', (error) => fail(`Could not run redis-server (${error.message}): apt-get install redis-server`));
   child.stderr.pipe(process.stderr);
@@ -99,7 +120,15 @@ const routeOf = (index) => `r${index + 1}`;
 /** Starts replica `index` and resolves with its port once it printed the URL it listens on. */
 function startReplica(index, env) {
   const child = start(process.execPath, [ENTRY, ...(otel ? ['--otel'] : [])], {
-    env: { ...process.env, ...env, MCP_SESSION_ROUTE: routeOf(index), ADAPTER: adapter, PORT: '0', HOST: '127.0.0.1', NO_COLOR: '1' },
+    env: {
+      ...process.env,
+      ...env,
+      MCP_SESSION_ROUTE: routeOf(index),
+      ADAPTER: adapter,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      NO_COLOR: '1',
+    },
   });
   const file = createWriteStream(join(dir, `replica-${index + 1}.log`));
   let pending = '';
@@ -121,11 +150,13 @@ function startReplica(index, env) {
       child.stdout.off('data', onOutput);
       child.off('exit', onEarlyExit);
       child.once('exit', (code, signal) => {
-        if (!stopping) log(`replica ${index + 1} (pid ${child.pid}) exited (${code ?? signal}); the others go on serving.`);
+        if (!stopping)
+          log(`replica ${index + 1} (pid ${child.pid}) exited (${code ?? signal}); the others go on serving.`);
       });
       resolve({ child, port: Number(match[1]) });
     };
-    const onEarlyExit = (code, signal) => reject(new Error(`replica ${index + 1} exited (${code ?? signal}) before listening:\n${output}`));
+    const onEarlyExit = (code, signal) =>
+      reject(new Error(`replica ${index + 1} exited (${code ?? signal}) before listening:\n${output}`));
     child.stdout.on('data', onOutput);
     child.stderr.on('data', (chunk) => (output += chunk.toString()));
     child.once('exit', onEarlyExit);
@@ -161,14 +192,23 @@ async function main() {
   const redis = await startRedis();
   const env = { REDIS_URL: redis.url, MCP_STATE_KEYS: randomBytes(32).toString('base64') };
   const metricsPorts = otel ? await Promise.all(Array.from({ length: REPLICAS }, () => freePort())) : [];
-  const otelEnv = (index) => ({ OTEL_SERVICE_NAME: `ops-console-replica-${index + 1}`, OTEL_EXPORTER_PROMETHEUS_PORT: String(metricsPorts[index]) });
-  const replicas = await Promise.all(Array.from({ length: REPLICAS }, (_, index) => startReplica(index, otel ? { ...env, ...otelEnv(index) } : env)));
+  const otelEnv = (index) => ({
+    OTEL_SERVICE_NAME: `ops-console-replica-${index + 1}`,
+    OTEL_EXPORTER_PROMETHEUS_PORT: String(metricsPorts[index]),
+  });
+  const replicas = await Promise.all(
+    Array.from({ length: REPLICAS }, (_, index) => startReplica(index, otel ? { ...env, ...otelEnv(index) } : env)),
+  );
   nginx = await startNginx({
     upstreams: replicas.map((replica) => replica.port),
     sessionRoutes: replicas.map((_, index) => routeOf(index)),
     port: port === 0 ? undefined : port,
   });
-  if (otel) prometheus = await startPrometheus({ targets: metricsPorts.map((metricsPort) => `127.0.0.1:${metricsPort}`), job: 'ops-console' });
+  if (otel)
+    prometheus = await startPrometheus({
+      targets: metricsPorts.map((metricsPort) => `127.0.0.1:${metricsPort}`),
+      job: 'ops-console',
+    });
   const url = `${nginx.url}/mcp`;
   console.log(`
 ops-console cluster (${adapter}): ${REPLICAS} replicas on Redis behind nginx (round robin; 2025-11-25 sessions sticky)

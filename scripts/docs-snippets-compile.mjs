@@ -61,7 +61,12 @@ export function compileUnderUserConfigurations(root, files, quotedLines) {
     oldProgram = program;
     const global = [...parsed.errors, ...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()];
     for (const diagnostic of global) {
-      errors.push({ config: name, file: undefined, line: 0, message: ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n') });
+      errors.push({
+        config: name,
+        file: undefined,
+        line: 0,
+        message: ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'),
+      });
     }
     for (const file of files) {
       const source = program.getSourceFile(join(root, file));

@@ -59,14 +59,16 @@ function regionsOf(file) {
   const regions = new Map();
   const add = (region) => regions.set(region.name, [...(regions.get(region.name) ?? []), region]);
   const open = [];
-  readFileSync(join(ROOT, file), 'utf8').split('\n').forEach((text, index) => {
-    const [start, end] = [text.match(REGION_START), text.match(REGION_END)];
-    if (start) open.push({ name: start[1], line: index + 1, lines: [], numbers: [] });
-    else if (end) {
-      const at = end[1] ? open.findLastIndex((region) => region.name === end[1]) : open.length - 1;
-      if (at >= 0) add(finish(open.splice(at, 1)[0]));
-    } else for (const region of open) region.lines.push(text), region.numbers.push(index + 1);
-  });
+  readFileSync(join(ROOT, file), 'utf8')
+    .split('\n')
+    .forEach((text, index) => {
+      const [start, end] = [text.match(REGION_START), text.match(REGION_END)];
+      if (start) open.push({ name: start[1], line: index + 1, lines: [], numbers: [] });
+      else if (end) {
+        const at = end[1] ? open.findLastIndex((region) => region.name === end[1]) : open.length - 1;
+        if (at >= 0) add(finish(open.splice(at, 1)[0]));
+      } else for (const region of open) region.lines.push(text), region.numbers.push(index + 1);
+    });
   for (const region of open) add({ ...region, unclosed: true });
   regionCache.set(file, regions);
   return regions;
@@ -95,7 +97,8 @@ function processDoc(path, write) {
   for (let i = 0; i < lines.length; i++) {
     const isMarker = MARKER.test(lines[i]);
     const fence = lines[i].match(FENCE);
-    if (isMarker && !TS_LANGUAGES.includes(lines[i + 1]?.match(FENCE)?.[3].toLowerCase())) problem(i + 1, 'snippet marker not right above a ```ts fence');
+    if (isMarker && !TS_LANGUAGES.includes(lines[i + 1]?.match(FENCE)?.[3].toLowerCase()))
+      problem(i + 1, 'snippet marker not right above a ```ts fence');
     if (!fence) continue;
     const [, indent, ticks, language] = fence;
     const start = i;
@@ -106,7 +109,8 @@ function processDoc(path, write) {
     result.fences++;
     const target = lines[start - 1]?.match(MARKER)?.[1];
     const region = target && target !== 'illustrative' ? resolve(target) : undefined;
-    if (!target) problem(start + 1, `\`\`\`${language} fence without <!-- snippet: <path>#<name> --> on the line above`);
+    if (!target)
+      problem(start + 1, `\`\`\`${language} fence without <!-- snippet: <path>#<name> --> on the line above`);
     else if (!region) result.illustrative.push(`${doc}:${start + 1}`);
     else if (region.error) problem(start, region.error);
     if (!region || region.error) continue;
@@ -119,7 +123,10 @@ function processDoc(path, write) {
       i = start + region.lines.length + 1;
     } else {
       const at = `${target.split('#')[0]}:${region.numbers[k] ?? (region.numbers.at(-1) ?? region.line) + 1}`;
-      problem(start + 2 + k, `differs from ${at}: doc ${JSON.stringify(actual[k] ?? '(fence ends)')}, code ${JSON.stringify(region.lines[k] ?? '(region ends)')}`);
+      problem(
+        start + 2 + k,
+        `differs from ${at}: doc ${JSON.stringify(actual[k] ?? '(fence ends)')}, code ${JSON.stringify(region.lines[k] ?? '(region ends)')}`,
+      );
     }
   }
   if (write && lines.join('\n') !== readFileSync(path, 'utf8')) {
@@ -135,13 +142,20 @@ function processDoc(path, write) {
  */
 function compileProblems(quotes) {
   const files = [...new Set(quotes.map((quote) => quote.file))].sort();
-  const lines = new Map(files.map((file) => [file, new Set(quotes.filter((q) => q.file === file).flatMap((q) => q.numbers))]));
-  return compileUnderUserConfigurations(ROOT, files, (file) => lines.get(file)).flatMap(({ config, file, line, message }) => {
-    if (!file) return [`${config}: ${message}`];
-    return quotes
-      .filter((quote) => quote.file === file && quote.numbers.includes(line))
-      .map((quote) => `${quote.doc}:${quote.firstLine + quote.numbers.indexOf(line)}: does not compile under ${config} (${file}:${line}): ${message}`);
-  });
+  const lines = new Map(
+    files.map((file) => [file, new Set(quotes.filter((q) => q.file === file).flatMap((q) => q.numbers))]),
+  );
+  return compileUnderUserConfigurations(ROOT, files, (file) => lines.get(file)).flatMap(
+    ({ config, file, line, message }) => {
+      if (!file) return [`${config}: ${message}`];
+      return quotes
+        .filter((quote) => quote.file === file && quote.numbers.includes(line))
+        .map(
+          (quote) =>
+            `${quote.doc}:${quote.firstLine + quote.numbers.indexOf(line)}: does not compile under ${config} (${file}:${line}): ${message}`,
+        );
+    },
+  );
 }
 
 const mode = process.argv[2];
@@ -156,5 +170,7 @@ if (mode === '--check') problems.push(...compileProblems(results.flatMap((r) => 
 for (const fence of illustrative) console.log(`${fence}: illustrative, not compiled`);
 for (const line of problems) console.error(line);
 const fences = results.reduce((sum, r) => sum + r.fences, 0);
-console.log(`docs snippets: ${fences} TypeScript fences, ${illustrative.length} illustrative, ${problems.length} problem(s)`);
+console.log(
+  `docs snippets: ${fences} TypeScript fences, ${illustrative.length} illustrative, ${problems.length} problem(s)`,
+);
 process.exit(problems.length ? 1 : 0);

@@ -45,7 +45,8 @@ export const PACKAGES = [
 const SHARED_FILES = ['LICENSE', 'CHANGELOG.md'];
 
 /** What a tarball may hold, by path inside the package: everything else is a packaging mistake. */
-export const ALLOWED_FILE = /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|(?:[\w.-]+\/)*[\w.-]+\.(?:js|js\.map|d\.ts))$/;
+export const ALLOWED_FILE =
+  /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|(?:[\w.-]+\/)*[\w.-]+\.(?:js|js\.map|d\.ts))$/;
 /** Names that must never ship even with an allowed extension. */
 export const FORBIDDEN_FILE = /(^|\/)(test|tests|fixtures?|__\w+__)\/|\.(spec|test|e2e-spec)\.|\.tsbuildinfo$/;
 
@@ -67,7 +68,9 @@ export function packInputs() {
     ...PACKAGES.flatMap(({ dir }) => [
       `${dir}/package.json`,
       `${dir}/README.md`,
-      ...readdirSync(join(ROOT, dir)).filter((name) => /^tsconfig.*\.json$/.test(name)).map((name) => `${dir}/${name}`),
+      ...readdirSync(join(ROOT, dir))
+        .filter((name) => /^tsconfig.*\.json$/.test(name))
+        .map((name) => `${dir}/${name}`),
       ...listFiles(join(ROOT, dir, 'src')).map((file) => `${dir}/src/${file}`),
     ]),
   ];
@@ -84,7 +87,9 @@ function listFiles(dir) {
 
 /** The environment of a command run as a user would: without the `npm_*` variables of an enclosing `npm run`. */
 function cleanEnv() {
-  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_(package_|lifecycle_|config_(local_)?prefix$)/i.test(key)));
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^npm_(package_|lifecycle_|config_(local_)?prefix$)/i.test(key)),
+  );
 }
 
 async function run(file, args, options) {
@@ -120,7 +125,10 @@ async function compile(pkg, stage, out) {
     typeRoots: [join(ROOT, 'node_modules/@types')],
     ...(pkg.dependsOn.length > 0 ? { paths } : {}),
   };
-  writeFileSync(config, JSON.stringify({ extends: join(ROOT, pkg.dir, 'tsconfig.lib.json'), compilerOptions }, null, 2));
+  writeFileSync(
+    config,
+    JSON.stringify({ extends: join(ROOT, pkg.dir, 'tsconfig.lib.json'), compilerOptions }, null, 2),
+  );
   await run(process.execPath, [TSC, '-p', config], { cwd: ROOT });
 }
 
@@ -137,7 +145,8 @@ function relocateSourceMaps(pkg, out) {
     map.sources = map.sources.map((source) => {
       const absolute = resolve(mapDir, map.sourceRoot ?? '', source);
       const inSource = relative(sourceDir, absolute);
-      if (inSource.startsWith('..') || isAbsolute(inSource)) throw new Error(`${pkg.name}: ${file} maps to ${absolute}, outside ${sourceDir}`);
+      if (inSource.startsWith('..') || isAbsolute(inSource))
+        throw new Error(`${pkg.name}: ${file} maps to ${absolute}, outside ${sourceDir}`);
       return posix.relative(posix.dirname(file), posix.join('src', inSource.split(sep).join('/')));
     });
     map.sourceRoot = '';
@@ -151,18 +160,21 @@ function relocateSourceMaps(pkg, out) {
 /** Stops the build on any staged file a tarball must not hold. */
 function checkStagedFiles(pkg, out) {
   const stray = listFiles(out).filter((file) => !ALLOWED_FILE.test(file) || FORBIDDEN_FILE.test(file));
-  if (stray.length > 0) throw new Error(`${pkg.name}: files that must not be published were staged:\n  ${stray.join('\n  ')}`);
+  if (stray.length > 0)
+    throw new Error(`${pkg.name}: files that must not be published were staged:\n  ${stray.join('\n  ')}`);
 }
 
 /** The manifests agree: each package depending on another peers on that package's current version line. */
 function checkManifests(manifests) {
   for (const pkg of PACKAGES) {
     const manifest = manifests.get(pkg.name);
-    if (manifest.name !== pkg.name) throw new Error(`${pkg.dir}/package.json is named ${manifest.name}, expected ${pkg.name}`);
+    if (manifest.name !== pkg.name)
+      throw new Error(`${pkg.dir}/package.json is named ${manifest.name}, expected ${pkg.name}`);
     for (const name of pkg.dependsOn) {
       const wanted = `^${manifests.get(name).version}`;
       const range = manifest.peerDependencies?.[name];
-      if (range !== wanted) throw new Error(`${pkg.dir}/package.json: peerDependencies["${name}"] is ${range}, expected ${wanted}`);
+      if (range !== wanted)
+        throw new Error(`${pkg.dir}/package.json: peerDependencies["${name}"] is ${range}, expected ${wanted}`);
     }
   }
 }
@@ -181,7 +193,8 @@ function clearOutDir(outDir) {
 function checkOutDir(outDir) {
   if (!existsSync(outDir)) return;
   const other = readdirSync(outDir).filter((name) => !name.endsWith('.tgz'));
-  if (other.length > 0) throw new Error(`refusing to empty ${outDir}: it holds more than tarballs (${other.slice(0, 5).join(', ')})`);
+  if (other.length > 0)
+    throw new Error(`refusing to empty ${outDir}: it holds more than tarballs (${other.slice(0, 5).join(', ')})`);
 }
 
 /**
@@ -189,7 +202,9 @@ function checkOutDir(outDir) {
  * path, its npm integrity and the files it holds.
  */
 export async function packAll({ outDir = DEFAULT_OUT_DIR, log = () => {} } = {}) {
-  const manifests = new Map(PACKAGES.map((pkg) => [pkg.name, JSON.parse(readFileSync(join(ROOT, pkg.dir, 'package.json'), 'utf8'))]));
+  const manifests = new Map(
+    PACKAGES.map((pkg) => [pkg.name, JSON.parse(readFileSync(join(ROOT, pkg.dir, 'package.json'), 'utf8'))]),
+  );
   checkManifests(manifests);
   checkOutDir(outDir);
   // nest-mcp carries the playground's bundle as a module of its sources, so the bundle is built before they compile.
@@ -211,19 +226,33 @@ export async function packAll({ outDir = DEFAULT_OUT_DIR, log = () => {} } = {})
     // Each package starts as soon as the packages it is compiled against are staged.
     const started = new Map();
     for (const pkg of PACKAGES) {
-      started.set(pkg.name, Promise.all(pkg.dependsOn.map((name) => started.get(name))).then(() => stageOne(pkg)));
+      started.set(
+        pkg.name,
+        Promise.all(pkg.dependsOn.map((name) => started.get(name))).then(() => stageOne(pkg)),
+      );
     }
     const staged = await Promise.all(started.values());
 
     clearOutDir(outDir);
     const packed = [];
     for (const [index, pkg] of PACKAGES.entries()) {
-      const { stdout } = await run('npm', ['pack', staged[index], '--pack-destination', outDir, '--json', '--ignore-scripts'], { cwd: stage });
+      const { stdout } = await run(
+        'npm',
+        ['pack', staged[index], '--pack-destination', outDir, '--json', '--ignore-scripts'],
+        { cwd: stage },
+      );
       const [result] = JSON.parse(stdout);
       const files = result.files.map((file) => file.path).sort();
       const stray = files.filter((file) => !ALLOWED_FILE.test(file) || FORBIDDEN_FILE.test(file));
-      if (stray.length > 0) throw new Error(`${pkg.name}: the tarball holds files that must not be published: ${stray.join(', ')}`);
-      packed.push({ name: pkg.name, version: result.version, tarball: join(outDir, result.filename), integrity: result.integrity, files });
+      if (stray.length > 0)
+        throw new Error(`${pkg.name}: the tarball holds files that must not be published: ${stray.join(', ')}`);
+      packed.push({
+        name: pkg.name,
+        version: result.version,
+        tarball: join(outDir, result.filename),
+        integrity: result.integrity,
+        files,
+      });
       log(`packed ${result.filename} (${result.entryCount} files, ${result.size} bytes)`);
     }
     return packed;

@@ -16,7 +16,10 @@ export function ensurePinnedRunner(dir, log = (message) => console.log(message))
   const hash = createHash('sha256').update(lock).digest('hex');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) return;
   log(`installing the pinned runner (${dir})`);
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) throw new Error(`npm ci in ${dir} exited with ${result.status ?? result.signal}`);
   writeFileSync(stamp, hash);
 }

@@ -30,7 +30,9 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = join(ROOT, 'dist/apps/conformance/apps/conformance/src/main.js');
 const NEST_CLI = join(ROOT, 'node_modules/.bin/nest');
 const SOURCES = ['apps/conformance/src', 'libs/mcp/src'].map((dir) => join(ROOT, dir));
-const CONFIGS = ['tsconfig.json', 'apps/conformance/tsconfig.app.json', 'nest-cli.json'].map((file) => join(ROOT, file));
+const CONFIGS = ['tsconfig.json', 'apps/conformance/tsconfig.app.json', 'nest-cli.json'].map((file) =>
+  join(ROOT, file),
+);
 const PROTOCOL_VERSION = '2026-07-28';
 const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -66,14 +68,16 @@ class UsageError extends Error {}
 /** `1500ms`, `30s`, `3m`, `1h` (a unit is required: a bare `60` would be 60 ms to one reader and 60 s to another). */
 function parseDuration(text, option) {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(String(text).trim());
-  if (!match || Number(match[1]) <= 0) throw new UsageError(`--${option} takes a duration with a unit, such as 30s, 10m or 1h (got "${text}")`);
+  if (!match || Number(match[1]) <= 0)
+    throw new UsageError(`--${option} takes a duration with a unit, such as 30s, 10m or 1h (got "${text}")`);
   return Math.round(Number(match[1]) * { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[match[2]]);
 }
 
 /** A whole number of at least `min`. */
 function parseCount(text, option, min) {
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < min) throw new UsageError(`--${option} takes a whole number of at least ${min} (got "${text}")`);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new UsageError(`--${option} takes a whole number of at least ${min} (got "${text}")`);
   return value;
 }
 
@@ -88,7 +92,8 @@ function parseArgs(argv) {
     if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}"`);
     const [name, inline] = arg.slice(2).split(/=(.*)/s, 2);
     if (FLAGS.includes(name)) {
-      if (inline !== undefined && inline !== 'true' && inline !== 'false') throw new UsageError(`--${name} takes no value`);
+      if (inline !== undefined && inline !== 'true' && inline !== 'false')
+        throw new UsageError(`--${name} takes no value`);
       options[name] = inline ?? 'true';
     } else if (VALUE_OPTIONS.includes(name)) {
       const value = inline ?? argv[++index];
@@ -127,7 +132,8 @@ function newestMtime(path) {
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = 0;
   for (const entry of readdirSync(path, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && !entry.name.endsWith('.spec.ts')) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    if (entry.isFile() && !entry.name.endsWith('.spec.ts'))
+      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
   }
   return newest;
 }
@@ -164,7 +170,10 @@ function startServer() {
       }
     });
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`the server did not start within 30 s; output: ${output}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`the server did not start within 30 s; output: ${output}`)),
+      30_000,
+    );
     child.stdout.on('data', (chunk) => {
       output += chunk;
       const match = /listening on (http:\/\/\S+\/mcp)/.exec(output);
@@ -174,7 +183,9 @@ function startServer() {
         resolve({ child, url: new URL(match[1]) });
       }
     });
-    child.once('exit', (code, signal) => reject(new Error(`the server exited during startup (${code ?? signal}); output: ${output}`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`the server exited during startup (${code ?? signal}); output: ${output}`)),
+    );
   });
 }
 
@@ -268,7 +279,13 @@ function check(condition, message) {
 function sseFrames(text) {
   return text
     .split(/\r\n\r\n|\n\n/)
-    .map((event) => event.split(/\r?\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trimStart()).join('\n'))
+    .map((event) =>
+      event
+        .split(/\r?\n/)
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trimStart())
+        .join('\n'),
+    )
     .filter((data) => data.length > 0)
     .map((data) => JSON.parse(data));
 }
@@ -278,7 +295,12 @@ function createClient(url, agent, onLatency) {
   /** One tools/call; resolves with status, content type and body text. */
   function call(kind, name, args, extraParams = {}, extraMeta = {}) {
     const id = nextId++;
-    const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, ...extraParams, _meta: meta(extraMeta) } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name, arguments: args, ...extraParams, _meta: meta(extraMeta) },
+    });
     const started = performance.now();
     return new Promise((resolve, reject) => {
       const outgoing = httpRequest(
@@ -302,7 +324,12 @@ function createClient(url, agent, onLatency) {
           incoming.on('error', reject);
           incoming.on('end', () => {
             onLatency(kind, performance.now() - started);
-            resolve({ id, status: incoming.statusCode, contentType: incoming.headers['content-type'] ?? '', text: Buffer.concat(chunks).toString('utf8') });
+            resolve({
+              id,
+              status: incoming.statusCode,
+              contentType: incoming.headers['content-type'] ?? '',
+              text: Buffer.concat(chunks).toString('utf8'),
+            });
           });
         },
       );
@@ -319,7 +346,10 @@ function createClient(url, agent, onLatency) {
       check(answer.contentType.startsWith('application/json'), `json: content type ${answer.contentType}`);
       const message = JSON.parse(answer.text);
       check(message.id === answer.id, 'json: id not echoed');
-      check(message.result?.content?.[0]?.text === 'This is a simple text response for testing.', `json: ${answer.text.slice(0, 200)}`);
+      check(
+        message.result?.content?.[0]?.text === 'This is a simple text response for testing.',
+        `json: ${answer.text.slice(0, 200)}`,
+      );
       return 1;
     },
     async streaming() {
@@ -327,18 +357,29 @@ function createClient(url, agent, onLatency) {
       check(answer.status === 200, `streaming: HTTP ${answer.status} ${answer.text.slice(0, 200)}`);
       check(answer.contentType.startsWith('text/event-stream'), `streaming: content type ${answer.contentType}`);
       const frames = sseFrames(answer.text);
-      const progress = frames.filter((frame) => frame.method === 'notifications/progress').map((frame) => frame.params.progress);
+      const progress = frames
+        .filter((frame) => frame.method === 'notifications/progress')
+        .map((frame) => frame.params.progress);
       check(JSON.stringify(progress) === '[0,50,100]', `streaming: progress ${JSON.stringify(progress)}`);
       const final = frames.at(-1);
-      check(final?.id === answer.id && final.result?.content?.[0]?.text === 'Progress test completed', `streaming: final ${JSON.stringify(final)?.slice(0, 200)}`);
+      check(
+        final?.id === answer.id && final.result?.content?.[0]?.text === 'Progress test completed',
+        `streaming: final ${JSON.stringify(final)?.slice(0, 200)}`,
+      );
       return 1;
     },
     async mrtr() {
       const first = await call('mrtr', 'test_input_required_result_elicitation', {});
       check(first.status === 200, `mrtr round 1: HTTP ${first.status} ${first.text.slice(0, 200)}`);
       const interim = JSON.parse(first.text).result;
-      check(interim?.resultType === 'input_required' && typeof interim.requestState === 'string', `mrtr round 1: ${first.text.slice(0, 200)}`);
-      check(interim.inputRequests?.user_name?.method === 'elicitation/create', 'mrtr round 1: no user_name input request');
+      check(
+        interim?.resultType === 'input_required' && typeof interim.requestState === 'string',
+        `mrtr round 1: ${first.text.slice(0, 200)}`,
+      );
+      check(
+        interim.inputRequests?.user_name?.method === 'elicitation/create',
+        'mrtr round 1: no user_name input request',
+      );
       const name = `Soak${nextId}`;
       const second = await call(
         'mrtr',
@@ -348,7 +389,10 @@ function createClient(url, agent, onLatency) {
       );
       check(second.status === 200, `mrtr round 2: HTTP ${second.status} ${second.text.slice(0, 200)}`);
       const done = JSON.parse(second.text);
-      check(done.id === second.id && done.result?.content?.[0]?.text === `Hello, ${name}!`, `mrtr round 2: ${second.text.slice(0, 200)}`);
+      check(
+        done.id === second.id && done.result?.content?.[0]?.text === `Hello, ${name}!`,
+        `mrtr round 2: ${second.text.slice(0, 200)}`,
+      );
       return 2;
     },
   };
@@ -381,7 +425,9 @@ async function main() {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
   let serverExit;
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve((serverExit = { code, signal }))));
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve((serverExit = { code, signal }))),
+  );
   log(
     `server pid ${child.pid} at ${url}; ${options.duration / 1000} s at concurrency ${options.concurrency}, mix json/streaming/mrtr ` +
       `${options.mix.join('/')}, reports every ${options.reportEvery / 1000} s, RSS bound +${options.rssGrowthMb} MB after a ` +
@@ -401,7 +447,9 @@ async function main() {
     }
   });
   const random = prng(options.seed);
-  const weights = options.mix.map((_weight, index) => options.mix.slice(0, index + 1).reduce((sum, next) => sum + next, 0));
+  const weights = options.mix.map((_weight, index) =>
+    options.mix.slice(0, index + 1).reduce((sum, next) => sum + next, 0),
+  );
   const pick = () => {
     const roll = random() * weights[2];
     return KINDS[weights.findIndex((limit) => roll < limit)];
@@ -439,7 +487,10 @@ async function main() {
     rssPeak = Math.max(rssPeak, rss);
     if (rssBaseline === undefined && elapsed >= options.warmup) rssBaseline = rss;
     const seconds = options.reportEvery / 1000;
-    const growth = rssBaseline === undefined ? 'warming up' : `${rss - rssBaseline >= 0 ? '+' : ''}${mb(rss - rssBaseline)} since warm-up`;
+    const growth =
+      rssBaseline === undefined
+        ? 'warming up'
+        : `${rss - rssBaseline >= 0 ? '+' : ''}${mb(rss - rssBaseline)} since warm-up`;
     log(
       `t=${Math.round(elapsed / 1000)}s requests=${total.requests} (+${interval.requests}, ${(interval.requests / seconds).toFixed(0)}/s) ` +
         `ops json/streaming/mrtr=${KINDS.map((kind) => interval.operations[kind]).join('/')} errors=${total.errors} (+${interval.errors}) ` +
@@ -469,25 +520,39 @@ async function main() {
   const growth = rssEnd - rssBaseline;
   const failures = [];
   if (total.errors > 0) failures.push(`${total.errors} request(s) failed, e.g.\n  ${errorSamples.join('\n  ')}`);
-  if (growth > options.rssGrowthMb * 1024 * 1024) failures.push(`RSS grew by ${mb(growth)} after the warm-up (bound ${options.rssGrowthMb} MB)`);
+  if (growth > options.rssGrowthMb * 1024 * 1024)
+    failures.push(`RSS grew by ${mb(growth)} after the warm-up (bound ${options.rssGrowthMb} MB)`);
   if (child.errorLines > 0) {
     const message = `the server logged ${child.errorLines} ERROR line(s), e.g.\n  ${child.errorSamples.join('\n  ')}`;
     if (options.allowServerErrors) log(`note: ${message}`);
     else failures.push(message);
   }
   if (!stopped) failures.push('the server did not exit within 15 s of SIGTERM');
-  else if (stopped.code !== 0 && stopped.signal !== 'SIGTERM') failures.push(`the server exited with ${stopped.code ?? stopped.signal}`);
+  else if (stopped.code !== 0 && stopped.signal !== 'SIGTERM')
+    failures.push(`the server exited with ${stopped.code ?? stopped.signal}`);
 
   log('summary:');
-  log(`  duration        ${((Date.now() - startedAt - stopMs) / 1000).toFixed(0)} s at concurrency ${options.concurrency}`);
-  log(`  operations      json ${total.operations.json}, streaming ${total.operations.streaming}, mrtr ${total.operations.mrtr} (2 requests each)`);
-  log(`  requests        ${total.requests} (${(total.requests / (options.duration / 1000)).toFixed(0)}/s), errors ${total.errors}`);
-  log(`  latency         p50 ${ms(total.latency.percentile(50))}, p99 ${ms(total.latency.percentile(99))}, max ${ms(total.latency.max)} (all requests)`);
+  log(
+    `  duration        ${((Date.now() - startedAt - stopMs) / 1000).toFixed(0)} s at concurrency ${options.concurrency}`,
+  );
+  log(
+    `  operations      json ${total.operations.json}, streaming ${total.operations.streaming}, mrtr ${total.operations.mrtr} (2 requests each)`,
+  );
+  log(
+    `  requests        ${total.requests} (${(total.requests / (options.duration / 1000)).toFixed(0)}/s), errors ${total.errors}`,
+  );
+  log(
+    `  latency         p50 ${ms(total.latency.percentile(50))}, p99 ${ms(total.latency.percentile(99))}, max ${ms(total.latency.max)} (all requests)`,
+  );
   for (const kind of KINDS) {
     const histogram = total.byKind[kind];
-    log(`    ${kind.padEnd(13)} p50 ${ms(histogram.percentile(50))}, p99 ${ms(histogram.percentile(99))}, max ${ms(histogram.max)} (${histogram.count} requests)`);
+    log(
+      `    ${kind.padEnd(13)} p50 ${ms(histogram.percentile(50))}, p99 ${ms(histogram.percentile(99))}, max ${ms(histogram.max)} (${histogram.count} requests)`,
+    );
   }
-  log(`  server RSS      start ${mb(rssStart)}, after warm-up ${mb(rssBaseline)}, end ${mb(rssEnd)}, peak ${mb(rssPeak)}; growth ${mb(growth)} (bound ${options.rssGrowthMb} MB)`);
+  log(
+    `  server RSS      start ${mb(rssStart)}, after warm-up ${mb(rssBaseline)}, end ${mb(rssEnd)}, peak ${mb(rssPeak)}; growth ${mb(growth)} (bound ${options.rssGrowthMb} MB)`,
+  );
   log(`  server log      ${child.errorLines} ERROR line(s)`);
   log(`  shutdown        ${stopped ? `exit ${stopped.code ?? stopped.signal} after ${stopMs} ms` : 'killed'}`);
   if (failures.length > 0) {

@@ -30,7 +30,13 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where `nest build demo` puts the entry point (rootDir is the repo root, so the source tree is mirrored). */
 const ENTRY = join(ROOT, 'dist/apps/demo/apps/demo/src/main.js');
 const NEST_CLI = join(ROOT, 'node_modules/.bin/nest');
-const SOURCE_DIRS = ['apps/demo/src', 'apps/demo/views', 'libs/mcp/src', 'libs/mcp/playground', 'libs/mcp-redis/src'].map((dir) => join(ROOT, dir));
+const SOURCE_DIRS = [
+  'apps/demo/src',
+  'apps/demo/views',
+  'libs/mcp/src',
+  'libs/mcp/playground',
+  'libs/mcp-redis/src',
+].map((dir) => join(ROOT, dir));
 /** The MCP Apps views the build bundles (scripts/build-demo-views.mjs); missing means stale. */
 const VIEWS = [join(ROOT, 'dist/apps/demo-views/deployment-board.html')];
 const CONFIG_FILES = ['tsconfig.json', 'apps/demo/tsconfig.app.json', 'nest-cli.json'].map((file) => join(ROOT, file));
@@ -69,7 +75,10 @@ function newestMtime(dir) {
 function isBuildStale() {
   if (!existsSync(ENTRY) || !VIEWS.every(existsSync)) return true;
   const built = statSync(ENTRY).mtimeMs;
-  const sources = Math.max(...SOURCE_DIRS.map(newestMtime), ...CONFIG_FILES.filter(existsSync).map((file) => statSync(file).mtimeMs));
+  const sources = Math.max(
+    ...SOURCE_DIRS.map(newestMtime),
+    ...CONFIG_FILES.filter(existsSync).map((file) => statSync(file).mtimeMs),
+  );
   return sources > built;
 }
 
@@ -81,7 +90,12 @@ function isBuildStale() {
  */
 function run(command, args, stdout = 'inherit') {
   return new Promise((resolve, reject) => {
-    current = spawn(command, args, { cwd: ROOT, env: process.env, stdio: ['ignore', stdout, 'inherit'], detached: true });
+    current = spawn(command, args, {
+      cwd: ROOT,
+      env: process.env,
+      stdio: ['ignore', stdout, 'inherit'],
+      detached: true,
+    });
     current.once('error', reject);
     current.once('exit', (code, signal) => resolve({ code, signal }));
   });
@@ -156,7 +170,6 @@ async function buildIfStale() {
   });
 }
 
-
 /**
  * `--auth`: unless `AUTH_ISSUER` names an authorization server already, starts the local one for the server's URL and
  * sets `AUTH_ISSUER` / `AUTH_RESOURCE` (and a fixed `PORT`) in this process's environment, which the server inherits.
@@ -166,7 +179,8 @@ async function startAuthorization() {
     console.error(`[start-demo] Authorization: tokens from ${process.env.AUTH_ISSUER} (AUTH_ISSUER)`);
     return;
   }
-  if (!process.env.PORT || process.env.PORT === '0') process.env.PORT = String(process.env.PORT === '0' ? await freePort() : 3000);
+  if (!process.env.PORT || process.env.PORT === '0')
+    process.env.PORT = String(process.env.PORT === '0' ? await freePort() : 3000);
   const host = process.env.HOST ?? '127.0.0.1';
   const resourceHost = ['', '0.0.0.0', '::', '[::]'].includes(host) ? '127.0.0.1' : host;
   const resource = process.env.AUTH_RESOURCE || `http://${resourceHost}:${process.env.PORT}/mcp`;

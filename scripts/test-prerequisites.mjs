@@ -22,13 +22,47 @@ import { delimiter, join } from 'node:path';
  * (nginx and ip live in /usr/sbin, which a non-root `$PATH` often lacks).
  */
 export const COMPONENTS = [
-  { command: 'redis-server', package: 'redis-server', why: 'nest-mcp-redis and the cluster tests start their own Redis' },
-  { command: 'nginx', package: 'nginx', paths: ['/usr/sbin/nginx'], why: 'the round-robin balancer of the cluster tests' },
-  { command: 'chromium', package: 'chromium', paths: ['/usr/bin/chromium'], exact: true, why: 'the browser tests (MCP Apps) drive /usr/bin/chromium' },
-  { command: 'curl', package: 'curl', why: 'the demo prints curl lines (npm start -- --auth) and the tests run them as printed' },
-  { command: 'prometheus', package: 'prometheus', paths: ['/usr/bin/prometheus'], why: 'the telemetry tests and `demo:cluster -- --otel` scrape the servers with a real Prometheus' },
-  { command: 'ip', package: 'iproute2', paths: ['/usr/sbin/ip', '/sbin/ip'], why: 'the network-namespace tests (Host/Origin, SSRF refusals)' },
-  { command: 'unshare', package: 'util-linux', paths: ['/usr/bin/unshare'], why: 'makes the user and network namespaces of those tests (no root needed)' },
+  {
+    command: 'redis-server',
+    package: 'redis-server',
+    why: 'nest-mcp-redis and the cluster tests start their own Redis',
+  },
+  {
+    command: 'nginx',
+    package: 'nginx',
+    paths: ['/usr/sbin/nginx'],
+    why: 'the round-robin balancer of the cluster tests',
+  },
+  {
+    command: 'chromium',
+    package: 'chromium',
+    paths: ['/usr/bin/chromium'],
+    exact: true,
+    why: 'the browser tests (MCP Apps) drive /usr/bin/chromium',
+  },
+  {
+    command: 'curl',
+    package: 'curl',
+    why: 'the demo prints curl lines (npm start -- --auth) and the tests run them as printed',
+  },
+  {
+    command: 'prometheus',
+    package: 'prometheus',
+    paths: ['/usr/bin/prometheus'],
+    why: 'the telemetry tests and `demo:cluster -- --otel` scrape the servers with a real Prometheus',
+  },
+  {
+    command: 'ip',
+    package: 'iproute2',
+    paths: ['/usr/sbin/ip', '/sbin/ip'],
+    why: 'the network-namespace tests (Host/Origin, SSRF refusals)',
+  },
+  {
+    command: 'unshare',
+    package: 'util-linux',
+    paths: ['/usr/bin/unshare'],
+    why: 'makes the user and network namespaces of those tests (no root needed)',
+  },
   { command: 'openssl', package: 'openssl', why: 'the SSRF test makes a CA and a certificate for its HTTPS receivers' },
 ];
 
@@ -38,7 +72,9 @@ export const COMPONENTS = [
  * setting, which this script never changes.
  */
 export function namespaceProblem() {
-  const probe = spawnSync('unshare', ['--user', '--map-root-user', '--net', 'ip', 'link', 'set', 'lo', 'up'], { encoding: 'utf8' });
+  const probe = spawnSync('unshare', ['--user', '--map-root-user', '--net', 'ip', 'link', 'set', 'lo', 'up'], {
+    encoding: 'utf8',
+  });
   if (probe.status === 0) return undefined;
   const why = probe.error ? probe.error.message : probe.stderr.trim() || `exit ${probe.status}`;
   return (
@@ -67,7 +103,10 @@ export function isInstalled(component) {
 
 function run(command, args) {
   process.stdout.write(`test-prerequisites: ${[command, ...args].join(' ')}\n`);
-  return spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+  return (
+    spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+      .status === 0
+  );
 }
 
 /** How this process may install Debian packages: directly as root, through passwordless sudo, or not at all. */
@@ -98,7 +137,9 @@ function main() {
   process.stdout.write(`test-prerequisites: the tests need Debian packages that are not installed:\n${list}\n`);
   const how = checkOnly ? { reason: '--check only lists them' } : installer();
   if (how.reason) {
-    process.stderr.write(`test-prerequisites: not installing: ${how.reason}.\nInstall them, then run npm test again:\n\n  ${command}\n\n`);
+    process.stderr.write(
+      `test-prerequisites: not installing: ${how.reason}.\nInstall them, then run npm test again:\n\n  ${command}\n\n`,
+    );
     return 1;
   }
   const [program, ...args] = [...how.prefix, how.apt];
@@ -106,7 +147,9 @@ function main() {
   const still = COMPONENTS.filter((component) => !isInstalled(component));
   if (!ok || still.length > 0) {
     const names = (still.length ? still : missing).map((c) => c.package).join(' ');
-    process.stderr.write(`test-prerequisites: installing failed; still missing: ${names}.\nInstall them by hand, then run npm test again:\n\n  ${command}\n\n`);
+    process.stderr.write(
+      `test-prerequisites: installing failed; still missing: ${names}.\nInstall them by hand, then run npm test again:\n\n  ${command}\n\n`,
+    );
     return 1;
   }
   process.stdout.write(`test-prerequisites: installed ${packages.join(', ')}\n`);

@@ -22,7 +22,8 @@ export function load(app) {
   app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {
     for (const module of context.project.getReflectionsByKind(ReflectionKind.Module)) {
       const name = IMPORT_PATHS[module.name];
-      if (!name) throw new Error(`typedoc: no import path for the module "${module.name}" (scripts/typedoc-package-names.mjs)`);
+      if (!name)
+        throw new Error(`typedoc: no import path for the module "${module.name}" (scripts/typedoc-package-names.mjs)`);
       module.name = name;
     }
   });

@@ -45,7 +45,12 @@ export const LISTEN_TARGET_KB = 30;
 const name = (id: ServerId) => SERVERS[id].label;
 const fmt = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '–');
 
-export function echoRatio(result: RunResult, pair: EchoPair, concurrency: number, field: 'rps' | 'cpuUsPerCall' = 'rps'): number {
+export function echoRatio(
+  result: RunResult,
+  pair: EchoPair,
+  concurrency: number,
+  field: 'rps' | 'cpuUsPerCall' = 'rps',
+): number {
   const a = result.echo?.rounds[pair.subject]?.[String(concurrency)];
   const b = result.echo?.rounds[pair.baseline]?.[String(concurrency)];
   if (!a || !b) return Number.NaN;
@@ -70,23 +75,50 @@ export function computeRatios(result: RunResult): RatioRow[] {
   for (const pair of ECHO_PAIRS) {
     for (const concurrency of result.echo?.concurrencies ?? []) {
       const value = echoRatio(result, pair, concurrency);
-      if (Number.isFinite(value)) rows.push({ name: `${name(pair.subject)} / ${name(pair.baseline)}`, metric: `echo c=${concurrency} req/s`, value });
+      if (Number.isFinite(value))
+        rows.push({
+          name: `${name(pair.subject)} / ${name(pair.baseline)}`,
+          metric: `echo c=${concurrency} req/s`,
+          value,
+        });
       const cpu = echoRatio(result, pair, concurrency, 'cpuUsPerCall');
-      if (Number.isFinite(cpu)) rows.push({ name: `${name(pair.subject)} / ${name(pair.baseline)}`, metric: `echo c=${concurrency} CPU per call`, value: cpu });
+      if (Number.isFinite(cpu))
+        rows.push({
+          name: `${name(pair.subject)} / ${name(pair.baseline)}`,
+          metric: `echo c=${concurrency} CPU per call`,
+          value: cpu,
+        });
     }
   }
   for (const pair of STREAM_PAIRS) {
     for (const count of result.stream?.counts ?? []) {
       const value = streamRatio(result, pair, count);
-      if (Number.isFinite(value)) rows.push({ name: `${name(pair.subject)} / ${name(pair.baseline)}`, metric: `${count} progress notifications/s`, value });
+      if (Number.isFinite(value))
+        rows.push({
+          name: `${name(pair.subject)} / ${name(pair.baseline)}`,
+          metric: `${count} progress notifications/s`,
+          value,
+        });
     }
   }
   if (result.mrtr) {
     for (const [id, cell] of Object.entries(result.mrtr.medians)) {
       const rounds = result.mrtr.rounds[id as ServerId] ?? [];
-      const p50 = (kind: 'seal' | 'replay') => pairedRatio(rounds.map((round) => round[kind].p50Ms), rounds.map((round) => round.plain.p50Ms));
-      rows.push({ name: `${name(id as ServerId)}: MRTR round 1 (seal) / plain call`, metric: 'p50 latency', value: p50('seal') });
-      rows.push({ name: `${name(id as ServerId)}: MRTR round 2 (open + replay) / plain call`, metric: 'p50 latency', value: p50('replay') });
+      const p50 = (kind: 'seal' | 'replay') =>
+        pairedRatio(
+          rounds.map((round) => round[kind].p50Ms),
+          rounds.map((round) => round.plain.p50Ms),
+        );
+      rows.push({
+        name: `${name(id as ServerId)}: MRTR round 1 (seal) / plain call`,
+        metric: 'p50 latency',
+        value: p50('seal'),
+      });
+      rows.push({
+        name: `${name(id as ServerId)}: MRTR round 2 (open + replay) / plain call`,
+        metric: 'p50 latency',
+        value: p50('replay'),
+      });
       rows.push({
         name: `${name(id as ServerId)}: MRTR round trip (both rounds) / plain call`,
         metric: 'p50 latency',
@@ -97,25 +129,70 @@ export function computeRatios(result: RunResult): RatioRow[] {
   if (result.tasks) {
     for (const id of Object.keys(result.tasks.medians)) {
       const rounds = result.tasks.rounds[id as ServerId] ?? [];
-      const paired = (subject: (round: (typeof rounds)[number]) => number, baseline: (round: (typeof rounds)[number]) => number) =>
-        pairedRatio(rounds.map(subject), rounds.map(baseline));
+      const paired = (
+        subject: (round: (typeof rounds)[number]) => number,
+        baseline: (round: (typeof rounds)[number]) => number,
+      ) => pairedRatio(rounds.map(subject), rounds.map(baseline));
       const label = name(id as ServerId);
       const add = (row: RatioRow) => Number.isFinite(row.value) && rows.push(row);
-      add({ name: `${label}: task round trip / plain echo call`, metric: 'per second', value: paired((r) => r.roundTrip.rps, (r) => r.plainLoop.rps) });
-      add({ name: `${label}: task round trip / plain echo call`, metric: 'p50 latency', value: paired((r) => r.roundTrip.p50Ms, (r) => r.plainLoop.p50Ms) });
-      add({ name: `${label}: tasks/get (completed) / plain echo call`, metric: 'req/s', value: paired((r) => r.get.rps, (r) => r.plain.rps) });
+      add({
+        name: `${label}: task round trip / plain echo call`,
+        metric: 'per second',
+        value: paired(
+          (r) => r.roundTrip.rps,
+          (r) => r.plainLoop.rps,
+        ),
+      });
+      add({
+        name: `${label}: task round trip / plain echo call`,
+        metric: 'p50 latency',
+        value: paired(
+          (r) => r.roundTrip.p50Ms,
+          (r) => r.plainLoop.p50Ms,
+        ),
+      });
+      add({
+        name: `${label}: tasks/get (completed) / plain echo call`,
+        metric: 'req/s',
+        value: paired(
+          (r) => r.get.rps,
+          (r) => r.plain.rps,
+        ),
+      });
     }
   }
   if (result.bootstrap) {
     const boot = result.bootstrap.rounds;
     const ratio = (a: string, b: string, field: 'bootMs' | 'listAllMs') =>
-      boot[a] && boot[b] ? pairedRatio(boot[a].map((cell) => cell[field]), boot[b].map((cell) => cell[field])) : Number.NaN;
+      boot[a] && boot[b]
+        ? pairedRatio(
+            boot[a].map((cell) => cell[field]),
+            boot[b].map((cell) => cell[field]),
+          )
+        : Number.NaN;
     const tools = result.bootstrap.tools;
-    const add = (label: string, metric: string, value: number) => Number.isFinite(value) && rows.push({ name: label, metric, value });
-    add(`nest-mcp (Express) ${tools} tools / 3 tools`, 'boot time', ratio('nest-mcp-express-many', 'nest-mcp-express-3', 'bootMs'));
-    add(`nest-mcp (Express) ${tools} tools / bare Nest (Express)`, 'boot time', ratio('nest-mcp-express-many', 'nest-express', 'bootMs'));
-    add(`nest-mcp (Express) / official SDK v2, ${tools} tools`, `tools/list of all ${tools}: time`, ratio('nest-mcp-express-many', 'sdk-many', 'listAllMs'));
-    add(`nest-mcp (Fastify) / official SDK v2, ${tools} tools`, `tools/list of all ${tools}: time`, ratio('nest-mcp-fastify-many', 'sdk-many', 'listAllMs'));
+    const add = (label: string, metric: string, value: number) =>
+      Number.isFinite(value) && rows.push({ name: label, metric, value });
+    add(
+      `nest-mcp (Express) ${tools} tools / 3 tools`,
+      'boot time',
+      ratio('nest-mcp-express-many', 'nest-mcp-express-3', 'bootMs'),
+    );
+    add(
+      `nest-mcp (Express) ${tools} tools / bare Nest (Express)`,
+      'boot time',
+      ratio('nest-mcp-express-many', 'nest-express', 'bootMs'),
+    );
+    add(
+      `nest-mcp (Express) / official SDK v2, ${tools} tools`,
+      `tools/list of all ${tools}: time`,
+      ratio('nest-mcp-express-many', 'sdk-many', 'listAllMs'),
+    );
+    add(
+      `nest-mcp (Fastify) / official SDK v2, ${tools} tools`,
+      `tools/list of all ${tools}: time`,
+      ratio('nest-mcp-fastify-many', 'sdk-many', 'listAllMs'),
+    );
   }
   return rows;
 }
@@ -153,26 +230,46 @@ export function computeTargets(result: RunResult): TargetRow[] {
       .map((count) => ({ where: `n=${count}`, value: cells?.[String(count)]?.notificationsPerSec ?? Number.NaN }))
       .filter((item) => Number.isFinite(item.value))
       .map((item) => ({ ...item, met: item.value >= NOTIFICATIONS_TARGET }));
-    rows.push(check({ name: `progress notifications/s to one client: ${name(id)}`, target: `≥ ${NOTIFICATIONS_TARGET.toLocaleString('en-US')}/s`, measured }));
+    rows.push(
+      check({
+        name: `progress notifications/s to one client: ${name(id)}`,
+        target: `≥ ${NOTIFICATIONS_TARGET.toLocaleString('en-US')}/s`,
+        measured,
+      }),
+    );
   }
   for (const pair of STREAM_PAIRS.filter((candidate) => candidate.target !== undefined)) {
     const measured = counts
       .map((count) => ({ where: `n=${count}`, value: streamRatio(result, pair, count) }))
       .filter((item) => Number.isFinite(item.value))
       .map((item) => ({ ...item, met: item.value >= (pair.target as number) }));
-    rows.push(check({ name: `progress notifications/s: ${name(pair.subject)} vs ${name(pair.baseline)} streaming the same frames`, target: `≥ ${fmt(pair.target as number)}`, measured }));
+    rows.push(
+      check({
+        name: `progress notifications/s: ${name(pair.subject)} vs ${name(pair.baseline)} streaming the same frames`,
+        target: `≥ ${fmt(pair.target as number)}`,
+        measured,
+      }),
+    );
   }
   for (const id of ['nest-mcp-express', 'nest-mcp-fastify'] as ServerId[]) {
     const cells = result.memory?.rounds[id];
     if (!cells) {
-      rows.push(check({ name: `RSS growth over 50,000 calls: ${name(id)}`, target: `≤ ${RSS_GROWTH_TARGET_MB} MB`, measured: [] }));
+      rows.push(
+        check({
+          name: `RSS growth over 50,000 calls: ${name(id)}`,
+          target: `≤ ${RSS_GROWTH_TARGET_MB} MB`,
+          measured: [],
+        }),
+      );
       continue;
     }
     const calls = result.memory?.calls ?? 0;
     const growth = median(cells.map((cell) => cell.growthMb));
     const idle = median(cells.map((cell) => cell.idleGrowthMb));
     const floor = result.memory?.medians['nest-express'];
-    const floorNote = floor ? `; bare Nest (Express): +${floor.growthMb.toFixed(1)} MB, +${floor.idleGrowthMb.toFixed(1)} MB after idle` : '';
+    const floorNote = floor
+      ? `; bare Nest (Express): +${floor.growthMb.toFixed(1)} MB, +${floor.idleGrowthMb.toFixed(1)} MB after idle`
+      : '';
     const afterGc = median(cells.map((cell) => cell.rssAfterGcMb - cell.rssBeforeMb));
     const gcNote = `after forced GC ${afterGc >= 0 ? '+' : ''}${afterGc.toFixed(1)} MB`;
     rows.push(
@@ -198,7 +295,15 @@ export function computeTargets(result: RunResult): TargetRow[] {
       check({
         name: `memory per idle listen stream: ${name(id)}`,
         target: `≤ ${LISTEN_TARGET_KB} KB`,
-        measured: cell ? [{ where: `${cell.streams} streams, RSS after GC`, value: cell.rssKbPerStream, met: cell.rssKbPerStream <= LISTEN_TARGET_KB }] : [],
+        measured: cell
+          ? [
+              {
+                where: `${cell.streams} streams, RSS after GC`,
+                value: cell.rssKbPerStream,
+                met: cell.rssKbPerStream <= LISTEN_TARGET_KB,
+              },
+            ]
+          : [],
         note: cell && cell.streams < 10_000 ? `quick run: ${cell.streams} streams, not 10,000` : undefined,
       }),
     );

@@ -15,7 +15,10 @@ export interface AuthAdapterResults {
    * With `--baseline DIR`: this build with auth against the baseline's build with auth, interleaved (the same
    * token, the same calls): what a change did to the authorized path. Costs as above, this build over the baseline.
    */
-  againstBaseline?: { commit: string; cost: Record<string, { rpsRatio: number; p50Ratio: number; extraCpuUsPerCall: number }> };
+  againstBaseline?: {
+    commit: string;
+    cost: Record<string, { rpsRatio: number; p50Ratio: number; extraCpuUsPerCall: number }>;
+  };
 }
 
 /** The `auth` workload (issue #17): the cost of JWT validation per call. */

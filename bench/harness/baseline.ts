@@ -12,18 +12,28 @@ import { useBaseline } from './servers.js';
  */
 export function prepareBaseline(checkout: string): string {
   const build = join(checkout, 'bench', 'build.mjs');
-  if (!existsSync(build)) throw new Error(`--baseline ${checkout}: no bench/build.mjs there; give a checkout of this repository`);
+  if (!existsSync(build))
+    throw new Error(`--baseline ${checkout}: no bench/build.mjs there; give a checkout of this repository`);
   if (!existsSync(join(checkout, 'node_modules'))) throw new Error(`--baseline ${checkout}: run npm ci there first`);
-  const built = spawnSync(process.execPath, ['--input-type=module', '-e', `(await import(${JSON.stringify(pathToFileURL(build).href)})).ensureBuilt()`], {
-    cwd: checkout,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const built = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', `(await import(${JSON.stringify(pathToFileURL(build).href)})).ensureBuilt()`],
+    {
+      cwd: checkout,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   if (built.status !== 0) throw new Error(`--baseline ${checkout}: its bench did not build (exit ${built.status})`);
   const servers = join(checkout, 'dist', 'bench', 'bench', 'servers');
-  if (!existsSync(join(servers, 'nest-mcp.server.js'))) throw new Error(`--baseline ${checkout}: ${servers}/nest-mcp.server.js is missing after the build`);
+  if (!existsSync(join(servers, 'nest-mcp.server.js')))
+    throw new Error(`--baseline ${checkout}: ${servers}/nest-mcp.server.js is missing after the build`);
   let commit = 'baseline';
   try {
-    commit = execFileSync('git', ['rev-parse', '--short=10', 'HEAD'], { cwd: checkout, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    commit = execFileSync('git', ['rev-parse', '--short=10', 'HEAD'], {
+      cwd: checkout,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     // not a git checkout: keep the generic label
   }

@@ -22,13 +22,16 @@ export function headlineHeader(): string {
 
 export function headlineRow(result: RunResult, change: string, runFile: string): string {
   const c = 16;
-  const pair = (subject: string, baseline: string) => ECHO_PAIRS.find((item) => item.subject === subject && item.baseline === baseline)!;
-  const cpu = (id: 'nest-mcp-express' | 'nest-mcp-fastify') => result.echo?.medians[id]?.[String(c)]?.cpuUsPerCall ?? Number.NaN;
+  const pair = (subject: string, baseline: string) =>
+    ECHO_PAIRS.find((item) => item.subject === subject && item.baseline === baseline)!;
+  const cpu = (id: 'nest-mcp-express' | 'nest-mcp-fastify') =>
+    result.echo?.medians[id]?.[String(c)]?.cpuUsPerCall ?? Number.NaN;
   const top = result.stream?.counts.at(-1) ?? 10_000;
   const notifications = result.stream?.medians['nest-mcp-express']?.[String(top)]?.notificationsPerSec ?? Number.NaN;
   const streamVsFloor = streamRatio(result, STREAM_PAIRS[0], top);
   const growth = (id: 'nest-mcp-express' | 'nest-mcp-fastify') => result.memory?.medians[id]?.growthMb ?? Number.NaN;
-  const listen = (id: 'nest-mcp-express' | 'nest-mcp-fastify') => result.listen?.medians[id]?.rssKbPerStream ?? Number.NaN;
+  const listen = (id: 'nest-mcp-express' | 'nest-mcp-fastify') =>
+    result.listen?.medians[id]?.rssKbPerStream ?? Number.NaN;
   return `| ${change} | ${[
     times(echoRatio(result, pair('nest-mcp-express', 'nest-express'), c)),
     times(echoRatio(result, pair('nest-mcp-express', 'sdk'), c)),

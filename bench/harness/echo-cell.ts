@@ -18,7 +18,13 @@ export function medianCell(cells: EchoCell[]): EchoCell {
 }
 
 /** One measured cell: `seconds` of closed-loop load of `request` on `path`, and the server's CPU over it. */
-export async function measure(server: ServerProcess, request: WireRequest, connections: number, seconds: number, path = '/mcp'): Promise<EchoCell> {
+export async function measure(
+  server: ServerProcess,
+  request: WireRequest,
+  connections: number,
+  seconds: number,
+  path = '/mcp',
+): Promise<EchoCell> {
   const before = await server.cpuUsage();
   const load = await runLoad({ url: server.url(path), request, connections, seconds });
   const after = await server.cpuUsage();

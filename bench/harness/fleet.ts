@@ -14,7 +14,10 @@ export class Fleet {
     const outcomes = await Promise.allSettled(
       ids.map(async (id) => {
         const spec = SERVERS[id];
-        const server = await ServerProcess.start(spec.label, { script: spec.launch.script, args: [...spec.launch.args, ...extraArgs] });
+        const server = await ServerProcess.start(spec.label, {
+          script: spec.launch.script,
+          args: [...spec.launch.args, ...extraArgs],
+        });
         fleet.running.set(id, server);
         log(`  started ${spec.label} (pid ${server.pid}, port ${server.port})`);
       }),
@@ -58,6 +61,8 @@ export async function verifyCount(spec: ServerSpec, server: ServerProcess, n = 5
   const answer = await streamCall(server.url(spec.streamPath), toolCall(2, 'count', { n }, { progressToken: 'bench' }));
   const body = answer.final as CallResult | undefined;
   if (answer.status !== 200 || answer.notifications !== n || body?.result?.content?.[0]?.text !== `counted ${n}`) {
-    throw new Error(`${spec.label}: count(${n}) answered ${answer.status} with ${answer.notifications} notifications, final ${JSON.stringify(body)?.slice(0, 300)}`);
+    throw new Error(
+      `${spec.label}: count(${n}) answered ${answer.status} with ${answer.notifications} notifications, final ${JSON.stringify(body)?.slice(0, 300)}`,
+    );
   }
 }

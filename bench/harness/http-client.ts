@@ -15,8 +15,18 @@ export interface JsonAnswer {
   ms: number;
 }
 
-function send(url: string, wire: WireRequest, agent: Agent, onResponse: (response: IncomingMessage) => void, onError: (error: Error) => void): ClientRequest {
-  const outgoing = httpRequest(url, { method: 'POST', agent, headers: { ...wire.headers, 'content-length': String(Buffer.byteLength(wire.body)) } }, onResponse);
+function send(
+  url: string,
+  wire: WireRequest,
+  agent: Agent,
+  onResponse: (response: IncomingMessage) => void,
+  onError: (error: Error) => void,
+): ClientRequest {
+  const outgoing = httpRequest(
+    url,
+    { method: 'POST', agent, headers: { ...wire.headers, 'content-length': String(Buffer.byteLength(wire.body)) } },
+    onResponse,
+  );
   outgoing.on('error', onError);
   outgoing.end(wire.body);
   return outgoing;
@@ -106,7 +116,7 @@ export function streamCall(url: string, wire: WireRequest, timeoutMs = 120_000):
         response.on('end', () => {
           const ms = performance.now() - started;
           const contentType = String(response.headers['content-type'] ?? '');
-          const text = contentType.startsWith('text/event-stream') ? (lastFrame || buffer) : buffer;
+          const text = contentType.startsWith('text/event-stream') ? lastFrame || buffer : buffer;
           const data = text
             .split('\n')
             .filter((line) => line.startsWith('data:'))
@@ -119,12 +129,22 @@ export function streamCall(url: string, wire: WireRequest, timeoutMs = 120_000):
             final = undefined;
           }
           const lastProgress = Number(PROGRESS_VALUE.exec(lastProgressFrame)?.[1] ?? Number.NaN);
-          resolve({ status: response.statusCode ?? 0, contentType, notifications, lastProgress, final, ms, firstFrameMs });
+          resolve({
+            status: response.statusCode ?? 0,
+            contentType,
+            notifications,
+            lastProgress,
+            final,
+            ms,
+            firstFrameMs,
+          });
         });
       },
       reject,
     );
-    outgoing.setTimeout(timeoutMs, () => outgoing.destroy(new Error(`stream from ${url} did not end within ${timeoutMs} ms`)));
+    outgoing.setTimeout(timeoutMs, () =>
+      outgoing.destroy(new Error(`stream from ${url} did not end within ${timeoutMs} ms`)),
+    );
   });
 }
 

@@ -55,48 +55,61 @@ function openStream(group: Group, url: string, uri: string, id: string, timeoutM
       if (error) reject(error);
       else resolve();
     };
-    const outgoing = httpRequest(url, { method: 'POST', agent, headers: { ...wire.headers, 'content-length': String(Buffer.byteLength(wire.body)) } }, (response) => {
-      if (!String(response.headers['content-type'] ?? '').startsWith('text/event-stream')) {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => settle(new Error(`expected an SSE stream from ${url}, got ${response.statusCode}: ${text.slice(0, 300)}`)));
-        return;
-      }
-      response.setEncoding('latin1');
-      response.on('data', (chunk: string) => {
-        const arrivedAt = preciseNow();
-        buffer += chunk;
-        let boundary = buffer.indexOf('\n\n');
-        while (boundary !== -1) {
-          const frame = buffer.slice(0, boundary);
-          buffer = buffer.slice(boundary + 2);
-          if (!acknowledged) {
-            if (!frame.includes('notifications/subscriptions/acknowledged') || !frame.includes('resourceSubscriptions')) {
-              settle(new Error(`the first frame from ${url} is not an acknowledgement keeping resourceSubscriptions: ${frame.slice(0, 300)}`));
-              outgoing.destroy();
-              return;
-            }
-            group.open.add(outgoing);
-            settle();
-          } else if (frame.includes(UPDATED_MARK)) {
-            const sequence = Number(SEQUENCE.exec(frame)?.[1]);
-            if (Number.isInteger(sequence)) {
-              let times = group.arrivals.get(sequence);
-              if (!times) group.arrivals.set(sequence, (times = []));
-              times.push(arrivedAt);
-              if (times.length >= group.open.size) wake(group);
-            }
-          }
-          boundary = buffer.indexOf('\n\n');
+    const outgoing = httpRequest(
+      url,
+      { method: 'POST', agent, headers: { ...wire.headers, 'content-length': String(Buffer.byteLength(wire.body)) } },
+      (response) => {
+        if (!String(response.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () =>
+            settle(new Error(`expected an SSE stream from ${url}, got ${response.statusCode}: ${text.slice(0, 300)}`)),
+          );
+          return;
         }
-      });
-      response.on('error', () => undefined);
-      response.on('close', () => {
-        if (group.open.delete(outgoing)) wake(group);
-        settle(new Error(`the listen stream to ${url} closed before its acknowledgement`));
-      });
-    });
+        response.setEncoding('latin1');
+        response.on('data', (chunk: string) => {
+          const arrivedAt = preciseNow();
+          buffer += chunk;
+          let boundary = buffer.indexOf('\n\n');
+          while (boundary !== -1) {
+            const frame = buffer.slice(0, boundary);
+            buffer = buffer.slice(boundary + 2);
+            if (!acknowledged) {
+              if (
+                !frame.includes('notifications/subscriptions/acknowledged') ||
+                !frame.includes('resourceSubscriptions')
+              ) {
+                settle(
+                  new Error(
+                    `the first frame from ${url} is not an acknowledgement keeping resourceSubscriptions: ${frame.slice(0, 300)}`,
+                  ),
+                );
+                outgoing.destroy();
+                return;
+              }
+              group.open.add(outgoing);
+              settle();
+            } else if (frame.includes(UPDATED_MARK)) {
+              const sequence = Number(SEQUENCE.exec(frame)?.[1]);
+              if (Number.isInteger(sequence)) {
+                let times = group.arrivals.get(sequence);
+                if (!times) group.arrivals.set(sequence, (times = []));
+                times.push(arrivedAt);
+                if (times.length >= group.open.size) wake(group);
+              }
+            }
+            boundary = buffer.indexOf('\n\n');
+          }
+        });
+        response.on('error', () => undefined);
+        response.on('close', () => {
+          if (group.open.delete(outgoing)) wake(group);
+          settle(new Error(`the listen stream to ${url} closed before its acknowledgement`));
+        });
+      },
+    );
     outgoing.on('error', (error) => {
       if (group.open.delete(outgoing)) wake(group);
       settle(error);
@@ -124,7 +137,9 @@ async function open(args: OpenArgs): Promise<{ open: number; seconds: number }> 
   let opened = 0;
   while (opened < args.count) {
     const batch = Math.min(OPEN_BATCH, args.count - opened);
-    await Promise.all(Array.from({ length: batch }, () => openStream(group, args.url, args.uri, `${args.group}-${nextId++}`)));
+    await Promise.all(
+      Array.from({ length: batch }, () => openStream(group, args.url, args.uri, `${args.group}-${nextId++}`)),
+    );
     opened += batch;
   }
   return { open: group.open.size, seconds: (preciseNow() - started) / 1000 };

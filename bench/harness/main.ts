@@ -88,8 +88,18 @@ function publish(result: RunResult, file: string, options: BenchOptions): void {
   console.log(renderResults(result, relative(ROOT, file)));
   if (options.docs) {
     // The scale-out section has a block of its own: a run of `--only redis` leaves the main block as it was.
-    const main = [result.echo, result.stream, result.memory, result.listen, result.mrtr, result.tasks, result.bootstrap, result.telemetry].some(Boolean);
-    if (main || !result.redis) updateDocs(DOCS, result, file, ROOT, (block) => docsTemplate(block, result, relative(ROOT, file)));
+    const main = [
+      result.echo,
+      result.stream,
+      result.memory,
+      result.listen,
+      result.mrtr,
+      result.tasks,
+      result.bootstrap,
+      result.telemetry,
+    ].some(Boolean);
+    if (main || !result.redis)
+      updateDocs(DOCS, result, file, ROOT, (block) => docsTemplate(block, result, relative(ROOT, file)));
     if (result.redis) updateScaleOutDocs(DOCS, result, runHeader(result, relative(ROOT, file)), END);
     log(`updated ${relative(ROOT, DOCS)}`);
   }
@@ -125,7 +135,9 @@ async function main(): Promise<number> {
     return result.meta.errors.length ? 1 : 0;
   }
 
-  log(`${options.mode} run: ${options.workloads.join(', ')}; ${options.rounds} rounds; servers ${options.servers.join(', ')}`);
+  log(
+    `${options.mode} run: ${options.workloads.join(', ')}; ${options.rounds} rounds; servers ${options.servers.join(', ')}`,
+  );
   const wants = (name: string) => (options.workloads as string[]).includes(name);
 
   if (wants('echo') || wants('stream')) {
@@ -146,7 +158,10 @@ async function main(): Promise<number> {
   if (wants('memory')) {
     // nest-mcp, and in a full run the bare Nest floor for context (50,000 calls and an idle wait per process and
     // round make every server here cost about a minute).
-    const memorySet: ServerId[] = options.mode === 'quick' ? ['nest-mcp-express', 'nest-mcp-fastify'] : ['nest-mcp-express', 'nest-mcp-fastify', 'nest-express'];
+    const memorySet: ServerId[] =
+      options.mode === 'quick'
+        ? ['nest-mcp-express', 'nest-mcp-fastify']
+        : ['nest-mcp-express', 'nest-mcp-fastify', 'nest-express'];
     const ids = options.servers.filter((id) => memorySet.includes(id));
     await step(result, 'memory', async () => {
       result.memory = await runMemory(ids, options);

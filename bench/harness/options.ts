@@ -1,7 +1,21 @@
 import { join, resolve } from 'node:path';
 import { ALL_SERVER_IDS, BASELINE_OF, type ServerId } from './servers.js';
 
-export const WORKLOADS = ['echo', 'stream', 'memory', 'listen', 'mrtr', 'tasks', 'bootstrap', 'redis', 'auth', 'cache', 'throttler', 'events', 'telemetry'] as const;
+export const WORKLOADS = [
+  'echo',
+  'stream',
+  'memory',
+  'listen',
+  'mrtr',
+  'tasks',
+  'bootstrap',
+  'redis',
+  'auth',
+  'cache',
+  'throttler',
+  'events',
+  'telemetry',
+] as const;
 export type WorkloadName = (typeof WORKLOADS)[number];
 
 export interface BenchOptions {
@@ -84,7 +98,8 @@ function list(value: string): string[] {
 
 function positive(name: string, value: string | undefined, integer = true): number {
   const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0 || (integer && !Number.isInteger(number))) throw new Error(`${name} expects a positive ${integer ? 'integer' : 'number'}, got "${value}"`);
+  if (!Number.isFinite(number) || number <= 0 || (integer && !Number.isInteger(number)))
+    throw new Error(`${name} expects a positive ${integer ? 'integer' : 'number'}, got "${value}"`);
   return number;
 }
 
@@ -132,7 +147,8 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
         break;
       case '--only': {
         const names = list(next());
-        for (const name of names) if (!(WORKLOADS as readonly string[]).includes(name)) throw new Error(`Unknown workload "${name}"`);
+        for (const name of names)
+          if (!(WORKLOADS as readonly string[]).includes(name)) throw new Error(`Unknown workload "${name}"`);
         options.workloads = names as WorkloadName[];
         break;
       }
@@ -183,7 +199,8 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
       }
       case '--profile-workload': {
         const value = next();
-        if (value !== 'echo' && value !== 'stream') throw new Error(`--profile-workload expects echo or stream, got "${value}"`);
+        if (value !== 'echo' && value !== 'stream')
+          throw new Error(`--profile-workload expects echo or stream, got "${value}"`);
         options.profileWorkload = value;
         break;
       }

@@ -36,11 +36,23 @@ export async function runPaired(workload: PairedWorkload, options: BenchOptions)
     adapters: {},
   };
   for (const adapter of ADAPTERS) {
-    const subject = await ServerProcess.start(`nest-mcp-${adapter} ${workload.subject.label}`, { script: workload.script, args: ['--adapter', adapter, ...workload.subject.args] });
-    const baseline = await ServerProcess.start(`nest-mcp-${adapter} ${workload.baseline.label}`, { script: workload.script, args: ['--adapter', adapter, ...workload.baseline.args] });
+    const subject = await ServerProcess.start(`nest-mcp-${adapter} ${workload.subject.label}`, {
+      script: workload.script,
+      args: ['--adapter', adapter, ...workload.subject.args],
+    });
+    const baseline = await ServerProcess.start(`nest-mcp-${adapter} ${workload.baseline.label}`, {
+      script: workload.script,
+      args: ['--adapter', adapter, ...workload.baseline.args],
+    });
     try {
       for (const server of [subject, baseline]) await workload.verify(server, workload.request);
-      const adapterResults = await measurePair(`${workload.name} (${adapter})`, { subject, baseline }, { subject: workload.subject.label, baseline: workload.baseline.label }, workload.request, options);
+      const adapterResults = await measurePair(
+        `${workload.name} (${adapter})`,
+        { subject, baseline },
+        { subject: workload.subject.label, baseline: workload.baseline.label },
+        workload.request,
+        options,
+      );
       results.adapters[adapter] = adapterResults;
     } finally {
       await Promise.all([subject.stop(), baseline.stop()]);
@@ -64,7 +76,11 @@ export async function measurePair(
   for (const server of [servers.subject, servers.baseline]) {
     await runLoad({ url: server.url('/mcp'), request, connections: 16, seconds: options.warmupSeconds });
   }
-  const results: PairedAdapterResults = { rounds: { subject: {}, baseline: {} }, medians: { subject: {}, baseline: {} }, cost: {} };
+  const results: PairedAdapterResults = {
+    rounds: { subject: {}, baseline: {} },
+    medians: { subject: {}, baseline: {} },
+    cost: {},
+  };
   for (let round = 0; round < options.rounds; round++) {
     for (const concurrency of options.concurrencies) {
       // Alternate which server goes first, so that neither always meets a warmer or cooler machine.
@@ -85,8 +101,14 @@ export async function measurePair(
     results.medians.subject[concurrency] = subjectMedian;
     results.medians.baseline[concurrency] = baselineMedian;
     results.cost[concurrency] = {
-      rpsRatio: pairedRatio(subjectCells.map((cell) => cell.rps), baselineCells.map((cell) => cell.rps)),
-      p50Ratio: pairedRatio(subjectCells.map((cell) => cell.p50Ms), baselineCells.map((cell) => cell.p50Ms)),
+      rpsRatio: pairedRatio(
+        subjectCells.map((cell) => cell.rps),
+        baselineCells.map((cell) => cell.rps),
+      ),
+      p50Ratio: pairedRatio(
+        subjectCells.map((cell) => cell.p50Ms),
+        baselineCells.map((cell) => cell.p50Ms),
+      ),
       extraCpuUsPerCall: subjectMedian.cpuUsPerCall - baselineMedian.cpuUsPerCall,
     };
   }

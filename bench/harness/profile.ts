@@ -106,11 +106,19 @@ export function summariseProfile(profile: CpuProfile, root: string, topCount = 3
     }
   }
   const percent = (us: number) => (busyUs > 0 ? (100 * us) / busyUs : 0);
-  const rank = (entries: Iterable<{ functionName: string; location: string; us: number }>, count: number): ProfileFrame[] =>
+  const rank = (
+    entries: Iterable<{ functionName: string; location: string; us: number }>,
+    count: number,
+  ): ProfileFrame[] =>
     [...entries]
       .sort((a, b) => b.us - a.us)
       .slice(0, count)
-      .map((entry) => ({ functionName: entry.functionName, location: entry.location, selfMs: entry.us / 1000, selfPercent: percent(entry.us) }));
+      .map((entry) => ({
+        functionName: entry.functionName,
+        location: entry.location,
+        selfMs: entry.us / 1000,
+        selfPercent: percent(entry.us),
+      }));
   return {
     totalMs: busyUs / 1000,
     top: rank(frames.values(), topCount),
@@ -167,7 +175,12 @@ export async function runProfile(options: BenchOptions, root: string): Promise<P
       log(`profile: warm-up, then ${options.profileSeconds} s of echo at c=16 on ${spec.label}`);
       await runLoad({ url: server.url(spec.echoPath), request, connections: 16, seconds: options.warmupSeconds });
       await server.request('profile-start', { intervalUs: 200 });
-      const load = await runLoad({ url: server.url(spec.echoPath), request, connections: 16, seconds: options.profileSeconds });
+      const load = await runLoad({
+        url: server.url(spec.echoPath),
+        request,
+        connections: 16,
+        seconds: options.profileSeconds,
+      });
       units = load.requests;
       seconds = load.seconds;
     }

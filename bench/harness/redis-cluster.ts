@@ -35,14 +35,20 @@ const redisServers = new Set<RedisServer>();
 // However the harness ends (an error, Ctrl-C, process.exit), no redis-server of the bench outlives it.
 process.once('exit', () => {
   for (const redis of redisServers) {
-    spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(redis.port), 'shutdown', 'nosave'], { stdio: 'ignore', timeout: 2_000 });
+    spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(redis.port), 'shutdown', 'nosave'], {
+      stdio: 'ignore',
+      timeout: 2_000,
+    });
     rmSync(redis.dir, { recursive: true, force: true });
   }
 });
 
 /** Starts redis-server on a free loopback port, or explains why it cannot. */
 export async function startRedis(): Promise<RedisServer> {
-  if (!redisServerVersion()) throw new Error('redis-server is not installed (apt-get install redis-server; .ci/run does it): the redis workload needs it');
+  if (!redisServerVersion())
+    throw new Error(
+      'redis-server is not installed (apt-get install redis-server; .ci/run does it): the redis workload needs it',
+    );
   const redis = await startRedisServer();
   redisServers.add(redis);
   log(`  redis-server ${redisServerVersion()} on ${redis.url}`);
@@ -61,10 +67,20 @@ export type ReplicaBackend = { kind: 'memory' } | { kind: 'redis'; url: string; 
 
 /** Starts one nest-mcp replica (servers/nest-mcp-redis.server.ts) on Express. */
 export async function startReplica(label: string, backend: ReplicaBackend): Promise<TimedProcess> {
-  const args = ['--adapter', 'express', ...(backend.kind === 'redis' ? ['--redis', backend.url, '--prefix', backend.keyPrefix] : [])];
-  const server = await ServerProcess.start(label, { script: 'nest-mcp-redis.server.js', args }, ['--expose-gc', '--import', ALIAS_LOADER]);
+  const args = [
+    '--adapter',
+    'express',
+    ...(backend.kind === 'redis' ? ['--redis', backend.url, '--prefix', backend.keyPrefix] : []),
+  ];
+  const server = await ServerProcess.start(label, { script: 'nest-mcp-redis.server.js', args }, [
+    '--expose-gc',
+    '--import',
+    ALIAS_LOADER,
+  ]);
   const { offsetMs } = await measureClockOffset(server);
-  log(`  started ${label} (pid ${server.pid}, port ${server.port}${backend.kind === 'redis' ? `, Redis prefix ${backend.keyPrefix}` : ', in memory'})`);
+  log(
+    `  started ${label} (pid ${server.pid}, port ${server.port}${backend.kind === 'redis' ? `, Redis prefix ${backend.keyPrefix}` : ', in memory'})`,
+  );
   return { process: server, offsetMs };
 }
 

@@ -31,9 +31,21 @@ function echoSection(result: RunResult): string {
     const rows = servers.map((id) => {
       const cell = echo.medians[id]?.[String(concurrency)];
       if (!cell) return [label(id), '–', '–', '–', '–', '–'];
-      return [label(id), int(cell.rps), dec(cell.p50Ms), dec(cell.p99Ms), int(cell.cpuUsPerCall), times(cell.rps / floor)];
+      return [
+        label(id),
+        int(cell.rps),
+        dec(cell.p50Ms),
+        dec(cell.p99Ms),
+        int(cell.cpuUsPerCall),
+        times(cell.rps / floor),
+      ];
     });
-    parts.push(`Concurrency ${concurrency}:`, '', table(['server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/call', 'req/s vs node:http'], rows), '');
+    parts.push(
+      `Concurrency ${concurrency}:`,
+      '',
+      table(['server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/call', 'req/s vs node:http'], rows),
+      '',
+    );
   }
   return parts.join('\n');
 }
@@ -43,11 +55,17 @@ function targetsSection(result: RunResult): string {
   const rows = result.targets.map((row) => [
     row.name,
     row.target,
-    row.measured.length === 0 ? 'not measured' : row.measured.map((item) => `${item.where}: ${formatTargetValue(row.target, item.value)}${item.met ? '' : ' ✗'}`).join('; '),
+    row.measured.length === 0
+      ? 'not measured'
+      : row.measured
+          .map((item) => `${item.where}: ${formatTargetValue(row.target, item.value)}${item.met ? '' : ' ✗'}`)
+          .join('; '),
     row.measured.length === 0 ? '–' : row.met ? '**met**' : '**missed**',
     row.note ?? '',
   ]);
-  return ['### Targets (issue 7)', '', table(['target', 'required', 'measured', 'status', 'note'], rows), ''].join('\n');
+  return ['### Targets (issue 7)', '', table(['target', 'required', 'measured', 'status', 'note'], rows), ''].join(
+    '\n',
+  );
 }
 
 function formatTargetValue(target: string, value: number): string {
@@ -73,7 +91,10 @@ function ratiosSection(result: RunResult): string {
 function streamSection(result: RunResult): string {
   const stream = result.stream;
   if (!stream) return '';
-  const header = ['server', ...stream.counts.flatMap((count) => [`n=${count.toLocaleString('en-US')}: notifications/s`, 'received', 'call ms'])];
+  const header = [
+    'server',
+    ...stream.counts.flatMap((count) => [`n=${count.toLocaleString('en-US')}: notifications/s`, 'received', 'call ms']),
+  ];
   const rows = (Object.keys(stream.medians) as ServerId[]).map((id) => [
     label(id),
     ...stream.counts.flatMap((count) => {
@@ -113,7 +134,10 @@ function memorySection(result: RunResult): string {
     '',
     `MB. "before" follows start-up and a 1,000-call warm-up; "idle" is ${memory.idleSeconds} s later without forced GC; "GC" after two forced full collections.`,
     '',
-    table(['server', 'calls', 'RSS before', 'RSS after', 'growth', 'RSS idle', 'RSS GC', 'heap used: before → after → GC'], rows),
+    table(
+      ['server', 'calls', 'RSS before', 'RSS after', 'growth', 'RSS idle', 'RSS GC', 'heap used: before → after → GC'],
+      rows,
+    ),
     '',
   ].join('\n');
 }
@@ -137,7 +161,18 @@ function listenSection(result: RunResult): string {
   return [
     `### Idle \`subscriptions/listen\` streams (target: ≤ ${LISTEN_TARGET_KB} KB each)`,
     '',
-    table(['server', 'streams', 'KB RSS / stream', 'KB heap / stream', 'seconds to open all', 'seconds until all gone after closing', 'MB above baseline once all gone, after GC (RSS / heap)'], rows),
+    table(
+      [
+        'server',
+        'streams',
+        'KB RSS / stream',
+        'KB heap / stream',
+        'seconds to open all',
+        'seconds until all gone after closing',
+        'MB above baseline once all gone, after GC (RSS / heap)',
+      ],
+      rows,
+    ),
     '',
     ...listen.notes.map((note) => `- ${note}`),
     '',
@@ -164,7 +199,17 @@ function tasksSection(result: RunResult): string {
     '',
     'req/s (round trips/s) / p50 ms. Plain echo: `tools/call echo`, autocannon, and the same call from the node:http client that drives the round trip (its baseline). Round trip: `tools/call echo_task` declaring `io.modelcontextprotocol/tasks` (a CreateTaskResult), then `tasks/get` at once and again until completed, no poll delay. tasks/get: one completed task, autocannon. Ratios to the plain call are in the ratios table.',
     '',
-    table(['server', 'plain echo', 'plain echo (node:http)', 'task round trip', 'tasks/get per trip', 'tasks/get (completed)'], rows),
+    table(
+      [
+        'server',
+        'plain echo',
+        'plain echo (node:http)',
+        'task round trip',
+        'tasks/get per trip',
+        'tasks/get (completed)',
+      ],
+      rows,
+    ),
     '',
   ].join('\n');
 }
@@ -205,7 +250,9 @@ function bootstrapSection(result: RunResult): string {
       int(cell.bootMs),
       int(cell.spawnToReadyMs),
       dec(cell.rssMb, 1),
-      Number.isFinite(cell.listAllMs) ? `${dec(cell.listAllMs, 1)} (${int(cell.pages)} ${cell.pages === 1 ? 'page' : 'pages'}, ${int(cell.tools)} tools)` : '–',
+      Number.isFinite(cell.listAllMs)
+        ? `${dec(cell.listAllMs, 1)} (${int(cell.pages)} ${cell.pages === 1 ? 'page' : 'pages'}, ${int(cell.tools)} tools)`
+        : '–',
       int(cell.firstPageRps),
     ];
   });
@@ -223,10 +270,19 @@ function profileSection(result: RunResult): string {
   const profile = result.profile;
   if (!profile) return '';
   const unit = profile.unit === 'notification' ? 'notification' : 'call';
-  const perCall = (ms: number) => (profile.calls > 0 ? dec((ms * 1000) / profile.calls, profile.unit === 'notification' ? 2 : 1) : '–');
+  const perCall = (ms: number) =>
+    profile.calls > 0 ? dec((ms * 1000) / profile.calls, profile.unit === 'notification' ? 2 : 1) : '–';
   const perHeader = `µs/${unit}`;
-  const frameRows = (frames: ProfileFrame[]) => frames.map((row) => [`\`${row.functionName}\``, row.location, int(row.selfMs), perCall(row.selfMs), dec(row.selfPercent, 1)]);
-  const groupRows = (groups: ProfileResults['byCategory']) => groups.map((row) => [row.category, int(row.selfMs), perCall(row.selfMs), dec(row.selfPercent, 1)]);
+  const frameRows = (frames: ProfileFrame[]) =>
+    frames.map((row) => [
+      `\`${row.functionName}\``,
+      row.location,
+      int(row.selfMs),
+      perCall(row.selfMs),
+      dec(row.selfPercent, 1),
+    ]);
+  const groupRows = (groups: ProfileResults['byCategory']) =>
+    groups.map((row) => [row.category, int(row.selfMs), perCall(row.selfMs), dec(row.selfPercent, 1)]);
   return [
     `### CPU profile: ${profile.label}, ${profile.workload === 'stream' ? 'count(10,000) calls in a row' : 'echo load (c=16)'}`,
     '',
@@ -245,7 +301,12 @@ function profileSection(result: RunResult): string {
       ? ['nest-mcp self time by file:', '', table(['file', 'self ms', perHeader, '%'], groupRows(profile.libFiles)), '']
       : []),
     ...(profile.libInclusive.length
-      ? ['nest-mcp functions by inclusive time (self + everything they call):', '', table(['function', 'location', 'total ms', perHeader, '%'], frameRows(profile.libInclusive)), '']
+      ? [
+          'nest-mcp functions by inclusive time (self + everything they call):',
+          '',
+          table(['function', 'location', 'total ms', perHeader, '%'], frameRows(profile.libInclusive)),
+          '',
+        ]
       : []),
   ].join('\n');
 }
@@ -258,7 +319,9 @@ export function runHeader(result: RunResult, resultFile?: string): string {
       `Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel}; load average (1/5/15 min) ${meta.loadAverage.start.map((value) => value.toFixed(2)).join(' ')} at start, ${meta.loadAverage.end.map((value) => value.toFixed(2)).join(' ') || '–'} at the end.` +
       (resultFile ? ` Raw numbers: \`${resultFile}\`.` : ''),
     '',
-    ...(meta.errors.length ? ['**Errors during the run:**', '', ...meta.errors.map((error) => `- ${error.split('\n')[0]}`), ''] : []),
+    ...(meta.errors.length
+      ? ['**Errors during the run:**', '', ...meta.errors.map((error) => `- ${error.split('\n')[0]}`), '']
+      : []),
   ];
   return header.join('\n').trim();
 }
@@ -287,7 +350,13 @@ export function renderResults(result: RunResult, resultFile?: string, parts: 'al
 }
 
 /** Replaces the generated block of docs/performance.md (creating the file from `template` when missing). */
-export function updateDocs(docsPath: string, result: RunResult, resultFile: string, root: string, template: (block: string) => string): void {
+export function updateDocs(
+  docsPath: string,
+  result: RunResult,
+  resultFile: string,
+  root: string,
+  template: (block: string) => string,
+): void {
   const block = `${BEGIN}\n\n${renderResults(result, relative(root, resultFile), 'main')}\n${END}`;
   if (!existsSync(docsPath)) {
     writeFileSync(docsPath, template(block));
@@ -297,7 +366,9 @@ export function updateDocs(docsPath: string, result: RunResult, resultFile: stri
   const start = current.indexOf(BEGIN.slice(0, 30));
   const end = current.indexOf(END);
   if (start === -1 || end === -1 || end < start) {
-    throw new Error(`${docsPath} has no generated block (${BEGIN.slice(0, 30)}… ${END}): put the markers back, or delete the file to regenerate it`);
+    throw new Error(
+      `${docsPath} has no generated block (${BEGIN.slice(0, 30)}… ${END}): put the markers back, or delete the file to regenerate it`,
+    );
   }
   writeFileSync(docsPath, current.slice(0, start) + block + current.slice(end + END.length));
 }

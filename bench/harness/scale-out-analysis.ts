@@ -13,27 +13,66 @@ export function scaleOutRatios(results: ScaleOutResults): RatioRow[] {
   };
   const latency = results.latency?.rounds;
   if (latency?.memory) {
-    const series = (variant: 'memory' | 'redis-same' | 'redis-cross', field: 'p50Ms' | 'p99Ms') => (latency[variant] ?? []).map((cell) => cell[field]);
-    push('Redis bus, publish on A → listeners on C / in-memory bus', 'publish→delivery p50', pairedRatio(series('redis-cross', 'p50Ms'), series('memory', 'p50Ms')));
-    push('Redis bus, publish on A → listeners on C / in-memory bus', 'publish→delivery p99', pairedRatio(series('redis-cross', 'p99Ms'), series('memory', 'p99Ms')));
-    push('Redis bus, publish and listeners on A / in-memory bus', 'publish→delivery p50', pairedRatio(series('redis-same', 'p50Ms'), series('memory', 'p50Ms')));
+    const series = (variant: 'memory' | 'redis-same' | 'redis-cross', field: 'p50Ms' | 'p99Ms') =>
+      (latency[variant] ?? []).map((cell) => cell[field]);
+    push(
+      'Redis bus, publish on A → listeners on C / in-memory bus',
+      'publish→delivery p50',
+      pairedRatio(series('redis-cross', 'p50Ms'), series('memory', 'p50Ms')),
+    );
+    push(
+      'Redis bus, publish on A → listeners on C / in-memory bus',
+      'publish→delivery p99',
+      pairedRatio(series('redis-cross', 'p99Ms'), series('memory', 'p99Ms')),
+    );
+    push(
+      'Redis bus, publish and listeners on A / in-memory bus',
+      'publish→delivery p50',
+      pairedRatio(series('redis-same', 'p50Ms'), series('memory', 'p50Ms')),
+    );
   }
   const fanOut = results.fanOut;
   if (fanOut?.rounds.memory && fanOut.rounds.redis) {
-    const series = (variant: 'memory' | 'redis', field: 'lastP50Ms' | 'lastP99Ms') => (fanOut.rounds[variant] ?? []).map((cell) => cell[field]);
+    const series = (variant: 'memory' | 'redis', field: 'lastP50Ms' | 'lastP99Ms') =>
+      (fanOut.rounds[variant] ?? []).map((cell) => cell[field]);
     const name = `Redis, ${fanOut.replicas} replicas / in-memory, one process`;
     const listeners = `${fanOut.listeners.toLocaleString('en-US')} listeners`;
-    push(name, `fan-out to ${listeners}: to the last listener p50`, pairedRatio(series('redis', 'lastP50Ms'), series('memory', 'lastP50Ms')));
-    push(name, `fan-out to ${listeners}: to the last listener p99`, pairedRatio(series('redis', 'lastP99Ms'), series('memory', 'lastP99Ms')));
+    push(
+      name,
+      `fan-out to ${listeners}: to the last listener p50`,
+      pairedRatio(series('redis', 'lastP50Ms'), series('memory', 'lastP50Ms')),
+    );
+    push(
+      name,
+      `fan-out to ${listeners}: to the last listener p99`,
+      pairedRatio(series('redis', 'lastP99Ms'), series('memory', 'lastP99Ms')),
+    );
     const replicaRss = Math.max(...fanOut.memory.replicas.map((replica) => replica.rssMb));
-    push(`largest Redis replica (${listeners} / ${fanOut.replicas}) / in-memory process (${listeners})`, 'RSS with the listeners open, after GC', replicaRss / fanOut.memory.memory.rssMb);
+    push(
+      `largest Redis replica (${listeners} / ${fanOut.replicas}) / in-memory process (${listeners})`,
+      'RSS with the listeners open, after GC',
+      replicaRss / fanOut.memory.memory.rssMb,
+    );
   }
   const tasks = results.tasks?.rounds;
   if (tasks?.memory) {
-    const series = (variant: 'memory' | 'redis-1' | 'redis-3') => (tasks[variant] ?? []).map((cell) => cell.tasksPerSec);
-    push('BullMQ, 1 replica / in-memory runner', 'task create→complete tasks/s', pairedRatio(series('redis-1'), series('memory')));
-    push('BullMQ, 3 replicas / in-memory runner', 'task create→complete tasks/s', pairedRatio(series('redis-3'), series('memory')));
-    push('BullMQ, 3 replicas / BullMQ, 1 replica', 'task create→complete tasks/s', pairedRatio(series('redis-3'), series('redis-1')));
+    const series = (variant: 'memory' | 'redis-1' | 'redis-3') =>
+      (tasks[variant] ?? []).map((cell) => cell.tasksPerSec);
+    push(
+      'BullMQ, 1 replica / in-memory runner',
+      'task create→complete tasks/s',
+      pairedRatio(series('redis-1'), series('memory')),
+    );
+    push(
+      'BullMQ, 3 replicas / in-memory runner',
+      'task create→complete tasks/s',
+      pairedRatio(series('redis-3'), series('memory')),
+    );
+    push(
+      'BullMQ, 3 replicas / BullMQ, 1 replica',
+      'task create→complete tasks/s',
+      pairedRatio(series('redis-3'), series('redis-1')),
+    );
   }
   return rows;
 }

@@ -22,7 +22,8 @@ function table(header: string[], rows: string[][]): string {
 
 const LATENCY_LABELS: Record<LatencyVariant, string> = {
   memory: 'in-memory bus: one process publishes to its own listeners (baseline)',
-  'redis-same': 'Redis bus: replica A publishes to its own listeners (the bus delivers locally at once and shares through Redis alongside)',
+  'redis-same':
+    'Redis bus: replica A publishes to its own listeners (the bus delivers locally at once and shares through Redis alongside)',
   'redis-cross': 'Redis bus: replica A publishes, listeners on replica C',
 };
 
@@ -53,7 +54,14 @@ export function scaleOutSection(result: RunResult, title = true): string {
     const rows = (Object.keys(LATENCY_LABELS) as LatencyVariant[]).map((variant) => {
       const cell = latency.medians[variant];
       if (!cell) return [LATENCY_LABELS[variant], '–', '–', '–', '–', '–'];
-      return [LATENCY_LABELS[variant], dec(cell.p50Ms), dec(cell.p99Ms), dec(cell.maxMs), dec(cell.publishCallMs), int(cell.missing)];
+      return [
+        LATENCY_LABELS[variant],
+        dec(cell.p50Ms),
+        dec(cell.p99Ms),
+        dec(cell.maxMs),
+        dec(cell.publishCallMs),
+        int(cell.missing),
+      ];
     });
     parts.push(
       `**Publish → delivery latency.** \`McpPublisher.resourceUpdated\` called → \`notifications/resources/updated\` read by the listener; ${int(latency.updates)} updates per cell, one at a time, each to ${int(latency.listeners)} listen streams (medians over the rounds of each cell's percentiles).`,
@@ -65,7 +73,10 @@ export function scaleOutSection(result: RunResult, title = true): string {
   const fanOut = redis.fanOut;
   if (fanOut) {
     const per = Math.ceil(fanOut.listeners / fanOut.replicas);
-    const largestReplica = fanOut.memory.replicas.reduce<FanOutMemory | undefined>((largest, reading) => (!largest || reading.rssMb > largest.rssMb ? reading : largest), undefined);
+    const largestReplica = fanOut.memory.replicas.reduce<FanOutMemory | undefined>(
+      (largest, reading) => (!largest || reading.rssMb > largest.rssMb ? reading : largest),
+      undefined,
+    );
     const row = (label: string, variant: 'memory' | 'redis', streams: string, memory: FanOutMemory | undefined) => {
       const cell = fanOut.medians[variant];
       return [
@@ -86,7 +97,17 @@ export function scaleOutSection(result: RunResult, title = true): string {
         `RSS after forced GC, before any listener → with the listeners open (the largest replica's).`,
       '',
       table(
-        ['setup', 'streams per server', 'first ms', 'median ms', 'last ms (p50)', 'last ms (p99)', 'RSS MB of one server', 'seconds to open all', 'not delivered'],
+        [
+          'setup',
+          'streams per server',
+          'first ms',
+          'median ms',
+          'last ms (p50)',
+          'last ms (p99)',
+          'RSS MB of one server',
+          'seconds to open all',
+          'not delivered',
+        ],
         [
           row('in-memory bus, one process (baseline)', 'memory', int(fanOut.listeners), fanOut.memory.memory),
           row(`Redis bus, ${fanOut.replicas} replicas`, 'redis', int(per), largestReplica),
@@ -100,7 +121,14 @@ export function scaleOutSection(result: RunResult, title = true): string {
     const rows = (Object.keys(TASK_LABELS) as TaskVariant[]).map((variant) => {
       const cell = tasks.medians[variant];
       if (!cell) return [TASK_LABELS[variant], '–', '–', '–', '–', '–'];
-      return [TASK_LABELS[variant], int(cell.tasksPerSec), dec(cell.p50Ms, 1), dec(cell.p99Ms, 1), dec(cell.polls), int(cell.failures)];
+      return [
+        TASK_LABELS[variant],
+        int(cell.tasksPerSec),
+        dec(cell.p50Ms, 1),
+        dec(cell.p99Ms, 1),
+        dec(cell.polls),
+        int(cell.failures),
+      ];
     });
     parts.push(
       `**Task create → complete throughput.** \`tools/call echo_task\` (returns at once) declaring the tasks extension, then \`tasks/get\` at once and every ${tasks.pollDelayMs} ms until completed; ${int(tasks.tasks)} tasks per cell, ${tasks.concurrency} in flight.`,
@@ -110,7 +138,15 @@ export function scaleOutSection(result: RunResult, title = true): string {
     );
   }
   if (redis.ratios.length) {
-    parts.push('**Ratios** (median of the per-round ratios; latency and RSS: lower is better; tasks/s: higher is better):', '', table(['comparison', 'metric', 'ratio'], redis.ratios.map((row) => [row.name, row.metric, times(row.value)])), '');
+    parts.push(
+      '**Ratios** (median of the per-round ratios; latency and RSS: lower is better; tasks/s: higher is better):',
+      '',
+      table(
+        ['comparison', 'metric', 'ratio'],
+        redis.ratios.map((row) => [row.name, row.metric, times(row.value)]),
+      ),
+      '',
+    );
   }
   return parts.join('\n');
 }
@@ -139,7 +175,8 @@ ${block}
  */
 export function updateScaleOutDocs(docsPath: string, result: RunResult, header: string, mainEnd: string): void {
   const block = `${SCALE_OUT_BEGIN}\n\n${header}\n\n${scaleOutSection(result, false).trim()}\n\n${SCALE_OUT_END}`;
-  if (!existsSync(docsPath)) throw new Error(`${docsPath} does not exist: run the full bench once (npm run bench) to create it`);
+  if (!existsSync(docsPath))
+    throw new Error(`${docsPath} does not exist: run the full bench once (npm run bench) to create it`);
   const current = readFileSync(docsPath, 'utf8');
   const start = current.indexOf(SCALE_OUT_BEGIN.slice(0, 28));
   const end = current.indexOf(SCALE_OUT_END);
@@ -151,5 +188,8 @@ export function updateScaleOutDocs(docsPath: string, result: RunResult, header: 
   const next = current.indexOf('\n## ', afterMain === -1 ? 0 : afterMain);
   const at = next === -1 ? current.length : next + 1;
   const section = scaleOutDocsSection(block);
-  writeFileSync(docsPath, `${current.slice(0, at)}${at === current.length && !current.endsWith('\n\n') ? '\n' : ''}${section}\n${current.slice(at)}`);
+  writeFileSync(
+    docsPath,
+    `${current.slice(0, at)}${at === current.length && !current.endsWith('\n\n') ? '\n' : ''}${section}\n${current.slice(at)}`,
+  );
 }

@@ -77,7 +77,9 @@ export class ServerProcess {
       live.delete(child);
       for (const [id, waiting] of this.pending) {
         clearTimeout(waiting.timer);
-        waiting.reject(new Error(`${this.label} exited (code ${code}, signal ${signal}) during a request${this.stderrTail()}`));
+        waiting.reject(
+          new Error(`${this.label} exited (code ${code}, signal ${signal}) during a request${this.stderrTail()}`),
+        );
         this.pending.delete(id);
       }
     });

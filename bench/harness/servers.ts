@@ -108,7 +108,10 @@ export const SERVERS: Record<ServerId, ServerSpec> = {
 export const ALL_SERVER_IDS = (Object.keys(SERVERS) as ServerId[]).filter((id) => SERVERS[id].role !== 'baseline');
 
 /** The baseline of each nest-mcp subject. */
-export const BASELINE_OF: Partial<Record<ServerId, ServerId>> = { 'nest-mcp-express': 'baseline-express', 'nest-mcp-fastify': 'baseline-fastify' };
+export const BASELINE_OF: Partial<Record<ServerId, ServerId>> = {
+  'nest-mcp-express': 'baseline-express',
+  'nest-mcp-fastify': 'baseline-fastify',
+};
 
 let baseline: { servers: string; commit: string } | undefined;
 
@@ -123,7 +126,10 @@ export function baselineBuild(script: string): { script: string; commit: string 
  */
 export function useBaseline(builtServers: string, commit: string): void {
   baseline = { servers: builtServers, commit };
-  for (const [adapter, id] of [['Express', 'baseline-express'], ['Fastify', 'baseline-fastify']] as const) {
+  for (const [adapter, id] of [
+    ['Express', 'baseline-express'],
+    ['Fastify', 'baseline-fastify'],
+  ] as const) {
     SERVERS[id].label = `nest-mcp ${commit} (${adapter})`;
     SERVERS[id].launch = { ...SERVERS[id].launch, script: join(builtServers, 'nest-mcp.server.js') };
   }

@@ -41,7 +41,14 @@ function authOptions(): McpAuthOptions | undefined {
 
 function benchModule(auth: McpAuthOptions | undefined): DynamicModule {
   @Module({
-    imports: [McpModule.forRoot({ name: 'nest-mcp-auth-bench', version: '1.0.0', requestState: { keys: [BENCH_STATE_KEY] }, auth })],
+    imports: [
+      McpModule.forRoot({
+        name: 'nest-mcp-auth-bench',
+        version: '1.0.0',
+        requestState: { keys: [BENCH_STATE_KEY] },
+        auth,
+      }),
+    ],
     providers: [BenchTools],
   })
   class NestMcpAuthBenchModule {}

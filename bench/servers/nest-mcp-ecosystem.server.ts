@@ -24,7 +24,11 @@ type Extra = 'none' | 'cache' | 'throttler';
 /** `lookup`: what a read-only tool worth caching costs, the same on every server. */
 @Injectable()
 class LookupTools {
-  @McpTool({ description: 'Looks rows up (read-only)', input: LOOKUP_INPUT_SCHEMA, annotations: { readOnlyHint: true } })
+  @McpTool({
+    description: 'Looks rows up (read-only)',
+    input: LOOKUP_INPUT_SCHEMA,
+    annotations: { readOnlyHint: true },
+  })
   lookup(@McpArgs('query') query: string) {
     return { rows: lookupRows(query) };
   }
@@ -33,7 +37,8 @@ class LookupTools {
 function extraOf(argv: string[] = process.argv.slice(2)): Extra {
   const index = argv.indexOf('--with');
   const value = index >= 0 ? argv[index + 1] : 'none';
-  if (value !== 'none' && value !== 'cache' && value !== 'throttler') throw new Error(`--with must be none, cache or throttler (got ${value})`);
+  if (value !== 'none' && value !== 'cache' && value !== 'throttler')
+    throw new Error(`--with must be none, cache or throttler (got ${value})`);
   return value;
 }
 
@@ -47,7 +52,12 @@ function benchModule(extra: Extra): DynamicModule {
   if (extra === 'throttler') {
     // A one-second window: the stock memory storage keeps one timestamp per hit of the window and filters them on
     // every hit, so its cost grows with the calls one caller makes per window (the bench's one client: thousands).
-    imports.push(ThrottlerModule.forRoot({ throttlers: [{ name: 'default', limit: 1_000_000_000, ttl: 1_000 }], ...mcpThrottlerOptions }));
+    imports.push(
+      ThrottlerModule.forRoot({
+        throttlers: [{ name: 'default', limit: 1_000_000_000, ttl: 1_000 }],
+        ...mcpThrottlerOptions,
+      }),
+    );
     providers.push({ provide: APP_GUARD, useClass: ThrottlerGuard });
   }
   @Module({ imports, providers })

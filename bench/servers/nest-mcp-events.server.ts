@@ -21,7 +21,11 @@ import { type AdapterName, announce, HOST, parseServerArgs, runMain } from './se
  */
 @Injectable()
 class TickEvents {
-  @McpEvent({ name: BENCH_EVENT, description: 'A tick of the events bench', replay: { windowMs: 3_600_000, maxEvents: 200_000 } })
+  @McpEvent({
+    name: BENCH_EVENT,
+    description: 'A tick of the events bench',
+    replay: { windowMs: 3_600_000, maxEvents: 200_000 },
+  })
   tick(): boolean {
     return true;
   }
@@ -30,7 +34,12 @@ class TickEvents {
 /** One resource, so that the server honours `resourceSubscriptions` (the listen baseline subscribes to it). */
 @Injectable()
 class TickResources {
-  @McpResource({ uri: BENCH_TICKS_URI, name: 'ticks', description: 'The bench ticks; updates are published under it', mimeType: 'text/plain' })
+  @McpResource({
+    uri: BENCH_TICKS_URI,
+    name: 'ticks',
+    description: 'The bench ticks; updates are published under it',
+    mimeType: 'text/plain',
+  })
   ticks(): string {
     return 'bench ticks';
   }
@@ -79,7 +88,8 @@ async function main(): Promise<void> {
         const startedAt = preciseNow();
         for (let index = 0; index < count; index++) {
           const seq = ++sequence;
-          if (kind === 'event') await events.emit(BENCH_EVENT, { seq, sentAt: preciseNow() }, { eventId: `tick-${seq}` });
+          if (kind === 'event')
+            await events.emit(BENCH_EVENT, { seq, sentAt: preciseNow() }, { eventId: `tick-${seq}` });
           else await publisher.resourceUpdated(`${BENCH_TICKS_URI}/${seq}/${preciseNow()}`);
         }
         return { startedAt, endedAt: preciseNow() };

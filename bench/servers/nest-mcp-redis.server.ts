@@ -62,7 +62,10 @@ function benchModule(redis: RedisArgs | undefined): DynamicModule {
   const imports = redis
     ? [
         McpRedisModule.forRoot({ url: redis.url, keyPrefix: redis.keyPrefix, tasks: TASK_LIMITS }),
-        McpModule.forRootAsync({ inject: [McpRedis], useFactory: (shared: McpRedis) => shared.serverOptions(mcpOptions()) }),
+        McpModule.forRootAsync({
+          inject: [McpRedis],
+          useFactory: (shared: McpRedis) => shared.serverOptions(mcpOptions()),
+        }),
       ]
     : [McpModule.forRoot(mcpOptions())];
   @Module({ imports, providers: [BenchTools, BenchTaskTools, BenchResources] })

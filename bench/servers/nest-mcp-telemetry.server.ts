@@ -3,9 +3,19 @@ import { type DynamicModule, type INestApplication, Module } from '@nestjs/commo
 import { NestFactory } from '@nestjs/core';
 import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, ExportResultCode, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  CompositePropagator,
+  ExportResultCode,
+  W3CBaggagePropagator,
+  W3CTraceContextPropagator,
+} from '@opentelemetry/core';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  type ReadableSpan,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-base';
 import { McpModule } from '../../libs/mcp/src/index.js';
 import { BenchTools } from './nest-mcp/bench.tools.js';
 import { type AdapterName, announce, HOST, parseServerArgs, runMain } from './server-runtime.js';
@@ -43,20 +53,33 @@ class IdleReader extends MetricReader {
 function modeOf(argv: string[] = process.argv.slice(2)): Mode {
   const index = argv.indexOf('--mode');
   const value = index >= 0 ? argv[index + 1] : 'api';
-  if (value !== 'sdk' && value !== 'api' && value !== 'off') throw new Error(`--mode must be sdk, api or off (got ${value})`);
+  if (value !== 'sdk' && value !== 'api' && value !== 'off')
+    throw new Error(`--mode must be sdk, api or off (got ${value})`);
   return value;
 }
 
 function registerSdk(): void {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(new DiscardingExporter(), { maxQueueSize: 8192 })] }));
+  propagation.setGlobalPropagator(
+    new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+  );
+  trace.setGlobalTracerProvider(
+    new BasicTracerProvider({
+      spanProcessors: [new BatchSpanProcessor(new DiscardingExporter(), { maxQueueSize: 8192 })],
+    }),
+  );
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new IdleReader()] }));
 }
 
 function benchModule(mode: Mode): DynamicModule {
   @Module({
-    imports: [McpModule.forRoot({ name: 'nest-mcp-telemetry-bench', version: '1.0.0', ...(mode === 'off' && { telemetry: false as const }) })],
+    imports: [
+      McpModule.forRoot({
+        name: 'nest-mcp-telemetry-bench',
+        version: '1.0.0',
+        ...(mode === 'off' && { telemetry: false as const }),
+      }),
+    ],
     providers: [BenchTools],
   })
   class NestMcpTelemetryBenchModule {}

@@ -35,7 +35,11 @@ function benchModule(generatedTools: number, withTasks: boolean): DynamicModule 
         ...(withTasks ? { tasks: { defaultTtlMs: 60_000, maxTasksPerOwner: 1_000_000, maxTasks: 1_000_000 } } : {}),
       }),
     ],
-    providers: [BenchTools, ...(withTasks ? [BenchTaskTools] : []), ...(generatedTools > 0 ? [generatedToolsProvider(generatedTools)] : [])],
+    providers: [
+      BenchTools,
+      ...(withTasks ? [BenchTaskTools] : []),
+      ...(generatedTools > 0 ? [generatedToolsProvider(generatedTools)] : []),
+    ],
   })
   class NestMcpBenchModule {}
   return { module: NestMcpBenchModule };
@@ -49,7 +53,10 @@ async function createApp(adapter: AdapterName, generatedTools: number, withTasks
 }
 
 /** Seals and opens a state shaped like a one-question round, `iterations` times each; µs per operation. */
-function requestStateMicro(codec: RequestStateCodec, iterations: number): { sealUs: number; openUs: number; tokenChars: number } {
+function requestStateMicro(
+  codec: RequestStateCodec,
+  iterations: number,
+): { sealUs: number; openUs: number; tokenChars: number } {
   const payload = {
     m: 'tools/call',
     t: 'confirm',
@@ -81,7 +88,11 @@ async function main(): Promise<void> {
     commands: {
       // Internal diagnostics, read by the listen workload to wait until closed streams are really gone.
       'listen-open': () => app.get(McpSubscriptionsService, { strict: false }).openStreams,
-      'mrtr-micro': (raw) => requestStateMicro(app.get(RequestStateCodec, { strict: false }), Number((raw as { iterations?: number })?.iterations ?? 10_000)),
+      'mrtr-micro': (raw) =>
+        requestStateMicro(
+          app.get(RequestStateCodec, { strict: false }),
+          Number((raw as { iterations?: number })?.iterations ?? 10_000),
+        ),
     },
   });
 }

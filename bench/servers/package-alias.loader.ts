@@ -24,7 +24,11 @@ interface ResolveContext {
 type NextResolve = (specifier: string, context: ResolveContext) => Promise<{ url: string; format?: string }>;
 
 /** The resolve hook: the aliases, then Node's own resolution. */
-export async function resolve(specifier: string, context: ResolveContext, nextResolve: NextResolve): Promise<{ url: string; format?: string; shortCircuit?: boolean }> {
+export async function resolve(
+  specifier: string,
+  context: ResolveContext,
+  nextResolve: NextResolve,
+): Promise<{ url: string; format?: string; shortCircuit?: boolean }> {
   const alias = ALIASES[specifier];
   if (alias !== undefined) return { url: alias, format: 'module', shortCircuit: true };
   return nextResolve(specifier, context);

@@ -14,7 +14,10 @@ import { announce, HOST, parseServerArgs, runMain } from './server-runtime.js';
 
 const echoInput = z.object({ text: z.string() });
 const countInput = z.object({ n: z.number().int().min(0).max(1_000_000) });
-const generatedInput = z.object({ text: z.string().describe('Any text'), repeat: z.number().int().min(1).max(10).optional() });
+const generatedInput = z.object({
+  text: z.string().describe('Any text'),
+  repeat: z.number().int().min(1).max(10).optional(),
+});
 
 function buildServer(generatedTools: number): McpServer {
   const server = new McpServer({ name: 'sdk-bench', version: '1.0.0' });
@@ -28,7 +31,10 @@ function buildServer(generatedTools: number): McpServer {
       const progressToken = ctx.mcpReq._meta?.progressToken;
       for (let index = 1; index <= n; index++) {
         if (progressToken !== undefined) {
-          await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress: index, total: n } });
+          await ctx.mcpReq.notify({
+            method: 'notifications/progress',
+            params: { progressToken, progress: index, total: n },
+          });
         }
         if (index % YIELD_EVERY === 0) await yieldToIo();
       }
@@ -37,9 +43,13 @@ function buildServer(generatedTools: number): McpServer {
   );
   for (let index = 0; index < generatedTools; index++) {
     const name = `tool_${index}`;
-    server.registerTool(name, { description: `Generated tool number ${index}, for the bootstrap benchmark`, inputSchema: generatedInput }, async ({ text }) => ({
-      content: [{ type: 'text', text: `${name}: ${text}` }],
-    }));
+    server.registerTool(
+      name,
+      { description: `Generated tool number ${index}, for the bootstrap benchmark`, inputSchema: generatedInput },
+      async ({ text }) => ({
+        content: [{ type: 'text', text: `${name}: ${text}` }],
+      }),
+    );
   }
   return server;
 }

@@ -40,7 +40,8 @@ export function parseServerArgs(argv: string[] = process.argv.slice(2)): ServerA
   const port = Number(values.get('port') ?? 0);
   const tools = Number(values.get('tools') ?? 0);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid --port "${values.get('port')}"`);
-  if (!Number.isInteger(tools) || tools < 0 || tools > 100_000) throw new Error(`Invalid --tools "${values.get('tools')}"`);
+  if (!Number.isInteger(tools) || tools < 0 || tools > 100_000)
+    throw new Error(`Invalid --tools "${values.get('tools')}"`);
   return { port, adapter, tools, tasks: values.get('tasks') === 'true' };
 }
 
@@ -147,14 +148,17 @@ export function announce(handle: ServerHandle): void {
         .then(() => command(message.args))
         .then(
           (value) => process.send?.({ id: message.id, ok: true, value }),
-          (error: unknown) => process.send?.({ id: message.id, ok: false, error: String((error as Error)?.stack ?? error) }),
+          (error: unknown) =>
+            process.send?.({ id: message.id, ok: false, error: String((error as Error)?.stack ?? error) }),
         );
     });
     // The harness went away (crashed or finished): do not outlive it.
     process.once('disconnect', () => void shutdown(handle, 0));
     process.send({ type: 'ready', port: handle.port, bootMs: performance.now() });
   } else {
-    console.log(`${handle.name} listening on http://${HOST}:${handle.port}${handle.path ?? '/mcp'} (ready in ${Math.round(performance.now())} ms)`);
+    console.log(
+      `${handle.name} listening on http://${HOST}:${handle.port}${handle.path ?? '/mcp'} (ready in ${Math.round(performance.now())} ms)`,
+    );
   }
 }
 

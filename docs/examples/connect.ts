@@ -5,7 +5,10 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
  * docs/getting-started.md), connected to a server on 127.0.0.1:3000 with the given capabilities.
  */
 export async function connect(capabilities: Record<string, unknown> = {}): Promise<Client> {
-  const client = new Client({ name: 'my-client', version: '1.0.0' }, { capabilities, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new Client(
+    { name: 'my-client', version: '1.0.0' },
+    { capabilities, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1:3000/mcp')));
   return client;
 }

@@ -227,7 +227,9 @@ async function newSigningKey(alg: string): Promise<SigningKey> {
 }
 
 /** Starts the authorization server on a loopback port (a free one unless `port` is given). Call `close()` when done. */
-export async function startAuthorizationServer(options: LocalAuthorizationServerOptions = {}): Promise<LocalAuthorizationServer> {
+export async function startAuthorizationServer(
+  options: LocalAuthorizationServerOptions = {},
+): Promise<LocalAuthorizationServer> {
   const alg = options.signingAlg ?? 'RS256';
   const scopes = options.scopes ?? DEFAULT_SCOPES;
   const tokenFormat = options.tokenFormat ?? 'jwt';
@@ -311,7 +313,8 @@ export async function startAuthorizationServer(options: LocalAuthorizationServer
       },
       revocation: {
         enabled: true,
-        allowedPolicy: (_ctx: unknown, client: Client, token: { clientId: string }) => client.clientId === token.clientId,
+        allowedPolicy: (_ctx: unknown, client: Client, token: { clientId: string }) =>
+          client.clientId === token.clientId,
       },
       resourceIndicators: {
         enabled: true,
@@ -321,7 +324,9 @@ export async function startAuthorizationServer(options: LocalAuthorizationServer
           if (!acceptsResource(resource)) throw new errors.InvalidTarget();
           // A client's allowed scopes: oidc-provider's `scope` client metadata only restricts its static (OpenID)
           // scopes, so resource scopes are limited here; requested scopes outside this set are left out of the token.
-          const allowed = [...confidentialClients, ...publicClients].find((c) => c.clientId === client.clientId)?.scopes;
+          const allowed = [...confidentialClients, ...publicClients].find(
+            (c) => c.clientId === client.clientId,
+          )?.scopes;
           return {
             scope: (allowed ?? scopes).join(' '),
             audience: resource,
@@ -424,7 +429,7 @@ export async function startAuthorizationServer(options: LocalAuthorizationServer
       if (response.status !== 200 || !action || !prompt) {
         throw new Error(
           `authorization flow stopped at ${next.url.pathname} (${response.status}): ${page.slice(0, 500)}` +
-            (client ? '' : ' (the client is not one of this server\'s public clients)'),
+            (client ? '' : " (the client is not one of this server's public clients)"),
         );
       }
       const submit = new URL(action.replace(/&amp;/g, '&'), next.url);
@@ -451,7 +456,9 @@ export async function startAuthorizationServer(options: LocalAuthorizationServer
     };
     for (const name of Object.keys(payload)) if (payload[name] === undefined) delete payload[name];
     const typ = request.type === undefined ? 'at+jwt' : request.type;
-    return new SignJWT(payload).setProtectedHeader({ alg, kid: key.kid, ...(typ !== null && { typ }) }).sign(key.privateKey);
+    return new SignJWT(payload)
+      .setProtectedHeader({ alg, kid: key.kid, ...(typ !== null && { typ }) })
+      .sign(key.privateKey);
   };
 
   const mintBadToken = async (kind: BadTokenKind, request: MintRequest): Promise<string> => {
@@ -464,7 +471,10 @@ export async function startAuthorizationServer(options: LocalAuthorizationServer
       case 'wrong-audience':
         return mintToken({ ...request, resource: new URL('/another-resource', request.resource).href });
       case 'wrong-issuer':
-        return mintToken({ ...request, claims: { iss: `http://127.0.0.1:1${issuerPath}/not-this-issuer`, ...request.claims } });
+        return mintToken({
+          ...request,
+          claims: { iss: `http://127.0.0.1:1${issuerPath}/not-this-issuer`, ...request.claims },
+        });
       case 'unsigned': {
         const [, payload] = (await mintToken(request)).split('.');
         const header = base64url.encode(JSON.stringify({ alg: 'none', typ: 'at+jwt' }));

@@ -54,7 +54,9 @@ export function adminResourceOf(resource: string): string {
 }
 
 /** Starts the demo's authorization server on 127.0.0.1. */
-export async function startDemoAuthorizationServer(options: DemoAuthorizationServerOptions): Promise<DemoAuthorizationServer> {
+export async function startDemoAuthorizationServer(
+  options: DemoAuthorizationServerOptions,
+): Promise<DemoAuthorizationServer> {
   const clientSecret = options.clientSecret ?? randomBytes(18).toString('base64url');
   const server = await startAuthorizationServer({
     port: options.port,

@@ -19,11 +19,20 @@ export interface NginxBalancer {
 
 export { freePort } from '../free-port.mjs';
 /** The generated nginx.conf. */
-export function nginxConfig(options: { port: number; upstreams: readonly number[]; dir: string; sessionRoutes?: readonly string[] }): string;
+export function nginxConfig(options: {
+  port: number;
+  upstreams: readonly number[];
+  dir: string;
+  sessionRoutes?: readonly string[];
+}): string;
 /**
  * Starts nginx in front of `upstreams` on `port` (default: a free one); with `sessionRoutes` (each upstream's
  * `sessionRoute`), 2025-11-25 sessions stick to the replica whose route starts their id.
  */
-export function startNginx(options: { upstreams: readonly number[]; port?: number; sessionRoutes?: readonly string[] }): Promise<NginxBalancer>;
+export function startNginx(options: {
+  upstreams: readonly number[];
+  port?: number;
+  sessionRoutes?: readonly string[];
+}): Promise<NginxBalancer>;
 /** Resolves once 127.0.0.1:`port` accepts connections. */
 export function waitForPort(port: number, timeoutMs: number): Promise<void>;

@@ -13,7 +13,6 @@ import { freePort } from '../free-port.mjs';
 
 export { freePort };
 
-
 /**
  * The nginx configuration: every request without an `Mcp-Session-Id` (the 2026-07-28 wire, and 2025-11-25
  * `initialize`) goes to the next upstream in turn (no affinity), over HTTP/1.1 with keep-alive, unbuffered both ways
@@ -31,16 +30,22 @@ export { freePort };
  */
 export function nginxConfig({ port, upstreams, dir, sessionRoutes }) {
   const path = (name) => join(dir, name);
-  if (sessionRoutes && sessionRoutes.length !== upstreams.length) throw new Error('nginxConfig: one session route per upstream');
+  if (sessionRoutes && sessionRoutes.length !== upstreams.length)
+    throw new Error('nginxConfig: one session route per upstream');
   for (const route of sessionRoutes ?? []) {
-    if (!/^[A-Za-z0-9_-]{1,63}$/.test(route)) throw new Error(`nginxConfig: session route "${route}" is not a sessionRoute token`);
+    if (!/^[A-Za-z0-9_-]{1,63}$/.test(route))
+      throw new Error(`nginxConfig: session route "${route}" is not a sessionRoute token`);
   }
-  const server = (upstream, backup = false) => `    server 127.0.0.1:${upstream} max_fails=1 fail_timeout=5s${backup ? ' backup' : ''};`;
+  const server = (upstream, backup = false) =>
+    `    server 127.0.0.1:${upstream} max_fails=1 fail_timeout=5s${backup ? ' backup' : ''};`;
   const sticky = (sessionRoutes ?? []).map(
     (route, index) => `
   upstream mcp_session_${route.replace(/-/g, '_')} {
 ${server(upstreams[index])}
-${upstreams.filter((_, other) => other !== index).map((upstream) => server(upstream, true)).join('\n')}
+${upstreams
+  .filter((_, other) => other !== index)
+  .map((upstream) => server(upstream, true))
+  .join('\n')}
     keepalive 8;
   }`,
   );
@@ -178,7 +183,8 @@ export async function waitForPort(port, timeoutMs) {
       socket.connect(port, '127.0.0.1');
     });
     if (open) return;
-    if (Date.now() > deadline) throw new Error(`nothing accepts connections on 127.0.0.1:${port} after ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`nothing accepts connections on 127.0.0.1:${port} after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

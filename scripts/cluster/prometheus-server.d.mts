@@ -28,4 +28,8 @@ export interface PrometheusServer {
 /** The generated prometheus.yml. */
 export function prometheusConfig(options: { targets: readonly string[]; job?: string }): string;
 /** Starts Prometheus scraping `targets` (`host:port`) every second, on `port` (default: a free one). */
-export function startPrometheus(options: { targets: readonly string[]; job?: string; port?: number }): Promise<PrometheusServer>;
+export function startPrometheus(options: {
+  targets: readonly string[];
+  job?: string;
+  port?: number;
+}): Promise<PrometheusServer>;

@@ -47,14 +47,21 @@ export async function startPrometheus({ targets, job, port }) {
   const url = `http://127.0.0.1:${listen}`;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const failed = new Promise((_, reject) => {
-    child.once('error', (error) => reject(new Error(`could not run ${BINARY} (${error.message}): apt-get install prometheus`)));
-    child.once('exit', (code, signal) => reject(new Error(`prometheus exited (${code ?? signal}) before it was ready:\n${log}`)));
+    child.once('error', (error) =>
+      reject(new Error(`could not run ${BINARY} (${error.message}): apt-get install prometheus`)),
+    );
+    child.once('exit', (code, signal) =>
+      reject(new Error(`prometheus exited (${code ?? signal}) before it was ready:\n${log}`)),
+    );
   });
   failed.catch(() => undefined);
   const deadline = Date.now() + 30_000;
   for (;;) {
     const ready = await Promise.race([
-      fetch(`${url}/-/ready`).then((response) => response.ok, () => false),
+      fetch(`${url}/-/ready`).then(
+        (response) => response.ok,
+        () => false,
+      ),
       failed,
     ]);
     if (ready) break;
@@ -89,7 +96,11 @@ export async function startPrometheus({ targets, job, port }) {
     async targets() {
       const response = await fetch(`${url}/api/v1/targets`);
       const body = await response.json();
-      return body.data.activeTargets.map((target) => ({ url: target.scrapeUrl, health: target.health, lastError: target.lastError }));
+      return body.data.activeTargets.map((target) => ({
+        url: target.scrapeUrl,
+        health: target.health,
+        lastError: target.lastError,
+      }));
     },
     stop,
     async dispose() {

@@ -25,7 +25,10 @@ interface CliRun {
 
 async function runCli(args: string[]): Promise<CliRun> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT, timeout: 60_000 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      timeout: 60_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout: string; stderr: string };
@@ -35,7 +38,12 @@ async function runCli(args: string[]): Promise<CliRun> {
 }
 
 /** `nest-mcp events … --follow` in a pipe: its stdout lines as they come, and how to stop it with Ctrl+C (SIGINT). */
-function follow(args: string[]): { child: ChildProcess; lines: () => Record<string, any>[]; stderr: () => string; interrupt(): Promise<number | null> } {
+function follow(args: string[]): {
+  child: ChildProcess;
+  lines: () => Record<string, any>[];
+  stderr: () => string;
+  interrupt(): Promise<number | null>;
+} {
   const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -44,7 +52,11 @@ function follow(args: string[]): { child: ChildProcess; lines: () => Record<stri
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
     child,
-    lines: () => stdout.split('\n').filter((line) => line.length > 0).map((line) => JSON.parse(line) as Record<string, any>),
+    lines: () =>
+      stdout
+        .split('\n')
+        .filter((line) => line.length > 0)
+        .map((line) => JSON.parse(line) as Record<string, any>),
     stderr: () => stderr,
     interrupt: async () => {
       child.kill('SIGINT');
@@ -74,7 +86,9 @@ describe.each(ADAPTERS)('nest-mcp events (%s)', (adapter) => {
     const run = await runCli(['events', url()]);
     expect(run.code, run.stderr).toBe(0);
     const catalog = JSON.parse(run.stdout) as { events: Array<{ name: string; delivery: string[] }> };
-    expect(catalog.events.map((type) => type.name)).toEqual(expect.arrayContaining(['incident.opened', 'deploy.finished']));
+    expect(catalog.events.map((type) => type.name)).toEqual(
+      expect.arrayContaining(['incident.opened', 'deploy.finished']),
+    );
     expect(catalog.events.find((type) => type.name === 'deploy.finished')!.delivery).toEqual(['push', 'webhook']);
   });
 
@@ -85,10 +99,20 @@ describe.each(ADAPTERS)('nest-mcp events (%s)', (adapter) => {
     expect(first).toMatchObject({ events: [], truncated: false, cursor: expect.any(String) });
     await emit('incident.opened', { id: 'C-1', severity: 'P1', service: 'cli', title: 'One' }, 'evt_cli_1');
     await emit('incident.opened', { id: 'C-2', severity: 'P2', service: 'cli', title: 'Other severity' }, 'evt_cli_2');
-    const next = JSON.parse((await runCli(['events', url(), 'incident.opened', '--arg', 'severity=P1', '--cursor', first.cursor])).stdout);
+    const next = JSON.parse(
+      (await runCli(['events', url(), 'incident.opened', '--arg', 'severity=P1', '--cursor', first.cursor])).stdout,
+    );
     expect(next.events.map((event: { eventId: string }) => event.eventId)).toEqual(['evt_cli_1']);
     // The cursor is bound to its arguments: another filter is refused, with the server's reason.
-    const refused = await runCli(['events', url(), 'incident.opened', '--arg', 'severity=P2', '--cursor', first.cursor]);
+    const refused = await runCli([
+      'events',
+      url(),
+      'incident.opened',
+      '--arg',
+      'severity=P2',
+      '--cursor',
+      first.cursor,
+    ]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^nest-mcp: .*cursor/i);
   });
@@ -100,27 +124,54 @@ describe.each(ADAPTERS)('nest-mcp events (%s)', (adapter) => {
     try {
       await until(() => streams.openStreams === before + 1, 20_000, 'the CLI to open its push stream');
       await emit('incident.opened', { id: 'F-1', severity: 'P1', service: 'follow', title: 'First' }, 'evt_follow_1');
-      await emit('incident.opened', { id: 'F-x', severity: 'P1', service: 'elsewhere', title: 'Not ours' }, 'evt_follow_x');
-      await emit('incident.opened', { id: 'F-2', severity: 'P3', service: 'follow', title: 'Second \u001b[31mred' }, 'evt_follow_2');
+      await emit(
+        'incident.opened',
+        { id: 'F-x', severity: 'P1', service: 'elsewhere', title: 'Not ours' },
+        'evt_follow_x',
+      );
+      await emit(
+        'incident.opened',
+        { id: 'F-2', severity: 'P3', service: 'follow', title: 'Second \u001b[31mred' },
+        'evt_follow_2',
+      );
       await until(() => run.lines().length >= 2, 10_000, 'two event lines');
     } finally {
       expect(await run.interrupt()).toBe(130);
     }
     const lines = run.lines();
     expect(lines.map((line) => line.eventId)).toEqual(['evt_follow_1', 'evt_follow_2']);
-    expect(lines[0]).toEqual({ eventId: 'evt_follow_1', name: 'incident.opened', timestamp: expect.any(String), data: { incidentId: 'F-1', severity: 'P1', title: 'First' }, cursor: expect.any(String) });
+    expect(lines[0]).toEqual({
+      eventId: 'evt_follow_1',
+      name: 'incident.opened',
+      timestamp: expect.any(String),
+      data: { incidentId: 'F-1', severity: 'P1', title: 'First' },
+      cursor: expect.any(String),
+    });
     expect(lines[1].data.title).toBe('Second \u001b[31mred');
     expect(run.stderr()).toContain('nest-mcp: interrupted');
     await until(() => streams.openStreams === before, 5_000, 'the stream to close on the server');
     // The last line's cursor resumes where the stream stopped.
-    const resumed = JSON.parse((await runCli(['events', url(), 'incident.opened', '--arg', 'service=follow', '--cursor', lines[1].cursor])).stdout);
+    const resumed = JSON.parse(
+      (await runCli(['events', url(), 'incident.opened', '--arg', 'service=follow', '--cursor', lines[1].cursor]))
+        .stdout,
+    );
     expect(resumed).toMatchObject({ events: [], truncated: false });
   });
 
   it('--follow --poll polls at nextPollMs from --cursor; a live-only type follows by its stream', async () => {
     const start = JSON.parse((await runCli(['events', url(), 'incident.opened', '--arg', 'service=polled'])).stdout);
     await emit('incident.opened', { id: 'P-0', severity: 'P2', service: 'polled', title: 'Before' }, 'evt_polled_0');
-    const run = follow(['events', url(), 'incident.opened', '--arg', 'service=polled', '--cursor', start.cursor, '--follow', '--poll']);
+    const run = follow([
+      'events',
+      url(),
+      'incident.opened',
+      '--arg',
+      'service=polled',
+      '--cursor',
+      start.cursor,
+      '--follow',
+      '--poll',
+    ]);
     try {
       await until(() => run.lines().length >= 1, 20_000, 'the event from before');
       await emit('incident.opened', { id: 'P-1', severity: 'P2', service: 'polled', title: 'After' }, 'evt_polled_1');
@@ -140,7 +191,15 @@ describe.each(ADAPTERS)('nest-mcp events (%s)', (adapter) => {
     } finally {
       expect(await live.interrupt()).toBe(130);
     }
-    expect(live.lines()).toEqual([{ eventId: 'evt_deploy_cli', name: 'deploy.finished', timestamp: expect.any(String), data: { service: 'api', version: '1.2.3' }, cursor: null }]);
+    expect(live.lines()).toEqual([
+      {
+        eventId: 'evt_deploy_cli',
+        name: 'deploy.finished',
+        timestamp: expect.any(String),
+        data: { service: 'api', version: '1.2.3' },
+        cursor: null,
+      },
+    ]);
   });
 
   it('says what is wrong: an unknown type (exit 1), --follow without a name and --poll without --follow (usage, exit 2)', async () => {

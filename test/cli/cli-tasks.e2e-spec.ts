@@ -14,7 +14,12 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = join(ROOT, 'bin/nest-mcp.mjs');
 const PTY_DRIVER = join(ROOT, 'test/support/pty.driver.py');
 /** The fixture as a stdio server, through the SWC loader (no build step). */
-const STDIO_TARGET = [process.execPath, '--import', join(ROOT, 'test/support/ts-child.loader.mjs'), join(ROOT, 'test/fixtures/cli-tasks-main.fixture.ts')].join(' ');
+const STDIO_TARGET = [
+  process.execPath,
+  '--import',
+  join(ROOT, 'test/support/ts-child.loader.mjs'),
+  join(ROOT, 'test/fixtures/cli-tasks-main.fixture.ts'),
+].join(' ');
 
 let http: RunningApp;
 
@@ -38,7 +43,10 @@ describe('nest-mcp call on a task tool', () => {
       timeout: 60,
       env: { TERM: 'xterm-256color' },
     };
-    const { stdout } = await promisify(execFile)('python3', [PTY_DRIVER, JSON.stringify(spec)], { cwd: ROOT, timeout: 90_000 });
+    const { stdout } = await promisify(execFile)('python3', [PTY_DRIVER, JSON.stringify(spec)], {
+      cwd: ROOT,
+      timeout: 90_000,
+    });
     const run = JSON.parse(stdout) as { output: string; status: number; unanswered: string[] };
     const screen = Buffer.from(run.output, 'base64').toString('utf8');
 
@@ -53,24 +61,30 @@ describe('nest-mcp call on a task tool', () => {
   });
 
   it('writes NDJSON status lines in a pipe, and the result as one JSON line', async () => {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, 'call', http.mcpUrl.href, 'watch_job', '--arg', 'label=piped', '--arg', 'ms=300'], {
-      cwd: ROOT,
-      timeout: 60_000,
-    });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [BIN, 'call', http.mcpUrl.href, 'watch_job', '--arg', 'label=piped', '--arg', 'ms=300'],
+      {
+        cwd: ROOT,
+        timeout: 60_000,
+      },
+    );
     expect(JSON.parse(stdout)).toMatchObject({ content: [{ type: 'text', text: 'watched piped' }] });
     const statuses = stderr
       .trim()
       .split('\n')
       .map((line) => (JSON.parse(line) as { task: { status: string; statusMessage?: string } }).task);
     expect(statuses[0].status).toBe('working');
-    expect(statuses).toContainEqual(expect.objectContaining({ status: 'working', statusMessage: 'watching piped\x1b]0;pwned\x07' }));
+    expect(statuses).toContainEqual(
+      expect.objectContaining({ status: 'working', statusMessage: 'watching piped\x1b]0;pwned\x07' }),
+    );
     expect(statuses.at(-1)?.status).toBe('completed');
   });
 
   it.each([
     ['http', () => [http.mcpUrl.href]],
     ['stdio', () => ['--stdio', STDIO_TARGET]],
-  ])('answers the task\'s input requests (tasks/update) from --answer (%s)', async (_name, target) => {
+  ])("answers the task's input requests (tasks/update) from --answer (%s)", async (_name, target) => {
     const args = [BIN, 'call', ...target(), 'ask_job', '--answer', 'go={"confirm":true}'];
     const { stdout, stderr } = await promisify(execFile)(process.execPath, args, { cwd: ROOT, timeout: 60_000 });
     const result = JSON.parse(stdout) as Record<string, unknown>;

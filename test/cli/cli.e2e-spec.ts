@@ -27,7 +27,10 @@ interface CliRun {
 /** Runs the CLI with pipes for stdin, stdout and stderr. */
 async function runCli(args: string[]): Promise<CliRun> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT, timeout: 60_000 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      timeout: 60_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout: string; stderr: string };
@@ -37,11 +40,27 @@ async function runCli(args: string[]): Promise<CliRun> {
 }
 
 /** Runs the CLI in a pseudo-terminal, typing `replies` when their prompt shows; resolves with the screen's bytes. */
-async function runCliInTerminal(args: string[], replies: [string, string][] = []): Promise<{ status: number; screen: string; unanswered: string[] }> {
-  const spec = { argv: [process.execPath, BIN, ...args], replies, columns: 100, timeout: 60, env: { TERM: 'xterm-256color' } };
-  const { stdout } = await promisify(execFile)('python3', [PTY_DRIVER, JSON.stringify(spec)], { cwd: ROOT, timeout: 90_000 });
+async function runCliInTerminal(
+  args: string[],
+  replies: [string, string][] = [],
+): Promise<{ status: number; screen: string; unanswered: string[] }> {
+  const spec = {
+    argv: [process.execPath, BIN, ...args],
+    replies,
+    columns: 100,
+    timeout: 60,
+    env: { TERM: 'xterm-256color' },
+  };
+  const { stdout } = await promisify(execFile)('python3', [PTY_DRIVER, JSON.stringify(spec)], {
+    cwd: ROOT,
+    timeout: 90_000,
+  });
   const result = JSON.parse(stdout) as { output: string; status: number; unanswered: string[] };
-  return { status: result.status, screen: Buffer.from(result.output, 'base64').toString('utf8'), unanswered: result.unanswered };
+  return {
+    status: result.status,
+    screen: Buffer.from(result.output, 'base64').toString('utf8'),
+    unanswered: result.unanswered,
+  };
 }
 
 const progressEvents = (stderr: string) =>
@@ -67,52 +86,105 @@ describe('nest-mcp in a pipe', () => {
     expect(run.code).toBe(0);
     expect(run.stdout.endsWith('\n')).toBe(true);
     expect(run.stdout.trimEnd().split('\n')).toHaveLength(1);
-    expect(JSON.parse(run.stdout)).toMatchObject({ structuredContent: { counted: 4 }, content: [{ type: 'text', text: '{"counted":4}' }] });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      structuredContent: { counted: 4 },
+      content: [{ type: 'text', text: '{"counted":4}' }],
+    });
 
     const events = progressEvents(run.stderr);
-    expect(events.map((event) => Object.keys(event))).toEqual(Array(4).fill(['type', 'progress', 'total', 'message', 'timestamp', 'traceId', 'spanId']));
-    expect(events.map((event) => [event.progress, event.total, event.message])).toEqual([1, 2, 3, 4].map((step) => [step, 4, `counted ${step} of 4`]));
+    expect(events.map((event) => Object.keys(event))).toEqual(
+      Array(4).fill(['type', 'progress', 'total', 'message', 'timestamp', 'traceId', 'spanId']),
+    );
+    expect(events.map((event) => [event.progress, event.total, event.message])).toEqual(
+      [1, 2, 3, 4].map((step) => [step, 4, `counted ${step} of 4`]),
+    );
     // One trace for the whole command: the traceparent the CLI sent with the request.
     expect(new Set(events.map((event) => `${event.traceId}/${event.spanId}`)).size).toBe(1);
     expect(events[0].traceId).toMatch(/^[0-9a-f]{32}$/);
   });
 
   it('answers elicitations from --answer, and says which one is missing otherwise', async () => {
-    const answered = await runCli(['call', '--stdio', stdioTarget, 'confirm_action', '--arg', 'action=deploy', '--answer', 'confirm={"confirm":true,"note":"scripted"}']);
+    const answered = await runCli([
+      'call',
+      '--stdio',
+      stdioTarget,
+      'confirm_action',
+      '--arg',
+      'action=deploy',
+      '--answer',
+      'confirm={"confirm":true,"note":"scripted"}',
+    ]);
     expect(answered.code).toBe(0);
     expect(JSON.parse(answered.stdout).content).toEqual([{ type: 'text', text: 'deploy: done (scripted)' }]);
     // The MRTR retry replays the first two steps; the NDJSON stream still only goes forward.
-    expect(progressEvents(answered.stderr).map((event) => event.message)).toEqual(['preparing', 'checking', 'answered']);
+    expect(progressEvents(answered.stderr).map((event) => event.message)).toEqual([
+      'preparing',
+      'checking',
+      'answered',
+    ]);
 
-    const declined = await runCli(['call', http.mcpUrl.href, 'confirm_action', '--json', '{"action":"drop"}', '--answer', 'confirm=decline']);
+    const declined = await runCli([
+      'call',
+      http.mcpUrl.href,
+      'confirm_action',
+      '--json',
+      '{"action":"drop"}',
+      '--answer',
+      'confirm=decline',
+    ]);
     expect(declined.code).toBe(0);
     expect(JSON.parse(declined.stdout).content).toEqual([{ type: 'text', text: 'drop: decline' }]);
 
     const missing = await runCli(['call', http.mcpUrl.href, 'confirm_action', '--arg', 'action=deploy']);
     expect(missing.code).toBe(1);
     expect(missing.stdout).toBe('');
-    expect(missing.stderr.trimEnd().split('\n').at(-1)).toBe(`nest-mcp: input required: "confirm" (Run deploy?); pass --answer confirm='{"confirm":"…","note":"…"}'`);
+    expect(missing.stderr.trimEnd().split('\n').at(-1)).toBe(
+      `nest-mcp: input required: "confirm" (Run deploy?); pass --answer confirm='{"confirm":"…","note":"…"}'`,
+    );
   });
 
   it('lists tools, reads a resource and gets a prompt over HTTP', async () => {
     const tools = await runCli(['tools', http.mcpUrl.href]);
     expect(tools.code).toBe(0);
-    expect(JSON.parse(tools.stdout).tools.map((tool: { name: string }) => tool.name)).toEqual(['chatty', 'confirm_action', 'count', 'notes', 'wait_for_cancel', 'wrap_command']);
+    expect(JSON.parse(tools.stdout).tools.map((tool: { name: string }) => tool.name)).toEqual([
+      'chatty',
+      'confirm_action',
+      'count',
+      'notes',
+      'wait_for_cancel',
+      'wrap_command',
+    ]);
 
     const read = await runCli(['read', http.mcpUrl.href, 'fixture://readme']);
-    expect(JSON.parse(read.stdout).contents).toEqual([{ uri: 'fixture://readme', mimeType: 'text/plain', text: 'The stdio fixture.' }]);
+    expect(JSON.parse(read.stdout).contents).toEqual([
+      { uri: 'fixture://readme', mimeType: 'text/plain', text: 'The stdio fixture.' },
+    ]);
 
     const prompt = await runCli(['prompt', http.mcpUrl.href, 'greet', '--arg', 'who=Ada']);
-    expect(JSON.parse(prompt.stdout).messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Say hello to Ada.' } }]);
+    expect(JSON.parse(prompt.stdout).messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'Say hello to Ada.' } },
+    ]);
   });
 
   it('exits non-zero with one line on stderr for every kind of failure', async () => {
     const cases: [string[], number, RegExp][] = [
       [['call', http.mcpUrl.href, 'nope'], 1, /^nest-mcp: Unknown tool: nope$/],
-      [['call', http.mcpUrl.href, 'count', '--arg', 'n=0'], 1, /^nest-mcp: tool error: Invalid arguments for tool "count"/],
-      [['call', http.mcpUrl.href, 'count', '--arg', 'n=lots'], 2, /^nest-mcp: --arg n must be a number, got "lots" \(see nest-mcp --help\)$/],
+      [
+        ['call', http.mcpUrl.href, 'count', '--arg', 'n=0'],
+        1,
+        /^nest-mcp: tool error: Invalid arguments for tool "count"/,
+      ],
+      [
+        ['call', http.mcpUrl.href, 'count', '--arg', 'n=lots'],
+        2,
+        /^nest-mcp: --arg n must be a number, got "lots" \(see nest-mcp --help\)$/,
+      ],
       [['tools', 'http://127.0.0.1:9/mcp'], 1, /^nest-mcp: .*fetch failed/],
-      [['tools', '--stdio', 'definitely-not-a-command-4711'], 1, /^nest-mcp: spawn definitely-not-a-command-4711 ENOENT$/],
+      [
+        ['tools', '--stdio', 'definitely-not-a-command-4711'],
+        1,
+        /^nest-mcp: spawn definitely-not-a-command-4711 ENOENT$/,
+      ],
       [['frobnicate'], 2, /^nest-mcp: unknown command "frobnicate"/],
     ];
     for (const [args, code, line] of cases) {
@@ -135,7 +207,12 @@ describe('nest-mcp in a terminal', () => {
     const { screen } = run;
     // The bar is redrawn in place (carriage return + erase line), with the cursor hidden meanwhile.
     expect(screen.startsWith('\x1b[?25l\r\x1b[2Kcount [')).toBe(true);
-    for (const [percent, step] of [[' 25%', 1], [' 50%', 2], [' 75%', 3], ['100%', 4]] as const) {
+    for (const [percent, step] of [
+      [' 25%', 1],
+      [' 50%', 2],
+      [' 75%', 3],
+      ['100%', 4],
+    ] as const) {
       expect(screen).toContain(`] ${percent} counted ${step} of 4`);
     }
     const frames = screen.split('\r\x1b[2K').filter((frame) => frame.startsWith('count ['));

@@ -38,7 +38,11 @@ interface CliRun {
 /** Runs the CLI with pipes, with exactly `env` as its environment. */
 async function runCli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<CliRun> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT, timeout: 60_000, env });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      timeout: 60_000,
+      env,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout: string; stderr: string };
@@ -48,11 +52,28 @@ async function runCli(args: string[], env: NodeJS.ProcessEnv = process.env): Pro
 }
 
 /** Runs the CLI in a pseudo-terminal, typing `replies` when their prompt shows; resolves with the screen's bytes. */
-async function runCliInTerminal(args: string[], replies: [string, string][] = [], timeout = 60): Promise<{ status: number; screen: string; unanswered: string[] }> {
-  const spec = { argv: [process.execPath, BIN, ...args], replies, columns: 100, timeout, env: { TERM: 'xterm-256color' } };
-  const { stdout } = await promisify(execFile)('python3', [PTY_DRIVER, JSON.stringify(spec)], { cwd: ROOT, timeout: (timeout + 30) * 1000 });
+async function runCliInTerminal(
+  args: string[],
+  replies: [string, string][] = [],
+  timeout = 60,
+): Promise<{ status: number; screen: string; unanswered: string[] }> {
+  const spec = {
+    argv: [process.execPath, BIN, ...args],
+    replies,
+    columns: 100,
+    timeout,
+    env: { TERM: 'xterm-256color' },
+  };
+  const { stdout } = await promisify(execFile)('python3', [PTY_DRIVER, JSON.stringify(spec)], {
+    cwd: ROOT,
+    timeout: (timeout + 30) * 1000,
+  });
   const result = JSON.parse(stdout) as { output: string; status: number; unanswered: string[] };
-  return { status: result.status, screen: Buffer.from(result.output, 'base64').toString('utf8'), unanswered: result.unanswered };
+  return {
+    status: result.status,
+    screen: Buffer.from(result.output, 'base64').toString('utf8'),
+    unanswered: result.unanswered,
+  };
 }
 
 /** Every raw control character left once the CLI's own sequences are taken out, with some context to read. */
@@ -78,7 +99,11 @@ async function buildFixture(): Promise<string> {
         .filter((file) => file.isFile() && file.name.endsWith('.ts') && !file.name.endsWith('.spec.ts'))
         .map((file) => statSync(join(file.parentPath, file.name)).mtimeMs),
     );
-  if (existsSync(stamp) && existsSync(entry) && statSync(stamp).mtimeMs > Math.max(newest(join(ROOT, 'libs/mcp/src')), newest(join(ROOT, 'test/fixtures')))) {
+  if (
+    existsSync(stamp) &&
+    existsSync(entry) &&
+    statSync(stamp).mtimeMs > Math.max(newest(join(ROOT, 'libs/mcp/src')), newest(join(ROOT, 'test/fixtures')))
+  ) {
     return entry;
   }
   const staging = `${FIXTURE_CACHE}.building-${process.pid}`;
@@ -94,14 +119,28 @@ async function buildFixture(): Promise<string> {
       exclude: [],
     }),
   );
-  await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(staging, 'tsconfig.json'), '--noCheck'], { cwd: ROOT });
+  await promisify(execFile)(
+    process.execPath,
+    [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(staging, 'tsconfig.json'), '--noCheck'],
+    { cwd: ROOT },
+  );
   // `from 'nest-mcp'` (and `'nest-mcp/backend'`) → a relative import of the compiled library.
-  const entries: Record<string, string> = { '': 'out/libs/mcp/src/index.js', '/backend': 'out/libs/mcp/src/backend/index.js' };
+  const entries: Record<string, string> = {
+    '': 'out/libs/mcp/src/index.js',
+    '/backend': 'out/libs/mcp/src/backend/index.js',
+  };
   for (const file of readdirSync(join(staging, 'out/test'), { withFileTypes: true, recursive: true })) {
     if (!file.isFile() || !file.name.endsWith('.js')) continue;
     const path = join(file.parentPath, file.name);
-    const specifier = (entry: string) => relative(file.parentPath, join(staging, entries[entry])).replace(/^(?!\.)/, './');
-    writeFileSync(path, readFileSync(path, 'utf8').replace(/from\s+['"]nest-mcp(|\/backend)['"]/g, (_, entry: string) => `from '${specifier(entry)}'`));
+    const specifier = (entry: string) =>
+      relative(file.parentPath, join(staging, entries[entry])).replace(/^(?!\.)/, './');
+    writeFileSync(
+      path,
+      readFileSync(path, 'utf8').replace(
+        /from\s+['"]nest-mcp(|\/backend)['"]/g,
+        (_, entry: string) => `from '${specifier(entry)}'`,
+      ),
+    );
   }
   writeFileSync(join(staging, 'built.stamp'), new Date().toISOString());
   rmSync(FIXTURE_CACHE, { recursive: true, force: true });
@@ -136,11 +175,17 @@ describe.each(ADAPTERS)('nest-mcp against a server that sends terminal control s
     // The bar still draws; the server's text in it is escaped.
     expect(screen).toContain('] 100% two \\x1b]52;c;');
     // The result, every sample visibly escaped.
-    expect(screen).toContain('result \\x1b]52;c;cm0gLXJmIH4K\\x07 | \\x1b]8;;https://evil.example/\\x1b\\https://good.example/\\x1b]8;;\\x1b\\ | ');
-    expect(screen).toContain('\\x1b[2J\\x1b[H\\x1b[3A | all good\\rALL BAD | \\x9b2J\\x9d52;c;AAAA\\x9c | invoice\\u202efdp.exe | ');
+    expect(screen).toContain(
+      'result \\x1b]52;c;cm0gLXJmIH4K\\x07 | \\x1b]8;;https://evil.example/\\x1b\\https://good.example/\\x1b]8;;\\x1b\\ | ',
+    );
+    expect(screen).toContain(
+      '\\x1b[2J\\x1b[H\\x1b[3A | all good\\rALL BAD | \\x9b2J\\x9d52;c;AAAA\\x9c | invoice\\u202efdp.exe | ',
+    );
     expect(screen).toContain('\\x1bP1$r0m\\x1b\\\\x1b_apc\\x1b\\ | \\x1b]52;c;\r\n');
     // A link shows its real host, in punycode.
-    expect(screen).toContain(`→ https://good.example@${HOMOGRAPH_HOST}/login (host: ${HOMOGRAPH_HOST}; "good.example@" is a user name, not the host) (link \\x1b]8;;`);
+    expect(screen).toContain(
+      `→ https://good.example@${HOMOGRAPH_HOST}/login (host: ${HOMOGRAPH_HOST}; "good.example@" is a user name, not the host) (link \\x1b]8;;`,
+    );
 
     const tools = await runCliInTerminal(['tools', http.mcpUrl.href]);
     expect(tools.status).toBe(0);
@@ -196,7 +241,9 @@ describe.each(ADAPTERS)('nest-mcp against a server that sends terminal control s
     const piped = await runCli(['call', http.mcpUrl.href, 'hostile_error']);
     expect(piped.code).toBe(1);
     expect(rawControls(piped.stderr)).toEqual([]);
-    expect(piped.stderr.trimEnd().split('\n').at(-1)).toMatch(/^nest-mcp: tool error: failed \\x1b\]52;c;cm0gLXJmIH4K\\x07 \| /);
+    expect(piped.stderr.trimEnd().split('\n').at(-1)).toMatch(
+      /^nest-mcp: tool error: failed \\x1b\]52;c;cm0gLXJmIH4K\\x07 \| /,
+    );
   });
 
   it('keeps the text exact but JSON-escaped in a pipe: no raw control character on stdout or stderr', async () => {
@@ -208,7 +255,10 @@ describe.each(ADAPTERS)('nest-mcp against a server that sends terminal control s
     // C1 and bidi characters are valid in JSON strings, so JSON.stringify leaves them raw; the CLI escapes them too.
     expect(run.stdout).toContain('\\u009b2J\\u009d52;c;AAAA\\u009c');
     expect(run.stdout).toContain('invoice\\u202efdp.exe');
-    const events = run.stderr.trimEnd().split('\n').map((line) => JSON.parse(line) as { message: string });
+    const events = run.stderr
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { message: string });
     expect(events.map((event) => event.message)).toEqual([`one ${HOSTILE_TEXT}`, `two ${HOSTILE_TEXT}`]);
 
     // The same JSON written straight to a terminal (--plain).
@@ -219,7 +269,9 @@ describe.each(ADAPTERS)('nest-mcp against a server that sends terminal control s
     const missing = await runCli(['call', http.mcpUrl.href, 'hostile_url']);
     expect(missing.code).toBe(1);
     expect(rawControls(missing.stderr)).toEqual([]);
-    expect(missing.stderr.trimEnd().split('\n').at(-1)).toContain(`https://good.example@${HOMOGRAPH_HOST}/login (host: ${HOMOGRAPH_HOST}`);
+    expect(missing.stderr.trimEnd().split('\n').at(-1)).toContain(
+      `https://good.example@${HOMOGRAPH_HOST}/login (host: ${HOMOGRAPH_HOST}`,
+    );
 
     const script = await runCli(['call', http.mcpUrl.href, 'script_url', '--answer', 'script=accept']);
     expect(script.code).toBe(0);
@@ -228,7 +280,12 @@ describe.each(ADAPTERS)('nest-mcp against a server that sends terminal control s
 });
 
 describe('nest-mcp --stdio', () => {
-  const secrets = { NEST_MCP_TEST_SECRET: 'hunter2', AWS_SECRET_ACCESS_KEY: 'aws-secret', GITHUB_TOKEN: 'ghp_secret', NODE_OPTIONS: '--no-warnings' };
+  const secrets = {
+    NEST_MCP_TEST_SECRET: 'hunter2',
+    AWS_SECRET_ACCESS_KEY: 'aws-secret',
+    GITHUB_TOKEN: 'ghp_secret',
+    NODE_OPTIONS: '--no-warnings',
+  };
   const env = { ...process.env, ...secrets };
   const keysSeen = async (args: string[]) => {
     const run = await runCli(['call', '--stdio', stdioTarget, 'env_keys', ...args], env);
@@ -246,9 +303,24 @@ describe('nest-mcp --stdio', () => {
   });
 
   it('passes what --env names or sets, and everything with --inherit-env', async () => {
-    const named = await runCli(['call', '--stdio', stdioTarget, 'env_value', '--arg', 'name=NEST_MCP_TEST_SECRET', '--env', 'NEST_MCP_TEST_SECRET'], env);
+    const named = await runCli(
+      [
+        'call',
+        '--stdio',
+        stdioTarget,
+        'env_value',
+        '--arg',
+        'name=NEST_MCP_TEST_SECRET',
+        '--env',
+        'NEST_MCP_TEST_SECRET',
+      ],
+      env,
+    );
     expect(JSON.parse(named.stdout).structuredContent).toEqual({ value: 'hunter2' });
-    const set = await runCli(['call', '--stdio', stdioTarget, 'env_value', '--arg', 'name=EXTRA', '--env', 'EXTRA=a=b c'], env);
+    const set = await runCli(
+      ['call', '--stdio', stdioTarget, 'env_value', '--arg', 'name=EXTRA', '--env', 'EXTRA=a=b c'],
+      env,
+    );
     expect(JSON.parse(set.stdout).structuredContent).toEqual({ value: 'a=b c' });
     expect(await keysSeen(['--env', 'GITHUB_TOKEN'])).not.toContain('AWS_SECRET_ACCESS_KEY');
 

@@ -39,7 +39,9 @@ describe('npm run demo:cluster', () => {
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
 
-  it('serves the demo through nginx from three replicas on Redis, delivers its events from any replica, and Ctrl-C stops every process it started', { timeout: START_TIMEOUT_MS + 60_000 }, async () => {
+  it('serves the demo through nginx from three replicas on Redis, delivers its events from any replica, and Ctrl-C stops every process it started', {
+    timeout: START_TIMEOUT_MS + 60_000,
+  }, async () => {
     let stdout = '';
     let stderr = '';
     child = spawn(process.execPath, ['scripts/demo-cluster.mjs'], {
@@ -49,18 +51,30 @@ describe('npm run demo:cluster', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child!.once('exit', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child!.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no banner after ${START_TIMEOUT_MS} ms:\n${stderr}`)), START_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`no banner after ${START_TIMEOUT_MS} ms:\n${stderr}`)),
+        START_TIMEOUT_MS,
+      );
       child!.stdout!.on('data', (chunk: Buffer) => {
         stdout += chunk.toString();
-        if (stdout.includes('Ctrl-C stops everything')) (clearTimeout(timer), resolve());
+        if (stdout.includes('Ctrl-C stops everything')) clearTimeout(timer), resolve();
       });
-      void exited.then(({ code, signal }) => (clearTimeout(timer), reject(new Error(`demo:cluster exited (${code ?? signal}):\n${stderr}`))));
+      void exited.then(
+        ({ code, signal }) => (
+          clearTimeout(timer), reject(new Error(`demo:cluster exited (${code ?? signal}):\n${stderr}`))
+        ),
+      );
     });
 
     const url = /MCP endpoint\s+(http:\/\/127\.0\.0\.1:(\d+)\/mcp)/.exec(stdout)!;
-    const replicas = [...stdout.matchAll(/127\.0\.0\.1:(\d+) \(pid (\d+)\)/g)].map((match) => ({ port: Number(match[1]), pid: Number(match[2]) }));
+    const replicas = [...stdout.matchAll(/127\.0\.0\.1:(\d+) \(pid (\d+)\)/g)].map((match) => ({
+      port: Number(match[1]),
+      pid: Number(match[2]),
+    }));
     const redisPort = Number(/Redis\s+redis:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)![1]);
     const logsDir = /logs\s+(\S+)\/replica-\*\.log/.exec(stdout)![1];
     expect(replicas).toHaveLength(3);
@@ -70,7 +84,8 @@ describe('npm run demo:cluster', () => {
     const upstreams: string[] = [];
     const recording: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);
-      if (new Headers(init?.headers).get('mcp-method') === 'tools/call') upstreams.push(response.headers.get('x-upstream') ?? '');
+      if (new Headers(init?.headers).get('mcp-method') === 'tools/call')
+        upstreams.push(response.headers.get('x-upstream') ?? '');
       return response;
     };
     const client = await connectClient(new URL(url[1]), { fetch: recording });
@@ -89,20 +104,42 @@ describe('npm run demo:cluster', () => {
     try {
       const endpoint = new URL(url[1]);
       const args = { service: 'checkout-api' };
-      resultOf(await eventsPost(endpoint, 'events/subscribe', { name: 'incident.opened', arguments: args, delivery: { url: receiver.url, secret: receiver.secret } }));
+      resultOf(
+        await eventsPost(endpoint, 'events/subscribe', {
+          name: 'incident.opened',
+          arguments: args,
+          delivery: { url: receiver.url, secret: receiver.secret },
+        }),
+      );
       const start = resultOf(await eventsPost(endpoint, 'events/poll', { name: 'incident.opened', arguments: args }));
       const emittedBy: string[] = [];
       for (let i = 0; i < 3; i++) {
-        const opened: RawResponse = await mcpPost(endpoint, { method: 'tools/call', params: { name: 'open_incident', arguments: { ...args, title: `Cluster incident ${i}` } }, meta: requestMeta() });
+        const opened: RawResponse = await mcpPost(endpoint, {
+          method: 'tools/call',
+          params: { name: 'open_incident', arguments: { ...args, title: `Cluster incident ${i}` } },
+          meta: requestMeta(),
+        });
         expect(opened.text).toContain('Opened INC-');
         emittedBy.push(opened.headers.get('x-upstream') ?? '');
       }
       expect(new Set(emittedBy).size).toBe(3);
-      const deliveries = [await receiver.nextEvent(10_000), await receiver.nextEvent(10_000), await receiver.nextEvent(10_000)];
+      const deliveries = [
+        await receiver.nextEvent(10_000),
+        await receiver.nextEvent(10_000),
+        await receiver.nextEvent(10_000),
+      ];
       expect(deliveries.every((delivery) => delivery.verified)).toBe(true);
-      expect(deliveries.map((delivery) => delivery.json.data.title).sort()).toEqual(['Cluster incident 0', 'Cluster incident 1', 'Cluster incident 2']);
-      const polled = resultOf(await eventsPost(endpoint, 'events/poll', { name: 'incident.opened', arguments: args, cursor: start.cursor }));
-      expect(polled.events.map((event: { eventId: string }) => event.eventId).sort()).toEqual(deliveries.map((delivery) => delivery.json.eventId).sort());
+      expect(deliveries.map((delivery) => delivery.json.data.title).sort()).toEqual([
+        'Cluster incident 0',
+        'Cluster incident 1',
+        'Cluster incident 2',
+      ]);
+      const polled = resultOf(
+        await eventsPost(endpoint, 'events/poll', { name: 'incident.opened', arguments: args, cursor: start.cursor }),
+      );
+      expect(polled.events.map((event: { eventId: string }) => event.eventId).sort()).toEqual(
+        deliveries.map((delivery) => delivery.json.eventId).sort(),
+      );
     } finally {
       await receiver.close();
     }

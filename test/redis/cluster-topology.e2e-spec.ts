@@ -20,7 +20,12 @@ const ADMIN = { 'x-ops-role': 'admin' };
 const SAMPLES = 30;
 
 /** A raw 2026-07-28 POST; the replica that answered is in `headers.get('x-upstream')` through the balancer. */
-function post(url: URL, method: string, params: Record<string, unknown>, headers: Record<string, string> = {}): Promise<RawResponse> {
+function post(
+  url: URL,
+  method: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   return mcpPost(url, { method, params, meta: requestMeta(), headers });
 }
 
@@ -37,7 +42,11 @@ async function sampleLists(url: URL): Promise<{ lists: string[]; upstreams: Set<
   for (let i = 0; i < SAMPLES; i++) {
     const response = await post(url, 'tools/list', {});
     upstreams.add(response.headers.get('x-upstream'));
-    lists.push(resultOf(response).tools.map((tool: { name: string }) => tool.name).join(','));
+    lists.push(
+      resultOf(response)
+        .tools.map((tool: { name: string }) => tool.name)
+        .join(','),
+    );
   }
   return { lists, upstreams };
 }
@@ -46,7 +55,9 @@ async function sampleLists(url: URL): Promise<{ lists: string[]; upstreams: Set<
 async function healthOf(replicas: readonly Replica[], timeoutMs: number): Promise<number[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const statuses = await Promise.all(replicas.map(async (replica) => (await fetch(`${replica.baseUrl}/health`)).status));
+    const statuses = await Promise.all(
+      replicas.map(async (replica) => (await fetch(`${replica.baseUrl}/health`)).status),
+    );
     if (statuses.every((status) => status === 200) || Date.now() > deadline) return statuses;
     await sleep(200);
   }
@@ -59,15 +70,26 @@ function recordingFetch(headers: Record<string, string> = {}) {
     const sent = new Headers(init?.headers);
     const response = await fetch(input, { ...init, headers: { ...Object.fromEntries(sent), ...headers } });
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string }) : undefined;
-    calls.push({ method: body?.method ?? init?.method ?? 'GET', session: sent.get('mcp-session-id'), upstream: response.headers.get('x-upstream'), status: response.status });
+    calls.push({
+      method: body?.method ?? init?.method ?? 'GET',
+      session: sent.get('mcp-session-id'),
+      upstream: response.headers.get('x-upstream'),
+      status: response.status,
+    });
     return response;
   };
   return { fetch: fetchWith, calls };
 }
 
 /** The official client in its default (2025-11-25) mode through `url`, answering the decommission form. */
-async function legacyClient(url: URL, fetchWith: typeof fetch): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const client = new Client({ name: 'cluster-topology-e2e', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+async function legacyClient(
+  url: URL,
+  fetchWith: typeof fetch,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const client = new Client(
+    { name: 'cluster-topology-e2e', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } } },
+  );
   client.setRequestHandler('elicitation/create', async (request) => {
     const name = /Decommission (\S+)\?/.exec(String(request.params.message))?.[1] ?? '';
     return { action: 'accept', content: { confirmName: name } };
@@ -98,19 +120,35 @@ for (const adapter of ['express', 'fastify'] as const) {
       const listener = await listen(c.mcpUrl, 'tools-on-c', { toolsListChanged: true });
       expect(listener.status).toBe(200);
       await listener.nextFrames(1, 10_000);
-      const flag = resultOf(await post(b.adminUrl, 'tools/call', { name: 'set_feature_flag', arguments: { flag: 'cost-insights', enabled: true } }, ADMIN));
+      const flag = resultOf(
+        await post(
+          b.adminUrl,
+          'tools/call',
+          { name: 'set_feature_flag', arguments: { flag: 'cost-insights', enabled: true } },
+          ADMIN,
+        ),
+      );
       expect(flag.content).toEqual([{ type: 'text', text: 'cost-insights is now on.' }]);
-      await listener.waitFor((message) => message.method === 'notifications/tools/list_changed', 'tools/list_changed on replica C', 10_000);
+      await listener.waitFor(
+        (message) => message.method === 'notifications/tools/list_changed',
+        'tools/list_changed on replica C',
+        10_000,
+      );
       listener.close();
 
       const after = await sampleLists(cluster.mcpUrl);
-      expect(after.upstreams, 'every replica answered some of the lists').toEqual(new Set(cluster.replicas.map((replica) => replica.address)));
+      expect(after.upstreams, 'every replica answered some of the lists').toEqual(
+        new Set(cluster.replicas.map((replica) => replica.address)),
+      );
       expect(new Set(after.lists).size, `the ${SAMPLES} lists agree`).toBe(1);
       expect(after.lists[0].split(',')).toContain('estimate_costs');
 
       const upstreams = new Set<string | null>();
       for (let i = 0; i < SAMPLES; i++) {
-        const response = await post(cluster.mcpUrl, 'tools/call', { name: 'estimate_costs', arguments: { name: 'checkout-api' } });
+        const response = await post(cluster.mcpUrl, 'tools/call', {
+          name: 'estimate_costs',
+          arguments: { name: 'checkout-api' },
+        });
         upstreams.add(response.headers.get('x-upstream'));
         const result = resultOf(response);
         expect(result.isError, JSON.stringify(result)).toBeFalsy();
@@ -118,7 +156,14 @@ for (const adapter of ['express', 'fastify'] as const) {
       }
       expect(upstreams.size).toBe(3);
       // The flag itself is the shared state: replica A says it is on already.
-      const again = resultOf(await post(a.adminUrl, 'tools/call', { name: 'set_feature_flag', arguments: { flag: 'cost-insights', enabled: true } }, ADMIN));
+      const again = resultOf(
+        await post(
+          a.adminUrl,
+          'tools/call',
+          { name: 'set_feature_flag', arguments: { flag: 'cost-insights', enabled: true } },
+          ADMIN,
+        ),
+      );
       expect(again.content).toEqual([{ type: 'text', text: 'cost-insights is already on.' }]);
     });
 
@@ -130,7 +175,9 @@ for (const adapter of ['express', 'fastify'] as const) {
         MCP_SESSION_ROUTE: 'late',
       });
       try {
-        const tools = resultOf(await post(late.mcpUrl, 'tools/list', {})).tools.map((tool: { name: string }) => tool.name);
+        const tools = resultOf(await post(late.mcpUrl, 'tools/list', {})).tools.map(
+          (tool: { name: string }) => tool.name,
+        );
         expect(tools).toContain('estimate_costs');
         expect(tools.join(',')).toBe((await sampleLists(cluster.mcpUrl)).lists[0]);
         const result = resultOf(await post(late.mcpUrl, 'tools/call', { name: 'estimate_costs', arguments: {} }));
@@ -144,13 +191,22 @@ for (const adapter of ['express', 'fastify'] as const) {
       await cluster.redis.stop();
       await sleep(500);
       await cluster.redis.start();
-      expect(await healthOf(cluster.replicas, 20_000), '/health of every replica after Redis came back').toEqual([200, 200, 200]);
+      expect(await healthOf(cluster.replicas, 20_000), '/health of every replica after Redis came back').toEqual([
+        200, 200, 200,
+      ]);
       const kept = await sampleLists(cluster.mcpUrl);
       expect(new Set(kept.lists).size).toBe(1);
       expect(kept.lists[0].split(',')).toContain('estimate_costs');
 
       const [a] = cluster.replicas;
-      const off = resultOf(await post(a.adminUrl, 'tools/call', { name: 'set_feature_flag', arguments: { flag: 'cost-insights', enabled: false } }, ADMIN));
+      const off = resultOf(
+        await post(
+          a.adminUrl,
+          'tools/call',
+          { name: 'set_feature_flag', arguments: { flag: 'cost-insights', enabled: false } },
+          ADMIN,
+        ),
+      );
       expect(off.content).toEqual([{ type: 'text', text: 'cost-insights is now off.' }]);
       const after = await sampleLists(cluster.mcpUrl);
       expect(new Set(after.lists).size).toBe(1);
@@ -171,7 +227,9 @@ for (const adapter of ['express', 'fastify'] as const) {
       await client.close();
       const calls = recorder.calls.filter((call) => call.method === 'tools/call');
       expect(calls.every((call) => call.session === null)).toBe(true);
-      expect(new Set(calls.map((call) => call.upstream))).toEqual(new Set(cluster.replicas.map((replica) => replica.address)));
+      expect(new Set(calls.map((call) => call.upstream))).toEqual(
+        new Set(cluster.replicas.map((replica) => replica.address)),
+      );
     });
 
     it('keeps a 2025-11-25 session on the replica that holds it: its elicitation rounds complete through the balancer', async () => {
@@ -193,7 +251,7 @@ for (const adapter of ['express', 'fastify'] as const) {
       expect(new Set(inSession.map((call) => call.upstream))).toEqual(new Set([holder!.address]));
     });
 
-    it("answers 404 for a session whose replica died, and the official client recovers with a new session", async () => {
+    it('answers 404 for a session whose replica died, and the official client recovers with a new session', async () => {
       const recorder = recordingFetch();
       const { client, transport } = await legacyClient(cluster.mcpUrl, recorder.fetch);
       const holder = cluster.replicas.find((replica) => transport.sessionId!.startsWith(`${replica.route}.`))!;

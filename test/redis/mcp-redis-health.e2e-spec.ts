@@ -28,7 +28,11 @@ class HealthController {
 class HealthModule {}
 
 /** Polls `/health` until its status is `status` (Redis and BullMQ reconnect in the background). */
-async function healthUntil(baseUrl: string, status: number, timeoutMs = 15_000): Promise<{ status: number; body: any }> {
+async function healthUntil(
+  baseUrl: string,
+  status: number,
+  timeoutMs = 15_000,
+): Promise<{ status: number; body: any }> {
   const deadline = Date.now() + timeoutMs;
   let last: { status: number; body: unknown } | undefined;
   while (Date.now() < deadline) {
@@ -52,7 +56,11 @@ describe.each(ADAPTERS)('McpRedisHealthIndicator over HTTP (%s)', (adapter) => {
         McpModule.forRootAsync({
           inject: [McpRedis],
           useFactory: (mcpRedis: McpRedis) =>
-            mcpRedis.serverOptions({ name: 'health', version: '1.0.0', requestState: { keys: [randomBytes(32).toString('base64')] } }),
+            mcpRedis.serverOptions({
+              name: 'health',
+              version: '1.0.0',
+              requestState: { keys: [randomBytes(32).toString('base64')] },
+            }),
         }),
         HealthModule,
       ],

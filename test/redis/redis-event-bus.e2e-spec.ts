@@ -29,9 +29,14 @@ interface Listener {
 }
 
 /** Connects the official client to `url` (as `user`, when given) and opens `subscriptions/listen` with `filter`. */
-async function listenOn(url: URL, filter: { toolsListChanged?: boolean; resourceSubscriptions?: string[] }, user?: string): Promise<Listener> {
+async function listenOn(
+  url: URL,
+  filter: { toolsListChanged?: boolean; resourceSubscriptions?: string[] },
+  user?: string,
+): Promise<Listener> {
   const fetchAs: typeof fetch | undefined = user
-    ? (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), 'x-user': user } })
+    ? (input, init) =>
+        fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), 'x-user': user } })
     : undefined;
   const client = await connectClient(url, { fetch: fetchAs });
   const seen: string[] = [];
@@ -65,7 +70,8 @@ describe.each(ADAPTERS)('Redis event bus across two replicas (%s)', (adapter) =>
     for (;;) {
       const [, subscribers] = (await probe.pubsub('NUMSUB', channel)) as [string, number];
       if (Number(subscribers) >= 2) return;
-      if (Date.now() > deadline) throw new Error(`the replicas did not subscribe to ${channel} (${subscribers} subscribers)`);
+      if (Date.now() > deadline)
+        throw new Error(`the replicas did not subscribe to ${channel} (${subscribers} subscribers)`);
       await sleep(20);
     }
   }
@@ -95,7 +101,11 @@ describe.each(ADAPTERS)('Redis event bus across two replicas (%s)', (adapter) =>
     // B publishes only after Redis delivered A's message to every subscriber: A's echo of it, if it were not skipped,
     // would reach A before this barrier does.
     await b.app.get(McpPublisher).toolsListChanged();
-    await until(() => count(onA, TOOLS_CHANGED) === 1 && count(onB, TOOLS_CHANGED) === 1, 5_000, 'the barrier published on B');
+    await until(
+      () => count(onA, TOOLS_CHANGED) === 1 && count(onB, TOOLS_CHANGED) === 1,
+      5_000,
+      'the barrier published on B',
+    );
     expect(onA.seen).toEqual([`${UPDATED} config://app`, TOOLS_CHANGED]);
     expect(onB.seen).toEqual([`${UPDATED} config://app`, TOOLS_CHANGED]);
   });
@@ -105,7 +115,11 @@ describe.each(ADAPTERS)('Redis event bus across two replicas (%s)', (adapter) =>
     const bob = await listener(b, { toolsListChanged: true, resourceSubscriptions: ['config://app'] }, 'bob');
     await a.app.get(McpPublisher).resourceUpdated('config://app', { audience: { principals: ['alice'] } });
     await a.app.get(McpPublisher).toolsListChanged();
-    await until(() => count(alice, TOOLS_CHANGED) === 1 && count(bob, TOOLS_CHANGED) === 1, 5_000, 'the barrier on both streams');
+    await until(
+      () => count(alice, TOOLS_CHANGED) === 1 && count(bob, TOOLS_CHANGED) === 1,
+      5_000,
+      'the barrier on both streams',
+    );
     expect(alice.seen).toEqual([`${UPDATED} config://app`, TOOLS_CHANGED]);
     expect(bob.seen).toEqual([TOOLS_CHANGED]);
   });
@@ -114,7 +128,9 @@ describe.each(ADAPTERS)('Redis event bus across two replicas (%s)', (adapter) =>
     const onA = await listener(a, { toolsListChanged: true });
     // With the shared registry state (serverOptions), a runtime handler is a name every replica provides.
     for (const replica of [a, b]) replica.app.get(McpRegistry).provideHandler('answer-ok', () => 'ok');
-    await b.app.get(McpRegistry).registerTool({ name: 'added_on_b', description: 'Registered at run time on B' }, 'answer-ok');
+    await b.app
+      .get(McpRegistry)
+      .registerTool({ name: 'added_on_b', description: 'Registered at run time on B' }, 'answer-ok');
     try {
       await until(() => count(onA, TOOLS_CHANGED) === 1, 5_000, 'the list change of B to reach A');
       expect(await a.app.get(McpRegistry).has('tools', 'added_on_b')).toBe(true);
@@ -142,11 +158,17 @@ describe.each(ADAPTERS)('Redis event bus across two replicas (%s)', (adapter) =>
     const garbage = [
       'not json',
       JSON.stringify({ origin: 'x', event: { type: 'resourceUpdated', uri: 42 } }),
-      JSON.stringify({ origin: 'x', event: { type: 'resourceUpdated', uri: 'config://app', audience: { principals: 'everyone' } } }),
+      JSON.stringify({
+        origin: 'x',
+        event: { type: 'resourceUpdated', uri: 'config://app', audience: { principals: 'everyone' } },
+      }),
       JSON.stringify({ origin: 'x', event: { type: 'dropDatabase' } }),
     ];
     for (const message of garbage) await probe.publish(channel, message);
-    await probe.publish(channel, JSON.stringify({ origin: 'elsewhere', event: { type: 'resourceUpdated', uri: 'config://app' } }));
+    await probe.publish(
+      channel,
+      JSON.stringify({ origin: 'elsewhere', event: { type: 'resourceUpdated', uri: 'config://app' } }),
+    );
     await until(() => count(onB, `${UPDATED} config://app`) === 1, 5_000, 'the well-formed message');
     expect(bus.droppedMessages - dropped).toBe(garbage.length);
     expect(onB.seen).toEqual([`${UPDATED} config://app`]);
@@ -157,9 +179,18 @@ describe.each(ADAPTERS)('Redis event bus across two replicas (%s)', (adapter) =>
     const onB = await listener(b, { resourceSubscriptions: ['config://app'] });
     const bus = b.app.get(RedisEventBus);
     const dropped = bus.droppedMessages;
-    const hostile = ['config://app/\u001b]52;c;aGVsbG8=\u0007', 'config://app/\u0000nul', 'config://app/line\r\nbreak', 'config://app/with space'];
-    for (const uri of hostile) await probe.publish(channel, JSON.stringify({ origin: 'elsewhere', event: { type: 'resourceUpdated', uri } }));
-    await probe.publish(channel, JSON.stringify({ origin: 'elsewhere', event: { type: 'resourceUpdated', uri: 'config://app/fine' } }));
+    const hostile = [
+      'config://app/\u001b]52;c;aGVsbG8=\u0007',
+      'config://app/\u0000nul',
+      'config://app/line\r\nbreak',
+      'config://app/with space',
+    ];
+    for (const uri of hostile)
+      await probe.publish(channel, JSON.stringify({ origin: 'elsewhere', event: { type: 'resourceUpdated', uri } }));
+    await probe.publish(
+      channel,
+      JSON.stringify({ origin: 'elsewhere', event: { type: 'resourceUpdated', uri: 'config://app/fine' } }),
+    );
     await until(() => count(onB, `${UPDATED} config://app/fine`) === 1, 5_000, 'the well-formed message');
     expect(bus.droppedMessages - dropped).toBe(hostile.length);
     expect(onB.seen).toEqual([`${UPDATED} config://app/fine`]);
@@ -178,12 +209,19 @@ describe.each(ADAPTERS)('Redis event bus across two replicas (%s)', (adapter) =>
     // Published while Redis is down: the call answers, and A's own listener hears it.
     const during = await caller.callTool({ name: 'touch', arguments: { uri: 'file:///project/dir/during.txt' } });
     expect(during.content).toEqual([{ type: 'text', text: 'touched file:///project/dir/during.txt' }]);
-    await until(() => count(onA, `${UPDATED} file:///project/dir/during.txt`) === 1, 5_000, 'A to hear its own publish');
+    await until(
+      () => count(onA, `${UPDATED} file:///project/dir/during.txt`) === 1,
+      5_000,
+      'A to hear its own publish',
+    );
 
     await redis.start();
     // B's subscriber is back: everything B's stream follows is reported as changed.
     await until(
-      () => count(onB, TOOLS_CHANGED) >= 1 && count(onB, `${UPDATED} config://app`) >= 1 && count(onB, `${UPDATED} file:///project/dir`) >= 1,
+      () =>
+        count(onB, TOOLS_CHANGED) >= 1 &&
+        count(onB, `${UPDATED} config://app`) >= 1 &&
+        count(onB, `${UPDATED} file:///project/dir`) >= 1,
       15_000,
       `the resync on B (heard: ${JSON.stringify(onB.seen)})`,
     );
@@ -191,7 +229,8 @@ describe.each(ADAPTERS)('Redis event bus across two replicas (%s)', (adapter) =>
     const after = `${UPDATED} file:///project/dir/after.txt`;
     const deadline = Date.now() + 15_000;
     while (count(onB, after) === 0) {
-      if (Date.now() > deadline) throw new Error(`a publish on A after the restart never reached B (heard: ${JSON.stringify(onB.seen)})`);
+      if (Date.now() > deadline)
+        throw new Error(`a publish on A after the restart never reached B (heard: ${JSON.stringify(onB.seen)})`);
       await caller.callTool({ name: 'touch', arguments: { uri: 'file:///project/dir/after.txt' } });
       await sleep(100);
     }

@@ -36,7 +36,11 @@ describe.each(ADAPTERS)('events on Redis: replicas as processes (%s)', (adapter)
   };
   /** Emits `incident.opened` from `replica` through its `emit_incident` tool. */
   async function emitFrom(replica: ForkedServer, id: string, service: string, eventId: string): Promise<void> {
-    const response = await mcpPost(replica.url, { method: 'tools/call', params: { name: 'emit_incident', arguments: { id, service, eventId } }, meta: requestMeta() });
+    const response = await mcpPost(replica.url, {
+      method: 'tools/call',
+      params: { name: 'emit_incident', arguments: { id, service, eventId } },
+      meta: requestMeta(),
+    });
     expect(response.text).toContain(`emitted ${eventId}`);
   }
   /**
@@ -48,7 +52,10 @@ describe.each(ADAPTERS)('events on Redis: replicas as processes (%s)', (adapter)
     await untilAsync(
       async () => {
         const jobs = await queue.getJobs(['completed'], 0, 200);
-        const job = jobs.find((candidate) => candidate.data?.webhookId === eventId && candidate.data?.attempt === attempt && candidate.processedBy);
+        const job = jobs.find(
+          (candidate) =>
+            candidate.data?.webhookId === eventId && candidate.data?.attempt === attempt && candidate.processedBy,
+        );
         pid = job ? Number(job.processedBy!.split(':').at(-1)) : undefined;
         return pid !== undefined;
       },
@@ -56,7 +63,9 @@ describe.each(ADAPTERS)('events on Redis: replicas as processes (%s)', (adapter)
       `the job of attempt ${attempt} of ${eventId}`,
     ).catch(async (error: Error) => {
       const jobs = await queue.getJobs(['completed', 'active', 'delayed', 'failed', 'wait'], 0, 200);
-      throw new Error(`${error.message}: ${JSON.stringify(jobs.map((job) => [job.data?.webhookId, job.data?.attempt, job.processedBy, job.finishedOn]))}`);
+      throw new Error(
+        `${error.message}: ${JSON.stringify(jobs.map((job) => [job.data?.webhookId, job.data?.attempt, job.processedBy, job.finishedOn]))}`,
+      );
     });
     return pid!;
   }
@@ -68,7 +77,9 @@ describe.each(ADAPTERS)('events on Redis: replicas as processes (%s)', (adapter)
     queueConnection = new Redis(redis.url, { maxRetriesPerRequest: null });
     queueConnection.on('error', () => undefined);
     queue = new Queue('webhooks', { connection: queueConnection, prefix });
-    replicas = await Promise.all([0, 1, 2].map(() => forkFixtureServer(FIXTURE, [redis.url, prefix, adapter, String(RETRY_BASE_MS)])));
+    replicas = await Promise.all(
+      [0, 1, 2].map(() => forkFixtureServer(FIXTURE, [redis.url, prefix, adapter, String(RETRY_BASE_MS)])),
+    );
   }, 90_000);
   afterEach(async () => {
     for (const started of receivers.splice(0)) await started.close();
@@ -84,22 +95,47 @@ describe.each(ADAPTERS)('events on Redis: replicas as processes (%s)', (adapter)
   it('E-16, E-50: a poll cursor taken on replica A resumes on replica C: events emitted on B and C, nothing lost or repeated', async () => {
     const [a, b, c] = replicas;
     const args = { service: 'across' };
-    const start = resultOf(await eventsPost(a.url, 'events/poll', { name: 'incident.opened', arguments: args, cursor: null }));
-    for (const [index, replica] of [b, c, b, c, b].entries()) await emitFrom(replica, `X-${index}`, 'across', `evt_across_${index}`);
+    const start = resultOf(
+      await eventsPost(a.url, 'events/poll', { name: 'incident.opened', arguments: args, cursor: null }),
+    );
+    for (const [index, replica] of [b, c, b, c, b].entries())
+      await emitFrom(replica, `X-${index}`, 'across', `evt_across_${index}`);
     await emitFrom(a, 'X-other', 'elsewhere', 'evt_elsewhere');
-    const first = resultOf(await eventsPost(c.url, 'events/poll', { name: 'incident.opened', arguments: args, cursor: start.cursor, maxEvents: 2 }));
+    const first = resultOf(
+      await eventsPost(c.url, 'events/poll', {
+        name: 'incident.opened',
+        arguments: args,
+        cursor: start.cursor,
+        maxEvents: 2,
+      }),
+    );
     expect(first).toMatchObject({ truncated: false, hasMore: true });
-    const second = resultOf(await eventsPost(b.url, 'events/poll', { name: 'incident.opened', arguments: args, cursor: first.cursor }));
+    const second = resultOf(
+      await eventsPost(b.url, 'events/poll', { name: 'incident.opened', arguments: args, cursor: first.cursor }),
+    );
     expect(second).toMatchObject({ truncated: false, hasMore: false });
     const ids = [...first.events, ...second.events].map((event: { eventId: string }) => event.eventId);
     expect(ids).toEqual([0, 1, 2, 3, 4].map((index) => `evt_across_${index}`));
-    const after = resultOf(await eventsPost(a.url, 'events/poll', { name: 'incident.opened', arguments: args, cursor: second.cursor }));
+    const after = resultOf(
+      await eventsPost(a.url, 'events/poll', { name: 'incident.opened', arguments: args, cursor: second.cursor }),
+    );
     expect(after.events).toEqual([]);
   });
 
   it('E-42, E-43: a receiver answering 500 three times then 200 gets the event acknowledged once; every attempt has the same webhook-id and body', async () => {
     const target = await receiver();
-    resultOf(await eventsPost(replicas[1].url, 'events/subscribe', { name: 'incident.opened', arguments: { service: 'thrice' }, delivery: { url: target.url, secret: target.secret } }, 'alice'));
+    resultOf(
+      await eventsPost(
+        replicas[1].url,
+        'events/subscribe',
+        {
+          name: 'incident.opened',
+          arguments: { service: 'thrice' },
+          delivery: { url: target.url, secret: target.secret },
+        },
+        'alice',
+      ),
+    );
     target.respondWith(500, 500, 500);
     await emitFrom(replicas[0], 'T-1', 'thrice', 'evt_thrice');
     await until(() => target.events.some((event) => event.status === 200), 20_000, 'the acknowledged attempt');
@@ -113,7 +149,18 @@ describe.each(ADAPTERS)('events on Redis: replicas as processes (%s)', (adapter)
   it('kill -9 of the replica that made a failed attempt: its pending retry is made by another replica, once', async () => {
     const target = await receiver();
     const subscriber = live()[0];
-    resultOf(await eventsPost(subscriber.url, 'events/subscribe', { name: 'incident.opened', arguments: { service: 'orphan' }, delivery: { url: target.url, secret: target.secret } }, 'alice'));
+    resultOf(
+      await eventsPost(
+        subscriber.url,
+        'events/subscribe',
+        {
+          name: 'incident.opened',
+          arguments: { service: 'orphan' },
+          delivery: { url: target.url, secret: target.secret },
+        },
+        'alice',
+      ),
+    );
     target.respondWith(500);
     await emitFrom(subscriber, 'O-1', 'orphan', 'evt_orphan');
     await until(() => target.events.length === 1, 5_000, 'the first (failed) attempt');

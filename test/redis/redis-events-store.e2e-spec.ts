@@ -28,14 +28,17 @@ describe('the events extension on Redis: stores against a real redis-server', ()
   async function replicas(count: number, prefix = `events-store-${++prefixes}`): Promise<TestingModule[]> {
     const opened: TestingModule[] = [];
     for (let index = 0; index < count; index++) {
-      const moduleRef = await Test.createTestingModule({ imports: [McpRedisModule.forRoot({ url: redis.url, keyPrefix: prefix, commandTimeoutMs: 1_000 })] }).compile();
+      const moduleRef = await Test.createTestingModule({
+        imports: [McpRedisModule.forRoot({ url: redis.url, keyPrefix: prefix, commandTimeoutMs: 1_000 })],
+      }).compile();
       await moduleRef.init();
       opened.push(moduleRef);
       modules.push(moduleRef);
     }
     return opened;
   }
-  const logs = async (count: number, prefix?: string) => (await replicas(count, prefix)).map((moduleRef) => moduleRef.get(RedisEventStore));
+  const logs = async (count: number, prefix?: string) =>
+    (await replicas(count, prefix)).map((moduleRef) => moduleRef.get(RedisEventStore));
 
   beforeAll(async () => {
     redis = await startRedisServer();
@@ -54,11 +57,16 @@ describe('the events extension on Redis: stores against a real redis-server', ()
       const [a, b] = await logs(2);
       const start = await a.head('incident.opened');
       const positions: string[] = [];
-      for (let index = 1; index <= 5; index++) positions.push((await (index % 2 ? a : b).append(occurrence('incident.opened', `e${index}`), RETENTION))!);
+      for (let index = 1; index <= 5; index++)
+        positions.push((await (index % 2 ? a : b).append(occurrence('incident.opened', `e${index}`), RETENTION))!);
       expect([...positions].sort()).toEqual(positions);
       expect(positions[0] > start).toBe(true);
       expect(await b.head('incident.opened')).toBe(positions[4]);
-      const first = await b.read('incident.opened', { position: start, inclusive: false }, { limit: 3, retention: RETENTION });
+      const first = await b.read(
+        'incident.opened',
+        { position: start, inclusive: false },
+        { limit: 3, retention: RETENTION },
+      );
       expect(first.events.map((logged) => logged.event.eventId)).toEqual(['e1', 'e2', 'e3']);
       expect(first).toMatchObject({ truncated: false, more: true, next: { position: positions[2], inclusive: false } });
       const rest = await a.read('incident.opened', first.next, { limit: 10, retention: RETENTION });
@@ -67,10 +75,17 @@ describe('the events extension on Redis: stores against a real redis-server', ()
       const none = await b.read('incident.opened', rest.next, { limit: 10, retention: RETENTION });
       expect(none).toMatchObject({ events: [], truncated: false, more: false, next: rest.next });
       // Inclusive (a webhook watermark naming an event still in flight): that event again.
-      const at = await b.read('incident.opened', { position: positions[3], inclusive: true }, { limit: 10, retention: RETENTION });
+      const at = await b.read(
+        'incident.opened',
+        { position: positions[3], inclusive: true },
+        { limit: 10, retention: RETENTION },
+      );
       expect(at.events.map((logged) => logged.event.eventId)).toEqual(['e4', 'e5']);
       // Each type has a log of its own.
-      expect((await a.read('deploy.finished', { position: start, inclusive: false }, { limit: 10, retention: RETENTION })).events).toEqual([]);
+      expect(
+        (await a.read('deploy.finished', { position: start, inclusive: false }, { limit: 10, retention: RETENTION }))
+          .events,
+      ).toEqual([]);
     });
 
     it('keeps at most maxEvents: a position before what was trimmed reads truncated, from the oldest kept', async () => {
@@ -83,12 +98,16 @@ describe('the events extension on Redis: stores against a real redis-server', ()
       expect(read.truncated).toBe(true);
       expect(read.events.map((logged) => logged.event.eventId)).toEqual(['e4', 'e5', 'e6']);
       // From the oldest kept, nothing was missed.
-      const after = await log.read('t', { position: read.events[0].position!, inclusive: false }, { limit: 10, retention });
+      const after = await log.read(
+        't',
+        { position: read.events[0].position!, inclusive: false },
+        { limit: 10, retention },
+      );
       expect(after).toMatchObject({ truncated: false });
       expect(after.events.map((logged) => logged.event.eventId)).toEqual(['e5', 'e6']);
     });
 
-    it('keeps the replay window (trimmed by the ids\' time on Redis) and skips what maxAgeMs excludes: both truncated', async () => {
+    it("keeps the replay window (trimmed by the ids' time on Redis) and skips what maxAgeMs excludes: both truncated", async () => {
       const [log] = await logs(1);
       const retention = { windowMs: 300, maxEvents: 100 };
       const start = await log.head('w');
@@ -102,7 +121,11 @@ describe('the events extension on Redis: stores against a real redis-server', ()
       const from = await log.head('m');
       await log.append(occurrence('m', 'm1', Date.now() - 5_000), roomy);
       await log.append(occurrence('m', 'm2'), roomy);
-      const recent = await log.read('m', { position: from, inclusive: false }, { limit: 10, notBefore: Date.now() - 1_000, retention: roomy });
+      const recent = await log.read(
+        'm',
+        { position: from, inclusive: false },
+        { limit: 10, notBefore: Date.now() - 1_000, retention: roomy },
+      );
       expect(recent.truncated).toBe(true);
       expect(recent.events.map((logged) => logged.event.eventId)).toEqual(['m2']);
     });
@@ -123,7 +146,9 @@ describe('the events extension on Redis: stores against a real redis-server', ()
       expect(foreign.truncated).toBe(true);
       expect(foreign.events.map((logged) => logged.event.eventId)).toEqual(['elsewhere']);
       for (const junk of ['', 'nonsense', 'ffffffffffff:99999999999999999999-0']) {
-        expect((await log.read('g', { position: junk, inclusive: false }, { limit: 10, retention: RETENTION })).truncated).toBe(true);
+        expect(
+          (await log.read('g', { position: junk, inclusive: false }, { limit: 10, retention: RETENTION })).truncated,
+        ).toBe(true);
       }
     });
 
@@ -133,7 +158,8 @@ describe('the events extension on Redis: stores against a real redis-server', ()
       const stops = [a.subscribe((logged) => heard.a.push(logged)), b.subscribe((logged) => heard.b.push(logged))];
       await Promise.all([a.onApplicationBootstrap(), b.onApplicationBootstrap()]);
       const appended: Array<string | null> = [];
-      for (let index = 0; index < 20; index++) appended.push(await (index % 2 ? a : b).append(occurrence('live', `l${index}`), RETENTION));
+      for (let index = 0; index < 20; index++)
+        appended.push(await (index % 2 ? a : b).append(occurrence('live', `l${index}`), RETENTION));
       appended.push(await a.append(occurrence('live.only', 'nothing-kept'), undefined));
       await until(() => heard.a.length === 21 && heard.b.length === 21, 3_000, 'every replica to hear every append');
       for (const side of [heard.a, heard.b]) {
@@ -161,7 +187,10 @@ describe('the events extension on Redis: stores against a real redis-server', ()
   });
 
   describe('RedisWebhookSubscriptionStore', () => {
-    const subscription = (key: string, overrides: Partial<McpWebhookSubscriptionRecord> = {}): McpWebhookSubscriptionRecord => ({
+    const subscription = (
+      key: string,
+      overrides: Partial<McpWebhookSubscriptionRecord> = {},
+    ): McpWebhookSubscriptionRecord => ({
       key,
       id: `sub_${key.slice(0, 8)}`,
       incarnation: 'inc-1',
@@ -176,7 +205,8 @@ describe('the events extension on Redis: stores against a real redis-server', ()
       ...overrides,
     });
     const keyOf = (digit: string) => digit.repeat(64);
-    const stores = async (count: number) => (await replicas(count)).map((moduleRef) => moduleRef.get(RedisWebhookSubscriptionStore));
+    const stores = async (count: number) =>
+      (await replicas(count)).map((moduleRef) => moduleRef.get(RedisWebhookSubscriptionStore));
 
     it('a subscription put on one replica is seen on another, exactly as stored, expiring in Redis at its refreshBefore', async () => {
       const [a, b] = await stores(2);

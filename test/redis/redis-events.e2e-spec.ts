@@ -29,12 +29,16 @@ describe.each(ADAPTERS)('events on Redis across two replicas (%s)', (adapter) =>
     receivers.push(started);
     return started;
   };
-  const emit = (replica: RunningApp, data: object, eventId?: string) => replica.app.get(McpEvents).emit('incident.opened', { ...INCIDENT, ...data }, eventId ? { eventId } : {});
+  const emit = (replica: RunningApp, data: object, eventId?: string) =>
+    replica.app.get(McpEvents).emit('incident.opened', { ...INCIDENT, ...data }, eventId ? { eventId } : {});
 
   beforeAll(async () => {
     redis = await startRedisServer();
     raw = new Redis(redis.url);
-    const replica = () => startApp(adapter, { imports: [RedisEventsReplicaModule.forRoot({ url: redis.url, keyPrefix: prefix, commandTimeoutMs: 1_000 })] });
+    const replica = () =>
+      startApp(adapter, {
+        imports: [RedisEventsReplicaModule.forRoot({ url: redis.url, keyPrefix: prefix, commandTimeoutMs: 1_000 })],
+      });
     [a, b] = await Promise.all([replica(), replica()]);
   });
   afterEach(async () => {
@@ -48,20 +52,40 @@ describe.each(ADAPTERS)('events on Redis across two replicas (%s)', (adapter) =>
 
   it('E-16, E-19: a poll cursor taken on A resumes on B with nothing lost or repeated, events emitted on either', async () => {
     const args = { service: 'poll-shared' };
-    const start = resultOf(await eventsPost(a.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: args, cursor: null }));
+    const start = resultOf(
+      await eventsPost(a.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: args, cursor: null }),
+    );
     await emit(a, { id: 'P-1', service: 'poll-shared' }, 'evt_p1');
     await emit(b, { id: 'P-2', service: 'poll-shared' }, 'evt_p2');
     await emit(a, { id: 'P-x', service: 'someone-else' }, 'evt_px');
-    const first = resultOf(await eventsPost(b.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: args, cursor: start.cursor, maxEvents: 1 }));
+    const first = resultOf(
+      await eventsPost(b.mcpUrl, 'events/poll', {
+        name: 'incident.opened',
+        arguments: args,
+        cursor: start.cursor,
+        maxEvents: 1,
+      }),
+    );
     expect(first).toMatchObject({ truncated: false, hasMore: true });
     expect(first.events.map((event: { eventId: string }) => event.eventId)).toEqual(['evt_p1']);
-    const second = resultOf(await eventsPost(a.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: args, cursor: first.cursor }));
+    const second = resultOf(
+      await eventsPost(a.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: args, cursor: first.cursor }),
+    );
     expect(second.events.map((event: { eventId: string }) => event.eventId)).toEqual(['evt_p2']);
     expect(second.truncated).toBe(false);
-    const third = resultOf(await eventsPost(b.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: args, cursor: second.cursor }));
+    const third = resultOf(
+      await eventsPost(b.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: args, cursor: second.cursor }),
+    );
     expect(third.events).toEqual([]);
     // The cursor stays bound to its subscription on every replica.
-    errorOf(await eventsPost(b.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: { service: 'other' }, cursor: second.cursor }), -32602);
+    errorOf(
+      await eventsPost(b.mcpUrl, 'events/poll', {
+        name: 'incident.opened',
+        arguments: { service: 'other' },
+        cursor: second.cursor,
+      }),
+      -32602,
+    );
   });
 
   it('E-21, E-22: a push stream on B hears what A and B emit, once each and in log order; a stream resumed on A from its cursor misses nothing', async () => {
@@ -74,10 +98,17 @@ describe.each(ADAPTERS)('events on Redis across two replicas (%s)', (adapter) =>
       await emit(a, { id: 'S-3', service: 'push-shared' }, 'evt_s3');
       const heard = [await stream.nextEvent(), await stream.nextEvent(), await stream.nextEvent()];
       expect(heard.map((event) => event.eventId)).toEqual(['evt_s1', 'evt_s2', 'evt_s3']);
-      const resumed = await other.streamEvents('incident.opened', { service: 'push-shared' }, { cursor: heard[0].cursor });
+      const resumed = await other.streamEvents(
+        'incident.opened',
+        { service: 'push-shared' },
+        { cursor: heard[0].cursor },
+      );
       try {
         expect(resumed.active.truncated).toBe(false);
-        expect([(await resumed.nextEvent()).eventId, (await resumed.nextEvent()).eventId]).toEqual(['evt_s2', 'evt_s3']);
+        expect([(await resumed.nextEvent()).eventId, (await resumed.nextEvent()).eventId]).toEqual([
+          'evt_s2',
+          'evt_s3',
+        ]);
       } finally {
         await resumed.close();
       }
@@ -90,7 +121,11 @@ describe.each(ADAPTERS)('events on Redis across two replicas (%s)', (adapter) =>
 
   it('E-30, E-31, E-37, E-41: a webhook subscribed on A gets an event emitted on B, signed; a refresh on B finds the same subscription; an unsubscribe on B stops it', async () => {
     const target = await receiver();
-    const params = { name: 'incident.opened', arguments: { service: 'hook-shared' }, delivery: { url: target.url, secret: target.secret } };
+    const params = {
+      name: 'incident.opened',
+      arguments: { service: 'hook-shared' },
+      delivery: { url: target.url, secret: target.secret },
+    };
     const created = resultOf(await eventsPost(a.mcpUrl, 'events/subscribe', params, 'alice'));
     expect(created).not.toHaveProperty('deliveryStatus');
     await emit(b, { id: 'W-1', service: 'hook-shared' }, 'evt_w1');
@@ -100,16 +135,31 @@ describe.each(ADAPTERS)('events on Redis across two replicas (%s)', (adapter) =>
     expect(delivery.headers['x-mcp-subscription-id']).toBe(created.id);
     expect(delivery.json).toMatchObject({ eventId: 'evt_w1', data: { incidentId: 'W-1' }, cursor: expect.any(String) });
     // Its cursor polls on either replica.
-    const polled = resultOf(await eventsPost(a.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: { service: 'hook-shared' }, cursor: delivery.json.cursor }));
+    const polled = resultOf(
+      await eventsPost(a.mcpUrl, 'events/poll', {
+        name: 'incident.opened',
+        arguments: { service: 'hook-shared' },
+        cursor: delivery.json.cursor,
+      }),
+    );
     expect(polled.events).toEqual([]);
     await untilAsync(
-      async () => resultOf(await eventsPost(b.mcpUrl, 'events/subscribe', params, 'alice')).deliveryStatus?.lastDeliveryAt !== undefined,
+      async () =>
+        resultOf(await eventsPost(b.mcpUrl, 'events/subscribe', params, 'alice')).deliveryStatus?.lastDeliveryAt !==
+        undefined,
       3_000,
       'the delivery recorded on the shared subscription',
     );
     const refreshed = resultOf(await eventsPost(b.mcpUrl, 'events/subscribe', params, 'alice'));
     expect(refreshed).toMatchObject({ id: created.id, deliveryStatus: { active: true, lastError: null } });
-    resultOf(await eventsPost(b.mcpUrl, 'events/unsubscribe', { name: 'incident.opened', arguments: { service: 'hook-shared' }, delivery: { url: target.url } }, 'alice'));
+    resultOf(
+      await eventsPost(
+        b.mcpUrl,
+        'events/unsubscribe',
+        { name: 'incident.opened', arguments: { service: 'hook-shared' }, delivery: { url: target.url } },
+        'alice',
+      ),
+    );
     await emit(a, { id: 'W-2', service: 'hook-shared' }, 'evt_w2');
     await sleep(300);
     expect(target.events.map((event) => event.json.eventId)).toEqual(['evt_w1']);
@@ -117,7 +167,18 @@ describe.each(ADAPTERS)('events on Redis across two replicas (%s)', (adapter) =>
 
   it('E-39, E-42, E-43: a receiver answering 500 three times then 200 gets the event acknowledged once, every attempt with the same webhook-id and body', async () => {
     const target = await receiver();
-    resultOf(await eventsPost(b.mcpUrl, 'events/subscribe', { name: 'incident.opened', arguments: { service: 'flaky' }, delivery: { url: target.url, secret: target.secret } }, 'alice'));
+    resultOf(
+      await eventsPost(
+        b.mcpUrl,
+        'events/subscribe',
+        {
+          name: 'incident.opened',
+          arguments: { service: 'flaky' },
+          delivery: { url: target.url, secret: target.secret },
+        },
+        'alice',
+      ),
+    );
     target.respondWith(500, 500, 500);
     await emit(a, { id: 'F-1', service: 'flaky' }, 'evt_flaky');
     await until(() => target.events.some((event) => event.status === 200), 10_000, 'the acknowledged attempt');
@@ -130,20 +191,37 @@ describe.each(ADAPTERS)('events on Redis across two replicas (%s)', (adapter) =>
 
   it('E-19, E-28, E-29, E-14: bad input on Redis-backed replicas is a clear -32602 and nothing is stored: tampered, foreign and expired cursors, bad secrets, plain-http callbacks, oversized arguments', async () => {
     const args = { service: 'bad-input' };
-    const poll = (replica: RunningApp, cursor: unknown) => eventsPost(replica.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: args, cursor });
+    const poll = (replica: RunningApp, cursor: unknown) =>
+      eventsPost(replica.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: args, cursor });
     const { cursor } = resultOf(await poll(a, null));
     const tampered = `${cursor.slice(0, -4)}${cursor.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;
     expect(errorOf(await poll(b, tampered), -32602).data?.reason).toBeDefined();
     // A cursor another server sealed (its own requestState keys) is foreign here.
-    const other = await startApp(adapter, { imports: [RedisEventsReplicaModule.forRoot({ url: redis.url, keyPrefix: `${prefix}-other`, commandTimeoutMs: 1_000 }, { requestState: { keys: [Buffer.alloc(32, 3).toString('base64')] } })] });
+    const other = await startApp(adapter, {
+      imports: [
+        RedisEventsReplicaModule.forRoot(
+          { url: redis.url, keyPrefix: `${prefix}-other`, commandTimeoutMs: 1_000 },
+          { requestState: { keys: [Buffer.alloc(32, 3).toString('base64')] } },
+        ),
+      ],
+    });
     try {
-      const foreign = resultOf(await eventsPost(other.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: args, cursor: null })).cursor;
+      const foreign = resultOf(
+        await eventsPost(other.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: args, cursor: null }),
+      ).cursor;
       errorOf(await poll(a, foreign), -32602);
     } finally {
       await closeReplica(other);
     }
     // Expired: a replica with a short cursorTtlMs on the same log refuses the cursor once it is older.
-    const strict = await startApp(adapter, { imports: [RedisEventsReplicaModule.forRoot({ url: redis.url, keyPrefix: prefix, commandTimeoutMs: 1_000 }, { events: { cursorTtlMs: 100 } })] });
+    const strict = await startApp(adapter, {
+      imports: [
+        RedisEventsReplicaModule.forRoot(
+          { url: redis.url, keyPrefix: prefix, commandTimeoutMs: 1_000 },
+          { events: { cursorTtlMs: 100 } },
+        ),
+      ],
+    });
     try {
       await sleep(200);
       expect(errorOf(await poll(strict, cursor), -32602).data?.reason).toMatch(/^expired/);
@@ -153,8 +231,17 @@ describe.each(ADAPTERS)('events on Redis across two replicas (%s)', (adapter) =>
     const before = (await raw.keys(`${prefix}:events:wh:sub:*`)).length;
     const target = await receiver();
     const subscribe = (delivery: Record<string, unknown>, subscriptionArgs: Record<string, unknown> = args) =>
-      eventsPost(a.mcpUrl, 'events/subscribe', { name: 'incident.opened', arguments: subscriptionArgs, delivery }, 'alice');
-    for (const secret of ['whsec_short', `whsec_${Buffer.alloc(23, 1).toString('base64')}`, Buffer.alloc(32, 1).toString('base64')]) {
+      eventsPost(
+        a.mcpUrl,
+        'events/subscribe',
+        { name: 'incident.opened', arguments: subscriptionArgs, delivery },
+        'alice',
+      );
+    for (const secret of [
+      'whsec_short',
+      `whsec_${Buffer.alloc(23, 1).toString('base64')}`,
+      Buffer.alloc(32, 1).toString('base64'),
+    ]) {
       const refused = errorOf(await subscribe({ url: target.url, secret }), -32602);
       expect(JSON.stringify(refused)).not.toContain(secret);
     }
@@ -169,7 +256,17 @@ describe.each(ADAPTERS)('events on Redis across two replicas (%s)', (adapter) =>
   it('E-34, E-58: a webhook secret is never in Redis in clear; subscriptions expire in Redis at refreshBefore', async () => {
     const target = await receiver();
     const granted = resultOf(
-      await eventsPost(a.mcpUrl, 'events/subscribe', { name: 'incident.opened', arguments: { service: 'at-rest' }, delivery: { url: target.url, secret: target.secret }, ttlMs: 120_000 }, 'alice'),
+      await eventsPost(
+        a.mcpUrl,
+        'events/subscribe',
+        {
+          name: 'incident.opened',
+          arguments: { service: 'at-rest' },
+          delivery: { url: target.url, secret: target.secret },
+          ttlMs: 120_000,
+        },
+        'alice',
+      ),
     );
     const secret = target.secret.slice('whsec_'.length);
     const decoded = Buffer.from(secret, 'base64');
@@ -177,7 +274,16 @@ describe.each(ADAPTERS)('events on Redis across two replicas (%s)', (adapter) =>
     expect(keys.length).toBeGreaterThan(0);
     for (const key of keys) {
       const type = await raw.type(key);
-      const dump = type === 'string' ? await raw.get(key) : type === 'hash' ? JSON.stringify(await raw.hgetall(key)) : type === 'zset' ? JSON.stringify(await raw.zrange(key, '0', '-1')) : type === 'stream' ? JSON.stringify(await raw.xrange(key, '-', '+')) : '';
+      const dump =
+        type === 'string'
+          ? await raw.get(key)
+          : type === 'hash'
+            ? JSON.stringify(await raw.hgetall(key))
+            : type === 'zset'
+              ? JSON.stringify(await raw.zrange(key, '0', '-1'))
+              : type === 'stream'
+                ? JSON.stringify(await raw.xrange(key, '-', '+'))
+                : '';
       expect(dump).not.toContain(secret);
       expect(dump).not.toContain(decoded.toString('hex'));
       expect(dump).not.toContain('whsec_');

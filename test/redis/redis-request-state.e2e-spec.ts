@@ -119,7 +119,11 @@ describe.each(ADAPTERS)('single-use requestState on Redis across two replicas (%
   it('of two concurrent retries with one state on A and B, exactly one goes through', async () => {
     const state = await firstRound(a, 8);
     const answers = await Promise.all([retry(a, state, 8), retry(b, state, 8)]);
-    const outcomes = answers.map((answer) => ((answer.json as { result?: unknown }).result ? 'ok' : (answer.json as { error: { message: string } }).error.message));
+    const outcomes = answers.map((answer) =>
+      (answer.json as { result?: unknown }).result
+        ? 'ok'
+        : (answer.json as { error: { message: string } }).error.message,
+    );
     expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(1);
     expect(outcomes.find((outcome) => outcome !== 'ok')).toMatch(/already used/);
   });
@@ -128,7 +132,9 @@ describe.each(ADAPTERS)('single-use requestState on Redis across two replicas (%
     const states = [];
     for (const amount of [101, 102, 103, 104]) states.push(await firstRound(a, amount, 'carol'));
     for (const [index, amount] of [101, 102, 103].entries()) {
-      expect(textOf(expectResult(await retry(index % 2 ? a : b, states[index], amount, 'carol'), 'tools/call'))).toBe(`transferred ${amount}`);
+      expect(textOf(expectResult(await retry(index % 2 ? a : b, states[index], amount, 'carol'), 'tools/call'))).toBe(
+        `transferred ${amount}`,
+      );
     }
     const refused = await retry(b, states[3], 104, 'carol');
     const error = expectError(refused, 429, McpErrorCode.InternalError);
@@ -144,7 +150,14 @@ describe.each(ADAPTERS)('single-use requestState on Redis across two replicas (%
   it('checks what it is given: a bad id or expiry is -32602, an expired state is refused, never accepted', async () => {
     const store = a.app.get(RedisRequestStateStore);
     const future = Date.now() + 60_000;
-    for (const [stateId, expiresAt] of [['', future], ['x'.repeat(257), future], [42, future], ['ok-id', Number.NaN], ['ok-id', Infinity], ['ok-id', '1']] as const) {
+    for (const [stateId, expiresAt] of [
+      ['', future],
+      ['x'.repeat(257), future],
+      [42, future],
+      ['ok-id', Number.NaN],
+      ['ok-id', Infinity],
+      ['ok-id', '1'],
+    ] as const) {
       const error = await rejection(() => store.consume(stateId as string, expiresAt as number, 'p:alice'));
       expect(error, `${String(stateId).slice(0, 10)} ${String(expiresAt)}`).toBeInstanceOf(McpError);
       expect((error as McpError).code).toBe(McpErrorCode.InvalidParams);

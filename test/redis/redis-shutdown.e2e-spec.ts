@@ -15,14 +15,21 @@ import { sleep } from '../support/wait.util.js';
  * connection closed). No assertion is on speed: each wait is a generous bound whose expiry means "hung".
  */
 
-const TASKS_META = requestMeta({ 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } });
+const TASKS_META = requestMeta({
+  'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+});
 /** Long enough to tell "slow" from "hung" on a loaded machine. */
 const EXIT_BOUND_MS = 20_000;
 const CLOSE_BOUND_MS = 15_000;
 
 /** Starts a task of `tool` on `url` as `user`, and returns its id. */
 async function startTask(url: URL, tool: string, args: Record<string, unknown>, user = 'alice'): Promise<string> {
-  const response = await mcpPost(url, { method: 'tools/call', params: { name: tool, arguments: args }, meta: TASKS_META, headers: { 'x-user': user } });
+  const response = await mcpPost(url, {
+    method: 'tools/call',
+    params: { name: tool, arguments: args },
+    meta: TASKS_META,
+    headers: { 'x-user': user },
+  });
   const taskId = (response.json as { result?: { taskId?: string } }).result?.taskId;
   if (!taskId) throw new Error(`no task: ${response.status} ${response.text}`);
   return taskId;
@@ -33,7 +40,12 @@ async function settled(url: URL, taskId: string, timeoutMs = 10_000, user = 'ali
   let status = '';
   await eventually(
     async () => {
-      const response = await mcpPost(url, { method: 'tasks/get', params: { taskId }, meta: TASKS_META, headers: { 'x-user': user, 'mcp-name': taskId } });
+      const response = await mcpPost(url, {
+        method: 'tasks/get',
+        params: { taskId },
+        meta: TASKS_META,
+        headers: { 'x-user': user, 'mcp-name': taskId },
+      });
       status = String((response.json as { result?: { status?: string } }).result?.status);
       return status !== 'working' && status !== 'input_required';
     },
@@ -54,7 +66,9 @@ async function closeWithin(running: RunningApp, what: string): Promise<void> {
 
 /** Closes the replicas a failed test left open (bounded: one that hung is left as it is). */
 async function closeLeftOpen(replicas: RunningApp[]): Promise<void> {
-  await Promise.all(replicas.map((replica) => Promise.race([replica.close().catch(() => undefined), sleep(CLOSE_BOUND_MS)])));
+  await Promise.all(
+    replicas.map((replica) => Promise.race([replica.close().catch(() => undefined), sleep(CLOSE_BOUND_MS)])),
+  );
   replicas.length = 0;
 }
 
@@ -82,8 +96,12 @@ async function startChildReplica(redisUrl: string, keyPrefix: string): Promise<C
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (message: { ready?: number }) => (message.ready ? resolve(message.ready) : reject(new Error(`unexpected message ${JSON.stringify(message)}`))));
-    void exited.then(({ code, signal }) => reject(new Error(`the replica exited (${code ?? signal}) before it was ready: ${output}`)));
+    child.once('message', (message: { ready?: number }) =>
+      message.ready ? resolve(message.ready) : reject(new Error(`unexpected message ${JSON.stringify(message)}`)),
+    );
+    void exited.then(({ code, signal }) =>
+      reject(new Error(`the replica exited (${code ?? signal}) before it was ready: ${output}`)),
+    );
   });
   return { child, url: new URL(`http://127.0.0.1:${port}/mcp`), output: () => output, exited };
 }
@@ -100,7 +118,9 @@ async function stopsCleanly(replica: ChildReplica): Promise<void> {
   clearTimeout(timer);
   const closeResolved = replica.output().includes('closed');
   if (outcome === 'hung') {
-    expect.fail(`the replica did not exit within ${EXIT_BOUND_MS} ms of SIGTERM; app.close() ${closeResolved ? 'resolved' : 'never resolved'}. Its output:\n${replica.output()}`);
+    expect.fail(
+      `the replica did not exit within ${EXIT_BOUND_MS} ms of SIGTERM; app.close() ${closeResolved ? 'resolved' : 'never resolved'}. Its output:\n${replica.output()}`,
+    );
   }
   expect({ closeResolved, ...outcome }, replica.output()).toEqual({ closeResolved: true, code: 0, signal: null });
 }
@@ -188,7 +208,12 @@ describe('in-process replicas with task tools, closed after a Redis restart', ()
         replicas.push(await startApp(adapter, { imports: [module] }));
       }
       // A task runs to completion first: the worker, the producer and the subscriber are all in use.
-      expect(await settled(replicas[1].mcpUrl, await startTask(replicas[0].mcpUrl, 'long_job', { label: `restart-${round}`, ms: 20 }))).toBe('completed');
+      expect(
+        await settled(
+          replicas[1].mcpUrl,
+          await startTask(replicas[0].mcpUrl, 'long_job', { label: `restart-${round}`, ms: 20 }),
+        ),
+      ).toBe('completed');
       await redis.stop({ hard: round % 2 === 1 });
       await redis.start();
       if (waitForReconnect) await replicasReconnected(replicas);
@@ -227,7 +252,17 @@ describe.each(ADAPTERS)('a normal shutdown while Redis is up (%s)', (adapter) =>
 
   it('hands the round in flight of a closing replica back to the queue, where the other replica takes it at once', async () => {
     for (let index = 0; index < 2; index++) {
-      replicas.push(await startApp(adapter, { imports: [RedisTasksReplicaModule.forRoot({ url: redis.url, keyPrefix: `shutdown-handover-${adapter}`, commandTimeoutMs: 1_000 })] }));
+      replicas.push(
+        await startApp(adapter, {
+          imports: [
+            RedisTasksReplicaModule.forRoot({
+              url: redis.url,
+              keyPrefix: `shutdown-handover-${adapter}`,
+              commandTimeoutMs: 1_000,
+            }),
+          ],
+        }),
+      );
     }
     const probes = replicas.map((replica) => replica.app.get(ReplicaProbe));
     const taskId = await startTask(replicas[0].mcpUrl, 'long_job', { label: 'handover', ms: 600_000 });
@@ -236,9 +271,18 @@ describe.each(ADAPTERS)('a normal shutdown while Redis is up (%s)', (adapter) =>
     await closeWithin(replicas[leaving], 'the replica running the round');
     expect(probes[leaving].aborted.has('handover'), 'the closing replica aborted its round').toBe(true);
     // Well before the round's lock (30 s by default) could expire: the job went back to the queue.
-    await eventually(async () => probes[staying].started.has('handover'), 10_000, 'the other replica to take the round');
+    await eventually(
+      async () => probes[staying].started.has('handover'),
+      10_000,
+      'the other replica to take the round',
+    );
     const url = replicas[staying].mcpUrl;
-    await mcpPost(url, { method: 'tasks/cancel', params: { taskId }, meta: TASKS_META, headers: { 'x-user': 'alice', 'mcp-name': taskId } });
+    await mcpPost(url, {
+      method: 'tasks/cancel',
+      params: { taskId },
+      meta: TASKS_META,
+      headers: { 'x-user': 'alice', 'mcp-name': taskId },
+    });
     expect(await settled(url, taskId)).toBe('cancelled');
     await closeWithin(replicas[staying], 'the other replica');
     replicas.length = 0;
@@ -246,11 +290,18 @@ describe.each(ADAPTERS)('a normal shutdown while Redis is up (%s)', (adapter) =>
 
   it('closes every connection of each replica (CLIENT LIST shows none afterwards)', async () => {
     for (const name of ['replica-a', 'replica-b']) {
-      const module = RedisTasksReplicaModule.forRoot({ url: redis.url, keyPrefix: `shutdown-up-${adapter}`, commandTimeoutMs: 1_000, redis: { connectionName: name } });
+      const module = RedisTasksReplicaModule.forRoot({
+        url: redis.url,
+        keyPrefix: `shutdown-up-${adapter}`,
+        commandTimeoutMs: 1_000,
+        redis: { connectionName: name },
+      });
       replicas.push(await startApp(adapter, { imports: [module] }));
     }
     // Every kind of connection in use: commands, subscriber, the queue's producer, the worker and its blocking one.
-    expect(await settled(replicas[1].mcpUrl, await startTask(replicas[0].mcpUrl, 'long_job', { label: 'up', ms: 20 }))).toBe('completed');
+    expect(
+      await settled(replicas[1].mcpUrl, await startTask(replicas[0].mcpUrl, 'long_job', { label: 'up', ms: 20 })),
+    ).toBe('completed');
     const before = await replicaConnections();
     expect(before.filter((name) => name.includes('replica-a')).length, before.join(', ')).toBeGreaterThanOrEqual(3);
     expect(before.filter((name) => name.includes('replica-b')).length, before.join(', ')).toBeGreaterThanOrEqual(3);
@@ -263,7 +314,9 @@ describe.each(ADAPTERS)('a normal shutdown while Redis is up (%s)', (adapter) =>
       async () => (left = await replicaConnections()).length === 0,
       5_000,
       'the replicas’ connections to close',
-    ).catch(() => expect.fail(`connections left open after the replicas closed: ${left.join(', ')} (before: ${before.join(', ')})`));
+    ).catch(() =>
+      expect.fail(`connections left open after the replicas closed: ${left.join(', ')} (before: ${before.join(', ')})`),
+    );
     // Nothing reconnects afterwards either.
     await sleep(1_500);
     expect(await replicaConnections()).toEqual([]);

@@ -7,7 +7,9 @@ import { sleep } from '../support/wait.util.js';
 
 const FIXTURE = 'test/fixtures/redis-task-replica.fixture.ts';
 const PREFIX = 'failover-e2e';
-const TASKS_META = requestMeta({ 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } });
+const TASKS_META = requestMeta({
+  'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+});
 
 /**
  * Replicas in child processes (a worker killed with SIGKILL must really die), Redis with AOF on: a round whose
@@ -23,7 +25,11 @@ describe('task rounds survive their replica and a Redis restart', () => {
 
   /** Starts a task of `slow_count` through `replica` and returns its id. */
   async function start(replica: ForkedServer, label: string, ms: number): Promise<string> {
-    const response = await mcpPost(replica.url, { method: 'tools/call', params: { name: 'slow_count', arguments: { label, ms } }, meta: TASKS_META });
+    const response = await mcpPost(replica.url, {
+      method: 'tools/call',
+      params: { name: 'slow_count', arguments: { label, ms } },
+      meta: TASKS_META,
+    });
     const taskId = (response.json as { result?: { taskId?: string } }).result?.taskId;
     if (!taskId) throw new Error(`no task: ${response.status} ${response.text}`);
     return taskId;
@@ -36,9 +42,12 @@ describe('task rounds survive their replica and a Redis restart', () => {
     for (let turn = 0; Date.now() < deadline; turn++) {
       const replicasUp = live();
       const replica = replicasUp[turn % replicasUp.length];
-      const response = await mcpPost(replica.url, { method: 'tasks/get', params: { taskId }, meta: TASKS_META, headers: { 'mcp-name': taskId } }).catch(
-        (error: unknown) => ({ json: { error: String(error) } }),
-      );
+      const response = await mcpPost(replica.url, {
+        method: 'tasks/get',
+        params: { taskId },
+        meta: TASKS_META,
+        headers: { 'mcp-name': taskId },
+      }).catch((error: unknown) => ({ json: { error: String(error) } }));
       const result = (response.json as { result?: Record<string, unknown> }).result;
       last = response.json;
       if (result && result.status !== 'working' && result.status !== 'input_required') return result;
@@ -109,9 +118,12 @@ describe('task rounds survive their replica and a Redis restart', () => {
     const labels = ['restart-a', 'restart-b', 'restart-c'];
     // Each replica runs one round at a time: two run, one waits in the queue.
     const taskIds = [];
-    for (const [index, label] of labels.entries()) taskIds.push(await start(replicas[index % replicas.length], label, 2_500));
+    for (const [index, label] of labels.entries())
+      taskIds.push(await start(replicas[index % replicas.length], label, 2_500));
     const deadline = Date.now() + 10_000;
-    while ((await Promise.all(labels.map((label) => probe.llen(`test:runs:${label}`)))).filter((n) => n > 0).length < 2) {
+    while (
+      (await Promise.all(labels.map((label) => probe.llen(`test:runs:${label}`)))).filter((n) => n > 0).length < 2
+    ) {
       if (Date.now() > deadline) throw new Error('two rounds did not start');
       await sleep(50);
     }
@@ -119,7 +131,10 @@ describe('task rounds survive their replica and a Redis restart', () => {
     await redis.start();
     const tasks = await Promise.all(taskIds.map((taskId) => settle(taskId, 40_000)));
     for (const [index, task] of tasks.entries()) {
-      expect(task, labels[index]).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: `done ${labels[index]}` }] } });
+      expect(task, labels[index]).toMatchObject({
+        status: 'completed',
+        result: { content: [{ type: 'text', text: `done ${labels[index]}` }] },
+      });
       expect(await completions(labels[index]), labels[index]).toBe(1);
     }
   }, 70_000);

@@ -28,12 +28,27 @@ import { until, untilAsync } from '../support/wait.util.js';
 
 const KiB = 1024;
 const LIMIT = 64 * KiB;
-const TASKS_META = requestMeta({ 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } } });
+const TASKS_META = requestMeta({
+  'io.modelcontextprotocol/clientCapabilities': {
+    elicitation: { form: {} },
+    extensions: { 'io.modelcontextprotocol/tasks': {} },
+  },
+});
 const ALPHA = { clientId: 'svc-alpha', clientSecret: 'alpha-secret-0123456789' };
 
 /** A raw 2026-07-28 request that declares the tasks extension, with `headers` (caller). */
-function post(url: URL, method: string, params: Record<string, unknown>, headers: Record<string, string>): Promise<RawResponse> {
-  return mcpPost(url, { method, params, meta: TASKS_META, headers: { ...headers, ...(typeof params.taskId === 'string' && { 'mcp-name': params.taskId }) } });
+function post(
+  url: URL,
+  method: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string>,
+): Promise<RawResponse> {
+  return mcpPost(url, {
+    method,
+    params,
+    meta: TASKS_META,
+    headers: { ...headers, ...(typeof params.taskId === 'string' && { 'mcp-name': params.taskId }) },
+  });
 }
 
 let redis: RedisServer;
@@ -44,7 +59,10 @@ beforeAll(async () => {
   probe = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   probe.on('error', () => undefined);
   await probe.connect();
-  as = await startAuthorizationServer({ scopes: ['deploy:write', 'docs:read', AUDIT_SCOPE], confidentialClients: [ALPHA] });
+  as = await startAuthorizationServer({
+    scopes: ['deploy:write', 'docs:read', AUDIT_SCOPE],
+    confidentialClients: [ALPHA],
+  });
 });
 afterAll(async () => {
   probe?.disconnect();
@@ -60,34 +78,74 @@ describe.each(ADAPTERS)('task records on Redis (%s)', (adapter: AdapterName) => 
   const alice = { 'x-user': 'alice' };
   let running: RunningApp;
   beforeAll(async () => {
-    running = await startApp(adapter, { imports: [taskRecordsOnRedis({ url: redis.url, keyPrefix: prefix, commandTimeoutMs: 2_000 }, { tasks: { maxRecordBytes: LIMIT } })] });
+    running = await startApp(adapter, {
+      imports: [
+        taskRecordsOnRedis(
+          { url: redis.url, keyPrefix: prefix, commandTimeoutMs: 2_000 },
+          { tasks: { maxRecordBytes: LIMIT } },
+        ),
+      ],
+    });
   });
   afterAll(async () => {
     if (running) await closeReplica(running);
   });
 
-  const taskOf = async (taskId: string) => ((await post(running.mcpUrl, 'tasks/get', { taskId }, alice)).json as { result: Record<string, unknown> }).result;
+  const taskOf = async (taskId: string) =>
+    ((await post(running.mcpUrl, 'tasks/get', { taskId }, alice)).json as { result: Record<string, unknown> }).result;
 
   /** Checks the refusal of a record too large (HTTP 413, -32602). */
   function expectTooLarge(response: RawResponse): void {
     expect(response.status, response.text.slice(0, 300)).toBe(413);
-    expect(response.json).toMatchObject({ error: { code: -32602, data: { limit: LIMIT }, message: expect.stringContaining('tasks.maxRecordBytes') } });
+    expect(response.json).toMatchObject({
+      error: { code: -32602, data: { limit: LIMIT }, message: expect.stringContaining('tasks.maxRecordBytes') },
+    });
   }
 
   it('item 6: tools/call and tasks/update over the bound are refused with 413 -32602; the ended record in Redis keeps no arguments or answers', async () => {
-    expectTooLarge(await post(running.mcpUrl, 'tools/call', { name: 'keep_job', arguments: { pad: 'x'.repeat(LIMIT + KiB) } }, alice));
-    const created = await post(running.mcpUrl, 'tools/call', { name: 'keep_job', arguments: { ask: true, pad: 'y'.repeat(LIMIT / 4) } }, alice);
+    expectTooLarge(
+      await post(
+        running.mcpUrl,
+        'tools/call',
+        { name: 'keep_job', arguments: { pad: 'x'.repeat(LIMIT + KiB) } },
+        alice,
+      ),
+    );
+    const created = await post(
+      running.mcpUrl,
+      'tools/call',
+      { name: 'keep_job', arguments: { ask: true, pad: 'y'.repeat(LIMIT / 4) } },
+      alice,
+    );
     const taskId = (created.json as { result: { taskId: string } }).result.taskId;
     await untilAsync(async () => (await taskOf(taskId)).status === 'input_required', 10_000, 'the task to ask');
     const [key] = Object.keys((await taskOf(taskId)).inputRequests as object);
-    expectTooLarge(await post(running.mcpUrl, 'tasks/update', { taskId, inputResponses: { [key]: { action: 'accept', content: { note: 'z'.repeat(LIMIT) } } } }, alice));
+    expectTooLarge(
+      await post(
+        running.mcpUrl,
+        'tasks/update',
+        { taskId, inputResponses: { [key]: { action: 'accept', content: { note: 'z'.repeat(LIMIT) } } } },
+        alice,
+      ),
+    );
     expect((await taskOf(taskId)).status).toBe('input_required');
     expect(await rawRecord(prefix, taskId)).toContain('y'.repeat(LIMIT / 4));
-    const answered = await post(running.mcpUrl, 'tasks/update', { taskId, inputResponses: { [key]: { action: 'accept', content: { note: 'z'.repeat(KiB) } } } }, alice);
+    const answered = await post(
+      running.mcpUrl,
+      'tasks/update',
+      { taskId, inputResponses: { [key]: { action: 'accept', content: { note: 'z'.repeat(KiB) } } } },
+      alice,
+    );
     expect(answered.json).toMatchObject({ result: {} });
     await untilAsync(async () => (await taskOf(taskId)).status === 'completed', 10_000, 'the task to complete');
     const stored = JSON.parse((await rawRecord(prefix, taskId))!) as Record<string, unknown>;
-    expect(stored).toMatchObject({ status: 'completed', params: { name: 'keep_job' }, answers: {}, issuedKeys: [], result: { content: [{ text: `noted ${KiB} character(s)` }] } });
+    expect(stored).toMatchObject({
+      status: 'completed',
+      params: { name: 'keep_job' },
+      answers: {},
+      issuedKeys: [],
+      result: { content: [{ text: `noted ${KiB} character(s)` }] },
+    });
     expect(stored.params).not.toHaveProperty('arguments');
     expect(JSON.stringify(stored).length).toBeLessThan(2 * KiB);
   });
@@ -103,19 +161,29 @@ describe.each(ADAPTERS)('task access on Redis and BullMQ with real tokens (%s)',
   const tokens = new Map<string, string>();
 
   async function token(scope: string): Promise<string> {
-    if (!tokens.has(scope)) tokens.set(scope, (await as.clientCredentialsToken({ resource, scope, ...ALPHA })).access_token);
+    if (!tokens.has(scope))
+      tokens.set(scope, (await as.clientCredentialsToken({ resource, scope, ...ALPHA })).access_token);
     return tokens.get(scope)!;
   }
   const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
-  const taskOf = async (value: string, taskId: string) => ((await post(mcpUrl, 'tasks/get', { taskId }, bearer(value))).json as { result: Record<string, unknown> }).result;
+  const taskOf = async (value: string, taskId: string) =>
+    ((await post(mcpUrl, 'tasks/get', { taskId }, bearer(value))).json as { result: Record<string, unknown> }).result;
 
   beforeAll(async () => {
     const port = await freePort();
     resource = `http://127.0.0.1:${port}/mcp`;
     const moduleRef = await Test.createTestingModule({
-      imports: [TaskAccessModule.onRedis({ url: redis.url, keyPrefix: prefix, commandTimeoutMs: 2_000 }, { resource, authorizationServers: [as.issuer] })],
+      imports: [
+        TaskAccessModule.onRedis(
+          { url: redis.url, keyPrefix: prefix, commandTimeoutMs: 2_000 },
+          { resource, authorizationServers: [as.issuer] },
+        ),
+      ],
     }).compile();
-    app = adapter === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false }) : moduleRef.createNestApplication({ logger: false });
+    app =
+      adapter === 'fastify'
+        ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false })
+        : moduleRef.createNestApplication({ logger: false });
     await app.listen(port, '127.0.0.1');
     app.useLogger(logger);
     mcpUrl = new URL(resource);
@@ -131,13 +199,28 @@ describe.each(ADAPTERS)('task access on Redis and BullMQ with real tokens (%s)',
 
   it('item 7: a tool the hook shows only to some tokens runs on the BullMQ worker as its creator; Redis holds the claims, not the token', async () => {
     const auditor = await token(AUDIT_SCOPE);
-    const created = await post(mcpUrl, 'tools/call', { name: 'audited_job', arguments: { label: 'redis' } }, bearer(auditor));
+    const created = await post(
+      mcpUrl,
+      'tools/call',
+      { name: 'audited_job', arguments: { label: 'redis' } },
+      bearer(auditor),
+    );
     const taskId = (created.json as { result: { taskId: string } }).result.taskId;
-    await untilAsync(async () => ['completed', 'failed'].includes(String((await taskOf(auditor, taskId)).status)), 10_000, 'the task to end');
+    await untilAsync(
+      async () => ['completed', 'failed'].includes(String((await taskOf(auditor, taskId)).status)),
+      10_000,
+      'the task to end',
+    );
     const ended = await taskOf(auditor, taskId);
     expect(ended.status, JSON.stringify(ended)).toBe('completed');
     const text = (ended.result as { content: Array<{ text: string }> }).content[0].text;
-    expect(JSON.parse(text)).toEqual({ label: 'redis', principal: ALPHA.clientId, subject: ALPHA.clientId, scopes: [AUDIT_SCOPE], clientId: ALPHA.clientId });
+    expect(JSON.parse(text)).toEqual({
+      label: 'redis',
+      principal: ALPHA.clientId,
+      subject: ALPHA.clientId,
+      scopes: [AUDIT_SCOPE],
+      clientId: ALPHA.clientId,
+    });
     const stored = (await rawRecord(prefix, taskId))!;
     expect(stored).not.toContain(auditor);
     expect(JSON.parse(stored)).not.toHaveProperty('accessToken');
@@ -146,12 +229,20 @@ describe.each(ADAPTERS)('task access on Redis and BullMQ with real tokens (%s)',
   it('items 5 and 7: a running task in Redis keeps the scopes and the claims; the owner without the scopes gets 403', async () => {
     const writer = await token('deploy:write');
     const reader = await token('docs:read');
-    const created = await post(mcpUrl, 'tools/call', { name: 'deploy_job', arguments: { label: 'redis-scoped', ms: 60_000 } }, bearer(writer));
+    const created = await post(
+      mcpUrl,
+      'tools/call',
+      { name: 'deploy_job', arguments: { label: 'redis-scoped', ms: 60_000 } },
+      bearer(writer),
+    );
     const taskId = (created.json as { result: { taskId: string } }).result.taskId;
     await until(() => taskProbe.started.has('redis-scoped'), 10_000, 'the round to start');
     const stored = (await rawRecord(prefix, taskId))!;
     expect(stored).not.toContain(writer);
-    expect(JSON.parse(stored)).toMatchObject({ requiredScopes: ['deploy:write'], accessToken: { subject: ALPHA.clientId, scopes: ['deploy:write'] } });
+    expect(JSON.parse(stored)).toMatchObject({
+      requiredScopes: ['deploy:write'],
+      accessToken: { subject: ALPHA.clientId, scopes: ['deploy:write'] },
+    });
     const refused = await post(mcpUrl, 'tasks/get', { taskId }, bearer(reader));
     expect(refused.status).toBe(403);
     expect(refused.json).toMatchObject({ error: { code: -32600, data: { requiredScopes: ['deploy:write'] } } });
@@ -161,12 +252,25 @@ describe.each(ADAPTERS)('task access on Redis and BullMQ with real tokens (%s)',
     const cancelled = await post(mcpUrl, 'tasks/cancel', { taskId }, bearer(writer));
     expect(cancelled.json).toMatchObject({ result: {} });
     await until(() => taskProbe.aborted.has('redis-scoped'), 10_000, 'the round to see ctx.signal');
-    await until(() => logger.debugs.some((line) => line.startsWith('Handler "deploy" ended after its call was cancelled')) || logger.errors.length > 0, 10_000, 'the end of the round');
+    await until(
+      () =>
+        logger.debugs.some((line) => line.startsWith('Handler "deploy" ended after its call was cancelled')) ||
+        logger.errors.length > 0,
+      10_000,
+      'the end of the round',
+    );
     expect(logger.errors).toEqual([]);
     expect((await taskOf(writer, taskId)).status).toBe('cancelled');
-    const next = await post(mcpUrl, 'tools/call', { name: 'deploy_job', arguments: { label: 'redis-next', ms: 1 } }, bearer(writer));
+    const next = await post(
+      mcpUrl,
+      'tools/call',
+      { name: 'deploy_job', arguments: { label: 'redis-next', ms: 1 } },
+      bearer(writer),
+    );
     const nextId = (next.json as { result: { taskId: string } }).result.taskId;
     await untilAsync(async () => (await taskOf(writer, nextId)).status === 'completed', 10_000, 'the next task');
-    expect(((await taskOf(writer, nextId)).result as { content: Array<{ text: string }> }).content[0].text).toBe(`deployed redis-next as ${ALPHA.clientId}`);
+    expect(((await taskOf(writer, nextId)).result as { content: Array<{ text: string }> }).content[0].text).toBe(
+      `deployed redis-next as ${ALPHA.clientId}`,
+    );
   });
 });

@@ -112,7 +112,10 @@ describe('RedisTaskStore against a real redis-server', () => {
     expect(perOwner).toMatchObject({ code: -32603, httpStatus: 429, data: { retryAfterSeconds: 30 } });
     expect((perOwner as Error).message).toContain('tasks.maxTasksPerOwner: 2');
     await store.create(record('bob'));
-    await expect(store.create(record('carol'))).rejects.toMatchObject({ httpStatus: 429, message: expect.stringContaining('tasks.maxTasks: 3') });
+    await expect(store.create(record('carol'))).rejects.toMatchObject({
+      httpStatus: 429,
+      message: expect.stringContaining('tasks.maxTasks: 3'),
+    });
     const { store: roomy } = await newStore();
     const task = record('alice');
     await roomy.create(task);
@@ -123,7 +126,12 @@ describe('RedisTaskStore against a real redis-server', () => {
     const { store } = await newStore();
     const task = record('alice', { lastUpdatedAt: 1 });
     await store.create(task);
-    const after = await store.update(task.taskId, (current) => ({ ...current, status: 'input_required', owner: 'mallory', taskId: 'other' }));
+    const after = await store.update(task.taskId, (current) => ({
+      ...current,
+      status: 'input_required',
+      owner: 'mallory',
+      taskId: 'other',
+    }));
     expect(after).toMatchObject({ status: 'input_required', version: 2, owner: 'alice', taskId: task.taskId });
     expect(after!.lastUpdatedAt).toBeGreaterThan(1);
     expect(await store.update(task.taskId, () => undefined)).toEqual(after);
@@ -146,7 +154,10 @@ describe('RedisTaskStore against a real redis-server', () => {
     const { store: b } = await newStore({}, prefix);
     const task = record('alice', { answers: { count: 0 } });
     await a.create(task);
-    const increment = (current: McpTaskRecord) => ({ ...current, answers: { count: (current.answers.count as number) + 1 } });
+    const increment = (current: McpTaskRecord) => ({
+      ...current,
+      answers: { count: (current.answers.count as number) + 1 },
+    });
     await Promise.all(Array.from({ length: 15 }, (_, n) => (n % 2 === 0 ? a : b).update(task.taskId, increment)));
     const final = await b.load(task.taskId);
     expect(final?.answers.count).toBe(15);
@@ -167,7 +178,7 @@ describe('RedisTaskStore against a real redis-server', () => {
     expect([completed?.status, cancelled?.status]).toEqual([final?.status, final?.status]);
   });
 
-  it('lists an owner\'s live tasks newest first, a page at a time; an unknown cursor is -32602', async () => {
+  it("lists an owner's live tasks newest first, a page at a time; an unknown cursor is -32602", async () => {
     const { store } = await newStore();
     const tasks = [record('alice'), record('alice'), record('alice')];
     for (const task of tasks) await store.create(task);
@@ -241,7 +252,11 @@ describe('RedisTaskStore when Redis is down', () => {
         (failure: unknown) => failure,
       );
       expect(error, name).toBeInstanceOf(McpError);
-      expect(error, name).toMatchObject({ code: -32603, httpStatus: 503, message: expect.stringMatching(/^Task store unavailable: /) });
+      expect(error, name).toMatchObject({
+        code: -32603,
+        httpStatus: 503,
+        message: expect.stringMatching(/^Task store unavailable: /),
+      });
     }
     await redis.start();
     // The command client reconnects by itself.

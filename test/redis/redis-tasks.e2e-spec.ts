@@ -17,16 +17,21 @@ import { sleep, until } from '../support/wait.util.js';
 const PROTOCOL = '2026-07-28';
 const clientInfo = { name: 'nest-mcp-redis-tasks-e2e', version: '1.0.0' };
 const clientCapabilities = { elicitation: { form: {} } };
-const TASKS_META = requestMeta({ 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } });
-
+const TASKS_META = requestMeta({
+  'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+});
 
 /**
  * The official client connected to replica `callUrl` (its `tools/call`), with an ext-tasks session whose task requests
  * (`tasks/get`, `tasks/update`, `tasks/cancel`) go to replica `tasksUrl`.
  */
 async function connect(callUrl: URL, tasksUrl: URL, user: string) {
-  const client = new Client(clientInfo, { capabilities: clientCapabilities, versionNegotiation: { mode: { pin: PROTOCOL } } });
-  const userFetch: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), 'x-user': user } });
+  const client = new Client(clientInfo, {
+    capabilities: clientCapabilities,
+    versionNegotiation: { mode: { pin: PROTOCOL } },
+  });
+  const userFetch: typeof fetch = (input, init) =>
+    fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), 'x-user': user } });
   await client.connect(new StreamableHTTPClientTransport(callUrl, { fetch: userFetch }));
   const framing: V2RequestFraming = { protocolVersion: PROTOCOL, clientInfo, clientCapabilities };
   const asked: string[] = [];
@@ -72,7 +77,14 @@ describe.each(ADAPTERS)('tasks on Redis across two replicas (%s)', (adapter) => 
     redis = await startRedisServer();
     const replica = () =>
       startApp(adapter, {
-        imports: [RedisTasksReplicaModule.forRoot({ url: redis.url, keyPrefix: `tasks-e2e-${adapter}`, commandTimeoutMs: 1_000, tasks: { concurrency: 4 } })],
+        imports: [
+          RedisTasksReplicaModule.forRoot({
+            url: redis.url,
+            keyPrefix: `tasks-e2e-${adapter}`,
+            commandTimeoutMs: 1_000,
+            tasks: { concurrency: 4 },
+          }),
+        ],
       });
     [a, b] = await Promise.all([replica(), replica()]);
     probes = { a: a.app.get(ReplicaProbe), b: b.app.get(ReplicaProbe) };
@@ -92,7 +104,8 @@ describe.each(ADAPTERS)('tasks on Redis across two replicas (%s)', (adapter) => 
       expect(resultFromTaskOutcome(outcome)).toMatchObject({ content: [{ type: 'text', text: 'done shared' }] });
       expect(probes.a.started.has('shared') || probes.b.started.has('shared')).toBe(true);
       // Both replicas read the same task; another principal reads nothing on either.
-      for (const url of [a.mcpUrl, b.mcpUrl]) expect(await taskStatus(url, exec.handle!.taskId)).toMatchObject({ status: 'completed' });
+      for (const url of [a.mcpUrl, b.mcpUrl])
+        expect(await taskStatus(url, exec.handle!.taskId)).toMatchObject({ status: 'completed' });
       const foreign = await taskRequest(b.mcpUrl, 'tasks/get', { taskId: exec.handle!.taskId }, 'bob');
       expect(foreign.json).toMatchObject({ error: { code: -32602 } });
     } finally {
@@ -103,11 +116,19 @@ describe.each(ADAPTERS)('tasks on Redis across two replicas (%s)', (adapter) => 
   it('continues an input_required task answered with tasks/update on B, and completes it', async () => {
     const { session, asked, close } = await connect(a.mcpUrl, b.mcpUrl, 'alice');
     try {
-      const exec = await session.callTool('incident_report', { incident: 'INC-7' }, { task: { preference: 'require' } });
+      const exec = await session.callTool(
+        'incident_report',
+        { incident: 'INC-7' },
+        { task: { preference: 'require' } },
+      );
       const statuses: string[] = [];
-      const { outcome } = await exec.settle({ onEvent: (event) => void (event.type === 'task' && statuses.push(event.task.status)) });
+      const { outcome } = await exec.settle({
+        onEvent: (event) => void (event.type === 'task' && statuses.push(event.task.status)),
+      });
       expect(outcome.status).toBe('completed');
-      expect(resultFromTaskOutcome(outcome)).toMatchObject({ content: [{ type: 'text', text: 'report INC-7: with logs' }] });
+      expect(resultFromTaskOutcome(outcome)).toMatchObject({
+        content: [{ type: 'text', text: 'report INC-7: with logs' }],
+      });
       expect(asked).toEqual(['Include the logs of INC-7?']);
       expect(statuses).toContain('input_required');
       // The handler ran twice in all (asked, then replayed with the answer), on either replica.
@@ -118,10 +139,19 @@ describe.each(ADAPTERS)('tasks on Redis across two replicas (%s)', (adapter) => 
   });
 
   it('aborts a round running on one replica when the task is cancelled on the other (ctx.signal fires)', async () => {
-    const created = await taskRequest(a.mcpUrl, 'tools/call', { name: 'long_job', arguments: { label: 'cancel-me', ms: 60_000 } });
+    const created = await taskRequest(a.mcpUrl, 'tools/call', {
+      name: 'long_job',
+      arguments: { label: 'cancel-me', ms: 60_000 },
+    });
     const taskId = (created.json as { result: { taskId: string } }).result.taskId;
-    await until(() => probes.a.started.has('cancel-me') || probes.b.started.has('cancel-me'), 5_000, 'the round to start');
-    const [running, other, otherUrl] = probes.a.started.has('cancel-me') ? [probes.a, probes.b, b.mcpUrl] : [probes.b, probes.a, a.mcpUrl];
+    await until(
+      () => probes.a.started.has('cancel-me') || probes.b.started.has('cancel-me'),
+      5_000,
+      'the round to start',
+    );
+    const [running, other, otherUrl] = probes.a.started.has('cancel-me')
+      ? [probes.a, probes.b, b.mcpUrl]
+      : [probes.b, probes.a, a.mcpUrl];
     const cancelled = await taskRequest(otherUrl, 'tasks/cancel', { taskId });
     expect(cancelled.json).toMatchObject({ result: {} });
     await until(() => running.aborted.has('cancel-me'), 5_000, 'the round on the other replica to see ctx.signal');
@@ -132,10 +162,18 @@ describe.each(ADAPTERS)('tasks on Redis across two replicas (%s)', (adapter) => 
   it('answers a task tool with a clear 503 error when Redis is down, while a plain tool keeps working', async () => {
     await redis.stop({ hard: true });
     try {
-      const refused = await taskRequest(a.mcpUrl, 'tools/call', { name: 'long_job', arguments: { label: 'no-redis', ms: 10 } });
+      const refused = await taskRequest(a.mcpUrl, 'tools/call', {
+        name: 'long_job',
+        arguments: { label: 'no-redis', ms: 10 },
+      });
       expect(refused.status).toBe(503);
-      expect(refused.json).toMatchObject({ error: { code: -32603, message: expect.stringMatching(/^Task (store|queue) unavailable: /) } });
-      const plain = await mcpPost(b.mcpUrl, { method: 'tools/call', params: { name: 'echo', arguments: { text: 'still here' } } });
+      expect(refused.json).toMatchObject({
+        error: { code: -32603, message: expect.stringMatching(/^Task (store|queue) unavailable: /) },
+      });
+      const plain = await mcpPost(b.mcpUrl, {
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { text: 'still here' } },
+      });
       expect(plain.status).toBe(200);
       expect(plain.json).toMatchObject({ result: { content: [{ type: 'text', text: 'echo: still here' }] } });
       expect(probes.a.started.has('no-redis') || probes.b.started.has('no-redis')).toBe(false);
@@ -145,7 +183,10 @@ describe.each(ADAPTERS)('tasks on Redis across two replicas (%s)', (adapter) => 
     // Back: tasks run again (one created while a connection still reconnects may fail with the reason, not hang).
     const deadline = Date.now() + 15_000;
     for (let attempt = 1; ; attempt++) {
-      const created = await taskRequest(b.mcpUrl, 'tools/call', { name: 'long_job', arguments: { label: `after-outage-${attempt}`, ms: 10 } });
+      const created = await taskRequest(b.mcpUrl, 'tools/call', {
+        name: 'long_job',
+        arguments: { label: `after-outage-${attempt}`, ms: 10 },
+      });
       const taskId = (created.json as { result?: { taskId?: string } }).result?.taskId;
       let status: unknown;
       while (taskId && (status === undefined || status === 'working')) {
@@ -154,7 +195,10 @@ describe.each(ADAPTERS)('tasks on Redis across two replicas (%s)', (adapter) => 
         if (status === 'working') await sleep(50);
       }
       if (status === 'completed') break;
-      if (Date.now() > deadline) throw new Error(`tasks did not run again after Redis restarted: ${created.text} (last status ${String(status)})`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `tasks did not run again after Redis restarted: ${created.text} (last status ${String(status)})`,
+        );
       await sleep(200);
     }
   });

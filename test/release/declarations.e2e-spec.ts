@@ -1,5 +1,14 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -120,7 +129,10 @@ function declarationFiles(dir: string): string[] {
 /** Runs tsc; resolves with its output, rejects with it (the compiler's diagnostics) when it fails. */
 async function tsc(args: string[]): Promise<string> {
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, [TSC, ...args], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await promisify(execFile)(process.execPath, [TSC, ...args], {
+      cwd: ROOT,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     return stdout;
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
@@ -158,7 +170,9 @@ describe('published declarations', () => {
     const leaks = files.flatMap((file) =>
       readFileSync(file, 'utf8')
         .split('\n')
-        .flatMap((line, index) => (line.includes('@internal') ? [`${relative(dist, file)}:${index + 1}: ${line.trim()}`] : [])),
+        .flatMap((line, index) =>
+          line.includes('@internal') ? [`${relative(dist, file)}:${index + 1}: ${line.trim()}`] : [],
+        ),
     );
     expect(leaks, 'an @internal comment that stripInternal did not remove (is it on a declaration?)').toEqual([]);
   });

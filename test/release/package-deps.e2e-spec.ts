@@ -1,5 +1,14 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,13 +39,20 @@ interface Run {
  * repository as the project, `npm_config_local_prefix`).
  */
 async function npm(args: string[], cwd: string): Promise<Run> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_(package_|lifecycle_|config_(local_)?prefix$)/i.test(key)));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^npm_(package_|lifecycle_|config_(local_)?prefix$)/i.test(key)),
+  );
   return run(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, cwd, env);
 }
 
 async function run(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<Run> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(file, args, { cwd, env, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout, stderr } = await promisify(execFile)(file, args, {
+      cwd,
+      env,
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout: string; stderr: string };
@@ -61,7 +77,10 @@ async function pack(tsconfig: string, packageJson: string, out: string, destinat
 /** A fresh project in `dir` that installs `tarballs` with `flags`. */
 async function installInProject(dir: string, tarballs: string[], flags: string[]): Promise<void> {
   mkdirSync(dir);
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'package-deps-check', version: '0.0.0', private: true }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'package-deps-check', version: '0.0.0', private: true }),
+  );
   const installed = await npm(['install', ...tarballs, ...flags, ...INSTALL_FLAGS], dir);
   expect(installed.code, installed.stderr).toBe(0);
 }
@@ -107,7 +126,10 @@ describe('nest-mcp, installed alone', () => {
   });
 
   it('declares no command: the nest-mcp command is nest-mcp-cli’s', () => {
-    const manifest = JSON.parse(readFileSync(join(project, 'node_modules/nest-mcp/package.json'), 'utf8')) as Record<string, unknown>;
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules/nest-mcp/package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(manifest.bin).toBeUndefined();
     expect(existsSync(join(project, 'node_modules/.bin/nest-mcp'))).toBe(false);
   });
@@ -129,7 +151,10 @@ describe('nest-mcp-cli, installed beside nest-mcp', () => {
     const listed = await npm(['ls', CLIENT, '--all', '--json'], project);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout).dependencies).toEqual({
-      'nest-mcp-cli': expect.objectContaining({ version: '0.1.0', dependencies: { [CLIENT]: expect.objectContaining({ version: '2.4.0' }) } }),
+      'nest-mcp-cli': expect.objectContaining({
+        version: '0.1.0',
+        dependencies: { [CLIENT]: expect.objectContaining({ version: '2.4.0' }) },
+      }),
     });
   });
 
@@ -137,7 +162,11 @@ describe('nest-mcp-cli, installed beside nest-mcp', () => {
     const dir = join(project, 'node_modules/nest-mcp-cli');
     const specifiers = readdirSync(dir)
       .filter((name) => name.endsWith('.js'))
-      .flatMap((name) => [...readFileSync(join(dir, name), 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)['"]([^'"]+)['"]/g)].map((match) => match[1]));
+      .flatMap((name) =>
+        [...readFileSync(join(dir, name), 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)['"]([^'"]+)['"]/g)].map(
+          (match) => match[1],
+        ),
+      );
     const outside = specifiers.filter((specifier) => !specifier.startsWith('./') && !specifier.startsWith('node:'));
     expect(new Set(outside)).toEqual(new Set([CLIENT, `${CLIENT}/stdio`, 'nest-mcp/progress']));
   });
@@ -145,7 +174,11 @@ describe('nest-mcp-cli, installed beside nest-mcp', () => {
   it('runs its nest-mcp command: a call with NDJSON progress written by the installed library’s codec', async () => {
     expect(await run(bin, ['--version'], project)).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
 
-    const call = await run(bin, ['call', '--stdio', stdioTarget, 'count', '--arg', 'n=3', '--arg', 'delayMs=5'], project);
+    const call = await run(
+      bin,
+      ['call', '--stdio', stdioTarget, 'count', '--arg', 'n=3', '--arg', 'delayMs=5'],
+      project,
+    );
     expect(call.code, call.stderr).toBe(0);
     expect(JSON.parse(call.stdout).structuredContent).toEqual({ counted: 3 });
     const events = call.stderr
@@ -157,7 +190,9 @@ describe('nest-mcp-cli, installed beside nest-mcp', () => {
       ['progress', 2, 3],
       ['progress', 3, 3],
     ]);
-    expect(events.every((event) => typeof event.traceId === 'string' && typeof event.timestamp === 'string')).toBe(true);
+    expect(events.every((event) => typeof event.traceId === 'string' && typeof event.timestamp === 'string')).toBe(
+      true,
+    );
   });
 });
 
@@ -174,7 +209,9 @@ describe('nest-mcp-redis, installed beside nest-mcp', () => {
   it('brings BullMQ pinned, under nest-mcp-redis; ioredis is a peer the project gets once', async () => {
     const listed = await npm(['ls', 'bullmq', 'ioredis', '--json'], project);
     expect(listed.code, listed.stderr).toBe(0);
-    const tree = JSON.parse(listed.stdout) as { dependencies: Record<string, { version: string; dependencies?: Record<string, { version: string }> }> };
+    const tree = JSON.parse(listed.stdout) as {
+      dependencies: Record<string, { version: string; dependencies?: Record<string, { version: string }> }>;
+    };
     expect(tree.dependencies['nest-mcp-redis'].dependencies?.bullmq?.version).toBe('6.7.0');
     expect(existsSync(join(project, 'node_modules/ioredis/package.json'))).toBe(true);
     expect(existsSync(join(project, 'node_modules/@nestjs/terminus'))).toBe(false);
@@ -183,10 +220,23 @@ describe('nest-mcp-redis, installed beside nest-mcp', () => {
   it('imports nothing of the server library but the package nest-mcp (its two entries)', () => {
     const files = readdirSync(dir(), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'));
     const specifiers = files.flatMap((name) =>
-      [...readFileSync(join(dir(), name), 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)['"]([^'"]+)['"]/g)].map((match) => match[1]),
+      [...readFileSync(join(dir(), name), 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)['"]([^'"]+)['"]/g)].map(
+        (match) => match[1],
+      ),
     );
-    const outside = new Set(specifiers.filter((specifier) => !specifier.startsWith('./') && !specifier.startsWith('../') && !specifier.startsWith('node:')));
-    expect([...outside].filter((specifier) => !/^(nest-mcp|nest-mcp\/backend|nest-mcp-redis\/health|ioredis|bullmq|@nestjs\/(common|core|terminus))$/.test(specifier))).toEqual([]);
+    const outside = new Set(
+      specifiers.filter(
+        (specifier) => !specifier.startsWith('./') && !specifier.startsWith('../') && !specifier.startsWith('node:'),
+      ),
+    );
+    expect(
+      [...outside].filter(
+        (specifier) =>
+          !/^(nest-mcp|nest-mcp\/backend|nest-mcp-redis\/health|ioredis|bullmq|@nestjs\/(common|core|terminus))$/.test(
+            specifier,
+          ),
+      ),
+    ).toEqual([]);
     expect(outside.has('nest-mcp')).toBe(true);
     expect(outside.has('nest-mcp/backend')).toBe(true);
   });
@@ -194,7 +244,7 @@ describe('nest-mcp-redis, installed beside nest-mcp', () => {
   it('loads in the installed project: the module and the facade', async () => {
     const script =
       "import('reflect-metadata').then(() => Promise.all([import('nest-mcp-redis'), import('nest-mcp-redis/package.json', { with: { type: 'json' } })]))" +
-      ".then(([m, p]) => console.log(JSON.stringify({ exports: Object.keys(m).sort(), version: p.default.version })))";
+      '.then(([m, p]) => console.log(JSON.stringify({ exports: Object.keys(m).sort(), version: p.default.version })))';
     const loaded = await run(process.execPath, ['-e', script], project);
     expect(loaded.code, loaded.stderr).toBe(0);
     const { exports, version } = JSON.parse(loaded.stdout) as { exports: string[]; version: string };

@@ -44,13 +44,22 @@ describe('public API', () => {
     // One home per name: what moved to nest-mcp/backend is not also left in nest-mcp.
     expect(application.filter((name) => name in api['nest-mcp/backend'])).toEqual([]);
     // The design's own words stay where an application finds them (ADR 0021).
-    for (const name of ['MrtrContext', 'McpProgressSource', 'DoubleProgressEmitter', 'LongProgressEmitter', 'CountingProgressEmitter', 'PercentageCompleteProgressEmitter']) {
+    for (const name of [
+      'MrtrContext',
+      'McpProgressSource',
+      'DoubleProgressEmitter',
+      'LongProgressEmitter',
+      'CountingProgressEmitter',
+      'PercentageCompleteProgressEmitter',
+    ]) {
       expect(application).toContain(name);
     }
   });
 
   it('covers every entry point of the package (the `exports` of libs/mcp/package.json)', () => {
-    const manifest = JSON.parse(readFileSync(new URL('../../libs/mcp/package.json', import.meta.url), 'utf8')) as { exports: Record<string, unknown> };
+    const manifest = JSON.parse(readFileSync(new URL('../../libs/mcp/package.json', import.meta.url), 'utf8')) as {
+      exports: Record<string, unknown>;
+    };
     const entries = Object.keys(manifest.exports)
       .filter((subpath) => subpath !== './package.json')
       .map((subpath) => `nest-mcp${subpath.slice(1)}`);
@@ -58,8 +67,12 @@ describe('public API', () => {
     expect(Object.keys(RUNTIME)).toEqual(entries);
   });
 
-  it.each(Object.keys(RUNTIME))('%s has at run time exactly the values the compiler lists', { timeout: 60_000 }, async (entry) => {
-    api ??= listPublicApi();
-    expect(Object.keys(await RUNTIME[entry]()).sort()).toEqual(valueNames(api[entry]).sort());
-  });
+  it.each(Object.keys(RUNTIME))(
+    '%s has at run time exactly the values the compiler lists',
+    { timeout: 60_000 },
+    async (entry) => {
+      api ??= listPublicApi();
+      expect(Object.keys(await RUNTIME[entry]()).sort()).toEqual(valueNames(api[entry]).sort());
+    },
+  );
 });

@@ -7,7 +7,13 @@ import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient } from '../support/mcp-client.factory.js';
-import { releaseTarballs, runCommand, userEnv, type CommandRun, type ReleaseTarballs } from '../support/release-packages.js';
+import {
+  releaseTarballs,
+  runCommand,
+  userEnv,
+  type CommandRun,
+  type ReleaseTarballs,
+} from '../support/release-packages.js';
 
 /**
  * The packages as a new user gets them: a fresh Nest 12 application outside the repository runs the README's install
@@ -77,11 +83,18 @@ let url: URL;
 
 /** Starts the compiled application on a free port and resolves with its MCP endpoint (printed by its main.ts). */
 async function startServer(): Promise<URL> {
-  const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: app, env: userEnv({ PORT: '0' }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['dist/src/main.js'], {
+    cwd: app,
+    env: userEnv({ PORT: '0' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   server = child;
   let output = '';
   return new Promise<URL>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the application did not print its URL within 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`the application did not print its URL within 60 s:\n${output}`)),
+      60_000,
+    );
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /^listening (\S+)$/m.exec(output);
@@ -104,7 +117,9 @@ beforeAll(async () => {
   app = mkdtempSync(join(tmpdir(), 'nest-mcp-consumer-'));
   // The project has its development tools already (at the versions this repository pins); the README's lines add
   // the rest, each `npm install` installing the whole tree.
-  const pinned = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+  const pinned = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    devDependencies: Record<string, string>;
+  };
   const devDependencies = Object.fromEntries(DEV_TOOLS.map((name) => [name, pinned.devDependencies[name]]));
   const manifest = { name: 'consumer-app', version: '1.0.0', private: true, type: 'module', devDependencies };
   writeFileSync(join(app, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -121,7 +136,8 @@ beforeAll(async () => {
   cpSync(join(FIXTURE, 'test'), join(app, 'test'), { recursive: true });
   writeFileSync(join(app, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
   compiled = await runCommand(NPX, ['tsc', '-p', 'tsconfig.json'], app);
-  if (compiled.code !== 0) throw new Error(`tsc failed in the consumer application:\n${compiled.stdout}${compiled.stderr}`);
+  if (compiled.code !== 0)
+    throw new Error(`tsc failed in the consumer application:\n${compiled.stdout}${compiled.stderr}`);
   url = await startServer();
 }, 300_000);
 
@@ -135,11 +151,16 @@ afterAll(async () => {
 });
 
 describe('a fresh Nest 12 application on the packed packages', () => {
-  it('gets our packages from the tarballs and the rest from the registry, with every peer satisfied', { timeout: 60_000 }, async () => {
+  it('gets our packages from the tarballs and the rest from the registry, with every peer satisfied', {
+    timeout: 60_000,
+  }, async () => {
     // Each package of the repository is installed by a line of the README.
     const named = installs.flatMap((line) => line.split(' '));
     expect(Object.keys(tarballs).filter((name) => !named.includes(name))).toEqual([]);
-    const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+    const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string>
+    >;
     for (const [name, tarball] of Object.entries(tarballs)) {
       const spec = manifest.dependencies[name] ?? manifest.devDependencies[name];
       expect(spec, name).toMatch(/^file:/);
@@ -148,7 +169,9 @@ describe('a fresh Nest 12 application on the packed packages', () => {
     const listed = await runCommand(NPM, ['ls', '--json'], app);
     expect(listed.code, listed.stdout + listed.stderr).toBe(0);
     type Locked = { version: string; resolved?: string; integrity?: string; link?: boolean };
-    const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')) as { packages: Record<string, Locked> };
+    const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, Locked>;
+    };
     // Nest from the registry: a published 12.x, not a link or a file of this repository.
     for (const name of ['@nestjs/common', '@nestjs/core', '@nestjs/platform-express']) {
       const locked = lock.packages[`node_modules/${name}`];
@@ -160,26 +183,41 @@ describe('a fresh Nest 12 application on the packed packages', () => {
     // Ours: exactly the bytes of the tarballs.
     for (const [name, tarball] of Object.entries(tarballs)) {
       const integrity = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
-      expect(lock.packages[`node_modules/${name}`], name).toMatchObject({ resolved: expect.stringMatching(/^file:/), integrity });
+      expect(lock.packages[`node_modules/${name}`], name).toMatchObject({
+        resolved: expect.stringMatching(/^file:/),
+        integrity,
+      });
     }
   });
 
   it('is what the package READMEs show: their code is this application’s, their install lines are the README’s', () => {
-    const fixture = ['src/calculator.tools.ts', 'src/app.module.ts', 'src/redis.module.ts', 'test/app.test.ts'].map((file) =>
-      readFileSync(join(FIXTURE, file), 'utf8'),
+    const fixture = ['src/calculator.tools.ts', 'src/app.module.ts', 'src/redis.module.ts', 'test/app.test.ts'].map(
+      (file) => readFileSync(join(FIXTURE, file), 'utf8'),
     );
     const rootLines = readmeInstallLines(readFileSync(join(ROOT, 'README.md'), 'utf8')).map((words) => words.join(' '));
     for (const dir of ['libs/mcp', 'libs/cli', 'libs/mcp-redis']) {
       const readme = readFileSync(join(ROOT, dir, 'README.md'), 'utf8');
       for (const code of fences(readme, 'ts')) {
-        expect(fixture.some((source) => source.includes(code)), `${dir}/README.md shows code that is not in ${FIXTURE}:\n${code}`).toBe(true);
+        expect(
+          fixture.some((source) => source.includes(code)),
+          `${dir}/README.md shows code that is not in ${FIXTURE}:\n${code}`,
+        ).toBe(true);
       }
       const lines = fences(readme, 'bash')
         .flatMap((block) => block.split('\n'))
-        .map((line) => line.replace(/\s+#.*$/, '').trim().split(/\s+/).join(' '))
+        .map((line) =>
+          line
+            .replace(/\s+#.*$/, '')
+            .trim()
+            .split(/\s+/)
+            .join(' '),
+        )
         .filter((line) => line.startsWith('npm install '));
       expect(lines.length, `${dir}/README.md has no install line`).toBeGreaterThan(0);
-      expect(lines.filter((line) => !rootLines.includes(line)), `${dir}/README.md installs differently from README.md`).toEqual([]);
+      expect(
+        lines.filter((line) => !rootLines.includes(line)),
+        `${dir}/README.md installs differently from README.md`,
+      ).toEqual([]);
     }
     expect(fences(readFileSync(join(ROOT, 'libs/mcp/README.md'), 'utf8'), 'ts').length).toBeGreaterThan(0);
   });
@@ -187,9 +225,16 @@ describe('a fresh Nest 12 application on the packed packages', () => {
   it('compiles with plain tsc: NodeNext, strict, skipLibCheck false, decorators with metadata', () => {
     expect(compiled.code, compiled.stdout).toBe(0);
     const tsconfig = JSON.parse(readFileSync(join(app, 'tsconfig.json'), 'utf8')) as typeof TSCONFIG;
-    expect(tsconfig.compilerOptions).toMatchObject({ module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false });
+    expect(tsconfig.compilerOptions).toMatchObject({
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      strict: true,
+      skipLibCheck: false,
+    });
     // The DTOs' types reached the output as design metadata, which the tools' input schemas are made from.
-    expect(readFileSync(join(app, 'dist/src/calculator.tools.js'), 'utf8')).toContain('__metadata("design:type", Number)');
+    expect(readFileSync(join(app, 'dist/src/calculator.tools.js'), 'utf8')).toContain(
+      '__metadata("design:type", Number)',
+    );
   });
 
   describe('started, and called by the official MCP client', () => {
@@ -218,13 +263,18 @@ describe('a fresh Nest 12 application on the packed packages', () => {
 
     it('streams the progress of a call', async () => {
       const progress: number[] = [];
-      const result = await client.callTool({ name: 'count', arguments: { to: 3 } }, { onprogress: (event) => progress.push(event.progress) });
+      const result = await client.callTool(
+        { name: 'count', arguments: { to: 3 } },
+        { onprogress: (event) => progress.push(event.progress) },
+      );
       expect(result.structuredContent).toEqual({ counted: 3 });
       expect(progress).toEqual([1, 2, 3]);
     });
   });
 
-  it('answers `npx nest-mcp tools <url>` and `npx nest-mcp call` from the installed CLI package', { timeout: 60_000 }, async () => {
+  it('answers `npx nest-mcp tools <url>` and `npx nest-mcp call` from the installed CLI package', {
+    timeout: 60_000,
+  }, async () => {
     const listed = await runCommand(NPX, ['nest-mcp', 'tools', url.href], app);
     expect(listed.code, listed.stderr).toBe(0);
     const { tools } = JSON.parse(listed.stdout) as { tools: { name: string }[] };
@@ -235,7 +285,9 @@ describe('a fresh Nest 12 application on the packed packages', () => {
     expect(JSON.parse(called.stdout)).toMatchObject({ structuredContent: { sum: 42 } });
   });
 
-  it('runs its own Test.createTestingModule test with nest-mcp/testing (node --test)', { timeout: 60_000 }, async () => {
+  it('runs its own Test.createTestingModule test with nest-mcp/testing (node --test)', {
+    timeout: 60_000,
+  }, async () => {
     const tested = await runCommand(process.execPath, ['--test', 'dist/test/app.test.js'], app);
     expect(tested.code, tested.stdout + tested.stderr).toBe(0);
     expect(tested.stdout).toMatch(/^# pass 3$/m);

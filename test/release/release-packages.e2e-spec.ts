@@ -64,7 +64,11 @@ interface AttwReport {
 }
 
 async function attw(tarball: string): Promise<{ code: number; report: AttwReport; output: string }> {
-  const ran = await runCommand(process.execPath, [ATTW, tarball, '--profile', 'esm-only', '--format', 'json', '--no-color'], ROOT);
+  const ran = await runCommand(
+    process.execPath,
+    [ATTW, tarball, '--profile', 'esm-only', '--format', 'json', '--no-color'],
+    ROOT,
+  );
   return { code: ran.code, report: JSON.parse(ran.stdout) as AttwReport, output: ran.stdout + ran.stderr };
 }
 
@@ -73,7 +77,9 @@ function inProfile(report: AttwReport): string[] {
   return Object.values(report.problems ?? {})
     .flat()
     .filter((problem) => !problem.resolutionKind || !OUT_OF_PROFILE.has(problem.resolutionKind))
-    .map((problem) => `${problem.kind} at ${problem.entrypoint ?? '?'} (${problem.resolutionKind ?? 'any resolution'})`);
+    .map(
+      (problem) => `${problem.kind} at ${problem.entrypoint ?? '?'} (${problem.resolutionKind ?? 'any resolution'})`,
+    );
 }
 
 let tarballs: ReleaseTarballs;
@@ -103,13 +109,18 @@ describe.each(PACKAGES)('the $name tarball', (pkg) => {
     expect(files()).toEqual(expect.arrayContaining(PACKAGE_FILES));
     const allowed = pkg.typed ? /\.(js|js\.map|d\.ts)$/ : /\.(js|js\.map)$/;
     expect(code.filter((file) => !allowed.test(file))).toEqual([]);
-    expect(code.filter((file) => /(^|\/)(test|tests|fixtures?|__\w+__)\/|\.(spec|test|e2e-spec)\.|tsbuildinfo/.test(file))).toEqual([]);
+    expect(
+      code.filter((file) => /(^|\/)(test|tests|fixtures?|__\w+__)\/|\.(spec|test|e2e-spec)\.|tsbuildinfo/.test(file)),
+    ).toEqual([]);
   });
 
   it('compiles every source of its src/ folder (specs aside), and nothing else', () => {
     const sources = sourcesOf(pkg);
     // Assets would have to be copied by scripts/pack.mjs, which only compiles TypeScript.
-    expect(sources.filter((file) => !file.endsWith('.ts')), `non-TypeScript files in ${pkg.dir}/src are not packed`).toEqual([]);
+    expect(
+      sources.filter((file) => !file.endsWith('.ts')),
+      `non-TypeScript files in ${pkg.dir}/src are not packed`,
+    ).toEqual([]);
     const stems = sources.map((file) => file.replace(/\.ts$/, '')).sort();
     const shipped = (extension: string) =>
       files()
@@ -122,10 +133,15 @@ describe.each(PACKAGES)('the $name tarball', (pkg) => {
   });
 
   it('ships the manifest of its folder as it is, its README, and the repository’s LICENSE and CHANGELOG', () => {
-    const manifest = JSON.parse(readFileSync(join(unpacked(pkg.name), 'package.json'), 'utf8')) as Record<string, unknown>;
+    const manifest = JSON.parse(readFileSync(join(unpacked(pkg.name), 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(manifest).toEqual(JSON.parse(readFileSync(join(ROOT, pkg.dir, 'package.json'), 'utf8')));
     expect(manifest).toMatchObject({ name: pkg.name, license: 'MIT', type: 'module' });
-    expect(readFileSync(join(unpacked(pkg.name), 'README.md'), 'utf8')).toBe(readFileSync(join(ROOT, pkg.dir, 'README.md'), 'utf8'));
+    expect(readFileSync(join(unpacked(pkg.name), 'README.md'), 'utf8')).toBe(
+      readFileSync(join(ROOT, pkg.dir, 'README.md'), 'utf8'),
+    );
     for (const file of ['LICENSE', 'CHANGELOG.md']) {
       expect(readFileSync(join(unpacked(pkg.name), file), 'utf8'), file).toBe(readFileSync(join(ROOT, file), 'utf8'));
     }
@@ -135,11 +151,15 @@ describe.each(PACKAGES)('the $name tarball', (pkg) => {
   it('has source maps that carry their sources, named within the package, and no path of the machine that built it', () => {
     const misnamed: string[] = [];
     for (const file of files().filter((name) => name.endsWith('.js.map'))) {
-      const map = JSON.parse(readFileSync(join(unpacked(pkg.name), file), 'utf8')) as { sources: string[]; sourcesContent?: string[] };
+      const map = JSON.parse(readFileSync(join(unpacked(pkg.name), file), 'utf8')) as {
+        sources: string[];
+        sourcesContent?: string[];
+      };
       const expected = `src/${file.replace(/\.js\.map$/, '.ts')}`;
       const named = map.sources.map((source) => posix.join(posix.dirname(file), source));
       if (named.length !== 1 || named[0] !== expected) misnamed.push(`${file}: ${named.join(', ')}`);
-      else if (!(typeof map.sourcesContent?.[0] === 'string' && map.sourcesContent[0].length > 0)) misnamed.push(`${file}: no inlined source`);
+      else if (!(typeof map.sourcesContent?.[0] === 'string' && map.sourcesContent[0].length > 0))
+        misnamed.push(`${file}: no inlined source`);
     }
     expect(misnamed).toEqual([]);
     const leaking = files().filter((file) => {
@@ -157,7 +177,9 @@ describe.each(PACKAGES)('the $name tarball', (pkg) => {
     const { code, report, output } = await attw(tarballs[pkg.name]);
     expect(code, output).toBe(0);
     expect(inProfile(report)).toEqual([]);
-    const manifest = JSON.parse(readFileSync(join(unpacked(pkg.name), 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    const manifest = JSON.parse(readFileSync(join(unpacked(pkg.name), 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+    };
     if (pkg.typed) {
       expect(report.analysis.types).toEqual({ kind: 'included' });
       // attw checked every subpath of the exports map.
@@ -169,9 +191,15 @@ describe.each(PACKAGES)('the $name tarball', (pkg) => {
 });
 
 describe('the API reference (npm run docs:api)', () => {
-  it('is generated by TypeDoc from the TSDoc of every public entry point, without a warning', { timeout: 180_000 }, async () => {
+  it('is generated by TypeDoc from the TSDoc of every public entry point, without a warning', {
+    timeout: 180_000,
+  }, async () => {
     const out = join(work, 'api');
-    const ran = await runCommand(process.execPath, [join(ROOT, 'node_modules/typedoc/bin/typedoc'), '--out', out], ROOT);
+    const ran = await runCommand(
+      process.execPath,
+      [join(ROOT, 'node_modules/typedoc/bin/typedoc'), '--out', out],
+      ROOT,
+    );
     // typedoc.json treats warnings (an export without TSDoc, a broken link…) as errors.
     expect(ran.code, ran.stdout + ran.stderr).toBe(0);
     expect(ran.stdout + ran.stderr).not.toMatch(/warning|error/i);
@@ -206,12 +234,19 @@ describe('the packaging checks', () => {
     );
     writeFileSync(join(dir, 'index.js'), 'export const value = 1;\n');
     writeFileSync(join(dir, 'index.d.cts'), 'export declare const value: number;\n');
-    const packed = await runCommand('npm', ['pack', dir, '--pack-destination', join(work, 'broken'), '--json', '--ignore-scripts'], work, userEnv());
+    const packed = await runCommand(
+      'npm',
+      ['pack', dir, '--pack-destination', join(work, 'broken'), '--json', '--ignore-scripts'],
+      work,
+      userEnv(),
+    );
     expect(packed.code, packed.stderr).toBe(0);
     broken = join(work, 'broken', (JSON.parse(packed.stdout) as { filename: string }[])[0].filename);
   }, 60_000);
 
-  it('fail on a broken package: publint names the missing file, attw the mistyped entry', { timeout: 120_000 }, async () => {
+  it('fail on a broken package: publint names the missing file, attw the mistyped entry', {
+    timeout: 120_000,
+  }, async () => {
     expect((await publintErrors(broken)).join('\n')).toMatch(/missing\.js/);
     const { code, report } = await attw(broken);
     expect(code).not.toBe(0);

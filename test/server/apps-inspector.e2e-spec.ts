@@ -43,33 +43,59 @@ describe.each(ADAPTERS)('the Inspector CLI probes the demo App (%s)', (adapter) 
   it.each([
     ['legacy', []],
     ['modern', ['--protocol-era', 'modern']],
-  ])('tools/list --app-info on the %s era reports the deployment board of deploy_release', async (_era, eraArgs) => {
-    const plain = await inspector([running.mcpUrl.href, ...eraArgs, '--method', 'tools/list', '--app-info']);
-    expect(plain.code, `${plain.stdout}\n${plain.stderr}`).toBe(0);
-    const tools = infoLines(plain.stdout);
-    expect(tools.find((tool) => tool.toolName === 'deploy_release')).toMatchObject({
-      hasApp: true,
-      resourceUri: BOARD,
-      resourceMimeType: 'text/html;profile=mcp-app',
-      prefersBorder: true,
-    });
-    expect(tools.find((tool) => tool.toolName === 'list_services')).toMatchObject({ hasApp: false });
-    // Without MCP Apps the board's app-only tools are not listed.
-    expect(tools.map((tool) => tool.toolName)).not.toContain('deployment_status');
+  ])(
+    'tools/list --app-info on the %s era reports the deployment board of deploy_release',
+    async (_era, eraArgs) => {
+      const plain = await inspector([running.mcpUrl.href, ...eraArgs, '--method', 'tools/list', '--app-info']);
+      expect(plain.code, `${plain.stdout}\n${plain.stderr}`).toBe(0);
+      const tools = infoLines(plain.stdout);
+      expect(tools.find((tool) => tool.toolName === 'deploy_release')).toMatchObject({
+        hasApp: true,
+        resourceUri: BOARD,
+        resourceMimeType: 'text/html;profile=mcp-app',
+        prefersBorder: true,
+      });
+      expect(tools.find((tool) => tool.toolName === 'list_services')).toMatchObject({ hasApp: false });
+      // Without MCP Apps the board's app-only tools are not listed.
+      expect(tools.map((tool) => tool.toolName)).not.toContain('deployment_status');
 
-    const advertised = await inspector([running.mcpUrl.href, ...eraArgs, '--method', 'tools/list', '--app-info', '--advertise-apps']);
-    expect(advertised.code, `${advertised.stdout}\n${advertised.stderr}`).toBe(0);
-    const withApps = infoLines(advertised.stdout);
-    // Listed now; they have no view of their own (the board calls them), so the probe reports no App for them.
-    for (const name of ['deployment_status', 'cancel_deployment']) {
-      expect(withApps.find((tool) => tool.toolName === name), name).toEqual({ toolName: name, hasApp: false });
-    }
-    expect(withApps.find((tool) => tool.toolName === 'deploy_release')).toMatchObject({ hasApp: true, resourceUri: BOARD });
-  }, 120_000);
+      const advertised = await inspector([
+        running.mcpUrl.href,
+        ...eraArgs,
+        '--method',
+        'tools/list',
+        '--app-info',
+        '--advertise-apps',
+      ]);
+      expect(advertised.code, `${advertised.stdout}\n${advertised.stderr}`).toBe(0);
+      const withApps = infoLines(advertised.stdout);
+      // Listed now; they have no view of their own (the board calls them), so the probe reports no App for them.
+      for (const name of ['deployment_status', 'cancel_deployment']) {
+        expect(
+          withApps.find((tool) => tool.toolName === name),
+          name,
+        ).toEqual({ toolName: name, hasApp: false });
+      }
+      expect(withApps.find((tool) => tool.toolName === 'deploy_release')).toMatchObject({
+        hasApp: true,
+        resourceUri: BOARD,
+      });
+    },
+    120_000,
+  );
 
   it('tools/call --app-info probes deploy_release without calling it', async () => {
-    const run = await inspector([running.mcpUrl.href, '--method', 'tools/call', '--tool-name', 'deploy_release', '--app-info']);
+    const run = await inspector([
+      running.mcpUrl.href,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'deploy_release',
+      '--app-info',
+    ]);
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-    expect(infoLines(run.stdout)).toEqual([expect.objectContaining({ toolName: 'deploy_release', hasApp: true, resourceUri: BOARD })]);
+    expect(infoLines(run.stdout)).toEqual([
+      expect.objectContaining({ toolName: 'deploy_release', hasApp: true, resourceUri: BOARD }),
+    ]);
   }, 90_000);
 });

@@ -62,16 +62,31 @@ describe.each(ADAPTERS)('MCP Apps on both wires (%s)', (adapter) => {
     it('lists a tool with its view under _meta.ui.resourceUri and the flat ui/resourceUri, visibility when declared', async () => {
       const { tools } = await apps.listTools();
       const byName = new Map(tools.map((tool) => [tool.name, tool as Tool]));
-      expect(byName.get('show_board')!._meta).toEqual({ ui: { resourceUri: BOARD_VIEW }, 'ui/resourceUri': BOARD_VIEW });
-      expect(byName.get('open_file_view')!._meta).toEqual({ ui: { resourceUri: FILE_VIEW, visibility: ['model', 'app'] }, 'ui/resourceUri': FILE_VIEW });
+      expect(byName.get('show_board')!._meta).toEqual({
+        ui: { resourceUri: BOARD_VIEW },
+        'ui/resourceUri': BOARD_VIEW,
+      });
+      expect(byName.get('open_file_view')!._meta).toEqual({
+        ui: { resourceUri: FILE_VIEW, visibility: ['model', 'app'] },
+        'ui/resourceUri': FILE_VIEW,
+      });
       expect(byName.get('board_refresh')!._meta).toEqual({ ui: { visibility: ['app'] } });
       // A hand-written _meta.ui is kept, and the flat key added.
-      expect(byName.get('meta_board')!._meta).toEqual({ ui: { resourceUri: BOARD_VIEW }, 'ui/resourceUri': BOARD_VIEW, other: 1 });
+      expect(byName.get('meta_board')!._meta).toEqual({
+        ui: { resourceUri: BOARD_VIEW },
+        'ui/resourceUri': BOARD_VIEW,
+        other: 1,
+      });
     });
 
     it('lists app-only tools only to clients that declared the extension, in a private list either way', async () => {
       expect(names((await plain.listTools()).tools)).toEqual(['meta_board', 'open_file_view', 'show_board']);
-      expect(names((await apps.listTools()).tools)).toEqual(['board_refresh', 'meta_board', 'open_file_view', 'show_board']);
+      expect(names((await apps.listTools()).tools)).toEqual([
+        'board_refresh',
+        'meta_board',
+        'open_file_view',
+        'show_board',
+      ]);
       for (const capabilities of [{}, APPS]) {
         const meta = requestMeta({ 'io.modelcontextprotocol/clientCapabilities': capabilities });
         const response = await mcpPost(running.mcpUrl, { method: 'tools/list', meta });
@@ -80,9 +95,13 @@ describe.each(ADAPTERS)('MCP Apps on both wires (%s)', (adapter) => {
         expect(result.tools.some((tool) => tool.name === 'board_refresh')).toBe(capabilities === APPS);
       }
       // A ui extension that names no MCP Apps MIME type is no Apps support.
-      const without = requestMeta({ 'io.modelcontextprotocol/clientCapabilities': { extensions: { [UI]: { mimeTypes: ['text/plain'] } } } });
+      const without = requestMeta({
+        'io.modelcontextprotocol/clientCapabilities': { extensions: { [UI]: { mimeTypes: ['text/plain'] } } },
+      });
       const response = await mcpPost(running.mcpUrl, { method: 'tools/list', meta: without });
-      expect((response.json as { result: { tools: Tool[] } }).result.tools.map((tool) => tool.name)).not.toContain('board_refresh');
+      expect((response.json as { result: { tools: Tool[] } }).result.tools.map((tool) => tool.name)).not.toContain(
+        'board_refresh',
+      );
     });
 
     it('serves an app-only tool to any caller that calls it (visibility is not access control)', async () => {
@@ -121,9 +140,13 @@ describe.each(ADAPTERS)('MCP Apps on both wires (%s)', (adapter) => {
 
     it('lists a companion prompt with its tool, renders it from the tool name, and never runs the tool', async () => {
       const { prompts } = await plain.listPrompts();
-      expect(prompts).toEqual([{ name: 'plan_board', title: 'Plan with the board', description: 'Suggests opening the board' }]);
+      expect(prompts).toEqual([
+        { name: 'plan_board', title: 'Plan with the board', description: 'Suggests opening the board' },
+      ]);
       const prompt = await plain.getPrompt({ name: 'plan_board' });
-      expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Open the board with show_board before changing anything.' } }]);
+      expect(prompt.messages).toEqual([
+        { role: 'user', content: { type: 'text', text: 'Open the board with show_board before changing anything.' } },
+      ]);
       expect(prompt.description).toBe('Suggests opening the board');
       expect(toolRuns.size).toBe(0);
     });
@@ -132,7 +155,9 @@ describe.each(ADAPTERS)('MCP Apps on both wires (%s)', (adapter) => {
       // Without authorization an HTTP caller has no token, so admin_board (board:admin) is hidden: so is its prompt.
       expect(names((await plain.listTools()).tools)).not.toContain('admin_board');
       expect((await plain.listPrompts()).prompts.map((prompt) => prompt.name)).not.toContain('admin_plan');
-      await expect(plain.getPrompt({ name: 'admin_plan' })).rejects.toThrow(/Insufficient scope: Tool .+admin_board.+ needs the scopes: board:admin/);
+      await expect(plain.getPrompt({ name: 'admin_plan' })).rejects.toThrow(
+        /Insufficient scope: Tool .+admin_board.+ needs the scopes: board:admin/,
+      );
       expect(toolRuns.size).toBe(0);
     });
   });
@@ -149,7 +174,12 @@ describe.each(ADAPTERS)('MCP Apps on both wires (%s)', (adapter) => {
         ui: { resourceUri: BOARD_VIEW },
         'ui/resourceUri': BOARD_VIEW,
       });
-      expect(names((await legacyApps.client.listTools()).tools)).toEqual(['board_refresh', 'meta_board', 'open_file_view', 'show_board']);
+      expect(names((await legacyApps.client.listTools()).tools)).toEqual([
+        'board_refresh',
+        'meta_board',
+        'open_file_view',
+        'show_board',
+      ]);
     });
 
     it('reads a view with the same item, without the 2026 cache hints', async () => {
@@ -160,9 +190,14 @@ describe.each(ADAPTERS)('MCP Apps on both wires (%s)', (adapter) => {
 
     it('renders the companion prompt without running the tool, and calls the app-only tool', async () => {
       const prompt = await legacyPlain.client.getPrompt({ name: 'plan_board' });
-      expect(prompt.messages[0]!.content).toEqual({ type: 'text', text: 'Open the board with show_board before changing anything.' });
+      expect(prompt.messages[0]!.content).toEqual({
+        type: 'text',
+        text: 'Open the board with show_board before changing anything.',
+      });
       expect(toolRuns.size).toBe(0);
-      expect((await legacyApps.client.callTool({ name: 'board_refresh', arguments: {} })).structuredContent).toEqual({ cards: 4 });
+      expect((await legacyApps.client.callTool({ name: 'board_refresh', arguments: {} })).structuredContent).toEqual({
+        cards: 4,
+      });
     });
   });
 });
@@ -187,7 +222,11 @@ describe('MCP Apps in the testing kit', () => {
 
   it('shows a companion prompt to callers whose scopes or the visibility hook let them see the tool, and only them', async () => {
     const moduleRef = await Test.createTestingModule({
-      imports: [appsModule({ visibility: (handler, caller) => !(handler.name === 'show_board' && caller.principal === 'guest') })],
+      imports: [
+        appsModule({
+          visibility: (handler, caller) => !(handler.name === 'show_board' && caller.principal === 'guest'),
+        }),
+      ],
     }).compile();
     const client = await McpTestingClient.create(moduleRef);
     try {
@@ -313,29 +352,34 @@ describe('MCP Apps declarations that fail bootstrap', () => {
       'the MCP Apps view ui://bad/file cannot read its file /nonexistent/view.html',
     );
     const notHtml = FILE_VIEW_PATH.replace(/file-view\.html$/, '../apps.fixture.ts');
-    await expect(boot(McpAppViews.fromFile('ui://bad/ts', notHtml) as never)).rejects.toThrow('which is not an HTML5 document');
+    await expect(boot(McpAppViews.fromFile('ui://bad/ts', notHtml) as never)).rejects.toThrow(
+      'which is not an HTML5 document',
+    );
   });
 });
 
 describe('the examples of docs/apps.md', () => {
-  it.each(['ReleasesModule', 'ReleasesFromMethodModule'] as const)('%s serves the release board as the guide says', async (name) => {
-    const examples = await import('../../docs/examples/apps/release-board.view.js');
-    const { checkReleaseBoard } = await import('../../docs/examples/apps/apps-testing.js');
-    const moduleRef = await Test.createTestingModule({ imports: [examples[name]] }).compile();
-    await moduleRef.init();
-    try {
-      await checkReleaseBoard(moduleRef);
-      const client = await McpTestingClient.create(moduleRef);
-      expect((await client.getPrompt('plan_release')).text()).toBe(
-        "Check the service's health first, then release it with release and watch the board.",
-      );
-      const tools = await client.listTools({ capabilities: APPS });
-      expect(tools.find((tool) => tool.name === 'release')?._meta).toEqual({
-        ui: { resourceUri: 'ui://releases/board' },
-        'ui/resourceUri': 'ui://releases/board',
-      });
-    } finally {
-      await moduleRef.close();
-    }
-  });
+  it.each(['ReleasesModule', 'ReleasesFromMethodModule'] as const)(
+    '%s serves the release board as the guide says',
+    async (name) => {
+      const examples = await import('../../docs/examples/apps/release-board.view.js');
+      const { checkReleaseBoard } = await import('../../docs/examples/apps/apps-testing.js');
+      const moduleRef = await Test.createTestingModule({ imports: [examples[name]] }).compile();
+      await moduleRef.init();
+      try {
+        await checkReleaseBoard(moduleRef);
+        const client = await McpTestingClient.create(moduleRef);
+        expect((await client.getPrompt('plan_release')).text()).toBe(
+          "Check the service's health first, then release it with release and watch the board.",
+        );
+        const tools = await client.listTools({ capabilities: APPS });
+        expect(tools.find((tool) => tool.name === 'release')?._meta).toEqual({
+          ui: { resourceUri: 'ui://releases/board' },
+          'ui/resourceUri': 'ui://releases/board',
+        });
+      } finally {
+        await moduleRef.close();
+      }
+    },
+  );
 });

@@ -32,7 +32,8 @@ describe.each([
   });
 
   it('lists by scope, with ops:admin ⊃ ops:write ⊃ ops:read', async () => {
-    const names = async (scopes: string[]) => (await client.as({ subject: 'alice', scopes }).listTools()).map((tool) => tool.name).sort();
+    const names = async (scopes: string[]) =>
+      (await client.as({ subject: 'alice', scopes }).listTools()).map((tool) => tool.name).sort();
     expect(await names(['ops:read'])).toEqual(['status']);
     expect(await names(['ops:write'])).toEqual(['deploy', 'rollback', 'status']);
     expect(await names(['ops:admin'])).toEqual(['deploy', 'rollback', 'status']);
@@ -54,7 +55,9 @@ describe.each([
   });
 
   it('the on-call guard runs after the scope check and reads the principal and the groups claim', async () => {
-    expect((await client.as({ subject: 'alice', scopes: ['ops:write'] }).callTool('rollback')).text()).toBe('rolled back');
+    expect((await client.as({ subject: 'alice', scopes: ['ops:write'] }).callTool('rollback')).text()).toBe(
+      'rolled back',
+    );
     const sre = client.as({ subject: 'carol', scopes: ['ops:write'], claims: { groups: ['sre'] } });
     expect((await sre.callTool('rollback')).text()).toBe('rolled back');
     const other = await client.as({ subject: 'bob', scopes: ['ops:admin'] }).callTool('rollback');

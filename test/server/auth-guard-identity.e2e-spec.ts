@@ -30,10 +30,16 @@ afterEach(async () => {
   app = undefined;
 });
 
-async function start(adapter: AdapterName, globalLogin: boolean): Promise<{ url: URL; logger: ErrorLogger; probe: IdentityProbe }> {
+async function start(
+  adapter: AdapterName,
+  globalLogin: boolean,
+): Promise<{ url: URL; logger: ErrorLogger; probe: IdentityProbe }> {
   const moduleRef = await Test.createTestingModule({ imports: [GuardIdentityModule.serve({ globalLogin })] }).compile();
   const logger = new ErrorLogger();
-  app = adapter === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(), { logger }) : moduleRef.createNestApplication({ logger });
+  app =
+    adapter === 'fastify'
+      ? moduleRef.createNestApplication(new FastifyAdapter(), { logger })
+      : moduleRef.createNestApplication({ logger });
   await app.listen(0, '127.0.0.1');
   const url = new URL(`${(await app.getUrl()).replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1')}/mcp`);
   return { url, logger, probe: app.get(IdentityProbe) };

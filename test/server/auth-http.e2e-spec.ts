@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthHttpModule, STEP_UP_CHALLENGE } from '../fixtures/auth-http.fixture.js';
 import { ADAPTERS } from '../support/app.factory.js';
 import { type AuthApp, bearer, callTool, expectRefusal, parseChallenge, startAuthApp } from '../support/auth-app.js';
-import { BAD_TOKEN_KINDS, type BadTokenKind, startAuthorizationServer, type TestAuthorizationServer } from '../support/oidc-provider.js';
+import {
+  BAD_TOKEN_KINDS,
+  type BadTokenKind,
+  startAuthorizationServer,
+  type TestAuthorizationServer,
+} from '../support/oidc-provider.js';
 import { mcpHeaders, mcpPost, requestMeta } from '../support/raw-request.util.js';
 import { expectResult, textOf } from '../support/wire-response.util.js';
 
@@ -45,7 +50,11 @@ async function legacyRequest(
 ): Promise<{ status: number; headers: Headers; text: string; json: any }> {
   const base: Record<string, string> = { accept: 'application/json, text/event-stream' };
   if (message) base['content-type'] = 'application/json';
-  const response = await fetch(app.mcpUrl, { method: verb, headers: { ...base, ...headers }, body: message && JSON.stringify({ jsonrpc: '2.0', ...message }) });
+  const response = await fetch(app.mcpUrl, {
+    method: verb,
+    headers: { ...base, ...headers },
+    body: message && JSON.stringify({ jsonrpc: '2.0', ...message }),
+  });
   // A GET that opened its stream never ends: read only what a refusal sends.
   const streaming = response.headers.get('content-type')?.startsWith('text/event-stream') && verb === 'GET';
   const text = streaming ? '' : await response.text();
@@ -71,27 +80,46 @@ async function openSession(app: AuthApp, token: string): Promise<string> {
   expect(answer.status, answer.text).toBe(200);
   const sessionId = answer.headers.get('mcp-session-id');
   expect(sessionId).toBeTypeOf('string');
-  await legacyRequest(app, 'POST', { ...bearer(token), 'mcp-session-id': sessionId!, 'mcp-protocol-version': LEGACY_VERSION }, {
-    method: 'notifications/initialized',
-  });
+  await legacyRequest(
+    app,
+    'POST',
+    { ...bearer(token), 'mcp-session-id': sessionId!, 'mcp-protocol-version': LEGACY_VERSION },
+    {
+      method: 'notifications/initialized',
+    },
+  );
   return sessionId!;
 }
 
 /** A 2025-11-25 `tools/call` in a session. */
 function legacyCall(app: AuthApp, token: string, sessionId: string, name: string, args: Record<string, unknown> = {}) {
-  return legacyRequest(app, 'POST', { ...bearer(token), 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY_VERSION }, {
-    id: 7,
-    method: 'tools/call',
-    params: { name, arguments: args },
-  });
+  return legacyRequest(
+    app,
+    'POST',
+    { ...bearer(token), 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY_VERSION },
+    {
+      id: 7,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    },
+  );
 }
 
 let as: TestAuthorizationServer;
 /** Every token a test sent, to look for in the logs afterwards. */
 const tokensSent = new Set<string>();
 
-async function tokenFor(client: { clientId: string; clientSecret: string }, resource: string, scope = 'mcp:read'): Promise<string> {
-  const { access_token } = await as.clientCredentialsToken({ resource, scope, clientId: client.clientId, clientSecret: client.clientSecret });
+async function tokenFor(
+  client: { clientId: string; clientSecret: string },
+  resource: string,
+  scope = 'mcp:read',
+): Promise<string> {
+  const { access_token } = await as.clientCredentialsToken({
+    resource,
+    scope,
+    clientId: client.clientId,
+    clientSecret: client.clientSecret,
+  });
   tokensSent.add(access_token);
   return access_token;
 }
@@ -139,7 +167,9 @@ describe.each(ADAPTERS)('bearer check before dispatch (%s)', (adapter) => {
       expect(params).toEqual({ resource_metadata: metadataUrl(), scope: 'mcp:read' });
     }
     // The exact header, as MCP clients parse it.
-    expect(answers[0].headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${metadataUrl()}", scope="mcp:read"`);
+    expect(answers[0].headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${metadataUrl()}", scope="mcp:read"`,
+    );
     expect(app.probe.principals.length).toBe(runs);
   });
 
@@ -147,7 +177,10 @@ describe.each(ADAPTERS)('bearer check before dispatch (%s)', (adapter) => {
     const token = await as.mintBadToken(kind, { resource: app.resource, scope: 'mcp:read' });
     tokensSent.add(token);
     const runs = app.probe.principals.length;
-    for (const answer of [await callTool(app, 'whoami', bearer(token)), await legacyRequest(app, 'POST', bearer(token), INITIALIZE)]) {
+    for (const answer of [
+      await callTool(app, 'whoami', bearer(token)),
+      await legacyRequest(app, 'POST', bearer(token), INITIALIZE),
+    ]) {
       const params = expectRefusal(answer, 401, 'invalid_token');
       expect(params.resource_metadata).toBe(metadataUrl());
       expect(params.error_description).toMatch(DESCRIPTIONS[kind]);
@@ -161,7 +194,9 @@ describe.each(ADAPTERS)('bearer check before dispatch (%s)', (adapter) => {
     const response = await callTool(app, 'whoami', bearer(tokenA));
     expect(textOf(expectResult(response, 'tools/call'))).toBe(`principal=${CLIENT_A.clientId}`);
     expect(response.headers.get('www-authenticate')).toBeNull();
-    expect(textOf(expectResult(await callTool(app, 'whoami', bearer(tokenB)), 'tools/call'))).toBe(`principal=${CLIENT_B.clientId}`);
+    expect(textOf(expectResult(await callTool(app, 'whoami', bearer(tokenB)), 'tools/call'))).toBe(
+      `principal=${CLIENT_B.clientId}`,
+    );
   });
 
   it('a valid token on the 2025-11-25 wire: the session serves its creator', async () => {
@@ -195,7 +230,10 @@ describe.each(ADAPTERS)('bearer check before dispatch (%s)', (adapter) => {
       meta: requestMeta({ [CAPS]: FORM }),
       headers: bearer(tokenA),
     });
-    const { requestState, resultType } = expectResult<{ requestState: string; resultType: string }>(first, 'tools/call');
+    const { requestState, resultType } = expectResult<{ requestState: string; resultType: string }>(
+      first,
+      'tools/call',
+    );
     expect(resultType).toBe('input_required');
     const retry = (token: string) =>
       mcpPost(app.mcpUrl, {
@@ -206,7 +244,10 @@ describe.each(ADAPTERS)('bearer check before dispatch (%s)', (adapter) => {
       });
     const foreign = await retry(tokenB);
     expect(foreign.status).toBe(200);
-    expect((foreign.json as any).error).toMatchObject({ code: -32602, message: 'Invalid requestState: it belongs to another caller' });
+    expect((foreign.json as any).error).toMatchObject({
+      code: -32602,
+      message: 'Invalid requestState: it belongs to another caller',
+    });
     expect(app.probe.transfers).not.toContain(5);
     expect(textOf(expectResult(await retry(tokenA), 'tools/call'))).toBe(`transferred 5 for ${CLIENT_A.clientId}`);
   });
@@ -215,7 +256,11 @@ describe.each(ADAPTERS)('bearer check before dispatch (%s)', (adapter) => {
     const modern = await callTool(app, 'stepUp', bearer(tokenA));
     expect(modern.status).toBe(403);
     expect(modern.headers.get('www-authenticate')).toBe(STEP_UP_CHALLENGE);
-    expect(modern.json).toMatchObject({ jsonrpc: '2.0', id: modern.sentId, error: { code: -32600, message: 'Forbidden: this tool needs mcp:admin' } });
+    expect(modern.json).toMatchObject({
+      jsonrpc: '2.0',
+      id: modern.sentId,
+      error: { code: -32600, message: 'Forbidden: this tool needs mcp:admin' },
+    });
 
     const sessionId = await openSession(app, tokenA);
     const legacy = await legacyCall(app, tokenA, sessionId, 'stepUp');
@@ -239,7 +284,9 @@ describe.each(ADAPTERS)('bearer check before dispatch (%s)', (adapter) => {
   it('a token for the upper-case scheme and host form of the resource URI is accepted (T-AUTH-11)', async () => {
     const upper = app.resource.replace('http://127.0.0.1', 'HTTP://127.0.0.1');
     const token = await tokenFor(CLIENT_A, upper);
-    expect(textOf(expectResult(await callTool(app, 'whoami', bearer(token)), 'tools/call'))).toBe(`principal=${CLIENT_A.clientId}`);
+    expect(textOf(expectResult(await callTool(app, 'whoami', bearer(token)), 'tools/call'))).toBe(
+      `principal=${CLIENT_A.clientId}`,
+    );
   });
 
   it('a token meant for another resource of the same server is refused (no passthrough, T-AUTH-05/06)', async () => {
@@ -255,10 +302,19 @@ describe.each(ADAPTERS)('bearer check before dispatch (%s)', (adapter) => {
       const response = await fetch(url, {
         method: 'POST',
         headers: { ...mcpHeaders('tools/call', { name: 'whoami' }), ...headers },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'whoami', arguments: {}, _meta: requestMeta() } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: { name: 'whoami', arguments: {}, _meta: requestMeta() },
+        }),
       });
       const text = await response.text();
-      const params = expectRefusal({ status: response.status, headers: response.headers, text, json: JSON.parse(text) }, 400, 'invalid_request');
+      const params = expectRefusal(
+        { status: response.status, headers: response.headers, text, json: JSON.parse(text) },
+        400,
+        'invalid_request',
+      );
       expect(params.error_description).toMatch(/query string/);
       expect(text).not.toContain(tokenA);
     }
@@ -266,7 +322,13 @@ describe.each(ADAPTERS)('bearer check before dispatch (%s)', (adapter) => {
   });
 
   it('a malformed Bearer header → 400 invalid_request; another scheme is no credentials → 401 without error code', async () => {
-    for (const authorization of ['Bearer', `Bearer ${tokenA} extra`, 'Bearer a"b', `Bearer ${tokenA},x`, 'Bearer =abc']) {
+    for (const authorization of [
+      'Bearer',
+      `Bearer ${tokenA} extra`,
+      'Bearer a"b',
+      `Bearer ${tokenA},x`,
+      'Bearer =abc',
+    ]) {
       const params = expectRefusal(await callTool(app, 'whoami', { authorization }), 400, 'invalid_request');
       expect(params.resource_metadata).toBe(metadataUrl());
     }
@@ -275,13 +337,18 @@ describe.each(ADAPTERS)('bearer check before dispatch (%s)', (adapter) => {
     }
     // The scheme is case-insensitive (RFC 7235 §2.1), and `1*SP` may separate it from the token (RFC 6750 §2.1).
     for (const authorization of [`bearer ${tokenA}`, `BEARER   ${tokenA}`]) {
-      expect(textOf(expectResult(await callTool(app, 'whoami', { authorization }), 'tools/call'))).toBe(`principal=${CLIENT_A.clientId}`);
+      expect(textOf(expectResult(await callTool(app, 'whoami', { authorization }), 'tools/call'))).toBe(
+        `principal=${CLIENT_A.clientId}`,
+      );
     }
   });
 
   it('the official MCP client with ClientCredentialsProvider: 401 → metadata → token for this resource → tool call', async () => {
     const provider = new ClientCredentialsProvider({ ...CLIENT_A, scope: 'mcp:read', expectedIssuer: as.issuer });
-    const client = new Client({ name: 'auth-e2e', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new Client(
+      { name: 'auth-e2e', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     const transport = new StreamableHTTPClientTransport(app.mcpUrl, { authProvider: provider });
     await client.connect(transport);
     try {
@@ -315,7 +382,11 @@ describe.each(ADAPTERS)('bearer check before dispatch (%s)', (adapter) => {
       expect(await head.text()).toBe('');
       const preflight = await fetch(`${app.origin}${path}`, {
         method: 'OPTIONS',
-        headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'mcp-protocol-version' },
+        headers: {
+          origin: 'https://app.example',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'mcp-protocol-version',
+        },
       });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
@@ -342,12 +413,17 @@ describe.each(ADAPTERS)('bearer check before dispatch (%s)', (adapter) => {
 
 describe.each(ADAPTERS)('Protected Resource Metadata and the global prefix (%s)', (adapter) => {
   it('with setGlobalPrefix("api") the endpoint is /api/mcp and its metadata at the host root, /.well-known/oauth-protected-resource/api/mcp', async () => {
-    const app = await startAuthApp(adapter, (resource) => ({ resource, authorizationServers: [as.issuer] }), { prefix: 'api' });
+    const app = await startAuthApp(adapter, (resource) => ({ resource, authorizationServers: [as.issuer] }), {
+      prefix: 'api',
+    });
     try {
       expect(app.mcpUrl.pathname).toBe('/api/mcp');
       const document = await fetch(`${app.origin}${PRM_PATH}/api/mcp`);
       expect(document.status).toBe(200);
-      expect(await document.json()).toMatchObject({ resource: `${app.origin}/api/mcp`, authorization_servers: [as.issuer] });
+      expect(await document.json()).toMatchObject({
+        resource: `${app.origin}/api/mcp`,
+        authorization_servers: [as.issuer],
+      });
       expect((await fetch(`${app.origin}${PRM_PATH}`)).status).toBe(200);
       // Not under the prefix: the well-known URIs belong to the host (RFC 8615).
       expect((await fetch(`${app.origin}/api${PRM_PATH}/api/mcp`)).status).toBe(404);
@@ -356,7 +432,9 @@ describe.each(ADAPTERS)('Protected Resource Metadata and the global prefix (%s)'
         resource_metadata: `${app.origin}${PRM_PATH}/api/mcp`,
       });
       const token = await tokenFor(CLIENT_A, app.resource);
-      expect(textOf(expectResult(await callTool(app, 'whoami', bearer(token)), 'tools/call'))).toBe(`principal=${CLIENT_A.clientId}`);
+      expect(textOf(expectResult(await callTool(app, 'whoami', bearer(token)), 'tools/call'))).toBe(
+        `principal=${CLIENT_A.clientId}`,
+      );
     } finally {
       await app.close();
     }
@@ -378,7 +456,12 @@ describe.each(ADAPTERS)('Protected Resource Metadata and the global prefix (%s)'
 describe('options', () => {
   it('refuses `principal` together with `auth`, pointing to `auth.principal`', async () => {
     const compiling = Test.createTestingModule({
-      imports: [AuthHttpModule.serve({ principal: () => 'x', auth: { resource: 'http://127.0.0.1:1/mcp', authorizationServers: [as.issuer] } })],
+      imports: [
+        AuthHttpModule.serve({
+          principal: () => 'x',
+          auth: { resource: 'http://127.0.0.1:1/mcp', authorizationServers: [as.issuer] },
+        }),
+      ],
     }).compile();
     await expect(compiling).rejects.toThrow(/"principal" and "auth" cannot be used together.*auth\.principal/s);
   });

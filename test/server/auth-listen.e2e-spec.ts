@@ -7,7 +7,12 @@ import { InMemoryEventBus } from 'nest-mcp/backend';
 import { McpTestingClient } from 'nest-mcp/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpSubscriptionsService } from '../../libs/mcp/src/subscriptions/subscriptions.service.js';
-import { internalForAdmin, LISTEN_ADMIN, ListenVisibilityModule, OpenResources } from '../fixtures/auth-listen.fixture.js';
+import {
+  internalForAdmin,
+  LISTEN_ADMIN,
+  ListenVisibilityModule,
+  OpenResources,
+} from '../fixtures/auth-listen.fixture.js';
 import { ADAPTERS, type AdapterName } from '../support/app.factory.js';
 import { legacyPost, type LegacyStream, openLegacyGet, rawInitialize } from '../support/legacy-client.factory.js';
 import { startAuthorizationServer, type TestAuthorizationServer } from '../support/oidc-provider.js';
@@ -32,8 +37,14 @@ const READER = { clientId: 'svc-reader', clientSecret: 'reader-secret-0123456789
 const ADMIN = { clientId: LISTEN_ADMIN, clientSecret: 'admin-secret-0123456789' };
 
 /** Every URI of the fixture a listener may ask for, and one nothing serves. */
-const ASKED = ['docs://handbook', 'docs://pages/intro', 'internal://config', 'internal://logs/monday', 'nothing://here', 'docs://welcome'];
-
+const ASKED = [
+  'docs://handbook',
+  'docs://pages/intro',
+  'internal://config',
+  'internal://logs/monday',
+  'nothing://here',
+  'docs://welcome',
+];
 
 interface ListenApp {
   app: INestApplication;
@@ -53,8 +64,13 @@ async function startListenApp(
 ): Promise<ListenApp> {
   const port = await freePort();
   const resource = `http://127.0.0.1:${port}/mcp`;
-  const moduleRef = await Test.createTestingModule({ imports: [ListenVisibilityModule.serve(options(resource), handlers)] }).compile();
-  const app = adapter === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false }) : moduleRef.createNestApplication({ logger: false });
+  const moduleRef = await Test.createTestingModule({
+    imports: [ListenVisibilityModule.serve(options(resource), handlers)],
+  }).compile();
+  const app =
+    adapter === 'fastify'
+      ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false })
+      : moduleRef.createNestApplication({ logger: false });
   await app.listen(port, '127.0.0.1');
   return {
     app,
@@ -87,7 +103,10 @@ async function acknowledgedUris(stream: OpenStream, id: string): Promise<string[
 let as: TestAuthorizationServer;
 
 beforeAll(async () => {
-  as = await startAuthorizationServer({ scopes: ['docs:read', 'docs:admin', 'team:ops'], confidentialClients: [OUTSIDER, READER, ADMIN] });
+  as = await startAuthorizationServer({
+    scopes: ['docs:read', 'docs:admin', 'team:ops'],
+    confidentialClients: [OUTSIDER, READER, ADMIN],
+  });
 });
 afterAll(async () => {
   await as?.close();
@@ -104,7 +123,11 @@ describe.each(ADAPTERS)('listen deliveries follow per-caller visibility, with re
   async function token(client: { clientId: string; clientSecret: string }, scope: string): Promise<string> {
     const key = `${client.clientId} ${scope}`;
     if (!tokens.has(key)) {
-      const { access_token, scope: granted } = await as.clientCredentialsToken({ resource: server.resource, scope, ...client });
+      const { access_token, scope: granted } = await as.clientCredentialsToken({
+        resource: server.resource,
+        scope,
+        ...client,
+      });
       expect(granted?.split(' ').sort()).toEqual(scope.split(' ').sort());
       tokens.set(key, access_token);
     }
@@ -116,13 +139,22 @@ describe.each(ADAPTERS)('listen deliveries follow per-caller visibility, with re
   const admin = () => token(ADMIN, 'docs:admin');
 
   async function listenAs(bearer: string, id: string, notifications: Record<string, unknown>): Promise<OpenStream> {
-    const stream = await openStream(server.mcpUrl, { method: 'subscriptions/listen', id, params: { notifications }, headers: { authorization: `Bearer ${bearer}` } });
+    const stream = await openStream(server.mcpUrl, {
+      method: 'subscriptions/listen',
+      id,
+      params: { notifications },
+      headers: { authorization: `Bearer ${bearer}` },
+    });
     streams.push(stream);
     return stream;
   }
 
   /** A 2025-11-25 session of `bearer` with its GET stream open. */
-  async function sessionOf(bearer: string): Promise<{ sessionId: string; get: LegacyStream; post: (body: Record<string, unknown>) => ReturnType<typeof legacyPost> }> {
+  async function sessionOf(bearer: string): Promise<{
+    sessionId: string;
+    get: LegacyStream;
+    post: (body: Record<string, unknown>) => ReturnType<typeof legacyPost>;
+  }> {
     const headers = { authorization: `Bearer ${bearer}` };
     const { sessionId, response } = await rawInitialize(server.mcpUrl, { headers });
     expect(response.status, response.text).toBe(200);
@@ -155,18 +187,33 @@ describe.each(ADAPTERS)('listen deliveries follow per-caller visibility, with re
 
   it('a caller without the scope is not acknowledged a scoped resource, a scoped template URI or a hook-hidden one, and hears none of them', async () => {
     const filter = { resourceSubscriptions: ASKED };
-    const [o, r, a] = [await listenAs(await outsider(), 'o', filter), await listenAs(await reader(), 'r', filter), await listenAs(await admin(), 'a', filter)];
+    const [o, r, a] = [
+      await listenAs(await outsider(), 'o', filter),
+      await listenAs(await reader(), 'r', filter),
+      await listenAs(await admin(), 'a', filter),
+    ];
 
     // Hidden and unknown URIs are dropped alike: the acknowledgment does not tell them apart.
     expect(await acknowledgedUris(o, 'o')).toEqual(['docs://welcome']);
     expect(await acknowledgedUris(r, 'r')).toEqual(['docs://handbook', 'docs://pages/intro', 'docs://welcome']);
-    expect(await acknowledgedUris(a, 'a')).toEqual(['docs://handbook', 'docs://pages/intro', 'internal://config', 'internal://logs/monday', 'docs://welcome']);
+    expect(await acknowledgedUris(a, 'a')).toEqual([
+      'docs://handbook',
+      'docs://pages/intro',
+      'internal://config',
+      'internal://logs/monday',
+      'docs://welcome',
+    ]);
 
     // Every URI is updated, the open one last: one stream receives in publish order, so it is the barrier.
     for (const uri of ASKED) await server.publisher.resourceUpdated(uri);
-    for (const stream of [o, r, a]) await stream.waitFor((m) => m.params?.uri === 'docs://welcome', 'the update of the open resource');
+    for (const stream of [o, r, a])
+      await stream.waitFor((m) => m.params?.uri === 'docs://welcome', 'the update of the open resource');
     expect(told(o)).toEqual([`${UPDATED} docs://welcome`]);
-    expect(told(r)).toEqual([`${UPDATED} docs://handbook`, `${UPDATED} docs://pages/intro`, `${UPDATED} docs://welcome`]);
+    expect(told(r)).toEqual([
+      `${UPDATED} docs://handbook`,
+      `${UPDATED} docs://pages/intro`,
+      `${UPDATED} docs://welcome`,
+    ]);
     expect(told(a)).toEqual(ASKED.filter((uri) => uri !== 'nothing://here').map((uri) => `${UPDATED} ${uri}`));
     for (const message of o.messages.slice(1)) expect(message.params?._meta).toEqual({ [SUB]: 'o' });
   });
@@ -181,9 +228,14 @@ describe.each(ADAPTERS)('listen deliveries follow per-caller visibility, with re
     await server.publisher.resourceUpdated('files://shared/private/salaries.csv'); // served by a docs:read template
     await server.publisher.resourceUpdated('files://shared/readme.txt'); // served by nothing: reveals no handler
     await server.publisher.resourceUpdated('files://shared');
-    for (const stream of [o, r]) await stream.waitFor((m) => m.params?.uri === 'files://shared', 'the update of the folder');
+    for (const stream of [o, r])
+      await stream.waitFor((m) => m.params?.uri === 'files://shared', 'the update of the folder');
     expect(told(o)).toEqual([`${UPDATED} files://shared/readme.txt`, `${UPDATED} files://shared`]);
-    expect(told(r)).toEqual([`${UPDATED} files://shared/private/salaries.csv`, `${UPDATED} files://shared/readme.txt`, `${UPDATED} files://shared`]);
+    expect(told(r)).toEqual([
+      `${UPDATED} files://shared/private/salaries.csv`,
+      `${UPDATED} files://shared/readme.txt`,
+      `${UPDATED} files://shared`,
+    ]);
   });
 
   it('a resync repeats only the URIs the caller may read', async () => {
@@ -195,7 +247,11 @@ describe.each(ADAPTERS)('listen deliveries follow per-caller visibility, with re
     bus.publish({ type: 'resync' });
     await o.nextFrames(4);
     await r.nextFrames(6);
-    expect(told(o)).toEqual(['notifications/resources/list_changed', `${UPDATED} docs://welcome`, `${UPDATED} files://shared`]);
+    expect(told(o)).toEqual([
+      'notifications/resources/list_changed',
+      `${UPDATED} docs://welcome`,
+      `${UPDATED} files://shared`,
+    ]);
     expect(told(r)).toEqual([
       'notifications/resources/list_changed',
       `${UPDATED} docs://handbook`,
@@ -210,7 +266,9 @@ describe.each(ADAPTERS)('listen deliveries follow per-caller visibility, with re
     await o.nextFrames(1);
     await server.publisher.resourceUpdated('files://shared/late');
     await o.waitFor((m) => m.params?.uri === 'files://shared/late', 'the child while nothing serves it');
-    server.registry.registerResource({ uri: 'files://shared/late', mimeType: 'text/plain' }, () => 'late', { scopes: ['docs:read'] });
+    server.registry.registerResource({ uri: 'files://shared/late', mimeType: 'text/plain' }, () => 'late', {
+      scopes: ['docs:read'],
+    });
     try {
       await server.publisher.resourceUpdated('files://shared/late');
       await server.publisher.resourceUpdated('files://shared');
@@ -247,7 +305,11 @@ describe.each(ADAPTERS)('listen deliveries follow per-caller visibility, with re
     // A real update afterwards is the barrier: the session's stream receives in order.
     await server.publisher.resourceUpdated('docs://welcome');
     await session.get.nextFrames(3);
-    expect(told(session.get, 0)).toEqual(['notifications/resources/list_changed', `${UPDATED} docs://welcome`, `${UPDATED} docs://welcome`]);
+    expect(told(session.get, 0)).toEqual([
+      'notifications/resources/list_changed',
+      `${UPDATED} docs://welcome`,
+      `${UPDATED} docs://welcome`,
+    ]);
   });
 
   it('2025-11-25: a caller with the scope (and the admin, through the hook) hears what it subscribed to', async () => {
@@ -258,52 +320,72 @@ describe.each(ADAPTERS)('listen deliveries follow per-caller visibility, with re
         expect((await session.post({ id: 1, method: 'resources/subscribe', params: { uri } })).status).toBe(200);
       }
     }
-    for (const uri of ['docs://handbook', 'docs://pages/intro', 'internal://config', 'docs://welcome']) await server.publisher.resourceUpdated(uri);
-    for (const session of [read, adm]) await session.get.waitFor((m) => m.params?.uri === 'docs://welcome', 'the update of the open resource');
-    expect(told(read.get, 0)).toEqual([`${UPDATED} docs://handbook`, `${UPDATED} docs://pages/intro`, `${UPDATED} docs://welcome`]);
-    expect(told(adm.get, 0)).toEqual([`${UPDATED} docs://handbook`, `${UPDATED} docs://pages/intro`, `${UPDATED} internal://config`, `${UPDATED} docs://welcome`]);
+    for (const uri of ['docs://handbook', 'docs://pages/intro', 'internal://config', 'docs://welcome'])
+      await server.publisher.resourceUpdated(uri);
+    for (const session of [read, adm])
+      await session.get.waitFor((m) => m.params?.uri === 'docs://welcome', 'the update of the open resource');
+    expect(told(read.get, 0)).toEqual([
+      `${UPDATED} docs://handbook`,
+      `${UPDATED} docs://pages/intro`,
+      `${UPDATED} docs://welcome`,
+    ]);
+    expect(told(adm.get, 0)).toEqual([
+      `${UPDATED} docs://handbook`,
+      `${UPDATED} docs://pages/intro`,
+      `${UPDATED} internal://config`,
+      `${UPDATED} docs://welcome`,
+    ]);
   });
 });
 
-describe.each(ADAPTERS)('without auth, hook or scoped resources nothing is filtered, until a scoped resource appears (%s)', (adapter) => {
-  let server: ListenApp;
-  const streams: OpenStream[] = [];
+describe.each(ADAPTERS)(
+  'without auth, hook or scoped resources nothing is filtered, until a scoped resource appears (%s)',
+  (adapter) => {
+    let server: ListenApp;
+    const streams: OpenStream[] = [];
 
-  beforeAll(async () => {
-    server = await startListenApp(adapter, () => ({}), [OpenResources]);
-  });
-  afterEach(async () => {
-    for (const stream of streams.splice(0)) {
-      stream.close();
-      await stream.ended;
-    }
-    await until(() => server.subs.openStreams === 0, 2_000, 'the listen streams to end');
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+    beforeAll(async () => {
+      server = await startListenApp(adapter, () => ({}), [OpenResources]);
+    });
+    afterEach(async () => {
+      for (const stream of streams.splice(0)) {
+        stream.close();
+        await stream.ended;
+      }
+      await until(() => server.subs.openStreams === 0, 2_000, 'the listen streams to end');
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
 
-  it('an unknown URI is acknowledged as before; a scoped resource registered there later is never told to an HTTP caller without a token', async () => {
-    const stream = await openStream(server.mcpUrl, { method: 'subscriptions/listen', id: 's', params: { notifications: { resourceSubscriptions: ['late://report', 'docs://welcome'] } } });
-    streams.push(stream);
-    expect(await acknowledgedUris(stream, 's')).toEqual(['late://report', 'docs://welcome']);
-    await server.publisher.resourceUpdated('late://report');
-    await stream.waitFor((m) => m.params?.uri === 'late://report', 'the update of the not-yet-served URI');
-
-    server.registry.registerResource({ uri: 'late://report', mimeType: 'text/plain' }, () => 'report', { scopes: ['reports:read'] });
-    try {
+    it('an unknown URI is acknowledged as before; a scoped resource registered there later is never told to an HTTP caller without a token', async () => {
+      const stream = await openStream(server.mcpUrl, {
+        method: 'subscriptions/listen',
+        id: 's',
+        params: { notifications: { resourceSubscriptions: ['late://report', 'docs://welcome'] } },
+      });
+      streams.push(stream);
+      expect(await acknowledgedUris(stream, 's')).toEqual(['late://report', 'docs://welcome']);
       await server.publisher.resourceUpdated('late://report');
-      await server.publisher.resourceUpdated('docs://welcome');
-      await stream.waitFor((m) => m.params?.uri === 'docs://welcome', 'the open resource');
-      // The stream did not ask for list changes: after the first update, only the open resource.
-      expect(told(stream)).toEqual([`${UPDATED} late://report`, `${UPDATED} docs://welcome`]);
-    } finally {
-      server.registry.removeResource('late://report');
-    }
-  });
-});
+      await stream.waitFor((m) => m.params?.uri === 'late://report', 'the update of the not-yet-served URI');
 
-describe('in process: the testing kit\'s caller', () => {
+      server.registry.registerResource({ uri: 'late://report', mimeType: 'text/plain' }, () => 'report', {
+        scopes: ['reports:read'],
+      });
+      try {
+        await server.publisher.resourceUpdated('late://report');
+        await server.publisher.resourceUpdated('docs://welcome');
+        await stream.waitFor((m) => m.params?.uri === 'docs://welcome', 'the open resource');
+        // The stream did not ask for list changes: after the first update, only the open resource.
+        expect(told(stream)).toEqual([`${UPDATED} late://report`, `${UPDATED} docs://welcome`]);
+      } finally {
+        server.registry.removeResource('late://report');
+      }
+    });
+  },
+);
+
+describe("in process: the testing kit's caller", () => {
   let app: INestApplication;
   let client: McpTestingClient;
 
@@ -311,7 +393,11 @@ describe('in process: the testing kit\'s caller', () => {
     const moduleRef = await Test.createTestingModule({
       imports: [
         ListenVisibilityModule.serve({
-          auth: { resource: 'http://127.0.0.1:1/mcp', authorizationServers: ['http://127.0.0.1:2'], scopeHierarchy: { 'docs:admin': ['docs:read'] } },
+          auth: {
+            resource: 'http://127.0.0.1:1/mcp',
+            authorizationServers: ['http://127.0.0.1:2'],
+            scopeHierarchy: { 'docs:admin': ['docs:read'] },
+          },
           visibility: internalForAdmin,
         }),
       ],
@@ -324,14 +410,26 @@ describe('in process: the testing kit\'s caller', () => {
   });
 
   it('client.as() is judged by its scopes; a local caller (no caller) is trusted with scopes but the hook still applies', async () => {
-    const outsiderStream = await client.as({ subject: 'ana', scopes: ['team:ops'] }).listen({ resourceSubscriptions: ASKED });
-    const readerStream = await client.as({ subject: 'bo', scopes: ['docs:read'] }).listen({ resourceSubscriptions: ASKED });
+    const outsiderStream = await client
+      .as({ subject: 'ana', scopes: ['team:ops'] })
+      .listen({ resourceSubscriptions: ASKED });
+    const readerStream = await client
+      .as({ subject: 'bo', scopes: ['docs:read'] })
+      .listen({ resourceSubscriptions: ASKED });
     const local = await client.listen({ resourceSubscriptions: ASKED });
     try {
       expect(outsiderStream.acknowledged.resourceSubscriptions).toEqual(['docs://welcome']);
-      expect(readerStream.acknowledged.resourceSubscriptions).toEqual(['docs://handbook', 'docs://pages/intro', 'docs://welcome']);
+      expect(readerStream.acknowledged.resourceSubscriptions).toEqual([
+        'docs://handbook',
+        'docs://pages/intro',
+        'docs://welcome',
+      ]);
       // Trusted: scopes are not enforced, but the hook hides the internal ones (and then unknown URIs go too).
-      expect(local.acknowledged.resourceSubscriptions).toEqual(['docs://handbook', 'docs://pages/intro', 'docs://welcome']);
+      expect(local.acknowledged.resourceSubscriptions).toEqual([
+        'docs://handbook',
+        'docs://pages/intro',
+        'docs://welcome',
+      ]);
       const publisher = app.get(McpPublisher);
       await publisher.resourceUpdated('docs://handbook');
       await publisher.resourceUpdated('docs://welcome');

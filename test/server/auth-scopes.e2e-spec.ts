@@ -5,7 +5,13 @@ import { Test } from '@nestjs/testing';
 import { McpRegistry } from 'nest-mcp';
 import { McpTestingClient, type McpTestingError } from 'nest-mcp/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_SUBJECT, internalForAdmins, SCOPE_HIERARCHY, ScopesModule, ScopesProbe } from '../fixtures/auth-scopes.fixture.js';
+import {
+  ADMIN_SUBJECT,
+  internalForAdmins,
+  SCOPE_HIERARCHY,
+  ScopesModule,
+  ScopesProbe,
+} from '../fixtures/auth-scopes.fixture.js';
 import { ADAPTERS, type AdapterName } from '../support/app.factory.js';
 import { startAuthorizationServer, type TestAuthorizationServer } from '../support/oidc-provider.js';
 import { mcpPost, type RawResponse } from '../support/raw-request.util.js';
@@ -27,7 +33,6 @@ const BETA = { clientId: 'svc-beta', clientSecret: 'beta-secret-0123456789' };
 const ADMIN = { clientId: ADMIN_SUBJECT, clientSecret: 'admin-secret-0123456789' };
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 
-
 /** The error of a response (for the Mcp-Param-* checks: raw posts send no Mcp-Param-Q header). */
 function hiddenHeaderCheck(response: RawResponse): { code: number; message: string } {
   return (response.json as { error: { code: number; message: string } }).error;
@@ -38,7 +43,8 @@ function parseChallenge(value: string | null | undefined): { scheme: string; par
   expect(value, 'WWW-Authenticate').toBeTypeOf('string');
   const [, scheme, rest] = /^(\S+)\s+(.*)$/.exec(value!)!;
   const params: Record<string, string> = {};
-  for (const match of rest.matchAll(/([a-z_]+)="((?:[^"\\]|\\.)*)"/g)) params[match[1]] = match[2].replace(/\\(.)/g, '$1');
+  for (const match of rest.matchAll(/([a-z_]+)="((?:[^"\\]|\\.)*)"/g))
+    params[match[1]] = match[2].replace(/\\(.)/g, '$1');
   return { scheme, params };
 }
 
@@ -68,14 +74,22 @@ async function startScopesApp(adapter: AdapterName): Promise<ScopesApp> {
   const moduleRef = await Test.createTestingModule({
     imports: [
       ScopesModule.serve({
-        auth: { resource, authorizationServers: [as.issuer], scopesSupported: ['deploy:read'], scopeHierarchy: SCOPE_HIERARCHY },
+        auth: {
+          resource,
+          authorizationServers: [as.issuer],
+          scopesSupported: ['deploy:read'],
+          scopeHierarchy: SCOPE_HIERARCHY,
+        },
         visibility: internalForAdmins,
         pageSize: 2,
         cacheHints: { default: { ttlMs: 60_000, cacheScope: 'public' } },
       }),
     ],
   }).compile();
-  const app = adapter === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false }) : moduleRef.createNestApplication({ logger: false });
+  const app =
+    adapter === 'fastify'
+      ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false })
+      : moduleRef.createNestApplication({ logger: false });
   await app.listen(port, '127.0.0.1');
   return { app, origin, mcpUrl: new URL(resource), resource, probe: app.get(ScopesProbe), close: () => app.close() };
 }
@@ -88,14 +102,25 @@ describe.each(ADAPTERS)('scopes and per-caller lists over HTTP with real tokens 
   async function token(client: { clientId: string; clientSecret: string }, scope: string): Promise<string> {
     const key = `${client.clientId} ${scope}`;
     if (!tokens.has(key)) {
-      const { access_token, scope: granted } = await as.clientCredentialsToken({ resource: server.resource, scope, ...client });
-      expect(granted?.split(' ').sort(), 'the authorization server granted what was asked').toEqual(scope.split(' ').sort());
+      const { access_token, scope: granted } = await as.clientCredentialsToken({
+        resource: server.resource,
+        scope,
+        ...client,
+      });
+      expect(granted?.split(' ').sort(), 'the authorization server granted what was asked').toEqual(
+        scope.split(' ').sort(),
+      );
       tokens.set(key, access_token);
     }
     return tokens.get(key)!;
   }
 
-  const post = (bearer: string, method: string, params: Record<string, unknown> = {}, id: number = 1): Promise<RawResponse> =>
+  const post = (
+    bearer: string,
+    method: string,
+    params: Record<string, unknown> = {},
+    id: number = 1,
+  ): Promise<RawResponse> =>
     mcpPost(server.mcpUrl, { id, method, params, headers: { authorization: `Bearer ${bearer}` } });
 
   /** Every page of a list, checking that each carries `cacheScope: "private"`. */
@@ -134,22 +159,40 @@ describe.each(ADAPTERS)('scopes and per-caller lists over HTTP with real tokens 
     expect((await listAll(ops, 'prompts/list', 'prompts')).sort()).toEqual(['hello']);
     expect((await listAll(writerWithoutTeam, 'prompts/list', 'prompts')).sort()).toEqual(['hello', 'runbook']);
     expect(await listAll(ops, 'resources/list', 'resources')).toEqual(['docs://welcome']);
-    expect((await listAll(writerWithoutTeam, 'resources/list', 'resources')).sort()).toEqual(['docs://handbook', 'docs://welcome']);
+    expect((await listAll(writerWithoutTeam, 'resources/list', 'resources')).sort()).toEqual([
+      'docs://handbook',
+      'docs://welcome',
+    ]);
     expect(await listAll(ops, 'resources/templates/list', 'resourceTemplates')).toEqual([]);
-    expect(await listAll(writerWithoutTeam, 'resources/templates/list', 'resourceTemplates')).toEqual(['docs://pages/{id}']);
+    expect(await listAll(writerWithoutTeam, 'resources/templates/list', 'resourceTemplates')).toEqual([
+      'docs://pages/{id}',
+    ]);
 
     // The admin sees the hook's internal handlers too, and every scoped one (deploy:admin implies write and read).
     const admin = await token(ADMIN, 'team:ops deploy:admin docs:admin');
-    expect((await listAll(admin, 'tools/list', 'tools')).sort()).toEqual(['deploy', 'guarded', 'internal_debug', 'rollout', 'status', 'whoami']);
+    expect((await listAll(admin, 'tools/list', 'tools')).sort()).toEqual([
+      'deploy',
+      'guarded',
+      'internal_debug',
+      'rollout',
+      'status',
+      'whoami',
+    ]);
     expect((await listAll(admin, 'prompts/list', 'prompts')).sort()).toEqual(['hello', 'internal_notes', 'runbook']);
-    expect((await listAll(admin, 'resources/templates/list', 'resourceTemplates')).sort()).toEqual(['docs://pages/{id}', 'internal://logs/{day}']);
+    expect((await listAll(admin, 'resources/templates/list', 'resourceTemplates')).sort()).toEqual([
+      'docs://pages/{id}',
+      'internal://logs/{day}',
+    ]);
   });
 
   it('the official MCP client (ClientCredentialsProvider): callers see different lists, and a 403 makes it step up by itself', async () => {
     const session = async (client: { clientId: string; clientSecret: string }) => {
       // The client asks for the scopes the 401 challenge names (auth.scopesSupported: deploy:read), as the spec says.
       const provider = new ClientCredentialsProvider({ ...client, expectedIssuer: as.issuer });
-      const mcp = new Client({ name: 'scopes-e2e', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      const mcp = new Client(
+        { name: 'scopes-e2e', version: '1.0.0' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
       await mcp.connect(new StreamableHTTPClientTransport(server.mcpUrl, { authProvider: provider }));
       const names = async () => {
         const all: string[] = [];
@@ -176,17 +219,25 @@ describe.each(ADAPTERS)('scopes and per-caller lists over HTTP with real tokens 
       expect(stepped).toBeTypeOf('string');
       expect(stepped).not.toBe(firstToken);
       // (The client keeps its list for ttlMs; asked directly, the stepped-up token sees the deploy tools.)
-      expect((await listAll(stepped!, 'tools/list', 'tools')).sort()).toEqual(['deploy', 'guarded', 'rollout', 'status', 'whoami']);
+      expect((await listAll(stepped!, 'tools/list', 'tools')).sort()).toEqual([
+        'deploy',
+        'guarded',
+        'rollout',
+        'status',
+        'whoami',
+      ]);
     } finally {
       await alpha.mcp.close();
       await admin.mcp.close();
     }
   });
 
-  it('a cursor is an offset in the caller\'s own filtered list: past its end it is refused, never a peek at another caller\'s list', async () => {
+  it("a cursor is an offset in the caller's own filtered list: past its end it is refused, never a peek at another caller's list", async () => {
     const admin = await token(ADMIN, 'team:ops deploy:admin docs:admin');
     const first = (await post(admin, 'tools/list')).json as { result: { nextCursor: string } };
-    const third = (await post(admin, 'tools/list', { cursor: first.result.nextCursor })).json as { result: { nextCursor: string } };
+    const third = (await post(admin, 'tools/list', { cursor: first.result.nextCursor })).json as {
+      result: { nextCursor: string };
+    };
     const lastPage = third.result.nextCursor; // offset 4: the admin's 5th and 6th tools
     const ops = await token(ALPHA, 'team:ops deploy:read');
     const refused = await post(ops, 'tools/list', { cursor: lastPage });
@@ -199,7 +250,11 @@ describe.each(ADAPTERS)('scopes and per-caller lists over HTTP with real tokens 
     const guardedBefore = server.probe.guarded.length;
     const refused = await post(reader, 'tools/call', { name: 'deploy', arguments: { release: 'r1' } });
     expect(refused.status).toBe(403);
-    expect(refused.json).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32600, data: { requiredScopes: ['team:ops', 'deploy:write'] } } });
+    expect(refused.json).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32600, data: { requiredScopes: ['team:ops', 'deploy:write'] } },
+    });
     const challenge = parseChallenge(refused.headers.get('www-authenticate'));
     expect(challenge.scheme).toBe('Bearer');
     expect(challenge.params).toMatchObject({
@@ -219,7 +274,9 @@ describe.each(ADAPTERS)('scopes and per-caller lists over HTTP with real tokens 
     const stepped = await token(ALPHA, `${challenge.params.scope.replace('deploy:write', 'deploy:admin')}`);
     const done = await post(stepped, 'tools/call', { name: 'deploy', arguments: { release: 'r1' } });
     expect(done.status, done.text).toBe(200);
-    expect(done.json).toMatchObject({ result: { content: [{ type: 'text', text: `deployed r1 by ${ALPHA.clientId}` }] } });
+    expect(done.json).toMatchObject({
+      result: { content: [{ type: 'text', text: `deployed r1 by ${ALPHA.clientId}` }] },
+    });
     expect(server.probe.guarded.slice(guardedBefore)).toEqual(['deploy']);
   });
 
@@ -240,7 +297,10 @@ describe.each(ADAPTERS)('scopes and per-caller lists over HTTP with real tokens 
     ] as const) {
       const refused = await post(ops, method, params);
       expect({ method, status: refused.status }).toEqual({ method, status: 403 });
-      expect(parseChallenge(refused.headers.get('www-authenticate')).params).toMatchObject({ error: 'insufficient_scope', scope: 'docs:read' });
+      expect(parseChallenge(refused.headers.get('www-authenticate')).params).toMatchObject({
+        error: 'insufficient_scope',
+        scope: 'docs:read',
+      });
       const served = await post(docs, method, params);
       expect({ method, status: served.status, body: served.text.slice(0, 200) }).toMatchObject({ method, status: 200 });
     }
@@ -255,16 +315,36 @@ describe.each(ADAPTERS)('scopes and per-caller lists over HTTP with real tokens 
     /** The answer with the name replaced, so that a hidden name and an unknown one can be compared byte for byte. */
     const answer = async (method: string, params: Record<string, unknown>, name: string) => {
       const response = await post(ops, method, params, 7);
-      return { status: response.status, type: response.headers.get('content-type'), challenge: response.headers.get('www-authenticate'), body: response.text.replaceAll(name, '<NAME>') };
+      return {
+        status: response.status,
+        type: response.headers.get('content-type'),
+        challenge: response.headers.get('www-authenticate'),
+        body: response.text.replaceAll(name, '<NAME>'),
+      };
     };
     const cases: Array<[string, (name: string) => Record<string, unknown>, string, string]> = [
       ['tools/call', (name) => ({ name, arguments: { q: 'x' } }), 'internal_debug', 'internal_debuh'],
       ['prompts/get', (name) => ({ name }), 'internal_notes', 'internal_notez'],
       ['resources/read', (uri) => ({ uri }), 'internal://config', 'internal://confik'],
-      ['completion/complete', (name) => ({ ref: { type: 'ref/prompt', name }, argument: { name: 'topic', value: '' } }), 'internal_notes', 'internal_notez'],
-      ['completion/complete', (uri) => ({ ref: { type: 'ref/resource', uri }, argument: { name: 'day', value: '' } }), 'internal://logs/{day}', 'internal://logz/{day}'],
+      [
+        'completion/complete',
+        (name) => ({ ref: { type: 'ref/prompt', name }, argument: { name: 'topic', value: '' } }),
+        'internal_notes',
+        'internal_notez',
+      ],
+      [
+        'completion/complete',
+        (uri) => ({ ref: { type: 'ref/resource', uri }, argument: { name: 'day', value: '' } }),
+        'internal://logs/{day}',
+        'internal://logz/{day}',
+      ],
       // Scopes hide from completion as from lists: runbook needs docs:read.
-      ['completion/complete', (name) => ({ ref: { type: 'ref/prompt', name }, argument: { name: 'topic', value: '' } }), 'runbook', 'runbooc'],
+      [
+        'completion/complete',
+        (name) => ({ ref: { type: 'ref/prompt', name }, argument: { name: 'topic', value: '' } }),
+        'runbook',
+        'runbooc',
+      ],
     ];
     for (const [method, params, hidden, unknown] of cases) {
       const hiddenAnswer = await answer(method, params(hidden), hidden);
@@ -273,16 +353,26 @@ describe.each(ADAPTERS)('scopes and per-caller lists over HTTP with real tokens 
       expect(hiddenAnswer.body).toContain('"error"');
     }
     // Its Mcp-Param-Q header is not checked for a caller that may not see it (a -32020 would reveal it): unknown tool.
-    expect(hiddenHeaderCheck(await post(ops, 'tools/call', { name: 'internal_debug', arguments: { q: 'x' } }))).toMatchObject({ code: -32602 });
+    expect(
+      hiddenHeaderCheck(await post(ops, 'tools/call', { name: 'internal_debug', arguments: { q: 'x' } })),
+    ).toMatchObject({ code: -32602 });
     const adminCaller = await token(ADMIN, 'team:ops');
-    expect(hiddenHeaderCheck(await post(adminCaller, 'tools/call', { name: 'internal_debug', arguments: { q: 'x' } }))).toMatchObject({ code: -32020 });
+    expect(
+      hiddenHeaderCheck(await post(adminCaller, 'tools/call', { name: 'internal_debug', arguments: { q: 'x' } })),
+    ).toMatchObject({ code: -32020 });
     // A URI under a hidden template is not found either, exactly like one no template matches.
     const hiddenRead = await answer('resources/read', { uri: 'internal://logs/monday' }, 'internal://logs/monday');
-    expect(hiddenRead).toEqual(await answer('resources/read', { uri: 'internal://nothing/monday' }, 'internal://nothing/monday'));
+    expect(hiddenRead).toEqual(
+      await answer('resources/read', { uri: 'internal://nothing/monday' }, 'internal://nothing/monday'),
+    );
     // The admin gets them.
     const admin = await token(ADMIN, 'team:ops');
-    expect((await post(admin, 'tools/call', { name: 'internal_debug', arguments: {} })).json).toMatchObject({ result: { content: [{ text: 'debug' }] } });
-    expect((await post(admin, 'resources/read', { uri: 'internal://logs/monday' })).json).toMatchObject({ result: { contents: [{ text: 'logs monday' }] } });
+    expect((await post(admin, 'tools/call', { name: 'internal_debug', arguments: {} })).json).toMatchObject({
+      result: { content: [{ text: 'debug' }] },
+    });
+    expect((await post(admin, 'resources/read', { uri: 'internal://logs/monday' })).json).toMatchObject({
+      result: { contents: [{ text: 'logs monday' }] },
+    });
   });
 
   it('guards see the verified principal and token through McpExecutionContext; handlers through @McpPrincipal / @McpToken / ctx', async () => {
@@ -290,9 +380,17 @@ describe.each(ADAPTERS)('scopes and per-caller lists over HTTP with real tokens 
     const seen = server.probe.guardSaw.length;
     const guarded = await post(ops, 'tools/call', { name: 'guarded' });
     expect(guarded.json).toMatchObject({ result: { content: [{ text: 'guarded ok' }] } });
-    expect(server.probe.guardSaw.slice(seen)).toEqual([{ principal: ALPHA.clientId, scopes: expect.arrayContaining(['team:ops', 'deploy:read']) }]);
-    const whoami = (await post(ops, 'tools/call', { name: 'whoami' })).json as { result: { content: Array<{ text: string }> } };
-    expect(JSON.parse(whoami.result.content[0].text)).toEqual({ principal: ALPHA.clientId, scopes: expect.arrayContaining(['team:ops', 'deploy:read']), same: true });
+    expect(server.probe.guardSaw.slice(seen)).toEqual([
+      { principal: ALPHA.clientId, scopes: expect.arrayContaining(['team:ops', 'deploy:read']) },
+    ]);
+    const whoami = (await post(ops, 'tools/call', { name: 'whoami' })).json as {
+      result: { content: Array<{ text: string }> };
+    };
+    expect(JSON.parse(whoami.result.content[0].text)).toEqual({
+      principal: ALPHA.clientId,
+      scopes: expect.arrayContaining(['team:ops', 'deploy:read']),
+      same: true,
+    });
   });
 
   it('server/discover shows each caller only the features it may use, privately; the methods still exist for it', async () => {
@@ -307,7 +405,12 @@ describe.each(ADAPTERS)('scopes and per-caller lists over HTTP with real tokens 
     // With team:ops and deploy:write it sees the deploy tools, and the task tool brings the tasks extension.
     const deployer = await token(BETA, 'team:ops deploy:write docs:read');
     const member = ((await post(deployer, 'server/discover')).json as Discover).result;
-    expect(member.capabilities).toMatchObject({ tools: {}, prompts: {}, resources: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } });
+    expect(member.capabilities).toMatchObject({
+      tools: {},
+      prompts: {},
+      resources: {},
+      extensions: { 'io.modelcontextprotocol/tasks': {} },
+    });
     expect(member.cacheScope).toBe('private');
   });
 
@@ -316,22 +419,51 @@ describe.each(ADAPTERS)('scopes and per-caller lists over HTTP with real tokens 
     const legacy = async (headers: Record<string, string>, message: Record<string, unknown>) => {
       const response = await fetch(server.mcpUrl, {
         method: 'POST',
-        headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', authorization: `Bearer ${reader}`, ...headers },
+        headers: {
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          authorization: `Bearer ${reader}`,
+          ...headers,
+        },
         body: JSON.stringify({ jsonrpc: '2.0', ...message }),
       });
       return { status: response.status, headers: response.headers, text: await response.text() };
     };
-    const init = await legacy({}, { id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'scopes-e2e', version: '1' } } });
+    const init = await legacy(
+      {},
+      {
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'scopes-e2e', version: '1' } },
+      },
+    );
     expect(init.status, init.text).toBe(200);
     const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
     await legacy(session, { method: 'notifications/initialized' });
-    const list = JSON.parse((await legacy(session, { id: 2, method: 'tools/list' })).text) as { result: { tools: Array<{ name: string }>; nextCursor?: string } };
+    const list = JSON.parse((await legacy(session, { id: 2, method: 'tools/list' })).text) as {
+      result: { tools: Array<{ name: string }>; nextCursor?: string };
+    };
     expect(list.result.tools.map((tool) => tool.name)).toEqual(['guarded', 'status']);
-    const refused = await legacy(session, { id: 3, method: 'tools/call', params: { name: 'deploy', arguments: { release: 'r1' } } });
+    const refused = await legacy(session, {
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'deploy', arguments: { release: 'r1' } },
+    });
     expect(refused.status).toBe(403);
-    expect(parseChallenge(refused.headers.get('www-authenticate')).params).toMatchObject({ error: 'insufficient_scope', scope: 'team:ops deploy:write' });
-    const hidden = await legacy(session, { id: 4, method: 'tools/call', params: { name: 'internal_debug', arguments: {} } });
-    const unknown = await legacy(session, { id: 4, method: 'tools/call', params: { name: 'internal_debuh', arguments: {} } });
+    expect(parseChallenge(refused.headers.get('www-authenticate')).params).toMatchObject({
+      error: 'insufficient_scope',
+      scope: 'team:ops deploy:write',
+    });
+    const hidden = await legacy(session, {
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'internal_debug', arguments: {} },
+    });
+    const unknown = await legacy(session, {
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'internal_debuh', arguments: {} },
+    });
     expect({ status: hidden.status, body: hidden.text.replaceAll('internal_debug', '<NAME>') }).toEqual({
       status: unknown.status,
       body: unknown.text.replaceAll('internal_debuh', '<NAME>'),
@@ -341,13 +473,18 @@ describe.each(ADAPTERS)('scopes and per-caller lists over HTTP with real tokens 
   it('the testing kit over HTTP carries the challenge of a refusal', async () => {
     const reader = await token(ALPHA, 'team:ops deploy:read');
     const client = await McpTestingClient.connect(server.mcpUrl, { headers: { authorization: `Bearer ${reader}` } });
-    const error = (await client.callTool('deploy', { release: 'r2' }).catch((caught: unknown) => caught)) as McpTestingError;
+    const error = (await client
+      .callTool('deploy', { release: 'r2' })
+      .catch((caught: unknown) => caught)) as McpTestingError;
     expect(error).toMatchObject({ httpStatus: 403, code: -32600 });
-    expect(parseChallenge(error.wwwAuthenticate).params).toMatchObject({ error: 'insufficient_scope', scope: 'team:ops deploy:write' });
+    expect(parseChallenge(error.wwwAuthenticate).params).toMatchObject({
+      error: 'insufficient_scope',
+      scope: 'team:ops deploy:write',
+    });
   });
 });
 
-describe('scopes in process: the testing kit\'s caller', () => {
+describe("scopes in process: the testing kit's caller", () => {
   let app: INestApplication;
   let client: McpTestingClient;
   let probe: ScopesProbe;
@@ -356,7 +493,11 @@ describe('scopes in process: the testing kit\'s caller', () => {
     const moduleRef = await Test.createTestingModule({
       imports: [
         ScopesModule.serve({
-          auth: { resource: 'http://127.0.0.1:1/mcp', authorizationServers: ['http://127.0.0.1:2'], scopeHierarchy: SCOPE_HIERARCHY },
+          auth: {
+            resource: 'http://127.0.0.1:1/mcp',
+            authorizationServers: ['http://127.0.0.1:2'],
+            scopeHierarchy: SCOPE_HIERARCHY,
+          },
           visibility: internalForAdmins,
         }),
       ],
@@ -372,8 +513,14 @@ describe('scopes in process: the testing kit\'s caller', () => {
   it('client.as({ subject, scopes }) filters lists, refuses with the challenge HTTP would send, and steps up', async () => {
     const reader = client.as({ subject: 'ana', scopes: ['team:ops', 'deploy:read'] });
     expect((await reader.listTools()).map((tool) => tool.name).sort()).toEqual(['guarded', 'status', 'whoami']);
-    const error = (await reader.callTool('deploy', { release: 'r1' }).catch((caught: unknown) => caught)) as McpTestingError;
-    expect(error).toMatchObject({ httpStatus: 403, code: -32600, data: { requiredScopes: ['team:ops', 'deploy:write'] } });
+    const error = (await reader
+      .callTool('deploy', { release: 'r1' })
+      .catch((caught: unknown) => caught)) as McpTestingError;
+    expect(error).toMatchObject({
+      httpStatus: 403,
+      code: -32600,
+      data: { requiredScopes: ['team:ops', 'deploy:write'] },
+    });
     expect(parseChallenge(error.wwwAuthenticate).params).toMatchObject({
       error: 'insufficient_scope',
       scope: 'team:ops deploy:write',
@@ -381,13 +528,26 @@ describe('scopes in process: the testing kit\'s caller', () => {
     });
     const admin = client.as({ subject: 'ana', scopes: ['team:ops', 'deploy:admin'] });
     expect((await admin.callTool('deploy', { release: 'r1' })).text()).toBe('deployed r1 by ana');
-    expect(JSON.parse((await reader.callTool('whoami')).text())).toEqual({ principal: 'ana', scopes: ['team:ops', 'deploy:read'], same: true });
+    expect(JSON.parse((await reader.callTool('whoami')).text())).toEqual({
+      principal: 'ana',
+      scopes: ['team:ops', 'deploy:read'],
+      same: true,
+    });
   });
 
   it('without a caller, an in-process call is a local one (like stdio): scopes are not enforced, the hook still applies', async () => {
-    expect((await client.listTools()).map((tool) => tool.name).sort()).toEqual(['deploy', 'guarded', 'rollout', 'status', 'whoami']);
+    expect((await client.listTools()).map((tool) => tool.name).sort()).toEqual([
+      'deploy',
+      'guarded',
+      'rollout',
+      'status',
+      'whoami',
+    ]);
     expect((await client.callTool('deploy', { release: 'r9' })).text()).toBe('deployed r9 by undefined');
-    await expect(client.callTool('internal_debug')).rejects.toMatchObject({ code: -32602, message: 'Unknown tool: internal_debug' });
+    await expect(client.callTool('internal_debug')).rejects.toMatchObject({
+      code: -32602,
+      message: 'Unknown tool: internal_debug',
+    });
   });
 
   it('a task tool is checked when the task is created; its rounds run without a token as authorized', async () => {
@@ -414,40 +574,52 @@ describe('scopes in process: the testing kit\'s caller', () => {
   });
 });
 
-describe.each(ADAPTERS)('@McpScopes on an HTTP server without auth (%s): fail closed, and said at startup', (adapter) => {
-  let app: INestApplication;
-  let mcpUrl: URL;
-  const warnings: string[] = [];
-  const logger: LoggerService = {
-    log: () => undefined,
-    error: () => undefined,
-    warn: (message: unknown) => void warnings.push(String(message)),
-  };
+describe.each(ADAPTERS)(
+  '@McpScopes on an HTTP server without auth (%s): fail closed, and said at startup',
+  (adapter) => {
+    let app: INestApplication;
+    let mcpUrl: URL;
+    const warnings: string[] = [];
+    const logger: LoggerService = {
+      log: () => undefined,
+      error: () => undefined,
+      warn: (message: unknown) => void warnings.push(String(message)),
+    };
 
-  beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [ScopesModule.serve({})] }).compile();
-    app = adapter === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(), { logger }) : moduleRef.createNestApplication({ logger });
-    await app.listen(0, '127.0.0.1');
-    mcpUrl = new URL('/mcp', (await app.getUrl()).replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1'));
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+    beforeAll(async () => {
+      const moduleRef = await Test.createTestingModule({ imports: [ScopesModule.serve({})] }).compile();
+      app =
+        adapter === 'fastify'
+          ? moduleRef.createNestApplication(new FastifyAdapter(), { logger })
+          : moduleRef.createNestApplication({ logger });
+      await app.listen(0, '127.0.0.1');
+      mcpUrl = new URL('/mcp', (await app.getUrl()).replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1'));
+    });
+    afterAll(async () => {
+      await app?.close();
+    });
 
-  it('warns once, naming the scoped handlers', () => {
-    const warning = warnings.filter((line) => line.includes('@McpScopes'));
-    expect(warning).toHaveLength(1);
-    expect(warning[0]).toMatch(/^tool "deploy", .* require OAuth scopes \(@McpScopes\) but the "auth" option is not set/);
-  });
+    it('warns once, naming the scoped handlers', () => {
+      const warning = warnings.filter((line) => line.includes('@McpScopes'));
+      expect(warning).toHaveLength(1);
+      expect(warning[0]).toMatch(
+        /^tool "deploy", .* require OAuth scopes \(@McpScopes\) but the "auth" option is not set/,
+      );
+    });
 
-  it('an HTTP caller (no token possible) does not see them and is refused with a plain 403', async () => {
-    const list = await mcpPost(mcpUrl, { method: 'tools/list' });
-    const names = ((list.json as { result: { tools: Array<{ name: string }>; cacheScope: string } }).result.tools).map((tool) => tool.name);
-    expect(names.sort()).toEqual(['guarded', 'internal_debug', 'whoami']);
-    expect((list.json as { result: { cacheScope: string } }).result.cacheScope).toBe('private');
-    const refused = await mcpPost(mcpUrl, { method: 'tools/call', params: { name: 'status', arguments: {} } });
-    expect(refused.status).toBe(403);
-    expect(refused.headers.get('www-authenticate')).toBeNull();
-    expect(refused.json).toMatchObject({ error: { code: -32600, data: { requiredScopes: ['team:ops', 'deploy:read'] } } });
-  });
-});
+    it('an HTTP caller (no token possible) does not see them and is refused with a plain 403', async () => {
+      const list = await mcpPost(mcpUrl, { method: 'tools/list' });
+      const names = (list.json as { result: { tools: Array<{ name: string }>; cacheScope: string } }).result.tools.map(
+        (tool) => tool.name,
+      );
+      expect(names.sort()).toEqual(['guarded', 'internal_debug', 'whoami']);
+      expect((list.json as { result: { cacheScope: string } }).result.cacheScope).toBe('private');
+      const refused = await mcpPost(mcpUrl, { method: 'tools/call', params: { name: 'status', arguments: {} } });
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('www-authenticate')).toBeNull();
+      expect(refused.json).toMatchObject({
+        error: { code: -32600, data: { requiredScopes: ['team:ops', 'deploy:read'] } },
+      });
+    });
+  },
+);

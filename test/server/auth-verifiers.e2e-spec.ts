@@ -1,7 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { auth, ClientCredentialsProvider, type OAuthClientProvider, type OAuthTokens } from '@modelcontextprotocol/client';
+import {
+  auth,
+  ClientCredentialsProvider,
+  type OAuthClientProvider,
+  type OAuthTokens,
+} from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildProtectedResourceMetadata,
@@ -77,8 +82,16 @@ describe('JwtTokenVerifier against a real authorization server (oidc-provider)',
 
   it('verifies a token from the authorization code + PKCE flow for the user who logged in', async () => {
     const verifier = new JwtTokenVerifier(options());
-    const { access_token } = await as.authorizationCodeToken({ resource: RESOURCE, scope: 'mcp:read', accountId: 'bob' });
-    expect(await verifier.verify(access_token)).toMatchObject({ subject: 'bob', scopes: ['mcp:read'], clientId: 'mcp-app' });
+    const { access_token } = await as.authorizationCodeToken({
+      resource: RESOURCE,
+      scope: 'mcp:read',
+      accountId: 'bob',
+    });
+    expect(await verifier.verify(access_token)).toMatchObject({
+      subject: 'bob',
+      scopes: ['mcp:read'],
+      clientId: 'mcp-app',
+    });
   });
 
   it('fetches the metadata and the keys once, then verifies from its cache', async () => {
@@ -120,7 +133,10 @@ describe('JwtTokenVerifier against a real authorization server (oidc-provider)',
   });
 
   it('refuses a token the authorization server issued for another resource', async () => {
-    const { access_token } = await as.clientCredentialsToken({ resource: 'http://127.0.0.1:3001/other', scope: 'mcp:read' });
+    const { access_token } = await as.clientCredentialsToken({
+      resource: 'http://127.0.0.1:3001/other',
+      scope: 'mcp:read',
+    });
     expect(await refusal(new JwtTokenVerifier(options()), access_token)).toBe(McpTokenMessages.wrongAudience);
   });
 
@@ -154,7 +170,11 @@ describe('JwtTokenVerifier against a real authorization server (oidc-provider)',
     const ecServer = await startAuthorizationServer({ signingAlg: 'ES256' });
     try {
       const token = await ecServer.mintToken({ resource: RESOURCE });
-      const rsaOnly = new JwtTokenVerifier({ ...options(), authorizationServers: [ecServer.issuer], jwt: { algorithms: ['RS256'] } });
+      const rsaOnly = new JwtTokenVerifier({
+        ...options(),
+        authorizationServers: [ecServer.issuer],
+        jwt: { algorithms: ['RS256'] },
+      });
       expect(await refusal(rsaOnly, token)).toBe(McpTokenMessages.algorithm);
       const defaults = new JwtTokenVerifier({ ...options(), authorizationServers: [ecServer.issuer] });
       expect((await defaults.verify(token)).subject).toBe('alice');
@@ -214,7 +234,10 @@ describe('JwtTokenVerifier: keys, discovery and rotation', () => {
       expect(rfc8414.requests).toEqual(['GET /.well-known/oauth-authorization-server']);
 
       expect(openIdOnly.issuer).toMatch(/\/realms\/mcp$/);
-      const verifier = new JwtTokenVerifier({ resource: RESOURCE, authorizationServers: [rfc8414.issuer, openIdOnly.issuer] });
+      const verifier = new JwtTokenVerifier({
+        resource: RESOURCE,
+        authorizationServers: [rfc8414.issuer, openIdOnly.issuer],
+      });
       const { access_token } = await openIdOnly.clientCredentialsToken({ resource: RESOURCE, scope: 'mcp:read' });
       expect(await verifier.verify(access_token)).toMatchObject({ subject: 'mcp-service', issuer: openIdOnly.issuer });
       expect(openIdOnly.requests.filter((request) => request.startsWith('GET'))).toEqual([
@@ -233,7 +256,9 @@ describe('JwtTokenVerifier: keys, discovery and rotation', () => {
     try {
       // The same server under another spelling of its issuer: the document says the real one (RFC 8414 §3.3).
       const alias = as.issuer.replace('127.0.0.1', 'localhost');
-      await expect(fetchAuthorizationServerMetadata(alias, { timeoutMs: 5_000 })).rejects.toThrow(/its "issuer" is not/);
+      await expect(fetchAuthorizationServerMetadata(alias, { timeoutMs: 5_000 })).rejects.toThrow(
+        /its "issuer" is not/,
+      );
     } finally {
       await as.close();
     }
@@ -349,7 +374,10 @@ describe('JwtTokenVerifier: keys, discovery and rotation', () => {
       const logger = new CapturingLogger();
       const port = await freePort();
       const issuer = `http://127.0.0.1:${port}`;
-      const verifier = new JwtTokenVerifier({ resource: RESOURCE, authorizationServers: [issuer] }, { logger, fetchTimeoutMs: 2_000 });
+      const verifier = new JwtTokenVerifier(
+        { resource: RESOURCE, authorizationServers: [issuer] },
+        { logger, fetchTimeoutMs: 2_000 },
+      );
       const token = await as.mintToken({ resource: RESOURCE, claims: { iss: issuer } });
       expect(await refusal(verifier, token)).toBe(McpTokenMessages.keysUnavailable);
       expect(logger.warnings).toHaveLength(1);
@@ -386,7 +414,11 @@ describe('IntrospectionTokenVerifier against a real authorization server (opaque
   });
 
   it('verifies a user token from the authorization code + PKCE flow', async () => {
-    const { access_token } = await as.authorizationCodeToken({ resource: RESOURCE, scope: 'mcp:write', accountId: 'carol' });
+    const { access_token } = await as.authorizationCodeToken({
+      resource: RESOURCE,
+      scope: 'mcp:write',
+      accountId: 'carol',
+    });
     expect(await new IntrospectionTokenVerifier(options()).verify(access_token)).toMatchObject({
       subject: 'carol',
       scopes: ['mcp:write'],
@@ -421,7 +453,11 @@ describe('IntrospectionTokenVerifier against a real authorization server (opaque
         {
           resource: RESOURCE,
           authorizationServers: [shortLived.issuer],
-          introspection: { endpoint: shortLived.endpoints.introspection, ...shortLived.introspectionClient, cacheTtlMs: 60_000 },
+          introspection: {
+            endpoint: shortLived.endpoints.introspection,
+            ...shortLived.introspectionClient,
+            cacheTtlMs: 60_000,
+          },
         },
         { clockToleranceSec: 0 },
       );
@@ -442,7 +478,7 @@ describe('IntrospectionTokenVerifier against a real authorization server (opaque
     const results = await Promise.all(Array.from({ length: 5 }, () => verifier.verify(access_token)));
     expect(results.map((result) => result.subject)).toEqual(Array(5).fill('mcp-service'));
     expect(introspections()).toBe(asked + 1);
-    const cacheKeys = [...((verifier as unknown as { cache: { entries: Map<string, unknown> } }).cache.entries.keys())];
+    const cacheKeys = [...(verifier as unknown as { cache: { entries: Map<string, unknown> } }).cache.entries.keys()];
     expect(cacheKeys).toHaveLength(1);
     expect(cacheKeys[0]).not.toContain(access_token);
   });
@@ -460,7 +496,11 @@ describe('IntrospectionTokenVerifier against a real authorization server (opaque
     const verifier = new IntrospectionTokenVerifier(
       {
         ...options(),
-        introspection: { endpoint: as.endpoints.introspection, clientId: as.introspectionClient.clientId, clientSecret: 'wrong-secret' },
+        introspection: {
+          endpoint: as.endpoints.introspection,
+          clientId: as.introspectionClient.clientId,
+          clientSecret: 'wrong-secret',
+        },
       },
       { logger, retryAfterFailureMs: 0 },
     );
@@ -496,7 +536,11 @@ describe('the official MCP client obtains tokens from the test authorization ser
     resourceServer = createServer((request, response) => {
       const location = protectedResourceMetadataLocation(resource);
       if (request.url === location.path || request.url === location.rootPath) {
-        const document = buildProtectedResourceMetadata({ resource, authorizationServers: [as.issuer], scopesSupported: ['mcp:read'] });
+        const document = buildProtectedResourceMetadata({
+          resource,
+          authorizationServers: [as.issuer],
+          scopesSupported: ['mcp:read'],
+        });
         response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(document));
       } else response.writeHead(404).end();
     });
@@ -513,7 +557,9 @@ describe('the official MCP client obtains tokens from the test authorization ser
     const [client] = as.confidentialClients;
     const provider = new ClientCredentialsProvider({ ...client, expectedIssuer: as.issuer });
     expect(await auth(provider, { serverUrl: resource, scope: 'mcp:read mcp:write' })).toBe('AUTHORIZED');
-    const token = await new JwtTokenVerifier({ resource, authorizationServers: [as.issuer] }).verify(provider.tokens()!.access_token);
+    const token = await new JwtTokenVerifier({ resource, authorizationServers: [as.issuer] }).verify(
+      provider.tokens()!.access_token,
+    );
     expect(token).toMatchObject({ subject: client.clientId, scopes: ['mcp:read', 'mcp:write'] });
   });
 
@@ -523,7 +569,11 @@ describe('the official MCP client obtains tokens from the test authorization ser
     let tokens: OAuthTokens | undefined;
     const provider: OAuthClientProvider = {
       redirectUrl: 'http://127.0.0.1/callback',
-      clientMetadata: { client_name: 'test', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' },
+      clientMetadata: {
+        client_name: 'test',
+        redirect_uris: ['http://127.0.0.1/callback'],
+        token_endpoint_auth_method: 'none',
+      },
       clientInformation: () => ({ client_id: as.publicClients[0].clientId }),
       tokens: () => tokens,
       saveTokens: (saved) => void (tokens = saved),
@@ -536,9 +586,15 @@ describe('the official MCP client obtains tokens from the test authorization ser
     const code = callback.searchParams.get('code');
     expect(code, callback.search).toBeTruthy();
     expect(
-      await auth(provider, { serverUrl: resource, authorizationCode: code!, iss: callback.searchParams.get('iss') ?? undefined }),
+      await auth(provider, {
+        serverUrl: resource,
+        authorizationCode: code!,
+        iss: callback.searchParams.get('iss') ?? undefined,
+      }),
     ).toBe('AUTHORIZED');
-    const token = await new JwtTokenVerifier({ resource, authorizationServers: [as.issuer] }).verify(tokens!.access_token);
+    const token = await new JwtTokenVerifier({ resource, authorizationServers: [as.issuer] }).verify(
+      tokens!.access_token,
+    );
     expect(token).toMatchObject({ subject: 'dana', scopes: ['mcp:read'], clientId: as.publicClients[0].clientId });
   });
 });

@@ -34,12 +34,12 @@ interface JsonRpcMessage {
 
 function messagesOf(response: RawResponse, requestMethod: string): JsonRpcMessage[] {
   const isSse = response.headers.get('content-type')?.startsWith('text/event-stream');
-  const messages = (isSse ? sseDataFrames(response.text).map((data) => JSON.parse(data)) : [response.json]) as JsonRpcMessage[];
+  const messages = (
+    isSse ? sseDataFrames(response.text).map((data) => JSON.parse(data)) : [response.json]
+  ) as JsonRpcMessage[];
   for (const message of messages) assertValidServerMessage(message, requestMethod);
   return messages;
 }
-
-
 
 describe.each(ADAPTERS)('cancellation and logging (%s)', (adapter) => {
   let running: RunningApp;
@@ -132,7 +132,10 @@ describe.each(ADAPTERS)('cancellation and logging (%s)', (adapter) => {
     });
 
     it('the server keeps serving afterwards, on both kinds of response', async () => {
-      const plain = await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'longJob', arguments: { steps: 2 } } });
+      const plain = await mcpPost(running.mcpUrl, {
+        method: 'tools/call',
+        params: { name: 'longJob', arguments: { steps: 2 } },
+      });
       expect(messagesOf(plain, 'tools/call')[0].result?.content).toEqual([{ type: 'text', text: 'done 2' }]);
       const streamed = await mcpPost(running.mcpUrl, {
         method: 'tools/call',
@@ -166,7 +169,14 @@ describe.each(ADAPTERS)('cancellation and logging (%s)', (adapter) => {
      * Starts `hold` on a fresh app through a keep-alive agent (as real clients connect), then begins `app.close()`.
      * The agent is destroyed afterwards, so a server that waits for the client's idle connection still closes.
      */
-    async function holdThenClose(run: (state: { probe: StreamProbe; closeAt: number; closed: () => boolean; answer: Promise<string> }) => Promise<void>) {
+    async function holdThenClose(
+      run: (state: {
+        probe: StreamProbe;
+        closeAt: number;
+        closed: () => boolean;
+        answer: Promise<string>;
+      }) => Promise<void>,
+    ) {
       const other = await startApp(adapter, { imports: [StreamingModule] });
       const otherProbe = other.app.get(StreamProbe);
       const agent = new Agent({ keepAlive: true });
@@ -175,7 +185,11 @@ describe.each(ADAPTERS)('cancellation and logging (%s)', (adapter) => {
       const answer = new Promise<string>((resolve, reject) => {
         const outgoing = httpRequest(
           other.mcpUrl,
-          { method: 'POST', agent, headers: { ...mcpHeaders('tools/call', params), 'content-length': String(Buffer.byteLength(body)) } },
+          {
+            method: 'POST',
+            agent,
+            headers: { ...mcpHeaders('tools/call', params), 'content-length': String(Buffer.byteLength(body)) },
+          },
           (incoming) => {
             const chunks: Buffer[] = [];
             incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -230,7 +244,10 @@ describe.each(ADAPTERS)('cancellation and logging (%s)', (adapter) => {
     }
 
     it('without a log level: nothing is sent, the response stays application/json', async () => {
-      const response = await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'chatty', arguments: {} } });
+      const response = await mcpPost(running.mcpUrl, {
+        method: 'tools/call',
+        params: { name: 'chatty', arguments: {} },
+      });
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
       expect(response.text).not.toContain('notifications/message');
       expect(messagesOf(response, 'tools/call')[0].result?.content).toEqual([{ type: 'text', text: 'chatted' }]);
@@ -244,21 +261,26 @@ describe.each(ADAPTERS)('cancellation and logging (%s)', (adapter) => {
       ['warning', ['warning', 'error', 'critical', 'alert', 'emergency']],
       ['error', ['error', 'critical', 'alert', 'emergency']],
       ['emergency', ['emergency']],
-    ])('at level %s: only messages at or above it, in order, with the logger name, before the response', async (level, expected) => {
-      const response = await mcpPost(running.mcpUrl, {
-        method: 'tools/call',
-        params: { name: 'chatty', arguments: {} },
-        meta: requestMeta({ [LOG_LEVEL]: level }),
-      });
-      expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-      expect(response.headers.get('x-accel-buffering')).toBe('no');
-      const messages = messagesOf(response, 'tools/call');
-      expect(logsOf(messages)).toEqual(expected.map((l) => ({ level: l, logger: 'chatty', data: { level: l, note: `a ${l} message` } })));
-      expect(messages.at(-1)!.id).toBe(response.sentId);
-      expect(messages.at(-1)!.result?.content).toEqual([{ type: 'text', text: 'chatted' }]);
-      expect(messages.filter((m) => m.id !== undefined)).toHaveLength(1);
-      expect(probe.logged).toEqual(Object.fromEntries(ALL_LEVELS.map((l) => [l, expected.includes(l)])));
-    });
+    ])(
+      'at level %s: only messages at or above it, in order, with the logger name, before the response',
+      async (level, expected) => {
+        const response = await mcpPost(running.mcpUrl, {
+          method: 'tools/call',
+          params: { name: 'chatty', arguments: {} },
+          meta: requestMeta({ [LOG_LEVEL]: level }),
+        });
+        expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+        expect(response.headers.get('x-accel-buffering')).toBe('no');
+        const messages = messagesOf(response, 'tools/call');
+        expect(logsOf(messages)).toEqual(
+          expected.map((l) => ({ level: l, logger: 'chatty', data: { level: l, note: `a ${l} message` } })),
+        );
+        expect(messages.at(-1)!.id).toBe(response.sentId);
+        expect(messages.at(-1)!.result?.content).toEqual([{ type: 'text', text: 'chatted' }]);
+        expect(messages.filter((m) => m.id !== undefined)).toHaveLength(1);
+        expect(probe.logged).toEqual(Object.fromEntries(ALL_LEVELS.map((l) => [l, expected.includes(l)])));
+      },
+    );
 
     it('a message without a logger name has no logger field', async () => {
       const response = await mcpPost(running.mcpUrl, {
@@ -275,7 +297,9 @@ describe.each(ADAPTERS)('cancellation and logging (%s)', (adapter) => {
         params: { name: 'loggingPrompt' },
         meta: requestMeta({ [LOG_LEVEL]: 'warning' }),
       });
-      expect(logsOf(messagesOf(response, 'prompts/get'))).toEqual([{ level: 'error', logger: 'prompts', data: 'prompt error' }]);
+      expect(logsOf(messagesOf(response, 'prompts/get'))).toEqual([
+        { level: 'error', logger: 'prompts', data: 'prompt error' },
+      ]);
       const quiet = await mcpPost(running.mcpUrl, { method: 'prompts/get', params: { name: 'loggingPrompt' } });
       expect(quiet.headers.get('content-type')).toMatch(/^application\/json/);
     });
@@ -309,7 +333,11 @@ describe.each(ADAPTERS)('cancellation and logging (%s)', (adapter) => {
       const result = await client.callTool({ name: 'chatty', arguments: {}, _meta: { [LOG_LEVEL]: 'critical' } });
       expect(result.content).toEqual([{ type: 'text', text: 'chatted' }]);
       expect(received).toEqual(
-        ['critical', 'alert', 'emergency'].map((l) => ({ level: l, logger: 'chatty', data: { level: l, note: `a ${l} message` } })),
+        ['critical', 'alert', 'emergency'].map((l) => ({
+          level: l,
+          logger: 'chatty',
+          data: { level: l, note: `a ${l} message` },
+        })),
       );
       received.length = 0;
       await client.callTool({ name: 'chatty', arguments: {} });
@@ -318,7 +346,10 @@ describe.each(ADAPTERS)('cancellation and logging (%s)', (adapter) => {
 
     it('the server advertises logging, and everything sent to the client was valid', async () => {
       const discover = await mcpPost(running.mcpUrl, { method: 'server/discover', params: {} });
-      expect((messagesOf(discover, 'server/discover')[0].result?.capabilities as Record<string, unknown> | undefined)?.logging).toEqual({});
+      expect(
+        (messagesOf(discover, 'server/discover')[0].result?.capabilities as Record<string, unknown> | undefined)
+          ?.logging,
+      ).toEqual({});
       expect(await assertAllValid(recorder)).toBeGreaterThan(0);
     });
   });

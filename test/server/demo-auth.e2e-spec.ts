@@ -21,14 +21,25 @@ const PROTOCOL = '2026-07-28';
 const run = promisify(execFile);
 /** The demo's tools by the scope they need (apps/demo/README.md, "Run with authorization"). */
 const READ_TOOLS = ['get_service', 'incident_report', 'list_services'];
-const WRITE_TOOLS = ['build_package', 'connect_pagerduty', 'deploy_release', 'open_incident', 'restart_service', 'scale_service'];
+const WRITE_TOOLS = [
+  'build_package',
+  'connect_pagerduty',
+  'deploy_release',
+  'open_incident',
+  'restart_service',
+  'scale_service',
+];
 const ADMIN_TOOLS = ['decommission_service', 'set_feature_flag'];
 
 /** Resolves once both the authorization line and the server's MCP URL were printed; rejects if the script exits first. */
 function waitForStart(child: ChildProcess, output: { stdout: string; stderr: string }): Promise<void> {
   return new Promise((resolve, reject) => {
-    const ready = () => /listening on http:\/\/127\.0\.0\.1:\d+\/mcp/.test(output.stdout) && /Authorization on:/.test(output.stdout);
-    const timer = setTimeout(() => finish(new Error(`not started after ${START_TIMEOUT_MS} ms:\n${output.stderr}`)), START_TIMEOUT_MS);
+    const ready = () =>
+      /listening on http:\/\/127\.0\.0\.1:\d+\/mcp/.test(output.stdout) && /Authorization on:/.test(output.stdout);
+    const timer = setTimeout(
+      () => finish(new Error(`not started after ${START_TIMEOUT_MS} ms:\n${output.stderr}`)),
+      START_TIMEOUT_MS,
+    );
     const onData = () => ready() && finish();
     const onExit = (code: number | null, signal: string | null) =>
       finish(new Error(`start-demo exited early (code ${code}, signal ${signal}):\n${output.stderr}`));
@@ -64,7 +75,15 @@ describe('npm start -- --auth (the demo with a local authorization server)', () 
   beforeAll(async () => {
     child = spawn(process.execPath, ['scripts/start-demo.mjs', '--auth'], {
       cwd: ROOT,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', NO_COLOR: '1', AUTH_CLIENT_SECRET: SECRET, AUTH_ISSUER: '', AUTH_RESOURCE: '' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        NO_COLOR: '1',
+        AUTH_CLIENT_SECRET: SECRET,
+        AUTH_ISSUER: '',
+        AUTH_RESOURCE: '',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
@@ -93,14 +112,20 @@ describe('npm start -- --auth (the demo with a local authorization server)', () 
       `Bearer resource_metadata="${mcpUrl.origin}/.well-known/oauth-protected-resource/mcp", scope="ops:read ops:write"`,
     );
     const metadata = await (await fetch(`${mcpUrl.origin}/.well-known/oauth-protected-resource/mcp`)).json();
-    expect(metadata).toMatchObject({ resource: mcpUrl.href, authorization_servers: [issuer], scopes_supported: ['ops:read', 'ops:write'] });
+    expect(metadata).toMatchObject({
+      resource: mcpUrl.href,
+      authorization_servers: [issuer],
+      scopes_supported: ['ops:read', 'ops:write'],
+    });
   });
 
   it('the printed curl lines, run as printed, get a token (client credentials) and list the tools with it', async () => {
     expect(output.stderr).toContain(`client secret: ${SECRET}`);
     const tokenLine = commandAfter(output.stderr, 'Get a token (client credentials):');
     const callLine = commandAfter(output.stderr, 'Call a tool with it:');
-    const { stdout } = await run('bash', ['-c', `set -e; ${tokenLine}; test -n "$TOKEN"; ${callLine}`], { timeout: 30_000 });
+    const { stdout } = await run('bash', ['-c', `set -e; ${tokenLine}; test -n "$TOKEN"; ${callLine}`], {
+      timeout: 30_000,
+    });
     const answer = JSON.parse(stdout) as { result: { tools: Array<{ name: string }> } };
     // ops:read ops:write: the read and write tools, not the admin ones.
     const names = answer.result.tools.map((tool) => tool.name);
@@ -109,9 +134,16 @@ describe('npm start -- --auth (the demo with a local authorization server)', () 
   });
 
   it('the official client (client credentials) finds the authorization server from the 401 and calls a tool', async () => {
-    const client = new Client({ name: 'demo-auth-e2e', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: { pin: PROTOCOL } } });
+    const client = new Client(
+      { name: 'demo-auth-e2e', version: '1.0.0' },
+      { capabilities: {}, versionNegotiation: { mode: { pin: PROTOCOL } } },
+    );
     clients.push(client);
-    const provider = new ClientCredentialsProvider({ clientId: OPS_SCRIPTS_CLIENT_ID, clientSecret: SECRET, expectedIssuer: issuer });
+    const provider = new ClientCredentialsProvider({
+      clientId: OPS_SCRIPTS_CLIENT_ID,
+      clientSecret: SECRET,
+      expectedIssuer: issuer,
+    });
     await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
     const result = await client.callTool({ name: 'get_service', arguments: { name: 'checkout-api' } });
     expect(result.isError).toBeFalsy();
@@ -121,14 +153,24 @@ describe('npm start -- --auth (the demo with a local authorization server)', () 
   });
 
   it('a read-only caller sees only the read tools and gets 403 insufficient_scope on a changing one', async () => {
-    const client = new Client({ name: 'demo-auth-e2e', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: { pin: PROTOCOL } } });
+    const client = new Client(
+      { name: 'demo-auth-e2e', version: '1.0.0' },
+      { capabilities: {}, versionNegotiation: { mode: { pin: PROTOCOL } } },
+    );
     clients.push(client);
     // ops-viewer may only have ops:read: the authorization server grants that much of the requested ops:read ops:write.
-    const provider = new ClientCredentialsProvider({ clientId: OPS_VIEWER_CLIENT_ID, clientSecret: SECRET, expectedIssuer: issuer });
-    await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider, onInsufficientScope: 'throw' }));
+    const provider = new ClientCredentialsProvider({
+      clientId: OPS_VIEWER_CLIENT_ID,
+      clientSecret: SECRET,
+      expectedIssuer: issuer,
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider, onInsufficientScope: 'throw' }),
+    );
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(READ_TOOLS));
-    for (const name of [...WRITE_TOOLS, ...ADMIN_TOOLS]) expect(names, `${name} is listed for ops:read`).not.toContain(name);
+    for (const name of [...WRITE_TOOLS, ...ADMIN_TOOLS])
+      expect(names, `${name} is listed for ops:read`).not.toContain(name);
     const refused = await client
       .callTool({ name: 'scale_service', arguments: { name: 'checkout-api', replicas: 3 } })
       .catch((error: unknown) => error);
@@ -136,7 +178,10 @@ describe('npm start -- --auth (the demo with a local authorization server)', () 
   });
 
   it('an admin token (ops:admin implies write and read) may use the admin tools: the scope replaces the x-ops-role header', async () => {
-    const client = new Client({ name: 'demo-auth-e2e', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: { pin: PROTOCOL } } });
+    const client = new Client(
+      { name: 'demo-auth-e2e', version: '1.0.0' },
+      { capabilities: {}, versionNegotiation: { mode: { pin: PROTOCOL } } },
+    );
     clients.push(client);
     const token = await fetch(`${issuer}/token`, {
       method: 'POST',
@@ -146,7 +191,10 @@ describe('npm start -- --auth (the demo with a local authorization server)', () 
     }).then(async (response) => ((await response.json()) as { access_token: string }).access_token);
     await client.connect(new StreamableHTTPClientTransport(adminUrl, { authProvider: { token: async () => token } }));
     expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(ADMIN_TOOLS);
-    const flag = await client.callTool({ name: 'set_feature_flag', arguments: { flag: 'cost-insights', enabled: true } });
+    const flag = await client.callTool({
+      name: 'set_feature_flag',
+      arguments: { flag: 'cost-insights', enabled: true },
+    });
     expect(flag.isError).toBeFalsy();
     expect(flag.content).toEqual([{ type: 'text', text: 'cost-insights is now on.' }]);
   });

@@ -50,23 +50,36 @@ class MemoryEventStore implements MCPEventStore {
 }
 
 /** The AI SDK's webhook handler (Web Request/Response) on a loopback node:http server. */
-async function serveWebhook(handler: (request: Request) => Promise<Response>): Promise<{ url: string; statuses: number[]; close(): Promise<void> }> {
+async function serveWebhook(
+  handler: (request: Request) => Promise<Response>,
+): Promise<{ url: string; statuses: number[]; close(): Promise<void> }> {
   const statuses: number[] = [];
   const server: Server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', async () => {
       const headers = new Headers();
-      for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string') headers.set(name, value);
-      const request = new Request(`http://127.0.0.1${incoming.url}`, { method: incoming.method, headers, body: incoming.method === 'POST' ? Buffer.concat(chunks) : undefined });
+      for (const [name, value] of Object.entries(incoming.headers))
+        if (typeof value === 'string') headers.set(name, value);
+      const request = new Request(`http://127.0.0.1${incoming.url}`, {
+        method: incoming.method,
+        headers,
+        body: incoming.method === 'POST' ? Buffer.concat(chunks) : undefined,
+      });
       const response = await handler(request);
       statuses.push(response.status);
-      outgoing.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
+      outgoing
+        .writeHead(response.status, Object.fromEntries(response.headers))
+        .end(Buffer.from(await response.arrayBuffer()));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/mcp-events?route=demo`, statuses, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/mcp-events?route=demo`,
+    statuses,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /**
@@ -88,19 +101,38 @@ describe.each(ADAPTERS)('the demo emits events from its tools (%s)', (adapter) =
 
   it('lists its three event types', async () => {
     const list = resultOf(await eventsPost(server.mcpUrl, 'events/list', {}));
-    expect(list.events.map((type: { name: string }) => type.name)).toEqual(['deployment.finished', 'incident.opened', 'service.status_changed']);
+    expect(list.events.map((type: { name: string }) => type.name)).toEqual([
+      'deployment.finished',
+      'incident.opened',
+      'service.status_changed',
+    ]);
   });
 
   it('open_incident emits incident.opened (id inc_<incident>) and a sev1 degrades the service: service.status_changed, by poll and push', async () => {
     const client = await McpTestingClient.connect(server.app);
     const stream = await client.streamEvents('service.status_changed', { service: 'checkout-api' });
     try {
-      const start = resultOf(await eventsPost(server.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: { severity: 'sev1' } }));
-      const opened = await call(server, 'open_incident', { service: 'checkout-api', title: 'Payments failing', severity: 'sev1' });
+      const start = resultOf(
+        await eventsPost(server.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: { severity: 'sev1' } }),
+      );
+      const opened = await call(server, 'open_incident', {
+        service: 'checkout-api',
+        title: 'Payments failing',
+        severity: 'sev1',
+      });
       expect(opened.text).toMatch(/Opened INC-[0-9A-F]{8} \(sev1\) on checkout-api/);
-      const polled = resultOf(await eventsPost(server.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: { severity: 'sev1' }, cursor: start.cursor }));
+      const polled = resultOf(
+        await eventsPost(server.mcpUrl, 'events/poll', {
+          name: 'incident.opened',
+          arguments: { severity: 'sev1' },
+          cursor: start.cursor,
+        }),
+      );
       expect(polled.events).toHaveLength(1);
-      expect(polled.events[0]).toMatchObject({ eventId: expect.stringMatching(/^inc_INC-/), data: { service: 'checkout-api', severity: 'sev1', title: 'Payments failing' } });
+      expect(polled.events[0]).toMatchObject({
+        eventId: expect.stringMatching(/^inc_INC-/),
+        data: { service: 'checkout-api', severity: 'sev1', title: 'Payments failing' },
+      });
       expect((await stream.nextEvent()).data).toEqual({ service: 'checkout-api', from: 'running', to: 'degraded' });
       await call(server, 'restart_service', { name: 'checkout-api' });
       expect((await stream.nextEvent()).data).toEqual({ service: 'checkout-api', from: 'degraded', to: 'running' });
@@ -110,25 +142,51 @@ describe.each(ADAPTERS)('the demo emits events from its tools (%s)', (adapter) =
   });
 
   it('deploy_release emits deployment.finished when the rollout ends', async () => {
-    const start = resultOf(await eventsPost(server.mcpUrl, 'events/poll', { name: 'deployment.finished', arguments: { service: 'auth-gateway' } }));
+    const start = resultOf(
+      await eventsPost(server.mcpUrl, 'events/poll', {
+        name: 'deployment.finished',
+        arguments: { service: 'auth-gateway' },
+      }),
+    );
     const deployed = await call(server, 'deploy_release', { name: 'auth-gateway', version: '7.1.0' });
     expect(deployed.status).toBe(200);
-    const polled = resultOf(await eventsPost(server.mcpUrl, 'events/poll', { name: 'deployment.finished', arguments: { service: 'auth-gateway' }, cursor: start.cursor }));
-    expect(polled.events.map((event: { data: unknown }) => event.data)).toEqual([{ service: 'auth-gateway', version: '7.1.0', fromVersion: '7.0.2', outcome: 'succeeded' }]);
+    const polled = resultOf(
+      await eventsPost(server.mcpUrl, 'events/poll', {
+        name: 'deployment.finished',
+        arguments: { service: 'auth-gateway' },
+        cursor: start.cursor,
+      }),
+    );
+    expect(polled.events.map((event: { data: unknown }) => event.data)).toEqual([
+      { service: 'auth-gateway', version: '7.1.0', fromVersion: '7.0.2', outcome: 'succeeded' },
+    ]);
   });
 
   it('a webhook on the plain demo (MCP_DEV_WEBHOOKS=1: the dev-user principal, a loopback receiver) gets a signed delivery', async () => {
     const target = await McpWebhookReceiver.start();
     try {
       const subscription = resultOf(
-        await eventsPost(server.mcpUrl, 'events/subscribe', { name: 'incident.opened', arguments: { service: 'search-indexer' }, delivery: { url: target.url, secret: target.secret } }),
+        await eventsPost(server.mcpUrl, 'events/subscribe', {
+          name: 'incident.opened',
+          arguments: { service: 'search-indexer' },
+          delivery: { url: target.url, secret: target.secret },
+        }),
       );
       expect(subscription.id).toMatch(/^sub_/);
       await call(server, 'open_incident', { service: 'search-indexer', title: 'Index lagging', severity: 'sev3' });
       const delivery = await target.nextEvent();
       expect(delivery.verified).toBe(true);
-      expect(delivery.json).toMatchObject({ name: 'incident.opened', data: { service: 'search-indexer', severity: 'sev3' } });
-      resultOf(await eventsPost(server.mcpUrl, 'events/unsubscribe', { name: 'incident.opened', arguments: { service: 'search-indexer' }, delivery: { url: target.url } }));
+      expect(delivery.json).toMatchObject({
+        name: 'incident.opened',
+        data: { service: 'search-indexer', severity: 'sev3' },
+      });
+      resultOf(
+        await eventsPost(server.mcpUrl, 'events/unsubscribe', {
+          name: 'incident.opened',
+          arguments: { service: 'search-indexer' },
+          delivery: { url: target.url },
+        }),
+      );
     } finally {
       await target.close();
     }
@@ -137,8 +195,13 @@ describe.each(ADAPTERS)('the demo emits events from its tools (%s)', (adapter) =
   it('the Vercel AI SDK client (@ai-sdk/mcp) subscribes by webhook, receives and verifies a delivery, and unsubscribes', async () => {
     const store = new MemoryEventStore();
     const received: MCPEvent[] = [];
-    const webhook = await serveWebhook(createMCPEventWebhook({ store, onEvent: async ({ event }) => void received.push(event) }));
-    const client = await createMCPClient({ transport: { type: 'http', url: server.mcpUrl.href }, experimental_events: { store } });
+    const webhook = await serveWebhook(
+      createMCPEventWebhook({ store, onEvent: async ({ event }) => void received.push(event) }),
+    );
+    const client = await createMCPClient({
+      transport: { type: 'http', url: server.mcpUrl.href },
+      experimental_events: { store },
+    });
     try {
       const catalog = await client.experimental_events.list();
       expect(catalog.events.map((type) => type.name)).toContain('deployment.finished');
@@ -151,7 +214,10 @@ describe.each(ADAPTERS)('the demo emits events from its tools (%s)', (adapter) =
       expect(subscribed.truncated).toBe(false);
       await call(server, 'deploy_release', { name: 'payments-worker', version: '2.4.0' });
       await until(() => received.length === 1, 10_000, 'the AI SDK webhook handler to accept the delivery');
-      expect(received[0]).toMatchObject({ name: 'deployment.finished', data: { service: 'payments-worker', version: '2.4.0', outcome: 'succeeded' } });
+      expect(received[0]).toMatchObject({
+        name: 'deployment.finished',
+        data: { service: 'payments-worker', version: '2.4.0', outcome: 'succeeded' },
+      });
       // The handler verified the signature with the secret the client made, and answered 2xx.
       expect(webhook.statuses.at(-1)).toBeGreaterThanOrEqual(200);
       expect(webhook.statuses.at(-1)).toBeLessThan(300);
@@ -187,7 +253,10 @@ describe('the plain demo without MCP_DEV_WEBHOOKS', () => {
   it('polls, but refuses webhooks: no principal, so events/subscribe is Forbidden', async () => {
     resultOf(await eventsPost(server.mcpUrl, 'events/poll', { name: 'incident.opened' }));
     const forbidden = errorOf(
-      await eventsPost(server.mcpUrl, 'events/subscribe', { name: 'incident.opened', delivery: { url: 'https://hooks.example.com/x', secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}` } }),
+      await eventsPost(server.mcpUrl, 'events/subscribe', {
+        name: 'incident.opened',
+        delivery: { url: 'https://hooks.example.com/x', secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}` },
+      }),
       SEP_CODES.Forbidden,
     );
     expect(forbidden.message).toMatch(/^Forbidden/);

@@ -75,7 +75,9 @@ function documentedCurl(): { url: string; headers: Record<string, string>; body:
   const index = blocks.findIndex((block) => block.language === 'bash' && block.body.startsWith('curl '));
   const command = blocks[index].body;
   const url = /^curl -s (\S+)/.exec(command)![1];
-  const headers = Object.fromEntries([...command.matchAll(/-H '([^:']+): ([^']*)'/g)].map(([, name, value]) => [name, value]));
+  const headers = Object.fromEntries(
+    [...command.matchAll(/-H '([^:']+): ([^']*)'/g)].map(([, name, value]) => [name, value]),
+  );
   const body = /-d '([^']*)'/.exec(command)![1];
   return { url, headers, body, answer: JSON.parse(blocks[index + 1].body) };
 }
@@ -163,7 +165,9 @@ describe('client scripts of the guides', () => {
     server = await startApp('express', { imports: [StreamingModule] });
     const printed = await runScript(() => import('../../docs/examples/logging-and-cancellation/client.js'), server);
     expect(printed).toEqual(
-      ['critical', 'alert', 'emergency'].map((level) => [{ level, logger: 'chatty', data: { level, note: `a ${level} message` } }]),
+      ['critical', 'alert', 'emergency'].map((level) => [
+        { level, logger: 'chatty', data: { level, note: `a ${level} message` } },
+      ]),
     );
   });
 
@@ -185,7 +189,10 @@ describe('client scripts of the guides', () => {
 
 describe('tools.md', () => {
   it('validates a Standard Schema input and applies its defaults', async () => {
-    const moduleRef = await compile({ imports: [McpModule.forRoot({ name: 'weather', version: '1.0.0' })], providers: [WeatherTools] });
+    const moduleRef = await compile({
+      imports: [McpModule.forRoot({ name: 'weather', version: '1.0.0' })],
+      providers: [WeatherTools],
+    });
     const client = await McpTestingClient.create(moduleRef);
     expect((await client.callTool('forecast', { city: 'Oslo' })).text()).toBe('3-day forecast for Oslo');
     expect((await client.callTool('forecast', { city: 'Oslo', days: 9 })).isError).toBe(true);
@@ -193,11 +200,20 @@ describe('tools.md', () => {
   });
 
   it('checks the Mcp-Param-Region header against the region argument', async () => {
-    const server = await startApp('express', { imports: [McpModule.forRoot({ name: 'search', version: '1.0.0' })], providers: [SearchTools] });
+    const server = await startApp('express', {
+      imports: [McpModule.forRoot({ name: 'search', version: '1.0.0' })],
+      providers: [SearchTools],
+    });
     try {
       const params = { name: 'search', arguments: { region: 'eu-west-1', query: 'logs' } };
-      const matching = await mcpPost(server.mcpUrl, { method: 'tools/call', params, headers: { 'mcp-param-region': 'eu-west-1' } });
-      expect(matching.json).toMatchObject({ result: { content: [{ type: 'text', text: 'results for "logs" in eu-west-1' }] } });
+      const matching = await mcpPost(server.mcpUrl, {
+        method: 'tools/call',
+        params,
+        headers: { 'mcp-param-region': 'eu-west-1' },
+      });
+      expect(matching.json).toMatchObject({
+        result: { content: [{ type: 'text', text: 'results for "logs" in eu-west-1' }] },
+      });
       const missing = await mcpPost(server.mcpUrl, { method: 'tools/call', params });
       expect(missing.status).toBe(400);
       expect(missing.json).toMatchObject({ error: { code: -32020 } });
@@ -207,7 +223,10 @@ describe('tools.md', () => {
   });
 
   it('registers and removes a tool at run time', async () => {
-    const moduleRef = await compile({ imports: [McpModule.forRoot({ name: 'plugins', version: '1.0.0' })], providers: [PluginLoader] });
+    const moduleRef = await compile({
+      imports: [McpModule.forRoot({ name: 'plugins', version: '1.0.0' })],
+      providers: [PluginLoader],
+    });
     const client = await McpTestingClient.create(moduleRef);
     moduleRef.get(PluginLoader).enable();
     expect((await client.callTool('ping')).text()).toBe('pong');
@@ -229,7 +248,11 @@ describe('configuration.md', () => {
   });
 
   it('serves the endpoint at the configured path', async () => {
-    const server = await startApp('express', { imports: [AgentsModule], providers: [CalculatorTools] }, { path: '/agents/mcp' });
+    const server = await startApp(
+      'express',
+      { imports: [AgentsModule], providers: [CalculatorTools] },
+      { path: '/agents/mcp' },
+    );
     const client = await connectClient(server.mcpUrl);
     try {
       expect((await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } })).structuredContent).toEqual({ sum: 3 });
@@ -244,7 +267,10 @@ describe('configuration.md', () => {
     vi.stubEnv('MCP_REQUEST_STATE_KEYS', STATE_KEY);
     const moduleRef = await compile({ imports: [AsyncOptionsModule], providers: [CalculatorTools] });
     const discovered = await (await McpTestingClient.create(moduleRef)).discover();
-    expect(discovered._meta?.['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'ops-console', version: '2.5.0' });
+    expect(discovered._meta?.['io.modelcontextprotocol/serverInfo']).toMatchObject({
+      name: 'ops-console',
+      version: '2.5.0',
+    });
     await moduleRef.close();
 
     vi.stubEnv('MCP_REQUEST_STATE_KEYS', '');
@@ -262,7 +288,9 @@ describe('configuration.md', () => {
     // The modules read the environment when loaded, which is here: nothing imported them before.
     const { AppModule } = await load();
     const moduleRef = await compile({ imports: [AppModule], providers: [CalculatorTools] });
-    expect((await (await McpTestingClient.create(moduleRef)).callTool('add', { a: 1, b: 1 })).structured()).toEqual({ sum: 2 });
+    expect((await (await McpTestingClient.create(moduleRef)).callTool('add', { a: 1, b: 1 })).structured()).toEqual({
+      sum: 2,
+    });
     await moduleRef.close();
   });
 });
@@ -277,13 +305,19 @@ describe('deployment.md and http-transport.md: public host names', () => {
   const call = { method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 1 } } };
 
   it('accepts the listed Host and Origin', async () => {
-    const response = await mcpPostViaHttp(server.mcpUrl, { ...call, headers: { host: 'mcp.example.com', origin: 'https://console.example.com' } });
+    const response = await mcpPostViaHttp(server.mcpUrl, {
+      ...call,
+      headers: { host: 'mcp.example.com', origin: 'https://console.example.com' },
+    });
     expect(response.status).toBe(200);
   });
 
   it('refuses other hosts and origins with 403', async () => {
     expect((await mcpPostViaHttp(server.mcpUrl, call)).status).toBe(403);
-    const otherOrigin = await mcpPostViaHttp(server.mcpUrl, { ...call, headers: { host: 'mcp.example.com', origin: 'https://evil.example' } });
+    const otherOrigin = await mcpPostViaHttp(server.mcpUrl, {
+      ...call,
+      headers: { host: 'mcp.example.com', origin: 'https://evil.example' },
+    });
     expect(otherOrigin.status).toBe(403);
   });
 });
@@ -315,15 +349,25 @@ describe('elicitation.md and pipeline.md handlers', () => {
   afterAll(() => moduleRef.close());
 
   it('asks for sampling, a URL and the roots, one round each', async () => {
-    const client = await McpTestingClient.create(moduleRef, { capabilities: { sampling: {}, elicitation: { url: {} }, roots: {} } });
+    const client = await McpTestingClient.create(moduleRef, {
+      capabilities: { sampling: {}, elicitation: { url: {} }, roots: {} },
+    });
     client.answerWith(
       { role: 'assistant', content: { type: 'text', text: 'Modules compose' }, model: 'haiku-1' },
       { action: 'accept' },
       { roots: [{ uri: 'file:///work', name: 'work' }] },
     );
     const result = await client.callTool('everyKind');
-    expect(result.inputRequests.map((request) => request.method)).toEqual(['sampling/createMessage', 'elicitation/create', 'roots/list']);
-    expect(result.structured()).toMatchObject({ answer: { model: 'haiku-1' }, signIn: { action: 'accept' }, roots: [{ uri: 'file:///work' }] });
+    expect(result.inputRequests.map((request) => request.method)).toEqual([
+      'sampling/createMessage',
+      'elicitation/create',
+      'roots/list',
+    ]);
+    expect(result.structured()).toMatchObject({
+      answer: { model: 'haiku-1' },
+      signIn: { action: 'accept' },
+      roots: [{ uri: 'file:///work' }],
+    });
   });
 
   it('FriendlyErrors lets the elicitation through and rewrites the failure', async () => {
@@ -354,7 +398,9 @@ describe('elicitation.md and pipeline.md handlers', () => {
     await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
-      expect((await (await McpTestingClient.create(moduleRef)).callTool('fetchPage', { url })).text()).toBe('<h1>hello</h1>');
+      expect((await (await McpTestingClient.create(moduleRef)).callTool('fetchPage', { url })).text()).toBe(
+        '<h1>hello</h1>',
+      );
     } finally {
       await new Promise((resolve) => page.close(resolve));
     }
@@ -400,7 +446,9 @@ describe('pipeline.md: bearer authentication in a middleware', () => {
     };
     const client = await connectClient(server.mcpUrl, { fetch: withToken });
     try {
-      expect((await client.callTool({ name: 'whoami', arguments: {} })).content).toEqual([{ type: 'text', text: 'alice' }]);
+      expect((await client.callTool({ name: 'whoami', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'alice' },
+      ]);
     } finally {
       await client.close();
     }

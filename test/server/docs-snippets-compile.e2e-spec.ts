@@ -19,7 +19,7 @@ const EXAMPLE = [
   '  @IsInt() a: number;',
   '  @IsInt() b!: number;',
   '}',
-  "export interface Shape { sides: number }",
+  'export interface Shape { sides: number }',
   "export { Shape as Figure } from './example.js';",
   'export class Unquoted { field: string; }',
 ].join('\n');
@@ -41,15 +41,29 @@ describe('docs snippets compiled under user configurations', () => {
     const [defaults, nestNew] = userConfigurations(ROOT);
     expect(defaults.name).toBe('TypeScript 6 defaults');
     expect(defaults.compilerOptions).not.toHaveProperty('strict'); // TypeScript 6 turns it on by itself
-    expect(nestNew.name).toBe('nest new (node_modules/@nestjs/schematics/dist/lib/application/files/ts-esm/tsconfig.json)');
-    expect(nestNew.compilerOptions).toMatchObject({ strict: true, strictPropertyInitialization: false, isolatedModules: true, module: 'nodenext' });
+    expect(nestNew.name).toBe(
+      'nest new (node_modules/@nestjs/schematics/dist/lib/application/files/ts-esm/tsconfig.json)',
+    );
+    expect(nestNew.compilerOptions).toMatchObject({
+      strict: true,
+      strictPropertyInitialization: false,
+      isolatedModules: true,
+      module: 'nodenext',
+    });
     const cli = JSON.parse(readFileSync(join(ROOT, 'node_modules/@nestjs/cli/package.json'), 'utf8'));
-    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies['@nestjs/cli']).toBe(cli.version);
+    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies['@nestjs/cli']).toBe(
+      cli.version,
+    );
   });
 
   it('TypeScript 6 defaults reject a DTO field without `!`; nest new rejects a type re-exported as a value; unquoted lines are not reported', () => {
     const errors = compileUnderUserConfigurations(project, ['docs/example.ts'], () => new Set([1, 2, 3, 4, 5, 6, 7]));
-    const found = errors.map(({ config, file, line, message }) => [config.split(' (')[0], file, line, message.split(':')[0]]);
+    const found = errors.map(({ config, file, line, message }) => [
+      config.split(' (')[0],
+      file,
+      line,
+      message.split(':')[0],
+    ]);
     expect(found).toEqual([
       ['TypeScript 6 defaults', 'docs/example.ts', 3, 'TS2564'],
       ['nest new', 'docs/example.ts', 7, 'TS1205'],
@@ -59,6 +73,8 @@ describe('docs snippets compiled under user configurations', () => {
   it('the same file with `!` and `export type` compiles under both', () => {
     const fixed = EXAMPLE.replace('a: number', 'a!: number').replace('export { Shape', 'export type { Shape');
     writeFileSync(join(project, 'docs/example.ts'), fixed);
-    expect(compileUnderUserConfigurations(project, ['docs/example.ts'], () => new Set([1, 2, 3, 4, 5, 6, 7]))).toEqual([]);
+    expect(compileUnderUserConfigurations(project, ['docs/example.ts'], () => new Set([1, 2, 3, 4, 5, 6, 7]))).toEqual(
+      [],
+    );
   });
 });

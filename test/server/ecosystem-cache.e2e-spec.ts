@@ -2,7 +2,12 @@ import type { Client } from '@modelcontextprotocol/client';
 import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Catalog, CachedCatalogModule, CatalogTools, cachedReplicaModule } from '../../docs/examples/ecosystem/caching.module.js';
+import {
+  Catalog,
+  CachedCatalogModule,
+  CatalogTools,
+  cachedReplicaModule,
+} from '../../docs/examples/ecosystem/caching.module.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/app.factory.js';
 import { connectLegacyClient } from '../support/legacy-client.factory.js';
 import { legacyRecordingFetch } from '../support/legacy-schema.validator.js';
@@ -17,7 +22,6 @@ import { closeReplica, eventually } from '../support/redis-replicas.js';
  * `@McpCacheScope('public')`), `McpPublisher.resourceUpdated` invalidates, the reads' `ttlMs` / `cacheScope` hints
  * follow what is cached, on both wires; on Redis (Keyv, `@keyv/redis`) entries and invalidations are shared by replicas.
  */
-
 
 /** A read that always reaches the server: the official client keeps reads for their `ttlMs` itself. */
 const read = (client: Client, uri: string) => client.readResource({ uri }, { cacheMode: 'bypass' });
@@ -55,7 +59,9 @@ describe.each(ADAPTERS)('caching with @nestjs/cache-manager (%s)', (adapter) => 
     await alice.callTool({ name: 'price', arguments: { sku: 'pear' } }); // other arguments
     expect(runs.price).toBe(2);
     const bob = await connect('bob');
-    expect((await bob.callTool({ name: 'price', arguments: { sku: 'apple', currency: 'EUR' } })).structuredContent).toMatchObject({ quotedFor: 'bob' });
+    expect(
+      (await bob.callTool({ name: 'price', arguments: { sku: 'apple', currency: 'EUR' } })).structuredContent,
+    ).toMatchObject({ quotedFor: 'bob' });
     expect(runs.price).toBe(3); // another caller: its own entry
 
     await alice.callTool({ name: 'reserve', arguments: { sku: 'apple' } });
@@ -72,7 +78,11 @@ describe.each(ADAPTERS)('caching with @nestjs/cache-manager (%s)', (adapter) => 
     await bob.getPrompt({ name: 'pitch', arguments: { sku: 'apple' } });
     expect(runs.pitch).toBe(2);
 
-    const shared = (await read(alice, 'catalog://skus')) as unknown as { contents: Array<{ text: string }>; ttlMs: number; cacheScope: string };
+    const shared = (await read(alice, 'catalog://skus')) as unknown as {
+      contents: Array<{ text: string }>;
+      ttlMs: number;
+      cacheScope: string;
+    };
     const sharedAgain = (await read(bob, 'catalog://skus')) as unknown as typeof shared;
     expect(textOf(sharedAgain)).toEqual(['apple', 'pear']);
     expect(runs.skus).toBe(1); // one entry for every caller
@@ -120,7 +130,8 @@ describe.each(ADAPTERS)('caching on Redis (Keyv) across two replicas (%s)', (ada
   beforeAll(async () => {
     redis = await startRedisServer();
     const keys = [randomBytes(32).toString('base64')];
-    for (let index = 0; index < 2; index++) replicas.push(await startApp(adapter, { imports: [cachedReplicaModule(redis.url, keys)] }));
+    for (let index = 0; index < 2; index++)
+      replicas.push(await startApp(adapter, { imports: [cachedReplicaModule(redis.url, keys)] }));
   });
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.close()));
@@ -149,7 +160,11 @@ describe.each(ADAPTERS)('caching on Redis (Keyv) across two replicas (%s)', (ada
     // The change happens on replica A (its catalog); B's next read of the resource runs B's handler again.
     replicas[1].app.get(Catalog).prices.set('pear', 75);
     await replicas[0].app.get(CatalogTools).setPrice('pear', 75);
-    await eventually(async () => (textOf((await read(onB, 'catalog://skus/pear')) as never) as { cents: number }).cents === 75, 5_000, 'the change to reach replica B');
+    await eventually(
+      async () => (textOf((await read(onB, 'catalog://skus/pear')) as never) as { cents: number }).cents === 75,
+      5_000,
+      'the change to reach replica B',
+    );
     expect(runsOn(1).item).toBeGreaterThanOrEqual(1);
   });
 

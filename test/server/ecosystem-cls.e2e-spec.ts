@@ -18,7 +18,6 @@ import { modernMeta, startInProcessStdio, type InProcessStdio } from '../support
  * so does a guard that reads it.
  */
 
-
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 
 describe.each(ADAPTERS)('request context with nestjs-cls over HTTP (%s)', (adapter) => {
@@ -37,7 +36,11 @@ describe.each(ADAPTERS)('request context with nestjs-cls over HTTP (%s)', (adapt
     const alice = await connectClient(running.mcpUrl, { fetch: fetchAs('alice') });
     clients.push(alice);
     const result = await alice.callTool({ name: 'delete_sku', arguments: { sku: 'apple' } });
-    expect(result.structuredContent ?? JSON.parse((result.content as Array<{ text: string }>)[0].text)).toMatchObject({ action: 'deleted apple', by: 'alice', requestId: expect.any(String) });
+    expect(result.structuredContent ?? JSON.parse((result.content as Array<{ text: string }>)[0].text)).toMatchObject({
+      action: 'deleted apple',
+      by: 'alice',
+      requestId: expect.any(String),
+    });
 
     const traced = await mcpPost(running.mcpUrl, {
       method: 'tools/call',
@@ -50,14 +53,21 @@ describe.each(ADAPTERS)('request context with nestjs-cls over HTTP (%s)', (adapt
 
     const guest = await connectClient(running.mcpUrl, { fetch: fetchAs('guest') });
     clients.push(guest);
-    expect(await guest.callTool({ name: 'delete_sku', arguments: { sku: 'apple' } })).toMatchObject({ isError: true, content: [{ text: 'Forbidden resource' }] });
+    expect(await guest.callTool({ name: 'delete_sku', arguments: { sku: 'apple' } })).toMatchObject({
+      isError: true,
+      content: [{ text: 'Forbidden resource' }],
+    });
   });
 
   it('2025-11-25: the same context in a session', async () => {
     const { client } = await connectLegacyClient(running.mcpUrl, { recorder: legacyRecordingFetch(fetchAs('bob')) });
     clients.push(client);
     await client.callTool({ name: 'delete_sku', arguments: { sku: 'apple' } });
-    expect(running.app.get(AuditService).records.at(-1)).toMatchObject({ action: 'deleted apple', by: 'bob', requestId: expect.any(String) });
+    expect(running.app.get(AuditService).records.at(-1)).toMatchObject({
+      action: 'deleted apple',
+      by: 'bob',
+      requestId: expect.any(String),
+    });
   });
 });
 
@@ -72,14 +82,26 @@ describe('request context with nestjs-cls off HTTP', () => {
 
   it('stdio: a context per call, its id the JSON-RPC id', async () => {
     stdio = await startInProcessStdio({ imports: [AuditedAppModule] });
-    stdio.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'delete_sku', arguments: { sku: 'apple' }, _meta: modernMeta() } });
-    expect(await stdio.output.response(7)).toMatchObject({ result: { structuredContent: { by: 'anonymous', requestId: '7' } } });
-    expect(stdio.moduleRef.get(AuditService).records).toEqual([{ action: 'deleted apple', by: 'anonymous', requestId: '7', traceId: undefined }]);
+    stdio.send({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'delete_sku', arguments: { sku: 'apple' }, _meta: modernMeta() },
+    });
+    expect(await stdio.output.response(7)).toMatchObject({
+      result: { structuredContent: { by: 'anonymous', requestId: '7' } },
+    });
+    expect(stdio.moduleRef.get(AuditService).records).toEqual([
+      { action: 'deleted apple', by: 'anonymous', requestId: '7', traceId: undefined },
+    ]);
   });
 
   it('the testing kit, and every round of a task (in the background, after the creating call)', async () => {
     moduleRef = await Test.createTestingModule({ imports: [AuditedAppModule] }).compile();
-    const client = await McpTestingClient.create(moduleRef, { headers: { 'x-user': 'carol' }, capabilities: { elicitation: { form: {} } } });
+    const client = await McpTestingClient.create(moduleRef, {
+      headers: { 'x-user': 'carol' },
+      capabilities: { elicitation: { form: {} } },
+    });
     await client.callTool('delete_sku', { sku: 'pear' });
     const audit = moduleRef.get(AuditService);
     expect(audit.records.at(-1)).toMatchObject({ by: 'carol', requestId: expect.any(String) });
@@ -88,6 +110,10 @@ describe('request context with nestjs-cls off HTTP', () => {
     await task.result({ answers: [{ action: 'accept', content: { confirm: true } }] });
     const rounds = audit.records.filter((record) => record.action.startsWith('reindex'));
     expect(rounds.map((record) => record.action)).toEqual(['reindex asked', 'reindex asked', 'reindexed']);
-    for (const record of rounds) expect(record).toMatchObject({ by: 'carol', requestId: expect.stringMatching(new RegExp(`^task:${task.taskId}:`)) });
+    for (const record of rounds)
+      expect(record).toMatchObject({
+        by: 'carol',
+        requestId: expect.stringMatching(new RegExp(`^task:${task.taskId}:`)),
+      });
   });
 });

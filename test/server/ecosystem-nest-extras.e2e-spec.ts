@@ -1,6 +1,11 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CallIdLogger, NestExtrasModule, ProfileService, UserTools } from '../../docs/examples/ecosystem/nest-extras.module.js';
+import {
+  CallIdLogger,
+  NestExtrasModule,
+  ProfileService,
+  UserTools,
+} from '../../docs/examples/ecosystem/nest-extras.module.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/app.factory.js';
 import { connectClient } from '../support/mcp-client.factory.js';
 import { listen } from '../support/sse-stream.reader.js';
@@ -35,9 +40,15 @@ describe.each(ADAPTERS)('Nest extras on MCP calls (%s)', (adapter) => {
 
   it('@nestjs/event-emitter: a listener publishes the change, and listen streams hear it', async () => {
     const stream = await listen(running.mcpUrl, 'profile', { resourceSubscriptions: ['users://u1/profile'] });
-    await stream.waitFor((message) => message.method === 'notifications/subscriptions/acknowledged', 'the acknowledgement');
+    await stream.waitFor(
+      (message) => message.method === 'notifications/subscriptions/acknowledged',
+      'the acknowledgement',
+    );
     await running.app.get(ProfileService).rename('u1');
-    const updated = await stream.waitFor((message) => message.method === 'notifications/resources/updated', 'the update');
+    const updated = await stream.waitFor(
+      (message) => message.method === 'notifications/resources/updated',
+      'the update',
+    );
     expect(updated.params).toMatchObject({ uri: 'users://u1/profile' });
     stream.close();
     await stream.ended;
@@ -46,7 +57,9 @@ describe.each(ADAPTERS)('Nest extras on MCP calls (%s)', (adapter) => {
   it("Logger: a logger that reads the CLS context writes the call's id on each line", async () => {
     running.app.useLogger(running.app.get(CallIdLogger));
     const written: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (written.push(String(chunk)), true));
+    vi.spyOn(process.stdout, 'write').mockImplementation(
+      (chunk: string | Uint8Array) => (written.push(String(chunk)), true),
+    );
     await client.callTool({ name: 'log_hello', arguments: {} });
     vi.restoreAllMocks();
     expect(written.find((line) => line.includes('hello'))).toMatch(/\[LoggingTools log_hello#\d+\]/);

@@ -25,7 +25,8 @@ describe.each(ADAPTERS)('rate limits across three replicas on Redis behind nginx
   beforeAll(async () => {
     redis = await startRedisServer();
     const settings = { redisUrl: redis.url, stateKeys: [randomBytes(32).toString('base64')], limit: LIMIT };
-    for (let index = 0; index < 3; index++) replicas.push(await startApp(adapter, { imports: [replicatedRateLimitsModule(settings)] }));
+    for (let index = 0; index < 3; index++)
+      replicas.push(await startApp(adapter, { imports: [replicatedRateLimitsModule(settings)] }));
     nginx = await startNginx({ upstreams: replicas.map((replica) => Number(new URL(replica.baseUrl).port)) });
     mcpUrl = new URL(`${nginx.url}/mcp`);
   });
@@ -37,14 +38,20 @@ describe.each(ADAPTERS)('rate limits across three replicas on Redis behind nginx
   });
 
   const search = (user: string): Promise<RawResponse> =>
-    mcpPost(mcpUrl, { method: 'tools/call', params: { name: 'search', arguments: { query: user } }, headers: { 'x-user': user } });
+    mcpPost(mcpUrl, {
+      method: 'tools/call',
+      params: { name: 'search', arguments: { query: user } },
+      headers: { 'x-user': user },
+    });
 
   it('holds the limit for a caller whichever replica serves each call', async () => {
     const served = new Set<string>();
     for (let call = 0; call < LIMIT; call++) {
       const response = await search('alice');
       expect(response.status, response.text).toBe(200);
-      expect((response.json as { result: { structuredContent: unknown } }).result.structuredContent).toEqual({ hits: ['alice-1', 'alice-2'] });
+      expect((response.json as { result: { structuredContent: unknown } }).result.structuredContent).toEqual({
+        hits: ['alice-1', 'alice-2'],
+      });
       served.add(upstreamOf(response)!);
     }
     expect(served.size).toBe(3); // every replica counted some of them
@@ -66,7 +73,10 @@ describe.each(ADAPTERS)('rate limits across three replicas on Redis behind nginx
     try {
       const refused = await search('carol');
       expect(refused.status).toBe(503);
-      expect((refused.json as { error: unknown }).error).toMatchObject({ code: -32603, data: { retryAfterSeconds: 1 } });
+      expect((refused.json as { error: unknown }).error).toMatchObject({
+        code: -32603,
+        data: { retryAfterSeconds: 1 },
+      });
       expect(refused.headers.get('retry-after')).toBe('1');
     } finally {
       await redis.start();

@@ -3,7 +3,11 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { McpTestingClient, McpTestingError } from 'nest-mcp/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rateLimitedAppModule, ReportsModule } from '../../docs/examples/ecosystem/rate-limits.module.js';
-import { ThrottledRouteModule, ThrottledTaskTools, ThrottledTasksModule } from '../fixtures/ecosystem-throttler.fixture.js';
+import {
+  ThrottledRouteModule,
+  ThrottledTaskTools,
+  ThrottledTasksModule,
+} from '../fixtures/ecosystem-throttler.fixture.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/app.factory.js';
 import { connectLegacyClient, legacyPost } from '../support/legacy-client.factory.js';
 import { legacyRecordingFetch } from '../support/legacy-schema.validator.js';
@@ -24,7 +28,6 @@ import { modernMeta, startInProcessStdio, type InProcessStdio } from '../support
 const LIMIT = 3;
 const TOO_MANY = 'ThrottlerException: Too Many Requests';
 
-
 const search = (client: Client, query = 'q') => client.callTool({ name: 'search', arguments: { query } });
 const refused = { code: -32603, message: TOO_MANY, data: { retryAfterSeconds: expect.any(Number) } };
 
@@ -33,7 +36,10 @@ const refused = { code: -32603, message: TOO_MANY, data: { retryAfterSeconds: ex
  * the status and the JSON-RPC error body.
  */
 async function expectRefusedOverHttp(call: Promise<unknown>): Promise<{ retryAfterSeconds: number }> {
-  const error = (await call.then(() => undefined, (thrown: unknown) => thrown)) as { data?: { status?: number; text?: string } } | undefined;
+  const error = (await call.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  )) as { data?: { status?: number; text?: string } } | undefined;
   expect(error?.data?.status, String(error)).toBe(429);
   const body = JSON.parse(error!.data!.text!) as { error: { data: { retryAfterSeconds: number } } };
   expect(body.error).toMatchObject(refused);
@@ -63,7 +69,11 @@ describe.each(ADAPTERS)('rate limits with @nestjs/throttler (%s)', (adapter) => 
     for (let call = 0; call < LIMIT; call++) expect((await search(alice)).isError).toBeFalsy();
 
     expect((await expectRefusedOverHttp(search(alice))).retryAfterSeconds).toBeGreaterThan(0);
-    const raw = await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'search', arguments: {} }, headers: { 'x-user': 'alice' } });
+    const raw = await mcpPost(running.mcpUrl, {
+      method: 'tools/call',
+      params: { name: 'search', arguments: {} },
+      headers: { 'x-user': 'alice' },
+    });
     expect(raw.status).toBe(429);
     const body = raw.json as { error: { code: number; message: string; data: { retryAfterSeconds: number } } };
     expect(body.error).toMatchObject(refused);
@@ -74,7 +84,9 @@ describe.each(ADAPTERS)('rate limits with @nestjs/throttler (%s)', (adapter) => 
     // Another caller, and another tool of the same caller, have their own counts.
     const bob = await connect('bob');
     expect((await search(bob, 'b')).structuredContent).toEqual({ hits: ['b-1', 'b-2'] });
-    expect((await alice.callTool({ name: 'export_all', arguments: {} })).content).toEqual([{ type: 'text', text: 'catalog.csv' }]);
+    expect((await alice.callTool({ name: 'export_all', arguments: {} })).content).toEqual([
+      { type: 'text', text: 'catalog.csv' },
+    ]);
   });
 
   it('applies @Throttle on a method (its own limit) and @SkipThrottle (never counted)', async () => {
@@ -82,7 +94,9 @@ describe.each(ADAPTERS)('rate limits with @nestjs/throttler (%s)', (adapter) => 
     await carol.callTool({ name: 'export_all', arguments: {} });
     await expectRefusedOverHttp(carol.callTool({ name: 'export_all', arguments: {} }));
     for (let call = 0; call < LIMIT * 2; call++) {
-      expect((await carol.callTool({ name: 'health', arguments: {} })).content).toEqual([{ type: 'text', text: 'up (carol)' }]);
+      expect((await carol.callTool({ name: 'health', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'up (carol)' },
+      ]);
     }
   });
 
@@ -94,7 +108,10 @@ describe.each(ADAPTERS)('rate limits with @nestjs/throttler (%s)', (adapter) => 
       params: { notifications: { toolsListChanged: true } },
       headers: { 'x-user': 'dave' },
     });
-    await stream.waitFor((message) => message.method === 'notifications/subscriptions/acknowledged', 'the acknowledgement');
+    await stream.waitFor(
+      (message) => message.method === 'notifications/subscriptions/acknowledged',
+      'the acknowledgement',
+    );
     for (let request = 0; request < LIMIT * 2; request++) await dave.listTools();
     for (let call = 0; call < LIMIT; call++) expect((await search(dave)).isError).toBeFalsy();
     await expectRefusedOverHttp(search(dave));
@@ -103,13 +120,22 @@ describe.each(ADAPTERS)('rate limits with @nestjs/throttler (%s)', (adapter) => 
   });
 
   it('counts anonymous callers by their address', async () => {
-    const anonymous = () => mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'search', arguments: {} } });
+    const anonymous = () =>
+      mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'search', arguments: {} } });
     for (let call = 0; call < LIMIT; call++) expect((await anonymous()).status).toBe(200);
     const over = await anonymous();
     expect(over.status).toBe(429);
     expect((over.json as { error: unknown }).error).toMatchObject(refused);
     // A caller with a principal is counted apart from the address it comes from.
-    expect((await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'search', arguments: {} }, headers: { 'x-user': 'erin' } })).status).toBe(200);
+    expect(
+      (
+        await mcpPost(running.mcpUrl, {
+          method: 'tools/call',
+          params: { name: 'search', arguments: {} },
+          headers: { 'x-user': 'erin' },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('2025-11-25: the same JSON-RPC error, with HTTP 200, in the session', async () => {
@@ -144,7 +170,10 @@ describe('rate limits with @nestjs/throttler in the testing kit (in process)', (
     moduleRef = await Test.createTestingModule({ imports: [ReportsModule] }).compile();
     const client = await McpTestingClient.create(moduleRef);
     for (let call = 0; call < 2; call++) expect((await client.callTool('daily_report')).text()).toBe('report');
-    const error = await client.callTool('daily_report').then(() => undefined, (thrown: unknown) => thrown);
+    const error = await client.callTool('daily_report').then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
     expect(error).toBeInstanceOf(McpTestingError);
     expect(error).toMatchObject({ code: -32603, httpStatus: 429, message: TOO_MANY, data: { retryAfterSeconds: 1 } });
   });
@@ -153,14 +182,21 @@ describe('rate limits with @nestjs/throttler in the testing kit (in process)', (
     moduleRef = await Test.createTestingModule({ imports: [ThrottledRouteModule] }).compile();
     const alice = await McpTestingClient.create(moduleRef, { principal: 'alice' });
     expect(JSON.parse((await alice.callTool('stock_level')).text())).toEqual({ items: 42 });
-    await expect(alice.callTool('stock_level')).rejects.toMatchObject({ code: -32603, httpStatus: 429, message: TOO_MANY });
+    await expect(alice.callTool('stock_level')).rejects.toMatchObject({
+      code: -32603,
+      httpStatus: 429,
+      message: TOO_MANY,
+    });
     const bob = await McpTestingClient.create(moduleRef, { principal: 'bob' });
     expect(JSON.parse((await bob.callTool('stock_level')).text())).toEqual({ items: 42 });
   });
 
   it('counts the call that creates a task, not its rounds', async () => {
     moduleRef = await Test.createTestingModule({ imports: [ThrottledTasksModule] }).compile();
-    const client = await McpTestingClient.create(moduleRef, { headers: { 'x-user': 'grace' }, capabilities: { elicitation: { form: {} } } });
+    const client = await McpTestingClient.create(moduleRef, {
+      headers: { 'x-user': 'grace' },
+      capabilities: { elicitation: { form: {} } },
+    });
     const task = await client.startTask('audit');
     const result = await task.result({ answers: [{ action: 'accept', content: { confirm: true } }] });
     expect(result.text()).toBe('audited');
@@ -177,13 +213,24 @@ describe('rate limits with @nestjs/throttler over stdio', () => {
   it('counts the one stdio client under `stdio` and refuses it with the same error, without crashing', async () => {
     stdio = await startInProcessStdio({ imports: [rateLimitedAppModule({ limit: LIMIT, ttl: 60_000 })] });
     const call = async (id: number) => {
-      stdio.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search', arguments: {}, _meta: modernMeta() } });
+      stdio.send({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'search', arguments: {}, _meta: modernMeta() },
+      });
       return stdio.output.response(id);
     };
-    for (let id = 1; id <= LIMIT; id++) expect(await call(id)).toMatchObject({ result: { structuredContent: { hits: ['-1', '-2'] } } });
+    for (let id = 1; id <= LIMIT; id++)
+      expect(await call(id)).toMatchObject({ result: { structuredContent: { hits: ['-1', '-2'] } } });
     expect(await call(LIMIT + 1)).toMatchObject({ error: refused });
     // Still serving: a tool the limit skips answers.
-    stdio.send({ jsonrpc: '2.0', id: 99, method: 'tools/call', params: { name: 'health', arguments: {}, _meta: modernMeta() } });
+    stdio.send({
+      jsonrpc: '2.0',
+      id: 99,
+      method: 'tools/call',
+      params: { name: 'health', arguments: {}, _meta: modernMeta() },
+    });
     expect(await stdio.output.response(99)).toMatchObject({ result: { content: [{ text: 'up (anonymous)' }] } });
   });
 });

@@ -42,11 +42,17 @@ class AuthorizationFixtureModule {
                 auth: {
                   resource: 'http://127.0.0.1/mcp',
                   authorizationServers: ['https://issuer.example.com'],
-                  verifier: { verify: async (token: string) => tokens.get(token) ?? Promise.reject(new Error('unknown token')) },
+                  verifier: {
+                    verify: async (token: string) => tokens.get(token) ?? Promise.reject(new Error('unknown token')),
+                  },
                 },
               }
-            : { principal: (request: unknown) => (request as { headers: Record<string, string | undefined> }).headers['x-principal'] }),
-          visibility: (handler, caller) => handler.kind !== 'event' || !handler.name.startsWith('watched.') || !revoked.has(caller.principal ?? ''),
+            : {
+                principal: (request: unknown) =>
+                  (request as { headers: Record<string, string | undefined> }).headers['x-principal'],
+              }),
+          visibility: (handler, caller) =>
+            handler.kind !== 'event' || !handler.name.startsWith('watched.') || !revoked.has(caller.principal ?? ''),
           events: { heartbeatMs: 100, webhooks: { allowInsecureLoopback: true, retryBaseMs: 40 } },
         }),
       ],
@@ -57,7 +63,12 @@ class AuthorizationFixtureModule {
 
 function tokenFor(principal: string, seconds: number, scopes: string[] = []): string {
   const token = `${principal}-${seconds}-${Math.random().toString(36).slice(2)}`;
-  tokens.set(token, { subject: principal, scopes, expiresAt: Math.floor(Date.now() / 1000) + seconds, claims: { sub: principal } });
+  tokens.set(token, {
+    subject: principal,
+    scopes,
+    expiresAt: Math.floor(Date.now() / 1000) + seconds,
+    claims: { sub: principal },
+  });
   return token;
 }
 
@@ -79,7 +90,9 @@ describe.each(ADAPTERS)('events: authorization again at delivery time (%s)', (ad
 
   beforeAll(async () => {
     server = await startApp(adapter, { imports: [AuthorizationFixtureModule.forRoot(false)] });
-    server.app.get(McpEventTypes).register({ name: 'grant.checked', authorize: (_args, caller) => granted.has(caller.principal ?? '') });
+    server.app
+      .get(McpEventTypes)
+      .register({ name: 'grant.checked', authorize: (_args, caller) => granted.has(caller.principal ?? '') });
   });
   afterEach(async () => {
     revoked.clear();
@@ -99,19 +112,37 @@ describe.each(ADAPTERS)('events: authorization again at delivery time (%s)', (ad
     const envelope = await target.next('terminated');
     expect(envelope.verified).toBe(true);
     expect(envelope.headers['x-mcp-subscription-id']).toBe(id);
-    expect(envelope.json).toEqual({ type: 'terminated', error: { code: SEP_CODES.Forbidden, message: expect.stringMatching(/^Forbidden/), data: { reason: 'revoked' } } });
+    expect(envelope.json).toEqual({
+      type: 'terminated',
+      error: { code: SEP_CODES.Forbidden, message: expect.stringMatching(/^Forbidden/), data: { reason: 'revoked' } },
+    });
     await emit('watched.change', 'evt_later');
     await sleep(200);
     expect(target.events.map((event) => event.json.eventId)).toEqual(['evt_before']);
     // The subscription is gone; subscribing again is refused while the cause persists.
     revoked.delete('mallory');
-    errorOf(await eventsPost(server.mcpUrl, 'events/unsubscribe', { name: 'watched.change', delivery: { url: target.url } }, 'mallory'), SEP_CODES.NotFound);
+    errorOf(
+      await eventsPost(
+        server.mcpUrl,
+        'events/unsubscribe',
+        { name: 'watched.change', delivery: { url: target.url } },
+        'mallory',
+      ),
+      SEP_CODES.NotFound,
+    );
   });
 
   it("a webhook whose type's authorize hook now refuses its principal is terminated the same way", async () => {
     granted.add('trent');
     const target = await receiver();
-    resultOf(await eventsPost(server.mcpUrl, 'events/subscribe', { name: 'grant.checked', delivery: { url: target.url, secret: target.secret } }, 'trent'));
+    resultOf(
+      await eventsPost(
+        server.mcpUrl,
+        'events/subscribe',
+        { name: 'grant.checked', delivery: { url: target.url, secret: target.secret } },
+        'trent',
+      ),
+    );
     granted.delete('trent');
     await emit('grant.checked', 'evt_not_granted');
     const envelope = await target.next('terminated');

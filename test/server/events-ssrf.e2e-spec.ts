@@ -39,11 +39,48 @@ function prepare(): Namespace {
   const tls = join(dir, 'tls');
   mkdirSync(tls);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: tls, stdio: ['ignore', 'pipe', 'pipe'] });
-  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=events-ssrf test CA');
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.crt',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=events-ssrf test CA',
+  );
   openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'leaf.key', '-out', 'leaf.csr', '-subj', '/CN=hooks.test');
-  const san = [...NAMES.map((host) => `DNS:${host}`), ...LOOPBACK_ADDRESSES.map((address) => `IP:${address}`), 'IP:127.0.0.1'].join(',');
-  writeFileSync(join(tls, 'leaf.ext'), `subjectAltName=${san}\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n`);
-  openssl('x509', '-req', '-in', 'leaf.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'leaf.crt', '-days', '2', '-extfile', 'leaf.ext');
+  const san = [
+    ...NAMES.map((host) => `DNS:${host}`),
+    ...LOOPBACK_ADDRESSES.map((address) => `IP:${address}`),
+    'IP:127.0.0.1',
+  ].join(',');
+  writeFileSync(
+    join(tls, 'leaf.ext'),
+    `subjectAltName=${san}\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n`,
+  );
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    'leaf.csr',
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'leaf.crt',
+    '-days',
+    '2',
+    '-extfile',
+    'leaf.ext',
+  );
   return { tls, dir };
 }
 
@@ -114,7 +151,9 @@ describe.each(ADAPTERS)('events webhooks: SSRF, in a network namespace with loop
   it('E-53: names resolving to a private, a metadata, or a mixed set of addresses are refused on the connection: CallbackEndpointError, and no receiver got anything', async () => {
     const { names, hitsAfterRefusals } = await scenario();
     for (const [name, error] of Object.entries(names as Record<string, { code: number; data: unknown }>)) {
-      expect(error, name).toEqual(expect.objectContaining({ code: SEP_CODES.CallbackEndpointError, data: { reason: 'connection_refused' } }));
+      expect(error, name).toEqual(
+        expect.objectContaining({ code: SEP_CODES.CallbackEndpointError, data: { reason: 'connection_refused' } }),
+      );
     }
     expect(hitsAfterRefusals).toEqual({});
   }, 90_000);

@@ -22,7 +22,10 @@ describe('events over stdio', () => {
   };
 
   beforeAll(async () => {
-    stdio = await startInProcessStdio({ imports: [McpModule.forRoot({ name: 'events-stdio', version: '1.0.0' })], providers: [IncidentEvents] });
+    stdio = await startInProcessStdio({
+      imports: [McpModule.forRoot({ name: 'events-stdio', version: '1.0.0' })],
+      providers: [IncidentEvents],
+    });
   });
 
   afterAll(() => stdio?.close());
@@ -31,22 +34,36 @@ describe('events over stdio', () => {
     const list = await stdio.output.response(request('events/list', {}));
     expect(list.result.events.map((type: { name: string }) => type.name)).toContain('incident.opened');
     const first = await stdio.output.response(request('events/poll', { name: 'incident.opened', cursor: null }));
-    await stdio.moduleRef.get(McpEvents).emit('incident.opened', { id: 'IO-1', severity: 'P1', service: 'api', title: 'stdio' });
-    const next = await stdio.output.response(request('events/poll', { name: 'incident.opened', cursor: first.result.cursor }));
-    expect(next.result.events.map((event: { data: { incidentId: string } }) => event.data.incidentId)).toEqual(['IO-1']);
+    await stdio.moduleRef
+      .get(McpEvents)
+      .emit('incident.opened', { id: 'IO-1', severity: 'P1', service: 'api', title: 'stdio' });
+    const next = await stdio.output.response(
+      request('events/poll', { name: 'incident.opened', cursor: first.result.cursor }),
+    );
+    expect(next.result.events.map((event: { data: { incidentId: string } }) => event.data.incidentId)).toEqual([
+      'IO-1',
+    ]);
   });
 
   it('E-21, E-24: events/stream writes active then events, tagged with the request id; after notifications/cancelled nothing more is written for it', async () => {
     const streamId = request('events/stream', { name: 'incident.opened' });
-    const active = await stdio.output.waitFor((message) => message.method === 'notifications/events/active' && message.params._meta[SUB] === streamId);
+    const active = await stdio.output.waitFor(
+      (message) => message.method === 'notifications/events/active' && message.params._meta[SUB] === streamId,
+    );
     expect(active.params.truncated).toBe(false);
-    await stdio.moduleRef.get(McpEvents).emit('incident.opened', { id: 'IO-2', severity: 'P2', service: 'api', title: 'live' });
-    const event = await stdio.output.waitFor((message) => message.method === 'notifications/events/event' && message.params._meta[SUB] === streamId);
+    await stdio.moduleRef
+      .get(McpEvents)
+      .emit('incident.opened', { id: 'IO-2', severity: 'P2', service: 'api', title: 'live' });
+    const event = await stdio.output.waitFor(
+      (message) => message.method === 'notifications/events/event' && message.params._meta[SUB] === streamId,
+    );
     expect(event.params.data.incidentId).toBe('IO-2');
     stdio.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: streamId } });
     await sleep(50);
     const before = stdio.output.messages.length;
-    await stdio.moduleRef.get(McpEvents).emit('incident.opened', { id: 'IO-3', severity: 'P2', service: 'api', title: 'after cancel' });
+    await stdio.moduleRef
+      .get(McpEvents)
+      .emit('incident.opened', { id: 'IO-3', severity: 'P2', service: 'api', title: 'after cancel' });
     await sleep(100);
     const later = stdio.output.messages.slice(before);
     expect(later.filter((message) => message.params?._meta?.[SUB] === streamId || message.id === streamId)).toEqual([]);
@@ -56,7 +73,11 @@ describe('events over stdio', () => {
     const answer = await stdio.output.response(
       request('events/subscribe', {
         name: 'incident.opened',
-        delivery: { mode: 'webhook', url: 'https://hooks.example.com/h', secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}` },
+        delivery: {
+          mode: 'webhook',
+          url: 'https://hooks.example.com/h',
+          secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+        },
       }),
     );
     expect(answer.error.code).toBe(SEP_CODES.Forbidden);

@@ -1,7 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpEvents, McpEventTypes } from 'nest-mcp';
-import { InMemoryEventStore, type McpEventReadFrom, type McpEventReadOptions, type McpEventReadResult } from 'nest-mcp/backend';
+import {
+  InMemoryEventStore,
+  type McpEventReadFrom,
+  type McpEventReadOptions,
+  type McpEventReadResult,
+} from 'nest-mcp/backend';
 import { EventsFixtureModule } from '../fixtures/events.fixture.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/app.factory.js';
 import { errorOf, eventsPost, resultOf, SEP_CODES, SUB } from '../support/events.util.js';
@@ -19,7 +24,8 @@ import { EventStreamService } from '../../libs/mcp/src/events/event-stream.servi
  * streams. Every frame is checked against the extension's shapes as it arrives.
  */
 
-const emit = (app: INestApplication, name: string, data: object, eventId?: string) => app.get(McpEvents).emit(name, data, eventId ? { eventId } : {});
+const emit = (app: INestApplication, name: string, data: object, eventId?: string) =>
+  app.get(McpEvents).emit(name, data, eventId ? { eventId } : {});
 
 describe.each(ADAPTERS)('events/stream (%s)', (adapter) => {
   let server: RunningApp;
@@ -27,7 +33,9 @@ describe.each(ADAPTERS)('events/stream (%s)', (adapter) => {
 
   beforeAll(async () => {
     server = await startApp(adapter, {
-      imports: [EventsFixtureModule.forRoot({ callTimeoutMs: 300, events: { heartbeatMs: 150, maxStreamsPerPrincipal: 2 } })],
+      imports: [
+        EventsFixtureModule.forRoot({ callTimeoutMs: 300, events: { heartbeatMs: 150, maxStreamsPerPrincipal: 2 } }),
+      ],
     });
   });
 
@@ -49,11 +57,17 @@ describe.each(ADAPTERS)('events/stream (%s)', (adapter) => {
 
   it('E-20: validation failures are plain JSON-RPC errors and no stream opens (unknown name, unsupported mode, bad arguments, bad cursor)', async () => {
     errorOf(await eventsPost(server.mcpUrl, 'events/stream', { name: 'nope' }), SEP_CODES.NotFound);
-    errorOf(await eventsPost(server.mcpUrl, 'events/stream', { name: 'incident.opened', arguments: { severity: 'P7' } }), -32602);
+    errorOf(
+      await eventsPost(server.mcpUrl, 'events/stream', { name: 'incident.opened', arguments: { severity: 'P7' } }),
+      -32602,
+    );
     errorOf(await eventsPost(server.mcpUrl, 'events/stream', { name: 'incident.opened', cursor: 'forged' }), -32602);
     server.app.get(McpEventTypes).register({ name: 'poll.only', delivery: ['poll'] });
     try {
-      const error = errorOf(await eventsPost(server.mcpUrl, 'events/stream', { name: 'poll.only' }), SEP_CODES.Unsupported);
+      const error = errorOf(
+        await eventsPost(server.mcpUrl, 'events/stream', { name: 'poll.only' }),
+        SEP_CODES.Unsupported,
+      );
       expect(error.data).toEqual({ feature: 'deliveryMode', value: 'push' });
     } finally {
       server.app.get(McpEventTypes).remove('poll.only');
@@ -61,7 +75,11 @@ describe.each(ADAPTERS)('events/stream (%s)', (adapter) => {
   });
 
   it('events/stream without text/event-stream in Accept is 406 (it answers only as a stream)', async () => {
-    const response = await mcpPost(server.mcpUrl, { method: 'events/stream', params: { name: 'incident.opened' }, headers: { accept: 'application/json' } });
+    const response = await mcpPost(server.mcpUrl, {
+      method: 'events/stream',
+      params: { name: 'incident.opened' },
+      headers: { accept: 'application/json' },
+    });
     expect(response.status).toBe(406);
   });
 
@@ -73,9 +91,19 @@ describe.each(ADAPTERS)('events/stream (%s)', (adapter) => {
     expect(active.method).toBe('notifications/events/active');
     expect(active.params).toMatchObject({ cursor: expect.any(String), truncated: false, _meta: { [SUB]: 41 } });
     await emit(server.app, 'incident.opened', { id: 'S-1', severity: 'P3', service: 'api', title: 'skip me' });
-    await emit(server.app, 'incident.opened', { id: 'S-2', severity: 'P1', service: 'api', title: 'DB down' }, 'evt_S-2');
+    await emit(
+      server.app,
+      'incident.opened',
+      { id: 'S-2', severity: 'P1', service: 'api', title: 'DB down' },
+      'evt_S-2',
+    );
     const frame = await events.waitFor((message) => message.method === 'notifications/events/event', 'an event');
-    expect(frame.params).toMatchObject({ eventId: 'evt_S-2', name: 'incident.opened', data: { incidentId: 'S-2', severity: 'P1', title: 'DB down' }, cursor: expect.any(String) });
+    expect(frame.params).toMatchObject({
+      eventId: 'evt_S-2',
+      name: 'incident.opened',
+      data: { incidentId: 'S-2', severity: 'P1', title: 'DB down' },
+      cursor: expect.any(String),
+    });
     expect(frame.params!._meta![SUB]).toBe(41);
     for (const message of events.messages) expect(message.method).toMatch(/^notifications\/events\//);
   });
@@ -87,13 +115,23 @@ describe.each(ADAPTERS)('events/stream (%s)', (adapter) => {
     await emit(server.app, 'deploy.finished', { service: 'api', version: '1.2.3' });
     const frame = await events.waitFor((message) => message.method === 'notifications/events/event', 'an event');
     // A type without replay: every cursor is null (E-50).
-    expect(frame.params).toMatchObject({ name: 'deploy.finished', data: { service: 'api', version: '1.2.3' }, cursor: null, _meta: { [SUB]: 'sub-7' } });
+    expect(frame.params).toMatchObject({
+      name: 'deploy.finished',
+      data: { service: 'api', version: '1.2.3' },
+      cursor: null,
+      _meta: { [SUB]: 'sub-7' },
+    });
   });
 
   it('E-23, E-52: heartbeats are data frames carrying the cursor checked so far, within the configured interval, and the cursor resumes a poll', async () => {
     const events = await stream(43, { name: 'incident.opened', arguments: { service: 'quiet' } });
     await events.nextFrames(1);
-    await emit(server.app, 'incident.opened', { id: 'Q-1', severity: 'P1', service: 'loud', title: 'not for this stream' });
+    await emit(server.app, 'incident.opened', {
+      id: 'Q-1',
+      severity: 'P1',
+      service: 'loud',
+      title: 'not for this stream',
+    });
     const beat = await events.waitFor(
       (message) => message.method === 'notifications/events/heartbeat' && events.messages.indexOf(message) > 0,
       'a heartbeat',
@@ -101,7 +139,13 @@ describe.each(ADAPTERS)('events/stream (%s)', (adapter) => {
     );
     expect(typeof beat.params!.cursor).toBe('string');
     expect(events.comments).toBe(0);
-    const resumed = resultOf(await eventsPost(server.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: { service: 'quiet' }, cursor: beat.params!.cursor }));
+    const resumed = resultOf(
+      await eventsPost(server.mcpUrl, 'events/poll', {
+        name: 'incident.opened',
+        arguments: { service: 'quiet' },
+        cursor: beat.params!.cursor,
+      }),
+    );
     expect(resumed.events).toEqual([]);
   });
 
@@ -121,7 +165,10 @@ describe.each(ADAPTERS)('events/stream (%s)', (adapter) => {
     await events.nextFrames(1);
     await sleep(700);
     await emit(server.app, 'incident.opened', { id: 'T-1', severity: 'P2', service: 'api', title: 'still here' });
-    await events.waitFor((message) => message.method === 'notifications/events/event', 'an event after the call timeout');
+    await events.waitFor(
+      (message) => message.method === 'notifications/events/event',
+      'an event after the call timeout',
+    );
     expect(events.messages.some((message) => message.error !== undefined)).toBe(false);
   });
 
@@ -129,14 +176,23 @@ describe.each(ADAPTERS)('events/stream (%s)', (adapter) => {
     const first = await stream(46, { name: 'incident.opened' }, 'carol');
     const second = await stream(47, { name: 'incident.opened' }, 'carol');
     await Promise.all([first.nextFrames(1), second.nextFrames(1)]);
-    const refused = errorOf(await eventsPost(server.mcpUrl, 'events/stream', { name: 'incident.opened' }, 'carol'), SEP_CODES.ResourceExhausted);
+    const refused = errorOf(
+      await eventsPost(server.mcpUrl, 'events/stream', { name: 'incident.opened' }, 'carol'),
+      SEP_CODES.ResourceExhausted,
+    );
     expect(refused.data).toEqual({ limit: 'streams', max: 2 });
     const other = await stream(48, { name: 'incident.opened' }, 'dave');
     await other.nextFrames(1);
   });
 
   it('E-49, E-50: a stream from a cursor delivers the events after it, in order, then live ones; maxAgeMs past them starts truncated', async () => {
-    const start = resultOf(await eventsPost(server.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: { service: 'replay' }, cursor: null })).cursor;
+    const start = resultOf(
+      await eventsPost(server.mcpUrl, 'events/poll', {
+        name: 'incident.opened',
+        arguments: { service: 'replay' },
+        cursor: null,
+      }),
+    ).cursor;
     await emit(server.app, 'incident.opened', { id: 'R-1', severity: 'P2', service: 'replay', title: 'one' });
     await emit(server.app, 'incident.opened', { id: 'R-2', severity: 'P2', service: 'replay', title: 'two' });
     const events = await stream(49, { name: 'incident.opened', arguments: { service: 'replay' }, cursor: start });
@@ -144,9 +200,18 @@ describe.each(ADAPTERS)('events/stream (%s)', (adapter) => {
     expect(active.params).toMatchObject({ truncated: false });
     await emit(server.app, 'incident.opened', { id: 'R-3', severity: 'P2', service: 'replay', title: 'three' });
     await events.until(() => events.frames('notifications/events/event').length >= 3, 3_000, 'three events');
-    expect(events.frames('notifications/events/event').map((frame) => (frame.params!.data as { incidentId: string }).incidentId)).toEqual(['R-1', 'R-2', 'R-3']);
+    expect(
+      events
+        .frames('notifications/events/event')
+        .map((frame) => (frame.params!.data as { incidentId: string }).incidentId),
+    ).toEqual(['R-1', 'R-2', 'R-3']);
     await sleep(40);
-    const aged = await stream(50, { name: 'incident.opened', arguments: { service: 'replay' }, cursor: start, maxAgeMs: 10 });
+    const aged = await stream(50, {
+      name: 'incident.opened',
+      arguments: { service: 'replay' },
+      cursor: start,
+      maxAgeMs: 10,
+    });
     const [agedActive] = await aged.nextFrames(1);
     expect(agedActive.params).toMatchObject({ truncated: true, cursor: expect.any(String) });
   });
@@ -172,7 +237,10 @@ describe.each(ADAPTERS)('events/stream (%s)', (adapter) => {
       const [ack] = await listener.nextFrames(1);
       expect(ack.params!.notifications).toEqual({ toolsListChanged: true, eventsListChanged: true });
       server.app.get(McpEventTypes).register({ name: 'new.type' });
-      const changed = await listener.waitFor((message) => message.method === 'notifications/events/list_changed', 'list_changed');
+      const changed = await listener.waitFor(
+        (message) => message.method === 'notifications/events/list_changed',
+        'list_changed',
+      );
       expect(changed.params).toEqual({ _meta: { [SUB]: 'listen-1' } });
       server.app.get(McpEventTypes).remove('new.type');
     } finally {
@@ -217,21 +285,39 @@ describe.each(ADAPTERS)('events/stream when the log cannot be read (%s)', (adapt
 
   afterAll(() => server?.close());
 
-  it('E-26: a failed read of the backlog is notifications/events/error (a category, not the store\'s message); the stream stays, replays and goes live', async () => {
-    const start = resultOf(await eventsPost(server.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: { service: 'flaky' }, cursor: null })).cursor;
+  it("E-26: a failed read of the backlog is notifications/events/error (a category, not the store's message); the stream stays, replays and goes live", async () => {
+    const start = resultOf(
+      await eventsPost(server.mcpUrl, 'events/poll', {
+        name: 'incident.opened',
+        arguments: { service: 'flaky' },
+        cursor: null,
+      }),
+    ).cursor;
     await emit(server.app, 'incident.opened', { id: 'F-1', severity: 'P1', service: 'flaky', title: 'backlog' });
     store.failures = 2;
-    const events = await openEventsStream(server.mcpUrl, 70, { name: 'incident.opened', arguments: { service: 'flaky' }, cursor: start });
+    const events = await openEventsStream(server.mcpUrl, 70, {
+      name: 'incident.opened',
+      arguments: { service: 'flaky' },
+      cursor: start,
+    });
     try {
       await events.until(() => events.frames('notifications/events/event').length >= 1, 5_000, 'the backlog event');
       expect(events.messages[0].method).toBe('notifications/events/active');
       const errors = events.frames('notifications/events/error');
       expect(errors).toHaveLength(2);
-      expect(errors[0].params!.error).toEqual({ code: -32603, message: expect.stringMatching(/^UpstreamError/), data: { reason: 'store_unavailable' } });
+      expect(errors[0].params!.error).toEqual({
+        code: -32603,
+        message: expect.stringMatching(/^UpstreamError/),
+        data: { reason: 'store_unavailable' },
+      });
       expect(JSON.stringify(errors)).not.toContain('connection lost');
       await emit(server.app, 'incident.opened', { id: 'F-2', severity: 'P1', service: 'flaky', title: 'live' });
       await events.until(() => events.frames('notifications/events/event').length >= 2, 3_000, 'the live event');
-      expect(events.frames('notifications/events/event').map((frame) => (frame.params!.data as { incidentId: string }).incidentId)).toEqual(['F-1', 'F-2']);
+      expect(
+        events
+          .frames('notifications/events/event')
+          .map((frame) => (frame.params!.data as { incidentId: string }).incidentId),
+      ).toEqual(['F-1', 'F-2']);
       expect(events.problems).toEqual([]);
     } finally {
       events.close();
@@ -240,12 +326,17 @@ describe.each(ADAPTERS)('events/stream when the log cannot be read (%s)', (adapt
   });
 
   it('E-26: a log that stays unreadable terminates the stream with -32603, then the closing result', async () => {
-    const start = resultOf(await eventsPost(server.mcpUrl, 'events/poll', { name: 'incident.opened', cursor: null })).cursor;
+    const start = resultOf(
+      await eventsPost(server.mcpUrl, 'events/poll', { name: 'incident.opened', cursor: null }),
+    ).cursor;
     store.failures = 100;
     const events = await openEventsStream(server.mcpUrl, 71, { name: 'incident.opened', cursor: start });
     await events.ended;
     store.failures = 0;
-    expect(events.frames('notifications/events/terminated')[0].params!.error).toMatchObject({ code: -32603, data: { reason: 'store_unavailable' } });
+    expect(events.frames('notifications/events/terminated')[0].params!.error).toMatchObject({
+      code: -32603,
+      data: { reason: 'store_unavailable' },
+    });
     expect(events.messages.at(-1)).toMatchObject({ id: 71, result: { resultType: 'complete' } });
   });
 });

@@ -22,12 +22,17 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('McpTestingClient and 
 
   beforeAll(async () => {
     moduleRef = await Test.createTestingModule({
-      imports: [EventsFixtureModule.forRoot({ events: { webhooks: { allowInsecureLoopback: true, retryBaseMs: 40 } } })],
+      imports: [
+        EventsFixtureModule.forRoot({ events: { webhooks: { allowInsecureLoopback: true, retryBaseMs: 40 } } }),
+      ],
     }).compile();
     if (mode === 'in-process') {
       client = await McpTestingClient.create(moduleRef, { principal: 'alice' });
     } else {
-      app = mode === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false }) : moduleRef.createNestApplication({ logger: false });
+      app =
+        mode === 'fastify'
+          ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false })
+          : moduleRef.createNestApplication({ logger: false });
       await app.listen(0, '127.0.0.1');
       client = await McpTestingClient.connect(app, { headers: { 'x-principal': 'alice' } });
     }
@@ -39,7 +44,11 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('McpTestingClient and 
   });
 
   it('listEvents: every visible type', async () => {
-    expect((await client.listEvents()).map((type) => type.name)).toEqual(['incident.opened', 'deploy.finished', 'billing.charge', ...(mode === 'in-process' ? ['audit.entry'] : [])].sort((a, b) => order(a) - order(b)));
+    expect((await client.listEvents()).map((type) => type.name)).toEqual(
+      ['incident.opened', 'deploy.finished', 'billing.charge', ...(mode === 'in-process' ? ['audit.entry'] : [])].sort(
+        (a, b) => order(a) - order(b),
+      ),
+    );
   });
 
   it('pollEvents: the position, then what happened since', async () => {
@@ -66,9 +75,17 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('McpTestingClient and 
     // #region docs:testing-webhook
     const receiver = await McpWebhookReceiver.start();
     try {
-      const subscription = await client.subscribeEvents('incident.opened', { severity: 'P3' }, { url: receiver.url, secret: receiver.secret });
+      const subscription = await client.subscribeEvents(
+        'incident.opened',
+        { severity: 'P3' },
+        { url: receiver.url, secret: receiver.secret },
+      );
       expect(subscription.id).toMatch(/^sub_/);
-      await events.emit('incident.opened', { id: 'K-3', severity: 'P3', service: 'api', title: 'Typo' }, { eventId: 'evt_K-3' });
+      await events.emit(
+        'incident.opened',
+        { id: 'K-3', severity: 'P3', service: 'api', title: 'Typo' },
+        { eventId: 'evt_K-3' },
+      );
       const delivery = await receiver.nextEvent();
       expect(delivery.verified).toBe(true);
       expect(delivery.headers['webhook-id']).toBe('evt_K-3');
@@ -101,7 +118,6 @@ describe('McpTestingClient.as and event types with @McpScopes (in-process)', () 
     expect((await auditor.listEvents()).map((type) => type.name)).toContain('audit.entry');
     expect((await auditor.pollEvents('audit.entry')).events).toEqual([]);
   });
-
 });
 
 /** Registration order of the fixture's types. */

@@ -25,18 +25,28 @@ describe.each(ADAPTERS)('events: discovery, list and poll (%s)', (adapter) => {
 
   beforeAll(async () => {
     hooked = await startApp(adapter, {
-      imports: [EventsFixtureModule.forRoot({ visibility: (handler, caller) => handler.kind !== 'event' || handler.name !== 'deploy.finished' || caller.principal === 'alice' })],
+      imports: [
+        EventsFixtureModule.forRoot({
+          visibility: (handler, caller) =>
+            handler.kind !== 'event' || handler.name !== 'deploy.finished' || caller.principal === 'alice',
+        }),
+      ],
     });
-    server = await startApp(adapter, { imports: [EventsFixtureModule.forRoot({ events: { pollIntervalMs: 1500, cursorTtlMs: 60_000 } })] });
+    server = await startApp(adapter, {
+      imports: [EventsFixtureModule.forRoot({ events: { pollIntervalMs: 1500, cursorTtlMs: 60_000 } })],
+    });
     bare = await startApp(adapter, { imports: [NoEventsFixtureModule] });
-    openai = await startApp(adapter, { imports: [EventsFixtureModule.forRoot({ events: { profile: 'openai', topLevelCapability: false } })] });
+    openai = await startApp(adapter, {
+      imports: [EventsFixtureModule.forRoot({ events: { profile: 'openai', topLevelCapability: false } })],
+    });
   });
 
   afterAll(async () => {
     await Promise.all([server?.close(), bare?.close(), openai?.close(), hooked?.close()]);
   });
 
-  const poll = (params: Record<string, unknown>, principal?: string) => eventsPost(server.mcpUrl, 'events/poll', params, principal);
+  const poll = (params: Record<string, unknown>, principal?: string) =>
+    eventsPost(server.mcpUrl, 'events/poll', params, principal);
 
   it('E-1, E-2: server/discover advertises extensions["io.modelcontextprotocol/events"] {listChanged:true} and the top-level events: {} (conformance events-discovery capability)', async () => {
     const result = resultOf(await eventsPost(server.mcpUrl, 'server/discover', {}));
@@ -58,7 +68,8 @@ describe.each(ADAPTERS)('events: discovery, list and poll (%s)', (adapter) => {
 
   it('E-3: on the 2025-11-25 wire the extension is not declared in initialize and events/list is -32601', async () => {
     const { sessionId, response } = await rawInitialize(server.mcpUrl);
-    const capabilities = (response.messages[0] as unknown as { result: { capabilities: Record<string, any> } }).result.capabilities;
+    const capabilities = (response.messages[0] as unknown as { result: { capabilities: Record<string, any> } }).result
+      .capabilities;
     expect(capabilities.extensions?.[EVENTS]).toBeUndefined();
     expect(capabilities).not.toHaveProperty('events');
     const answer = await legacyPost(server.mcpUrl, { id: 7, method: 'events/list', params: {} }, { sessionId });
@@ -72,8 +83,15 @@ describe.each(ADAPTERS)('events: discovery, list and poll (%s)', (adapter) => {
     const names = result.events.map((type: { name: string }) => type.name);
     expect(names).toEqual(['incident.opened', 'deploy.finished', 'billing.charge']);
     const [incident, deploy, billing] = result.events;
-    expect(incident).toMatchObject({ name: 'incident.opened', description: 'An incident was opened', delivery: ['poll', 'push', 'webhook'] });
-    expect(incident.inputSchema).toMatchObject({ type: 'object', properties: { severity: { enum: ['P1', 'P2', 'P3'] } } });
+    expect(incident).toMatchObject({
+      name: 'incident.opened',
+      description: 'An incident was opened',
+      delivery: ['poll', 'push', 'webhook'],
+    });
+    expect(incident.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { severity: { enum: ['P1', 'P2', 'P3'] } },
+    });
     expect(incident.payloadSchema).toMatchObject({ type: 'object', required: ['incidentId', 'severity'] });
     expect(deploy.delivery).toEqual(['push', 'webhook']);
     expect(deploy.payloadSchema).toEqual({ type: 'object' });
@@ -85,26 +103,37 @@ describe.each(ADAPTERS)('events: discovery, list and poll (%s)', (adapter) => {
   });
 
   it('E-11: a type with @McpScopes is left out of events/list for an HTTP caller without a token, and polling it is refused 403 as a scoped tool is', async () => {
-    const names = resultOf(await eventsPost(server.mcpUrl, 'events/list', {})).events.map((type: { name: string }) => type.name);
+    const names = resultOf(await eventsPost(server.mcpUrl, 'events/list', {})).events.map(
+      (type: { name: string }) => type.name,
+    );
     expect(names).not.toContain('audit.entry');
     const refused = errorOf(await poll({ name: 'audit.entry', cursor: null }), -32600, 403);
     expect(refused.data).toEqual({ requiredScopes: ['audit:read'] });
   });
 
-  it('E-11: the visibility hook hides a type per caller: absent from that caller\'s events/list, and NotFound exactly like an unknown name', async () => {
+  it("E-11: the visibility hook hides a type per caller: absent from that caller's events/list, and NotFound exactly like an unknown name", async () => {
     const url = hooked.mcpUrl;
     const listed = async (principal: string) =>
       resultOf(await eventsPost(url, 'events/list', {}, principal)).events.map((type: { name: string }) => type.name);
     expect(await listed('alice')).toContain('deploy.finished');
     expect(await listed('bob')).not.toContain('deploy.finished');
-    const hidden = errorOf(await eventsPost(url, 'events/stream', { name: 'deploy.finished' }, 'bob'), SEP_CODES.NotFound);
-    const unknown = errorOf(await eventsPost(url, 'events/stream', { name: 'no.such.type' }, 'bob'), SEP_CODES.NotFound);
+    const hidden = errorOf(
+      await eventsPost(url, 'events/stream', { name: 'deploy.finished' }, 'bob'),
+      SEP_CODES.NotFound,
+    );
+    const unknown = errorOf(
+      await eventsPost(url, 'events/stream', { name: 'no.such.type' }, 'bob'),
+      SEP_CODES.NotFound,
+    );
     expect(hidden.data).toEqual(unknown.data);
     expect(hidden.message.replace(/"[^"]*"/, '')).toBe(unknown.message.replace(/"[^"]*"/, ''));
   });
 
   it('E-15, E-59: an unknown name is NotFound (-32023) with data.kind "event"; the openai profile answers -32011', async () => {
-    expect(errorOf(await poll({ name: 'no.such.type' }), SEP_CODES.NotFound)).toMatchObject({ message: expect.stringMatching(/^NotFound/), data: { kind: 'event' } });
+    expect(errorOf(await poll({ name: 'no.such.type' }), SEP_CODES.NotFound)).toMatchObject({
+      message: expect.stringMatching(/^NotFound/),
+      data: { kind: 'event' },
+    });
     errorOf(await eventsPost(openai.mcpUrl, 'events/poll', { name: 'no.such.type' }), OPENAI_CODES.NotFound);
   });
 
@@ -124,7 +153,7 @@ describe.each(ADAPTERS)('events: discovery, list and poll (%s)', (adapter) => {
     errorOf(await poll({ name: 'incident.opened', maxAgeMs: -1 }), -32602);
   });
 
-  it('E-55: the type\'s authorize hook admits only some callers with some arguments; the others are Forbidden', async () => {
+  it("E-55: the type's authorize hook admits only some callers with some arguments; the others are Forbidden", async () => {
     errorOf(await poll({ name: 'billing.charge', arguments: { account: 'acct-alice' } }, 'bob'), SEP_CODES.Forbidden);
     errorOf(await poll({ name: 'billing.charge', arguments: { account: 'acct-bob' } }, 'alice'), SEP_CODES.Forbidden);
     resultOf(await poll({ name: 'billing.charge', arguments: { account: 'acct-alice' }, cursor: null }, 'alice'));
@@ -133,7 +162,15 @@ describe.each(ADAPTERS)('events: discovery, list and poll (%s)', (adapter) => {
   it('E-16, E-18, E-49, E-52: cursor null answers no events and the current position; the cursor moves in quiet periods; nextPollMs in ms (conformance poll-events-array)', async () => {
     await emitter(server.app).emit('incident.opened', { id: 'INC-0', severity: 'P1', service: 'api', title: 'before' });
     const first = resultOf(await poll({ name: 'incident.opened', cursor: null }));
-    expect(first).toEqual({ resultType: 'complete', events: [], cursor: expect.any(String), truncated: false, hasMore: false, nextPollMs: 1500, _meta: expect.any(Object) });
+    expect(first).toEqual({
+      resultType: 'complete',
+      events: [],
+      cursor: expect.any(String),
+      truncated: false,
+      hasMore: false,
+      nextPollMs: 1500,
+      _meta: expect.any(Object),
+    });
     const absent = resultOf(await poll({ name: 'incident.opened' }));
     expect(absent.events).toEqual([]);
     const quiet = resultOf(await poll({ name: 'incident.opened', cursor: first.cursor }));
@@ -142,13 +179,26 @@ describe.each(ADAPTERS)('events: discovery, list and poll (%s)', (adapter) => {
     expect(quiet).not.toHaveProperty('nextPollSeconds');
   });
 
-  it('E-12, E-13, E-16: events after the cursor arrive through the matcher (filtered by the subscription\'s arguments), with eventId, name, timestamp with an offset, and an object data', async () => {
+  it("E-12, E-13, E-16: events after the cursor arrive through the matcher (filtered by the subscription's arguments), with eventId, name, timestamp with an offset, and an object data", async () => {
     const start = resultOf(await poll({ name: 'incident.opened', arguments: { severity: 'P1' }, cursor: null }));
-    await emitter(server.app).emit('incident.opened', { id: 'INC-1', severity: 'P1', service: 'api', title: 'DB down' }, { eventId: 'evt_INC-1' });
-    await emitter(server.app).emit('incident.opened', { id: 'INC-2', severity: 'P3', service: 'api', title: 'Slow page' }, { eventId: 'evt_INC-2' });
+    await emitter(server.app).emit(
+      'incident.opened',
+      { id: 'INC-1', severity: 'P1', service: 'api', title: 'DB down' },
+      { eventId: 'evt_INC-1' },
+    );
+    await emitter(server.app).emit(
+      'incident.opened',
+      { id: 'INC-2', severity: 'P3', service: 'api', title: 'Slow page' },
+      { eventId: 'evt_INC-2' },
+    );
     const next = resultOf(await poll({ name: 'incident.opened', arguments: { severity: 'P1' }, cursor: start.cursor }));
     expect(next.events).toEqual([
-      { eventId: 'evt_INC-1', name: 'incident.opened', timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/), data: { incidentId: 'INC-1', severity: 'P1', title: 'DB down' } },
+      {
+        eventId: 'evt_INC-1',
+        name: 'incident.opened',
+        timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/),
+        data: { incidentId: 'INC-1', severity: 'P1', title: 'DB down' },
+      },
     ]);
     expect(next.truncated).toBe(false);
     expect(next.hasMore).toBe(false);
@@ -158,12 +208,20 @@ describe.each(ADAPTERS)('events: discovery, list and poll (%s)', (adapter) => {
 
   it('E-17: maxEvents 1 with 3 pending answers one event, an intermediate cursor and hasMore; polling on delivers the rest in order', async () => {
     const start = resultOf(await poll({ name: 'incident.opened', arguments: { service: 'batch' }, cursor: null }));
-    for (const index of [1, 2, 3]) await emitter(server.app).emit('incident.opened', { id: `B-${index}`, severity: 'P2', service: 'batch', title: `b${index}` });
+    for (const index of [1, 2, 3])
+      await emitter(server.app).emit('incident.opened', {
+        id: `B-${index}`,
+        severity: 'P2',
+        service: 'batch',
+        title: `b${index}`,
+      });
     const seen: string[] = [];
     let cursor = start.cursor;
     let first = true;
     for (;;) {
-      const page = resultOf(await poll({ name: 'incident.opened', arguments: { service: 'batch' }, cursor, maxEvents: 1 }));
+      const page = resultOf(
+        await poll({ name: 'incident.opened', arguments: { service: 'batch' }, cursor, maxEvents: 1 }),
+      );
       expect(page.events.length).toBeLessThanOrEqual(1);
       if (first) expect(page.hasMore).toBe(true);
       first = false;
@@ -175,20 +233,33 @@ describe.each(ADAPTERS)('events: discovery, list and poll (%s)', (adapter) => {
   });
 
   it('E-19: a cursor minted for other arguments, another type, or altered, or issued by another server is -32602 (conformance cursor-*)', async () => {
-    const p1 = resultOf(await poll({ name: 'incident.opened', arguments: { severity: 'P1' }, cursor: null })).cursor as string;
-    expect((errorOf(await poll({ name: 'incident.opened', arguments: { severity: 'P2' }, cursor: p1 }), -32602)).data).toEqual({ reason: 'issued for another subscription' });
+    const p1 = resultOf(await poll({ name: 'incident.opened', arguments: { severity: 'P1' }, cursor: null }))
+      .cursor as string;
+    expect(
+      errorOf(await poll({ name: 'incident.opened', arguments: { severity: 'P2' }, cursor: p1 }), -32602).data,
+    ).toEqual({ reason: 'issued for another subscription' });
     errorOf(await poll({ name: 'incident.opened', cursor: p1 }), -32602);
     errorOf(await poll({ name: 'billing.charge', arguments: { account: 'acct-alice' }, cursor: p1 }, 'alice'), -32602);
     const altered = `${p1.slice(0, -4)}${p1.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;
     errorOf(await poll({ name: 'incident.opened', arguments: { severity: 'P1' }, cursor: altered }), -32602);
     errorOf(await poll({ name: 'incident.opened', arguments: { severity: 'P1' }, cursor: 'garbage' }), -32602);
     errorOf(await poll({ name: 'incident.opened', arguments: { severity: 'P1' }, cursor: 7 }), -32602);
-    const foreign = resultOf(await eventsPost(openai.mcpUrl, 'events/poll', { name: 'incident.opened', arguments: { severity: 'P1' }, cursor: null })).cursor;
-    expect(errorOf(await poll({ name: 'incident.opened', arguments: { severity: 'P1' }, cursor: foreign }), -32602).data).toEqual({ reason: 'not issued by this server' });
+    const foreign = resultOf(
+      await eventsPost(openai.mcpUrl, 'events/poll', {
+        name: 'incident.opened',
+        arguments: { severity: 'P1' },
+        cursor: null,
+      }),
+    ).cursor;
+    expect(
+      errorOf(await poll({ name: 'incident.opened', arguments: { severity: 'P1' }, cursor: foreign }), -32602).data,
+    ).toEqual({ reason: 'not issued by this server' });
   });
 
   it('E-30: key order of the arguments does not matter: a cursor minted for {a,b} resumes {b,a}', async () => {
-    const cursor = resultOf(await poll({ name: 'incident.opened', arguments: { severity: 'P2', service: 'api' }, cursor: null })).cursor;
+    const cursor = resultOf(
+      await poll({ name: 'incident.opened', arguments: { severity: 'P2', service: 'api' }, cursor: null }),
+    ).cursor;
     resultOf(await poll({ name: 'incident.opened', arguments: { service: 'api', severity: 'P2' }, cursor }));
   });
 
@@ -196,10 +267,14 @@ describe.each(ADAPTERS)('events: discovery, list and poll (%s)', (adapter) => {
     const start = resultOf(await poll({ name: 'incident.opened', arguments: { service: 'aged' }, cursor: null }));
     await emitter(server.app).emit('incident.opened', { id: 'OLD-1', severity: 'P2', service: 'aged', title: 'old' });
     await sleep(60);
-    const aged = resultOf(await poll({ name: 'incident.opened', arguments: { service: 'aged' }, cursor: start.cursor, maxAgeMs: 20 }));
+    const aged = resultOf(
+      await poll({ name: 'incident.opened', arguments: { service: 'aged' }, cursor: start.cursor, maxAgeMs: 20 }),
+    );
     expect(aged.events).toEqual([]);
     expect(aged.truncated).toBe(true);
-    const after = resultOf(await poll({ name: 'incident.opened', arguments: { service: 'aged' }, cursor: aged.cursor, maxAgeMs: 20 }));
+    const after = resultOf(
+      await poll({ name: 'incident.opened', arguments: { service: 'aged' }, cursor: aged.cursor, maxAgeMs: 20 }),
+    );
     expect(after.truncated).toBe(false);
     // maxAgeMs is ignored with a null cursor.
     expect(resultOf(await poll({ name: 'incident.opened', cursor: null, maxAgeMs: 1 })).truncated).toBe(false);
@@ -211,12 +286,32 @@ describe.each(ADAPTERS)('events: discovery, list and poll (%s)', (adapter) => {
       const capabilities = client.getServerCapabilities() as Record<string, any>;
       // (Its schema keeps only the capabilities it knows: the top-level `events` key is checked on the raw answer above.)
       expect(capabilities.extensions[EVENTS]).toEqual({ listChanged: true });
-      const list = await client.request({ method: 'events/list', params: {} }, z.object({ events: z.array(z.object({ name: z.string() }).passthrough()) }));
+      const list = await client.request(
+        { method: 'events/list', params: {} },
+        z.object({ events: z.array(z.object({ name: z.string() }).passthrough()) }),
+      );
       expect(list.events.map((type) => type.name)).toContain('incident.opened');
-      const polled = z.object({ events: z.array(z.unknown()), cursor: z.string(), truncated: z.boolean(), hasMore: z.boolean(), nextPollMs: z.number() });
-      const first = await client.request({ method: 'events/poll', params: { name: 'incident.opened', cursor: null } }, polled);
-      await emitter(server.app).emit('incident.opened', { id: 'OC-1', severity: 'P2', service: 'client', title: 'official' });
-      const next = await client.request({ method: 'events/poll', params: { name: 'incident.opened', cursor: first.cursor } }, polled);
+      const polled = z.object({
+        events: z.array(z.unknown()),
+        cursor: z.string(),
+        truncated: z.boolean(),
+        hasMore: z.boolean(),
+        nextPollMs: z.number(),
+      });
+      const first = await client.request(
+        { method: 'events/poll', params: { name: 'incident.opened', cursor: null } },
+        polled,
+      );
+      await emitter(server.app).emit('incident.opened', {
+        id: 'OC-1',
+        severity: 'P2',
+        service: 'client',
+        title: 'official',
+      });
+      const next = await client.request(
+        { method: 'events/poll', params: { name: 'incident.opened', cursor: first.cursor } },
+        polled,
+      );
       expect(next.events).toHaveLength(1);
     } finally {
       await client.close();
@@ -246,7 +341,9 @@ describe.each(ADAPTERS)('events: replay window and expired cursors (%s)', (adapt
   let server: RunningApp;
 
   beforeAll(async () => {
-    server = await startApp(adapter, { imports: [EventsFixtureModule.forRoot({ pageSize: 2, events: { cursorTtlMs: 1_000 } })] });
+    server = await startApp(adapter, {
+      imports: [EventsFixtureModule.forRoot({ pageSize: 2, events: { cursorTtlMs: 1_000 } })],
+    });
   });
 
   afterAll(() => server?.close());
@@ -261,11 +358,16 @@ describe.each(ADAPTERS)('events: replay window and expired cursors (%s)', (adapt
     // A cursor of another list is not one of this list's.
     const tools = resultOf(await eventsPost(server.mcpUrl, 'tools/list', {}));
     expect(tools).not.toHaveProperty('nextCursor');
-    errorOf(await eventsPost(server.mcpUrl, 'events/list', { cursor: Buffer.from('tools:2').toString('base64url') }), -32602);
+    errorOf(
+      await eventsPost(server.mcpUrl, 'events/list', { cursor: Buffer.from('tools:2').toString('base64url') }),
+      -32602,
+    );
   });
 
   it('E-19: a cursor older than events.cursorTtlMs is -32602 with data.reason saying to start again', async () => {
-    const cursor = resultOf(await eventsPost(server.mcpUrl, 'events/poll', { name: 'incident.opened', cursor: null })).cursor;
+    const cursor = resultOf(
+      await eventsPost(server.mcpUrl, 'events/poll', { name: 'incident.opened', cursor: null }),
+    ).cursor;
     await sleep(1_100);
     const error = errorOf(await eventsPost(server.mcpUrl, 'events/poll', { name: 'incident.opened', cursor }), -32602);
     expect(error.data.reason).toMatch(/^expired/);
@@ -274,7 +376,9 @@ describe.each(ADAPTERS)('events: replay window and expired cursors (%s)', (adapt
   it('E-50: a runtime type with a replay window of 50 ms: a cursor behind the window resumes truncated', async () => {
     const types = server.app.get(McpEventTypes);
     types.register({ name: 'short.window', replay: { windowMs: 50, maxEvents: 100 } });
-    const start = resultOf(await eventsPost(server.mcpUrl, 'events/poll', { name: 'short.window', cursor: null })).cursor;
+    const start = resultOf(
+      await eventsPost(server.mcpUrl, 'events/poll', { name: 'short.window', cursor: null }),
+    ).cursor;
     await emitter(server.app).emit('short.window', { n: 1 });
     await sleep(90);
     await emitter(server.app).emit('short.window', { n: 2 });

@@ -59,17 +59,20 @@ function recordResponses(server: Server): Map<string, ResponseRecord> {
 }
 
 function openConnections(server: Server): Promise<number> {
-  return new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+  return new Promise((resolve, reject) =>
+    server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+  );
 }
-
-
 
 /**
  * Closes an app without letting a known gap hang the suite: if `app.close()` has not finished after `graceMs` (a
  * connection the server did not end), the remaining connections are cut so the hook completes. The gap itself is
  * asserted by its own test.
  */
-async function closeApp(running: RunningApp | undefined, graceMs = 3_000): Promise<{ inTime: boolean; elapsed: number }> {
+async function closeApp(
+  running: RunningApp | undefined,
+  graceMs = 3_000,
+): Promise<{ inTime: boolean; elapsed: number }> {
   if (!running) return { inTime: true, elapsed: 0 };
   const started = Date.now();
   const closing = running.close();
@@ -86,23 +89,42 @@ function callBody(id: string | number, name: string, args: Record<string, unknow
 }
 
 /** A raw POST through `node:http` on its own connection (no keep-alive pool), read to the end. */
-function postRaw(url: URL, body: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+function postRaw(
+  url: URL,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(url, { method: 'POST', agent: false, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('error', reject);
-      incoming.on('end', () => resolve({ status: incoming.statusCode!, headers: incoming.headers, text: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const outgoing = httpRequest(
+      url,
+      { method: 'POST', agent: false, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('error', reject);
+        incoming.on('end', () =>
+          resolve({
+            status: incoming.statusCode!,
+            headers: incoming.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(body);
   });
 }
 
 /** The JSON-RPC messages of a raw answer (SSE frames or one JSON body), each validated against the schema. */
-function decode(answer: { headers: Record<string, string | string[] | undefined>; text: string }, method = 'tools/call'): WireMessage[] {
+function decode(
+  answer: { headers: Record<string, string | string[] | undefined>; text: string },
+  method = 'tools/call',
+): WireMessage[] {
   const sse = String(answer.headers['content-type'] ?? '').startsWith('text/event-stream');
-  const messages = (sse ? sseDataFrames(answer.text).map((data) => JSON.parse(data)) : [JSON.parse(answer.text)]) as WireMessage[];
+  const messages = (
+    sse ? sseDataFrames(answer.text).map((data) => JSON.parse(data)) : [JSON.parse(answer.text)]
+  ) as WireMessage[];
   for (const message of messages) assertValidServerMessage(message, method);
   expect(answer.text).not.toContain('hunter2');
   return messages;
@@ -118,7 +140,9 @@ describe.each(ADAPTERS)('faults (%s)', (adapter) => {
 
     beforeAll(async () => {
       running = await startApp(adapter, {
-        imports: [faultsModule({ callTimeoutMs: 20_000, streaming: { maxQueuedFrames: 32, maxQueuedBytes: 32 * 1024 } })],
+        imports: [
+          faultsModule({ callTimeoutMs: 20_000, streaming: { maxQueuedFrames: 32, maxQueuedBytes: 32 * 1024 } }),
+        ],
       });
       probe = running.app.get(FaultProbe);
       tracker = running.app.get(McpCallTracker);
@@ -135,7 +159,9 @@ describe.each(ADAPTERS)('faults (%s)', (adapter) => {
      */
     async function startTicker(testId: string, stream: boolean) {
       const controller = new AbortController();
-      const meta = stream ? requestMeta({ progressToken: testId, 'io.modelcontextprotocol/logLevel': 'debug' }) : requestMeta();
+      const meta = stream
+        ? requestMeta({ progressToken: testId, 'io.modelcontextprotocol/logLevel': 'debug' })
+        : requestMeta();
       const body = callBody(testId, 'ticker', {}, meta);
       const received: { contentType?: string; text: string } = { text: '' };
       const outgoing = httpRequest(
@@ -144,7 +170,11 @@ describe.each(ADAPTERS)('faults (%s)', (adapter) => {
           method: 'POST',
           agent: false,
           signal: controller.signal,
-          headers: { ...mcpHeaders('tools/call', { name: 'ticker' }), 'x-test-id': testId, 'content-length': String(Buffer.byteLength(body)) },
+          headers: {
+            ...mcpHeaders('tools/call', { name: 'ticker' }),
+            'x-test-id': testId,
+            'content-length': String(Buffer.byteLength(body)),
+          },
         },
         (incoming) => {
           received.contentType = incoming.headers['content-type'];
@@ -157,7 +187,11 @@ describe.each(ADAPTERS)('faults (%s)', (adapter) => {
       outgoing.on('error', () => undefined);
       outgoing.end(body);
       const before = probe.runs.length;
-      await until(() => probe.runs.length > before && probe.last('ticker')!.emitted > 0 && records.has(testId), 3_000, 'the ticker to start');
+      await until(
+        () => probe.runs.length > before && probe.last('ticker')!.emitted > 0 && records.has(testId),
+        3_000,
+        'the ticker to start',
+      );
       return { controller, received, run: probe.last('ticker')! };
     }
 
@@ -196,7 +230,11 @@ describe.each(ADAPTERS)('faults (%s)', (adapter) => {
         const { controller } = await startTicker(`burst-${index}`, index % 2 === 0);
         controller.abort();
       }
-      await until(() => probe.runs.slice(before).every((run) => run.finishedAt !== undefined), 3_000, 'every handler to stop');
+      await until(
+        () => probe.runs.slice(before).every((run) => run.finishedAt !== undefined),
+        3_000,
+        'every handler to stop',
+      );
       const runs = probe.runs.slice(before);
       expect(runs).toHaveLength(BURST);
       for (const run of runs) {
@@ -211,7 +249,14 @@ describe.each(ADAPTERS)('faults (%s)', (adapter) => {
       await until(() => tracker.size === 0, 2_000, 'no call in flight');
       await expect.poll(() => openConnections(server), { timeout: 2_000 }).toBe(0);
       // And the server still answers.
-      expect(textOf(expectResult(await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'ping', arguments: {} } }), 'tools/call'))).toBe('pong');
+      expect(
+        textOf(
+          expectResult(
+            await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'ping', arguments: {} } }),
+            'tools/call',
+          ),
+        ),
+      ).toBe('pong');
     });
 
     it('a client that never reads: memory stays bounded while the handler emits ~25 MB, then the close cleans up', async () => {
@@ -219,18 +264,33 @@ describe.each(ADAPTERS)('faults (%s)', (adapter) => {
       const baseline = retainedBytes(gc);
       const COUNT = 25_000;
       const BYTES = 1_000;
-      const body = callBody('never-reads', 'firehose', { count: COUNT, bytes: BYTES }, requestMeta({ progressToken: 'never-reads' }));
+      const body = callBody(
+        'never-reads',
+        'firehose',
+        { count: COUNT, bytes: BYTES },
+        requestMeta({ progressToken: 'never-reads' }),
+      );
       const socket = connect(Number(running.mcpUrl.port), running.mcpUrl.hostname);
       socket.on('error', () => undefined);
-      const headers = { ...mcpHeaders('tools/call', { name: 'firehose' }), 'x-test-id': 'never-reads', 'content-length': String(Buffer.byteLength(body)) };
+      const headers = {
+        ...mcpHeaders('tools/call', { name: 'firehose' }),
+        'x-test-id': 'never-reads',
+        'content-length': String(Buffer.byteLength(body)),
+      };
       socket.write(
         `POST ${running.mcpUrl.pathname} HTTP/1.1\r\nHost: 127.0.0.1:${running.mcpUrl.port}\r\n` +
-          `${Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\r\n')}\r\n\r\n${body}`,
+          `${Object.entries(headers)
+            .map(([name, value]) => `${name}: ${value}`)
+            .join('\r\n')}\r\n\r\n${body}`,
       );
       // Never read: the kernel buffers fill, then the server's writes back up.
       socket.pause();
       try {
-        await until(() => probe.last('firehose')?.finishedAt !== undefined, 10_000, 'the firehose to finish (it must not block on the client)');
+        await until(
+          () => probe.last('firehose')?.finishedAt !== undefined,
+          10_000,
+          'the firehose to finish (it must not block on the client)',
+        );
         const run = probe.last('firehose')!;
         expect(run.emitted).toBe(COUNT);
         await sleep(50);
@@ -259,7 +319,9 @@ describe.each(ADAPTERS)('faults (%s)', (adapter) => {
     let tracker: McpCallTracker;
 
     beforeAll(async () => {
-      running = await startApp(adapter, { imports: [faultsModule({ callTimeoutMs: TIMEOUT, shutdownTimeoutMs: 500, keepAliveMs: 100 })] });
+      running = await startApp(adapter, {
+        imports: [faultsModule({ callTimeoutMs: TIMEOUT, shutdownTimeoutMs: 500, keepAliveMs: 100 })],
+      });
       probe = running.app.get(FaultProbe);
       tracker = running.app.get(McpCallTracker);
     });
@@ -269,7 +331,10 @@ describe.each(ADAPTERS)('faults (%s)', (adapter) => {
 
     it('a JSON call: -32603 "timed out" at the deadline, the handler\'s signal aborted with the same reason', async () => {
       const started = Date.now();
-      const response = await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'forever', arguments: {} } });
+      const response = await mcpPost(running.mcpUrl, {
+        method: 'tools/call',
+        params: { name: 'forever', arguments: {} },
+      });
       const elapsed = Date.now() - started;
       expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT - 20);
       expect(elapsed).toBeLessThan(TIMEOUT + 1_000);
@@ -309,7 +374,11 @@ describe.each(ADAPTERS)('faults (%s)', (adapter) => {
     });
 
     it('listen streams are exempt: one stays open well past callTimeoutMs', async () => {
-      const stream = await openStream(running.mcpUrl, { method: 'subscriptions/listen', id: 'exempt', params: { notifications: { toolsListChanged: true } } });
+      const stream = await openStream(running.mcpUrl, {
+        method: 'subscriptions/listen',
+        id: 'exempt',
+        params: { notifications: { toolsListChanged: true } },
+      });
       await stream.nextFrames(1);
       await sleep(TIMEOUT * 2.5);
       expect(stream.endedByServer).toBe(false);
@@ -320,7 +389,14 @@ describe.each(ADAPTERS)('faults (%s)', (adapter) => {
     });
 
     it('the server keeps serving', async () => {
-      expect(textOf(expectResult(await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'ping', arguments: {} } }), 'tools/call'))).toBe('pong');
+      expect(
+        textOf(
+          expectResult(
+            await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'ping', arguments: {} } }),
+            'tools/call',
+          ),
+        ),
+      ).toBe('pong');
     });
   });
 
@@ -344,7 +420,10 @@ describe.each(ADAPTERS)('faults (%s)', (adapter) => {
       expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
       const messages = messagesOf(response, 'tools/call');
       expect(messages.map((m) => m.method ?? 'response')).toEqual(['notifications/progress', 'response']);
-      expect(messages[1].result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Tool "throwAfterStream" failed with an internal error' }] });
+      expect(messages[1].result).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: 'Tool "throwAfterStream" failed with an internal error' }],
+      });
       expect(response.text).not.toContain('hunter2');
     });
 
@@ -371,7 +450,14 @@ describe.each(ADAPTERS)('faults (%s)', (adapter) => {
 
     it('nothing stays in flight, and the server keeps serving', async () => {
       await until(() => tracker.size === 0, 1_000, 'no call in flight');
-      expect(textOf(expectResult(await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'ping', arguments: {} } }), 'tools/call'))).toBe('pong');
+      expect(
+        textOf(
+          expectResult(
+            await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'ping', arguments: {} } }),
+            'tools/call',
+          ),
+        ),
+      ).toBe('pong');
     });
   });
 
@@ -381,7 +467,9 @@ describe.each(ADAPTERS)('faults (%s)', (adapter) => {
 
     /** A fresh app with a short drain deadline; the test closes it. */
     async function freshApp() {
-      const running = await startApp(adapter, { imports: [faultsModule({ shutdownTimeoutMs: DRAIN, callTimeoutMs: 30_000 })] });
+      const running = await startApp(adapter, {
+        imports: [faultsModule({ shutdownTimeoutMs: DRAIN, callTimeoutMs: 30_000 })],
+      });
       return { running, probe: running.app.get(FaultProbe), tracker: running.app.get(McpCallTracker) };
     }
 
@@ -408,7 +496,12 @@ describe.each(ADAPTERS)('faults (%s)', (adapter) => {
 
     it('a streaming handler that ignores its signal: its stream gets a -32603 frame and ends, within the deadline', async () => {
       const { running, probe } = await freshApp();
-      const body = callBody('stubborn-sse', 'stubborn', { ms: 20_000, stream: true }, requestMeta({ progressToken: 's' }));
+      const body = callBody(
+        'stubborn-sse',
+        'stubborn',
+        { ms: 20_000, stream: true },
+        requestMeta({ progressToken: 's' }),
+      );
       const answer = postRaw(running.mcpUrl, body, mcpHeaders('tools/call', { name: 'stubborn' }));
       await until(() => probe.last('stubborn') !== undefined, 2_000, 'the handler to start');
       await sleep(20);
@@ -428,9 +521,13 @@ describe.each(ADAPTERS)('faults (%s)', (adapter) => {
         const cooperative = index % 2 === 0;
         const stream = index % 4 < 2;
         const meta = stream ? requestMeta({ progressToken: id }) : requestMeta();
-        const body = cooperative ? callBody(id, 'ticker', {}, meta) : callBody(id, 'stubborn', { ms: 20_000, stream }, meta);
+        const body = cooperative
+          ? callBody(id, 'ticker', {}, meta)
+          : callBody(id, 'stubborn', { ms: 20_000, stream }, meta);
         const name = cooperative ? 'ticker' : 'stubborn';
-        answers.push(postRaw(running.mcpUrl, body, mcpHeaders('tools/call', { name })).then((reply) => ({ id, reply })));
+        answers.push(
+          postRaw(running.mcpUrl, body, mcpHeaders('tools/call', { name })).then((reply) => ({ id, reply })),
+        );
       }
       await until(() => probe.runs.length === 20, 3_000, 'all 20 handlers to start');
       expect(tracker.size).toBe(20);
@@ -454,13 +551,23 @@ describe.each(ADAPTERS)('faults (%s)', (adapter) => {
 
     it('a client that never reads does not hold up app.close() beyond the deadline', async () => {
       const { running, probe } = await freshApp();
-      const body = callBody('stuck', 'firehose', { count: 20_000, bytes: 1_000 }, requestMeta({ progressToken: 'stuck' }));
+      const body = callBody(
+        'stuck',
+        'firehose',
+        { count: 20_000, bytes: 1_000 },
+        requestMeta({ progressToken: 'stuck' }),
+      );
       const socket = connect(Number(running.mcpUrl.port), running.mcpUrl.hostname);
       socket.on('error', () => undefined);
-      const headers = { ...mcpHeaders('tools/call', { name: 'firehose' }), 'content-length': String(Buffer.byteLength(body)) };
+      const headers = {
+        ...mcpHeaders('tools/call', { name: 'firehose' }),
+        'content-length': String(Buffer.byteLength(body)),
+      };
       socket.write(
         `POST ${running.mcpUrl.pathname} HTTP/1.1\r\nHost: 127.0.0.1:${running.mcpUrl.port}\r\n` +
-          `${Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\r\n')}\r\n\r\n${body}`,
+          `${Object.entries(headers)
+            .map(([name, value]) => `${name}: ${value}`)
+            .join('\r\n')}\r\n\r\n${body}`,
       );
       socket.pause();
       try {
@@ -487,11 +594,19 @@ describe.each(ADAPTERS)('faults (%s)', (adapter) => {
 
     it('a request that arrives while the server drains is still answered, on a connection that then closes', async () => {
       const { running, probe } = await freshApp();
-      const stubborn = postRaw(running.mcpUrl, callBody('hold', 'stubborn', { ms: 20_000 }), mcpHeaders('tools/call', { name: 'stubborn' }));
+      const stubborn = postRaw(
+        running.mcpUrl,
+        callBody('hold', 'stubborn', { ms: 20_000 }),
+        mcpHeaders('tools/call', { name: 'stubborn' }),
+      );
       await until(() => probe.last('stubborn') !== undefined, 2_000, 'the handler to start');
       const closing = timedClose(running);
       await sleep(50);
-      const late = await postRaw(running.mcpUrl, callBody('late', 'ping'), mcpHeaders('tools/call', { name: 'ping' })).catch((error: Error) => error);
+      const late = await postRaw(
+        running.mcpUrl,
+        callBody('late', 'ping'),
+        mcpHeaders('tools/call', { name: 'ping' }),
+      ).catch((error: Error) => error);
       if (!(late instanceof Error)) {
         const [message] = decode(late);
         expect(message.id).toBe('late');
@@ -516,7 +631,10 @@ describe.each(ADAPTERS)('faults (%s)', (adapter) => {
         error: (...args: unknown[]) => lines.push(`ERROR ${args.map(String).join(' ')}`),
         warn: (...args: unknown[]) => lines.push(`WARN ${args.map(String).join(' ')}`),
       };
-      [catalog, elicit] = await Promise.all([startApp(adapter, { imports: [CatalogModule] }), startApp(adapter, { imports: [elicitationModule()] })]);
+      [catalog, elicit] = await Promise.all([
+        startApp(adapter, { imports: [CatalogModule] }),
+        startApp(adapter, { imports: [elicitationModule()] }),
+      ]);
       catalog.app.useLogger(logger);
       elicit.app.useLogger(logger);
     });
@@ -535,12 +653,29 @@ describe.each(ADAPTERS)('faults (%s)', (adapter) => {
       [
         'an input_required round (the handler asked a question)',
         (_catalog, elicitUrl) =>
-          mcpPost(elicitUrl, { method: 'tools/call', params: { name: 'confirmDelete', arguments: { target: 'x' } }, meta: requestMeta({ 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } }) }),
+          mcpPost(elicitUrl, {
+            method: 'tools/call',
+            params: { name: 'confirmDelete', arguments: { target: 'x' } },
+            meta: requestMeta({ 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } }),
+          }),
       ],
-      ['a missing client capability (-32021)', (_catalog, elicitUrl) => mcpPost(elicitUrl, { method: 'tools/call', params: { name: 'confirmDelete', arguments: { target: 'x' } } })],
-      ['an McpToolError (isError for the model)', (catalogUrl) => mcpPost(catalogUrl, { method: 'tools/call', params: { name: 'outOfStock', arguments: {} } })],
-      ['an McpError from a handler (resource not found)', (catalogUrl) => mcpPost(catalogUrl, { method: 'resources/read', params: { uri: 'catalog://items/nope' } })],
-      ['invalid tool arguments', (catalogUrl) => mcpPost(catalogUrl, { method: 'tools/call', params: { name: 'add', arguments: { a: 'x' } } })],
+      [
+        'a missing client capability (-32021)',
+        (_catalog, elicitUrl) =>
+          mcpPost(elicitUrl, { method: 'tools/call', params: { name: 'confirmDelete', arguments: { target: 'x' } } }),
+      ],
+      [
+        'an McpToolError (isError for the model)',
+        (catalogUrl) => mcpPost(catalogUrl, { method: 'tools/call', params: { name: 'outOfStock', arguments: {} } }),
+      ],
+      [
+        'an McpError from a handler (resource not found)',
+        (catalogUrl) => mcpPost(catalogUrl, { method: 'resources/read', params: { uri: 'catalog://items/nope' } }),
+      ],
+      [
+        'invalid tool arguments',
+        (catalogUrl) => mcpPost(catalogUrl, { method: 'tools/call', params: { name: 'add', arguments: { a: 'x' } } }),
+      ],
     ])('%s is a normal outcome: nothing is logged as an error', async (_label, run) => {
       expect(await logged(run)).toEqual([]);
     });

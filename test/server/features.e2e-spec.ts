@@ -3,7 +3,12 @@ import type { Client } from '@modelcontextprotocol/client';
 import { CatalogModule } from '../fixtures/catalog.fixture.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/app.factory.js';
 import { connectClient } from '../support/mcp-client.factory.js';
-import { assertAllValid, compilePublishedSchema, recordingFetch, type RecordingFetch } from '../support/wire-schema.validator.js';
+import {
+  assertAllValid,
+  compilePublishedSchema,
+  recordingFetch,
+  type RecordingFetch,
+} from '../support/wire-schema.validator.js';
 
 /**
  * The catalog fixture driven through the official client on the 2026-07-28 wire. Everything the server sends is
@@ -135,7 +140,10 @@ describe.each(ADAPTERS)('MCP features through the official client (%s)', (adapte
         tools: Array<{ name: string; inputSchema: Record<string, unknown>; outputSchema?: Record<string, unknown> }>;
       };
       const add = page.tools.find((tool) => tool.name === 'add')!;
-      expect(add.inputSchema).toMatchObject({ type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } } });
+      expect(add.inputSchema).toMatchObject({
+        type: 'object',
+        properties: { a: { type: 'integer' }, b: { type: 'integer' } },
+      });
       expect(add.inputSchema.required).toEqual(expect.arrayContaining(['a', 'b']));
       expect(add.outputSchema).toMatchObject({ type: 'object', properties: { sum: { type: 'integer' } } });
     });
@@ -148,7 +156,8 @@ describe.each(ADAPTERS)('MCP features through the official client (%s)', (adapte
         expect(tool.name).toMatch(/^[A-Za-z0-9_.-]{1,128}$/);
         expect(tool.inputSchema.type, tool.name).toBe('object');
         expect(() => compilePublishedSchema(tool.inputSchema, `${tool.name} inputSchema`), tool.name).not.toThrow();
-        if (tool.outputSchema) expect(() => compilePublishedSchema(tool.outputSchema, `${tool.name} outputSchema`)).not.toThrow();
+        if (tool.outputSchema)
+          expect(() => compilePublishedSchema(tool.outputSchema, `${tool.name} outputSchema`)).not.toThrow();
       }
     });
 
@@ -187,7 +196,14 @@ describe.each(ADAPTERS)('MCP features through the official client (%s)', (adapte
     it('runs a nested DTO tool that returns text and a resource link', async () => {
       const result = await client.callTool({
         name: 'placeOrder',
-        arguments: { customer: 'Ada', lines: [{ sku: 'apple', quantity: 2 }, { sku: 'cherry', quantity: 3 }], shipping: 'express' },
+        arguments: {
+          customer: 'Ada',
+          lines: [
+            { sku: 'apple', quantity: 2 },
+            { sku: 'cherry', quantity: 3 },
+          ],
+          shipping: 'express',
+        },
       });
       expect(result.isError).toBeFalsy();
       expect(result.content).toEqual([
@@ -260,13 +276,17 @@ describe.each(ADAPTERS)('MCP features through the official client (%s)', (adapte
 
     it('gets the prompt with its arguments filled in', async () => {
       const result = await client.getPrompt({ name: 'describeFruit', arguments: { fruit: 'apple', tone: 'cheerful' } });
-      expect(result.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Describe apple in a cheerful tone.' } }]);
+      expect(result.messages).toEqual([
+        { role: 'user', content: { type: 'text', text: 'Describe apple in a cheerful tone.' } },
+      ]);
       const withDefaults = await client.getPrompt({ name: 'describeFruit', arguments: { fruit: 'cherry' } });
       expect(withDefaults.messages[0].content).toEqual({ type: 'text', text: 'Describe cherry in a neutral tone.' });
     });
 
     it('answers a missing required argument with -32602', async () => {
-      await expect(client.getPrompt({ name: 'describeFruit', arguments: { tone: 'dry' } })).rejects.toMatchObject({ code: -32602 });
+      await expect(client.getPrompt({ name: 'describeFruit', arguments: { tone: 'dry' } })).rejects.toMatchObject({
+        code: -32602,
+      });
     });
 
     it('answers an unknown prompt with -32602', async () => {
@@ -303,13 +323,19 @@ describe.each(ADAPTERS)('MCP features through the official client (%s)', (adapte
 
     it('lists the resource template', async () => {
       const { resourceTemplates } = await client.listResourceTemplates();
-      expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: 'catalog://items/{sku}', mimeType: 'application/json' })]);
+      expect(resourceTemplates).toEqual([
+        expect.objectContaining({ uriTemplate: 'catalog://items/{sku}', mimeType: 'application/json' }),
+      ]);
     });
 
     it('reads a URI that matches the template', async () => {
       const result = await client.readResource({ uri: 'catalog://items/apple' });
       expect(result.contents).toEqual([
-        expect.objectContaining({ uri: 'catalog://items/apple', mimeType: 'application/json', text: JSON.stringify({ sku: 'apple' }) }),
+        expect.objectContaining({
+          uri: 'catalog://items/apple',
+          mimeType: 'application/json',
+          text: JSON.stringify({ sku: 'apple' }),
+        }),
       ]);
     });
 
@@ -333,7 +359,10 @@ describe.each(ADAPTERS)('MCP features through the official client (%s)', (adapte
         argument: { name: 'fruit', value: 'ap' },
       });
       expect(result.completion.values).toEqual(['apple', 'apricot']);
-      const none = await client.complete({ ref: { type: 'ref/prompt', name: 'describeFruit' }, argument: { name: 'fruit', value: 'zz' } });
+      const none = await client.complete({
+        ref: { type: 'ref/prompt', name: 'describeFruit' },
+        argument: { name: 'fruit', value: 'zz' },
+      });
       expect(none.completion.values).toEqual([]);
     });
 
@@ -355,22 +384,35 @@ describe.each(ADAPTERS)('MCP features through the official client (%s)', (adapte
   // The checks below read the raw wire recorded during the tests above (vitest runs them in order).
   describe('raw wire', () => {
     it('puts resultType "complete" and serverInfo on every result', async () => {
-      const results = (await recorder.settled()).filter((entry) => entry.message && 'result' in (entry.message as object));
+      const results = (await recorder.settled()).filter(
+        (entry) => entry.message && 'result' in (entry.message as object),
+      );
       expect(results.length).toBeGreaterThan(20);
       const methods = new Set(results.map((entry) => entry.requestMethod));
-      for (const method of ['server/discover', 'tools/list', 'tools/call', 'prompts/list', 'prompts/get', 'resources/read', 'completion/complete']) {
+      for (const method of [
+        'server/discover',
+        'tools/list',
+        'tools/call',
+        'prompts/list',
+        'prompts/get',
+        'resources/read',
+        'completion/complete',
+      ]) {
         expect(methods).toContain(method);
       }
       for (const entry of results) {
         const result = (entry.message as { result: Record<string, unknown> }).result;
         expect(result.resultType, entry.requestMethod).toBe('complete');
-        expect((result._meta as Record<string, unknown> | undefined)?.[SERVER_INFO_KEY], entry.requestMethod).toEqual(SERVER_INFO);
+        expect((result._meta as Record<string, unknown> | undefined)?.[SERVER_INFO_KEY], entry.requestMethod).toEqual(
+          SERVER_INFO,
+        );
       }
     });
 
     it('puts ttlMs and cacheScope on discover, every list page and resources/read, with one scope per list', async () => {
       const cacheable = (await recorder.settled()).filter(
-        (entry) => CACHEABLE_METHODS.has(entry.requestMethod ?? '') && entry.message && 'result' in (entry.message as object),
+        (entry) =>
+          CACHEABLE_METHODS.has(entry.requestMethod ?? '') && entry.message && 'result' in (entry.message as object),
       );
       expect(new Set(cacheable.map((entry) => entry.requestMethod))).toEqual(CACHEABLE_METHODS);
       const scopes = new Map<string, Set<unknown>>();

@@ -54,7 +54,13 @@ const VALID: ReadonlyArray<{ method: string; params: Record<string, unknown> }> 
   { method: 'tools/list', params: {} },
   { method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } },
   { method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } },
-  { method: 'tools/call', params: { name: 'placeOrder', arguments: { customer: 'c', lines: [{ sku: 'apple', quantity: 2 }], shipping: 'express' } } },
+  {
+    method: 'tools/call',
+    params: {
+      name: 'placeOrder',
+      arguments: { customer: 'c', lines: [{ sku: 'apple', quantity: 2 }], shipping: 'express' },
+    },
+  },
   { method: 'tools/call', params: { name: 'crash', arguments: {} } },
   { method: 'tools/call', params: { name: 'outOfStock', arguments: {} } },
   { method: 'tools/call', params: { name: 'shout', arguments: { text: 'hey' } } },
@@ -64,8 +70,14 @@ const VALID: ReadonlyArray<{ method: string; params: Record<string, unknown> }> 
   { method: 'resources/templates/list', params: {} },
   { method: 'resources/read', params: { uri: 'catalog://skus' } },
   { method: 'resources/read', params: { uri: 'catalog://items/apple' } },
-  { method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: 'describeFruit' }, argument: { name: 'fruit', value: 'a' } } },
-  { method: 'completion/complete', params: { ref: { type: 'ref/resource', uri: 'catalog://items/{sku}' }, argument: { name: 'sku', value: 'b' } } },
+  {
+    method: 'completion/complete',
+    params: { ref: { type: 'ref/prompt', name: 'describeFruit' }, argument: { name: 'fruit', value: 'a' } },
+  },
+  {
+    method: 'completion/complete',
+    params: { ref: { type: 'ref/resource', uri: 'catalog://items/{sku}' }, argument: { name: 'sku', value: 'b' } },
+  },
 ];
 
 const NAME_FIELD: Readonly<Record<string, 'name' | 'uri' | undefined>> = Object.assign(Object.create(null), {
@@ -84,7 +96,24 @@ const anyJson: fc.Arbitrary<Json> = fc.jsonValue({ maxDepth: 3, stringUnit: 'bin
 
 /** Keys a mutation may add: prototype-sensitive names, MCP field names, and random text. */
 const anyKey = fc.oneof(
-  fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'id', 'method', 'params', '_meta', 'name', 'uri', 'arguments', 'cursor', 'requestState', 'inputResponses', 'progressToken', 'io.modelcontextprotocol/logLevel'),
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    'id',
+    'method',
+    'params',
+    '_meta',
+    'name',
+    'uri',
+    'arguments',
+    'cursor',
+    'requestState',
+    'inputResponses',
+    'progressToken',
+    'io.modelcontextprotocol/logLevel',
+  ),
   fc.string({ unit: 'binary', maxLength: 12 }),
 );
 
@@ -100,11 +129,23 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('set' as const), at: fc.nat(), value: anyJson }),
   fc.record({ kind: fc.constant('drop' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('add' as const), at: fc.nat(), key: anyKey, value: anyJson }),
-  fc.record({ kind: fc.constant('method' as const), value: fc.oneof(fc.constantFrom(...METHODS), fc.string({ unit: 'binary', maxLength: 20 })) }),
+  fc.record({
+    kind: fc.constant('method' as const),
+    value: fc.oneof(fc.constantFrom(...METHODS), fc.string({ unit: 'binary', maxLength: 20 })),
+  }),
   fc.record({
     kind: fc.constant('target' as const),
     value: fc.oneof(
-      fc.constantFrom('add', 'nope', 'catalog://items/../x', 'catalog://items/%ZZ', 'catalog://', '', 'constructor', 'catalog://items/a%2Fb'),
+      fc.constantFrom(
+        'add',
+        'nope',
+        'catalog://items/../x',
+        'catalog://items/%ZZ',
+        'catalog://',
+        '',
+        'constructor',
+        'catalog://items/a%2Fb',
+      ),
       fc.string({ unit: 'binary', maxLength: 30 }),
     ),
   }),
@@ -119,14 +160,28 @@ type HeaderMutation =
 const STANDARD_HEADERS = ['content-type', 'accept', 'mcp-protocol-version', 'mcp-method', 'mcp-name'];
 const headerMutation: fc.Arbitrary<HeaderMutation> = fc.oneof(
   { weight: 3, arbitrary: fc.constant({ kind: 'none' as const }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('drop' as const), header: fc.constantFrom(...STANDARD_HEADERS) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('drop' as const), header: fc.constantFrom(...STANDARD_HEADERS) }),
+  },
   {
     weight: 1,
     arbitrary: fc.record({
       kind: fc.constant('set' as const),
       header: fc.constantFrom(...STANDARD_HEADERS, 'mcp-param-region', 'origin', 'content-encoding'),
       value: fc.oneof(
-        fc.constantFrom('application/json', 'text/event-stream', 'text/plain', '*/*', '2025-11-25', '2026-07-28', 'tools/list', 'null', '=?base64?YWRk?=', 'gzip'),
+        fc.constantFrom(
+          'application/json',
+          'text/event-stream',
+          'text/plain',
+          '*/*',
+          '2025-11-25',
+          '2026-07-28',
+          'tools/list',
+          'null',
+          '=?base64?YWRk?=',
+          'gzip',
+        ),
         fc.stringMatching(/^[\x21-\x7e]{0,40}$/),
       ),
     }),
@@ -173,7 +228,10 @@ function mutate(message: Record<string, unknown>, mutations: readonly Mutation[]
         return node !== null && typeof node === 'object' && !Array.isArray(node);
       });
       const path = objects[change.at % objects.length];
-      const node = path.reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], copy) as Record<string, unknown>;
+      const node = path.reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], copy) as Record<
+        string,
+        unknown
+      >;
       define(node, change.key, change.value);
     } else if (paths.length > 0) {
       const path = paths[change.at % paths.length];
@@ -201,7 +259,8 @@ function headersFor(message: Record<string, unknown>, change: HeaderMutation): R
   const params = message.params as Record<string, unknown> | undefined;
   const target = field && params && typeof params === 'object' ? params[field] : undefined;
   if (typeof target === 'string') {
-    headers['mcp-name'] = PRINTABLE.test(target) && target.trim() === target && !target.startsWith('=?') ? target : base64Sentinel(target);
+    headers['mcp-name'] =
+      PRINTABLE.test(target) && target.trim() === target && !target.startsWith('=?') ? target : base64Sentinel(target);
   }
   if (change.kind === 'drop') delete headers[change.header];
   if (change.kind === 'set') headers[change.header] = change.value;
@@ -219,7 +278,10 @@ function sentOf(body: string): Sent {
   try {
     const parsed = JSON.parse(body) as { id?: unknown; method?: unknown };
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-    const id = typeof parsed.id === 'string' || (typeof parsed.id === 'number' && Number.isInteger(parsed.id)) ? parsed.id : undefined;
+    const id =
+      typeof parsed.id === 'string' || (typeof parsed.id === 'number' && Number.isInteger(parsed.id))
+        ? parsed.id
+        : undefined;
     return { id, method: typeof parsed.method === 'string' ? parsed.method : undefined };
   } catch {
     return {};
@@ -227,12 +289,18 @@ function sentOf(body: string): Sent {
 }
 
 /** Sends one request with a timeout; a hang is a failure of the property. */
-async function send(url: URL, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string>): Promise<{ status: number; contentType: string; text: string }> {
+async function send(
+  url: URL,
+  body: string | Uint8Array<ArrayBuffer>,
+  headers: Record<string, string>,
+): Promise<{ status: number; contentType: string; text: string }> {
   let response: Response;
   try {
     response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
   } catch (error) {
-    throw new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms (or the connection failed): ${(error as Error).message}`);
+    throw new Error(
+      `no answer within ${REQUEST_TIMEOUT_MS} ms (or the connection failed): ${(error as Error).message}`,
+    );
   }
   const text = await response.text();
   return { status: response.status, contentType: response.headers.get('content-type') ?? '', text };
@@ -268,8 +336,10 @@ function checkAnswer(sent: Sent, answer: { status: number; contentType: string; 
   if (final.error) {
     const allowed = CODES_BY_STATUS[answer.status];
     if (!allowed) throw new Error(`an error with unexpected status ${answer.status}: ${context}`);
-    if (!allowed.includes(final.error.code)) throw new Error(`code ${final.error.code} does not go with HTTP ${answer.status}: ${context}`);
-    if ('id' in final && final.id !== sent.id) throw new Error(`the error's id does not echo the request's: ${context}`);
+    if (!allowed.includes(final.error.code))
+      throw new Error(`code ${final.error.code} does not go with HTTP ${answer.status}: ${context}`);
+    if ('id' in final && final.id !== sent.id)
+      throw new Error(`the error's id does not echo the request's: ${context}`);
   } else {
     if (answer.status !== 200) throw new Error(`a result with status ${answer.status}: ${context}`);
     if (final.id !== sent.id) throw new Error(`the result's id does not echo the request's: ${context}`);
@@ -288,7 +358,10 @@ describe.each(ADAPTERS)('fuzzing the endpoint (%s)', (adapter) => {
   beforeAll(async () => {
     process.on('unhandledRejection', onRejection);
     process.on('uncaughtException', onException);
-    [catalog, elicit] = await Promise.all([startApp(adapter, { imports: [CatalogModule] }), startApp(adapter, { imports: [elicitationModule()] })]);
+    [catalog, elicit] = await Promise.all([
+      startApp(adapter, { imports: [CatalogModule] }),
+      startApp(adapter, { imports: [elicitationModule()] }),
+    ]);
   });
   afterAll(async () => {
     process.off('unhandledRejection', onRejection);
@@ -300,7 +373,12 @@ describe.each(ADAPTERS)('fuzzing the endpoint (%s)', (adapter) => {
     await fc.assert(
       fc.asyncProperty(anyJson, fc.constantFrom(...METHODS), async (value, method) => {
         const body = JSON.stringify(value);
-        const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION, 'mcp-method': method };
+        const headers = {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': PROTOCOL_VERSION,
+          'mcp-method': method,
+        };
         checkAnswer(sentOf(body), await send(catalog.mcpUrl, body, headers));
       }),
       settings(),
@@ -309,11 +387,21 @@ describe.each(ADAPTERS)('fuzzing the endpoint (%s)', (adapter) => {
 
   it(`arbitrary text and bytes (${RUNS} runs)`, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), fc.uint8Array({ maxLength: 200 })), async (payload) => {
-        const headers = { 'content-type': 'application/json', 'mcp-protocol-version': PROTOCOL_VERSION, 'mcp-method': 'tools/list' };
-        const sent = typeof payload === 'string' ? sentOf(payload) : sentOf(Buffer.from(payload).toString('utf8'));
-        checkAnswer(sent, await send(catalog.mcpUrl, typeof payload === 'string' ? payload : new Uint8Array(payload), headers));
-      }),
+      fc.asyncProperty(
+        fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), fc.uint8Array({ maxLength: 200 })),
+        async (payload) => {
+          const headers = {
+            'content-type': 'application/json',
+            'mcp-protocol-version': PROTOCOL_VERSION,
+            'mcp-method': 'tools/list',
+          };
+          const sent = typeof payload === 'string' ? sentOf(payload) : sentOf(Buffer.from(payload).toString('utf8'));
+          checkAnswer(
+            sent,
+            await send(catalog.mcpUrl, typeof payload === 'string' ? payload : new Uint8Array(payload), headers),
+          );
+        },
+      ),
       settings(),
     );
   });
@@ -326,8 +414,13 @@ describe.each(ADAPTERS)('fuzzing the endpoint (%s)', (adapter) => {
         headerMutation,
         fc.boolean(),
         async (base, mutations, headerChange, wantsProgress) => {
-          const meta = requestMeta(wantsProgress ? { progressToken: 'p', 'io.modelcontextprotocol/logLevel': 'debug' } : {});
-          const message = mutate({ jsonrpc: '2.0', id: nextId++, method: base.method, params: { ...base.params, _meta: meta } }, mutations);
+          const meta = requestMeta(
+            wantsProgress ? { progressToken: 'p', 'io.modelcontextprotocol/logLevel': 'debug' } : {},
+          );
+          const message = mutate(
+            { jsonrpc: '2.0', id: nextId++, method: base.method, params: { ...base.params, _meta: meta } },
+            mutations,
+          );
           const body = JSON.stringify(message);
           checkAnswer(sentOf(body), await send(catalog.mcpUrl, body, headersFor(message, headerChange)));
         },
@@ -339,7 +432,10 @@ describe.each(ADAPTERS)('fuzzing the endpoint (%s)', (adapter) => {
   it(`unknown methods, including Object.prototype names, with a valid envelope and headers → 404 / -32601 (${RUNS} runs)`, async () => {
     const served = new Set(METHODS.slice(0, 9).concat('subscriptions/listen'));
     const names = fc
-      .oneof(fc.constantFrom(...Object.getOwnPropertyNames(Object.prototype), 'tasks/list', 'ping', 'initialize'), fc.stringMatching(/^[a-zA-Z_/.]{1,30}$/))
+      .oneof(
+        fc.constantFrom(...Object.getOwnPropertyNames(Object.prototype), 'tasks/list', 'ping', 'initialize'),
+        fc.stringMatching(/^[a-zA-Z_/.]{1,30}$/),
+      )
       .filter((name) => !served.has(name));
     await fc.assert(
       fc.asyncProperty(names, async (method) => {
@@ -364,29 +460,42 @@ describe.each(ADAPTERS)('fuzzing the endpoint (%s)', (adapter) => {
     const state = expectResult<{ requestState: string }>(first, 'tools/call').requestState;
     const stateEdit = fc.oneof(
       fc.constant(state),
-      fc.nat({ max: state.length - 1 }).map((at) => `${state.slice(0, at)}${state[at] === 'A' ? 'B' : 'A'}${state.slice(at + 1)}`),
+      fc
+        .nat({ max: state.length - 1 })
+        .map((at) => `${state.slice(0, at)}${state[at] === 'A' ? 'B' : 'A'}${state.slice(at + 1)}`),
       fc.nat({ max: state.length }).map((at) => state.slice(0, at)),
       anyJson,
     );
     const answers = fc.oneof(
       fc.constant({ name: { action: 'accept', content: { name: 'Ada' } } } as Json),
-      fc.record({ name: fc.record({ action: fc.constantFrom('accept', 'decline', 'cancel', 'maybe'), content: anyJson }) }) as fc.Arbitrary<Json>,
+      fc.record({
+        name: fc.record({ action: fc.constantFrom('accept', 'decline', 'cancel', 'maybe'), content: anyJson }),
+      }) as fc.Arbitrary<Json>,
       anyJson,
     );
     await fc.assert(
-      fc.asyncProperty(stateEdit, answers, fc.option(anyJson), fc.constantFrom('twoStep', 'progressThenAsk'), async (requestState, inputResponses, args, name) => {
-        // progressThenAsk reports progress first: its answers are SSE streams, checked frame by frame.
-        const params: Record<string, unknown> = {
-          name,
-          arguments: args ?? { greeting: 'hi' },
-          requestState,
-          inputResponses,
-          _meta: requestMeta({ 'io.modelcontextprotocol/clientCapabilities': capabilities, progressToken: `p${nextId}` }),
-        };
-        const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params });
-        const headers = headersFor({ method: 'tools/call', params }, { kind: 'none' });
-        checkAnswer(sentOf(body), await send(elicit.mcpUrl, body, headers));
-      }),
+      fc.asyncProperty(
+        stateEdit,
+        answers,
+        fc.option(anyJson),
+        fc.constantFrom('twoStep', 'progressThenAsk'),
+        async (requestState, inputResponses, args, name) => {
+          // progressThenAsk reports progress first: its answers are SSE streams, checked frame by frame.
+          const params: Record<string, unknown> = {
+            name,
+            arguments: args ?? { greeting: 'hi' },
+            requestState,
+            inputResponses,
+            _meta: requestMeta({
+              'io.modelcontextprotocol/clientCapabilities': capabilities,
+              progressToken: `p${nextId}`,
+            }),
+          };
+          const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params });
+          const headers = headersFor({ method: 'tools/call', params }, { kind: 'none' });
+          checkAnswer(sentOf(body), await send(elicit.mcpUrl, body, headers));
+        },
+      ),
       settings(),
     );
   });
@@ -396,7 +505,10 @@ describe.each(ADAPTERS)('fuzzing the endpoint (%s)', (adapter) => {
     for (const running of [catalog, elicit]) {
       await expect.poll(() => running.app.get(McpCallTracker).size, { timeout: 2_000 }).toBe(0);
     }
-    const response = await mcpPost(catalog.mcpUrl, { method: 'tools/call', params: { name: 'add', arguments: { a: 40, b: 2 } } });
+    const response = await mcpPost(catalog.mcpUrl, {
+      method: 'tools/call',
+      params: { name: 'add', arguments: { a: 40, b: 2 } },
+    });
     expect(expectResult<{ structuredContent: unknown }>(response, 'tools/call').structuredContent).toEqual({ sum: 42 });
   });
 });

@@ -90,7 +90,10 @@ describe.each(ADAPTERS)('handler state across input rounds (%s)', (adapter) => {
 
   it('the state is sealed: the client cannot read it, and each round carries a new token', async () => {
     const mcp = await client();
-    const round1 = (await mcp.callTool({ name: 'book_room', arguments: { room: 'red-room' } }, manual)) as unknown as InputRequiredResult;
+    const round1 = (await mcp.callTool(
+      { name: 'book_room', arguments: { room: 'red-room' } },
+      manual,
+    )) as unknown as InputRequiredResult;
     expect(round1.resultType).toBe('input_required');
     expect(Object.keys(round1.inputRequests)).toEqual(['confirm']);
     const sealed = Buffer.from(round1.requestState.split('.')[1], 'base64url');
@@ -98,14 +101,24 @@ describe.each(ADAPTERS)('handler state across input rounds (%s)', (adapter) => {
     expect(sealed.includes('holdId')).toBe(false);
 
     const round2 = (await mcp.callTool(
-      { name: 'book_room', arguments: { room: 'red-room' }, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } }, requestState: round1.requestState } as never,
+      {
+        name: 'book_room',
+        arguments: { room: 'red-room' },
+        inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+        requestState: round1.requestState,
+      } as never,
       manual,
     )) as unknown as InputRequiredResult;
     expect(Object.keys(round2.inputRequests)).toEqual(['note']);
     expect(round2.requestState).not.toBe(round1.requestState);
 
     const round3 = await mcp.callTool(
-      { name: 'book_room', arguments: { room: 'red-room' }, inputResponses: { note: { action: 'decline' } }, requestState: round2.requestState } as never,
+      {
+        name: 'book_room',
+        arguments: { room: 'red-room' },
+        inputResponses: { note: { action: 'decline' } },
+        requestState: round2.requestState,
+      } as never,
       manual,
     );
     expect(round3.content).toEqual([{ type: 'text', text: 'Booked red-room on hold-red-room-1.' }]);
@@ -137,7 +150,10 @@ describe.each(ADAPTERS)('handler state across input rounds (%s)', (adapter) => {
     expect(asked).toBe(0);
 
     // Without auto-fulfilment too: the round ends with the error result, not with input_required and a state.
-    const raw = (await mcp.callTool({ name: 'oversized_state', arguments: {} }, manual)) as unknown as Record<string, unknown>;
+    const raw = (await mcp.callTool({ name: 'oversized_state', arguments: {} }, manual)) as unknown as Record<
+      string,
+      unknown
+    >;
     expect(raw.isError).toBe(true);
     expect(raw).not.toHaveProperty('inputRequests');
     expect(raw).not.toHaveProperty('requestState');
@@ -148,7 +164,9 @@ describe.each(ADAPTERS)('handler state across input rounds (%s)', (adapter) => {
     const result = await mcp.callTool({ name: 'state_limits', arguments: {} });
     const lines = (result.content as Array<{ text: string }>)[0].text.split('\n');
     expect(lines).toEqual([
-      expect.stringMatching(/^too large: RangeError: requestState is 18011 bytes of JSON, more than the 16384 a round may carry: keep references/),
+      expect.stringMatching(
+        /^too large: RangeError: requestState is 18011 bytes of JSON, more than the 16384 a round may carry: keep references/,
+      ),
       'a Date: TypeError: requestState.at is a Date; only plain JSON objects travel',
       'a function: TypeError: requestState.callback is a function, which JSON cannot carry',
       'not finite: TypeError: requestState[1] is NaN, which JSON cannot carry',

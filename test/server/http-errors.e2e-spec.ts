@@ -33,7 +33,12 @@ interface WireError {
  * Checks an error answer: HTTP status, JSON body valid against the official schema, JSON-RPC code, and the id —
  * `echoed` (the request's id), `absent` (could not be read), or `either` (the spec lets the server omit it).
  */
-function expectError(response: RawResponse, status: number, code: number, id: 'echoed' | 'absent' | 'either' = 'echoed'): WireError {
+function expectError(
+  response: RawResponse,
+  status: number,
+  code: number,
+  id: 'echoed' | 'absent' | 'either' = 'echoed',
+): WireError {
   expect(response.status, response.text).toBe(status);
   expect(response.headers.get('content-type')).toMatch(/^application\/json\b/);
   assertValidServerMessage(response.json);
@@ -101,7 +106,10 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
 
     // spec 2026-07-28: basic/transports/streamable-http, "Security & Endpoint"
     it.each(['GET', 'DELETE'])('answers 403 to a %s whose Origin is not allowed (every connection)', async (verb) => {
-      const response = await fetch(url, { method: verb, headers: { origin: 'https://evil.example.com', accept: 'text/event-stream' } });
+      const response = await fetch(url, {
+        method: verb,
+        headers: { origin: 'https://evil.example.com', accept: 'text/event-stream' },
+      });
       expect(response.status).toBe(403);
       await response.body?.cancel();
       await expectStillServing();
@@ -160,8 +168,14 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
     it('serves a request without clientInfo (optional)', async () => {
       const meta = requestMeta();
       delete meta['io.modelcontextprotocol/clientInfo'];
-      const response = await mcpPost(url, { method: 'tools/call', meta, params: { name: 'add', arguments: { a: 1, b: 1 } } });
-      expect(expectResult<{ structuredContent: unknown }>(response, 'tools/call').structuredContent).toEqual({ sum: 2 });
+      const response = await mcpPost(url, {
+        method: 'tools/call',
+        meta,
+        params: { name: 'add', arguments: { a: 1, b: 1 } },
+      });
+      expect(expectResult<{ structuredContent: unknown }>(response, 'tools/call').structuredContent).toEqual({
+        sum: 2,
+      });
     });
 
     it('answers 400/-32602 when clientCapabilities is not an object', async () => {
@@ -183,7 +197,9 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
           'com.example/tenant': 'acme',
         }),
       });
-      expect(expectResult<{ structuredContent: unknown }>(response, 'tools/call').structuredContent).toEqual({ sum: 7 });
+      expect(expectResult<{ structuredContent: unknown }>(response, 'tools/call').structuredContent).toEqual({
+        sum: 7,
+      });
     });
 
     it('answers 400/-32602 to a logLevel that is not one of the eight levels', async () => {
@@ -255,7 +271,9 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
         params: { name: 'add', arguments: { a: 4, b: 5 } },
         headers: { 'mcp-name': base64Sentinel('add') },
       });
-      expect(expectResult<{ structuredContent: unknown }>(response, 'tools/call').structuredContent).toEqual({ sum: 9 });
+      expect(expectResult<{ structuredContent: unknown }>(response, 'tools/call').structuredContent).toEqual({
+        sum: 9,
+      });
     });
 
     it('accepts a Base64-sentinel Mcp-Name for a resource URI', async () => {
@@ -265,7 +283,10 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
         headers: { 'mcp-name': base64Sentinel('catalog://items/apple') },
       });
       const result = expectResult<{ contents: Array<{ uri: string; text: string }> }>(response, 'resources/read');
-      expect(result.contents[0]).toMatchObject({ uri: 'catalog://items/apple', text: JSON.stringify({ sku: 'apple' }) });
+      expect(result.contents[0]).toMatchObject({
+        uri: 'catalog://items/apple',
+        text: JSON.stringify({ sku: 'apple' }),
+      });
     });
 
     // spec 2026-07-28: basic/transports/streamable-http, "Value Encoding" and "Server Validation"
@@ -305,7 +326,10 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
     it.each(['tools/list', 'server/discover'])(
       'answers 400/-32022 with data.supported and data.requested to an unsupported version (%s)',
       async (method) => {
-        const discover = expectResult<{ supportedVersions: string[] }>(await mcpPost(url, { method: 'server/discover' }), 'server/discover');
+        const discover = expectResult<{ supportedVersions: string[] }>(
+          await mcpPost(url, { method: 'server/discover' }),
+          'server/discover',
+        );
         const response = await mcpPost(url, {
           method,
           meta: requestMeta({ 'io.modelcontextprotocol/protocolVersion': '1900-01-01' }),
@@ -324,15 +348,23 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
 
   // spec 2026-07-28: basic/transports/streamable-http, "Protocol Version Header" (the 404 rule)
   describe('method not found', () => {
-    it.each(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe', 'tools/explode'])(
-      'answers 404/-32601 to %s sent with the 2026 envelope and headers',
-      async (method) => {
-        const params = method.startsWith('resources/') ? { uri: 'catalog://skus' } : method === 'logging/setLevel' ? { level: 'info' } : {};
-        const response = await mcpPost(url, { method, params });
-        expectError(response, 404, -32601);
-        await expectStillServing();
-      },
-    );
+    it.each([
+      'initialize',
+      'ping',
+      'logging/setLevel',
+      'resources/subscribe',
+      'resources/unsubscribe',
+      'tools/explode',
+    ])('answers 404/-32601 to %s sent with the 2026 envelope and headers', async (method) => {
+      const params = method.startsWith('resources/')
+        ? { uri: 'catalog://skus' }
+        : method === 'logging/setLevel'
+          ? { level: 'info' }
+          : {};
+      const response = await mcpPost(url, { method, params });
+      expectError(response, 404, -32601);
+      await expectStillServing();
+    });
   });
 
   // spec 2026-07-28: basic/transports/streamable-http, "Sending Messages" and "Earlier Streamable HTTP Revisions"
@@ -364,13 +396,21 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
   // spec 2026-07-28: basic/index, "Messages"
   describe('JSON-RPC framing', () => {
     it('answers malformed JSON with 400/-32700 and no id', async () => {
-      const response = await mcpPost(url, { method: 'tools/list', rawBody: '{"jsonrpc":"2.0","id":5,"method":"tools/li' });
+      const response = await mcpPost(url, {
+        method: 'tools/list',
+        rawBody: '{"jsonrpc":"2.0","id":5,"method":"tools/li',
+      });
       expectError(response, 400, -32700, 'absent');
       await expectStillServing();
     });
 
     it('answers a batch array with 400/-32600', async () => {
-      const batch = [1, 2].map((id) => ({ jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: requestMeta() } }));
+      const batch = [1, 2].map((id) => ({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/list',
+        params: { _meta: requestMeta() },
+      }));
       const response = await mcpPost(url, { method: 'tools/list', rawBody: JSON.stringify(batch) });
       expectError(response, 400, -32600, 'absent');
       await expectStillServing();
@@ -434,7 +474,9 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
         params: { name: 'add', arguments: { a: 5, b: 6 } },
         meta: requestMeta({ progressToken: 'progress-1', 'io.modelcontextprotocol/logLevel': 'debug' }),
       });
-      expect(expectResult<{ structuredContent: unknown }>(response, 'tools/call').structuredContent).toEqual({ sum: 11 });
+      expect(expectResult<{ structuredContent: unknown }>(response, 'tools/call').structuredContent).toEqual({
+        sum: 11,
+      });
       expect(response.headers.get('content-type')).toBe('application/json');
     });
 
@@ -447,7 +489,9 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/event-stream\b/);
       expect(response.headers.get('x-accel-buffering')).toBe('no');
-      const frames = sseDataFrames(response.text).map((frame) => JSON.parse(frame) as { id: unknown; result: { structuredContent: unknown } });
+      const frames = sseDataFrames(response.text).map(
+        (frame) => JSON.parse(frame) as { id: unknown; result: { structuredContent: unknown } },
+      );
       expect(frames).toHaveLength(1);
       assertValidServerMessage(frames[0], 'tools/call');
       expect(frames[0].id).toBe(response.sentId);
@@ -456,12 +500,15 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
 
     // spec 2026-07-28: basic/transports/streamable-http, "Earlier Streamable HTTP Revisions"
     it('ignores Mcp-Session-Id and Last-Event-ID on a POST and never mints a session', async () => {
-      const response = await mcpPost(url, { method: 'tools/list', headers: { 'mcp-session-id': 'stale-session', 'last-event-id': '42' } });
+      const response = await mcpPost(url, {
+        method: 'tools/list',
+        headers: { 'mcp-session-id': 'stale-session', 'last-event-id': '42' },
+      });
       expectResult(response, 'tools/list');
       expect(response.headers.get('mcp-session-id')).toBeNull();
     });
 
-    it('accepts a 2 MiB body: the default 4 MiB limit applies, not the frameworks\' own smaller defaults', async () => {
+    it("accepts a 2 MiB body: the default 4 MiB limit applies, not the frameworks' own smaller defaults", async () => {
       const text = 'x'.repeat(2 * 1024 * 1024);
       const response = await mcpPost(url, { method: 'tools/call', params: { name: 'echo', arguments: { text } } });
       const result = expectResult<{ content: TextBlock[] }>(response, 'tools/call');
@@ -476,14 +523,15 @@ describe.each(ADAPTERS)('HTTP rules of the 2026-07-28 transport (%s)', (adapter)
       await expectStillServing();
     });
 
-    it.each(['not-a-cursor', Buffer.from('prompts:0').toString('base64url'), Buffer.from('tools:999').toString('base64url')])(
-      'answers an invalid tools/list cursor (%s) with -32602',
-      async (cursor) => {
-        const response = await mcpPost(url, { method: 'tools/list', params: { cursor } });
-        expectError(response, 200, -32602);
-        await expectStillServing();
-      },
-    );
+    it.each([
+      'not-a-cursor',
+      Buffer.from('prompts:0').toString('base64url'),
+      Buffer.from('tools:999').toString('base64url'),
+    ])('answers an invalid tools/list cursor (%s) with -32602', async (cursor) => {
+      const response = await mcpPost(url, { method: 'tools/list', params: { cursor } });
+      expectError(response, 200, -32602);
+      await expectStillServing();
+    });
 
     // spec 2026-07-28: server/resources, "Error Handling"
     it('answers a missing resource with -32602 and data.uri (not -32002)', async () => {
@@ -510,7 +558,10 @@ describe.each(ADAPTERS)('request body limit (%s)', (adapter) => {
   });
 
   it(`serves a body under ${SMALL_BODY_LIMIT} bytes`, async () => {
-    const response = await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'note', arguments: { text: 'x'.repeat(100) } } });
+    const response = await mcpPost(running.mcpUrl, {
+      method: 'tools/call',
+      params: { name: 'note', arguments: { text: 'x'.repeat(100) } },
+    });
     expect(response.status, response.text).toBe(200);
     assertValidServerMessage(response.json, 'tools/call');
     expect(response.json).toMatchObject({ result: { content: [{ type: 'text', text: 'note of 100 characters' }] } });
@@ -522,7 +573,10 @@ describe.each(ADAPTERS)('request body limit (%s)', (adapter) => {
       params: { name: 'note', arguments: { text: 'x'.repeat(4 * SMALL_BODY_LIMIT) } },
     });
     expectError(response, 413, -32600, 'either');
-    const next = await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'note', arguments: { text: 'ok' } } });
+    const next = await mcpPost(running.mcpUrl, {
+      method: 'tools/call',
+      params: { name: 'note', arguments: { text: 'ok' } },
+    });
     expect(next.status).toBe(200);
     assertValidServerMessage(next.json, 'tools/call');
   });

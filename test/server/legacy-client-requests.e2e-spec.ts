@@ -10,10 +10,7 @@ import {
   rawInitialize,
   type LegacyConnection,
 } from '../support/legacy-client.factory.js';
-import {
-  assertAllLegacyValid,
-  assertMatchesLegacyDef,
-} from '../support/legacy-schema.validator.js';
+import { assertAllLegacyValid, assertMatchesLegacyDef } from '../support/legacy-schema.validator.js';
 import { sleep, until } from '../support/wait.util.js';
 import type { WireMessage } from '../support/wire-response.util.js';
 
@@ -31,7 +28,6 @@ import type { WireMessage } from '../support/wire-response.util.js';
 type Handler = (request: { params: Record<string, unknown> }) => Promise<unknown>;
 type HandledMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
 
-
 const accept = (content: Record<string, unknown>) => ({ action: 'accept' as const, content });
 
 describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellation (%s)', (adapter) => {
@@ -42,7 +38,10 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
   const runs = (name: string) => probe.runs.get(name) ?? 0;
 
   /** A legacy client declaring `capabilities`, with request handlers registered before the handshake. */
-  async function connect(capabilities: Record<string, unknown>, handlers: Partial<Record<HandledMethod, Handler>> = {}): Promise<LegacyConnection> {
+  async function connect(
+    capabilities: Record<string, unknown>,
+    handlers: Partial<Record<HandledMethod, Handler>> = {},
+  ): Promise<LegacyConnection> {
     const connection = await connectLegacyClient(running.mcpUrl, {
       capabilities,
       setup: (client) => {
@@ -82,15 +81,20 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
   describe('elicitation (form mode)', () => {
     it('a real elicitation/create request on the call stream; accept reaches the handler, which runs once', async () => {
       const asked: unknown[] = [];
-      const connection = await connect({ elicitation: { form: {} } }, {
-        'elicitation/create': async (request) => {
-          asked.push(request.params);
-          return accept({ confirm: true, reason: 'tidy up' });
+      const connection = await connect(
+        { elicitation: { form: {} } },
+        {
+          'elicitation/create': async (request) => {
+            asked.push(request.params);
+            return accept({ confirm: true, reason: 'tidy up' });
+          },
         },
-      });
+      );
       const result = await connection.client.callTool({ name: 'confirmDelete', arguments: { target: 'backups' } });
       expect(result.content).toEqual([{ type: 'text', text: 'deleted backups' }]);
-      expect(asked).toEqual([{ mode: 'form', message: 'Delete backups?', requestedSchema: ConfirmForm.requestedSchema }]);
+      expect(asked).toEqual([
+        { mode: 'form', message: 'Delete backups?', requestedSchema: ConfirmForm.requestedSchema },
+      ]);
       expect(probe.deleted).toEqual(['backups']);
       // No replay on this wire: the handler awaited the live answer (ADR 0011; docs/two-wires.md).
       expect(runs('confirmDelete')).toBe(1);
@@ -100,8 +104,13 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
       await connection.recorder.settled();
       const [request] = serverRequests(connection);
       expect([request.verb, request.requestMethod]).toEqual(['POST', 'tools/call']);
-      const frames = connection.recorder.recorded.filter((record) => record.requestMethod === 'tools/call' && record.requestId === request.requestId);
-      expect(frames.map((frame) => (frame.message as WireMessage).method ?? 'response')).toEqual(['elicitation/create', 'response']);
+      const frames = connection.recorder.recorded.filter(
+        (record) => record.requestMethod === 'tools/call' && record.requestId === request.requestId,
+      );
+      expect(frames.map((frame) => (frame.message as WireMessage).method ?? 'response')).toEqual([
+        'elicitation/create',
+        'response',
+      ]);
       // … and the client's answer was POSTed with the session header and accepted with 202 (spec 2025-11-25:
       // basic/transports, "Sending Messages to the Server").
       const answer = connection.recorder.exchanges.find((exchange) => exchange.bodyWasResponse)!;
@@ -123,22 +132,25 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
 
     it('a form with defaults on every field and all five enum shapes', async () => {
       let params: Record<string, unknown> | undefined;
-      const connection = await connect({ elicitation: { form: {} } }, {
-        'elicitation/create': async (request) => {
-          params = request.params as Record<string, unknown>;
-          return accept({
-            nickname: 'Ada',
-            volume: 7,
-            retries: 1,
-            newsletter: false,
-            size: 'l',
-            colour: 'red',
-            toppings: ['ham', 'olives'],
-            days: ['tue'],
-            plan: 'pro',
-          });
+      const connection = await connect(
+        { elicitation: { form: {} } },
+        {
+          'elicitation/create': async (request) => {
+            params = request.params as Record<string, unknown>;
+            return accept({
+              nickname: 'Ada',
+              volume: 7,
+              retries: 1,
+              newsletter: false,
+              size: 'l',
+              colour: 'red',
+              toppings: ['ham', 'olives'],
+              days: ['tue'],
+              plan: 'pro',
+            });
+          },
         },
-      });
+      );
       const result = await connection.client.callTool({ name: 'preferences', arguments: {} });
       expect(result.content).toEqual([
         {
@@ -148,7 +160,8 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
       ]);
       expect(params?.requestedSchema).toEqual(PreferencesForm.requestedSchema);
       assertMatchesLegacyDef('ElicitRequestFormParams', params);
-      const properties = (params!.requestedSchema as { properties: Record<string, Record<string, unknown>> }).properties;
+      const properties = (params!.requestedSchema as { properties: Record<string, Record<string, unknown>> })
+        .properties;
       assertMatchesLegacyDef('UntitledSingleSelectEnumSchema', properties.size);
       assertMatchesLegacyDef('TitledSingleSelectEnumSchema', properties.colour);
       assertMatchesLegacyDef('UntitledMultiSelectEnumSchema', properties.toppings);
@@ -170,14 +183,17 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
 
     it('content that breaks the form is asked for again; two sequential elicitations in one run', async () => {
       const messages: string[] = [];
-      const connection = await connect({ elicitation: { form: {} } }, {
-        'elicitation/create': async (request) => {
-          const message = (request.params as { message: string }).message;
-          messages.push(message);
-          if (message === 'What is your name?') return accept({ name: messages.length === 1 ? '' : 'Ada' });
-          return accept({ colour: 'blue' });
+      const connection = await connect(
+        { elicitation: { form: {} } },
+        {
+          'elicitation/create': async (request) => {
+            const message = (request.params as { message: string }).message;
+            messages.push(message);
+            if (message === 'What is your name?') return accept({ name: messages.length === 1 ? '' : 'Ada' });
+            return accept({ colour: 'blue' });
+          },
         },
-      });
+      );
       const result = await connection.client.callTool({ name: 'twoStep', arguments: { greeting: 'hi' } });
       expect(result.content).toEqual([{ type: 'text', text: 'hi Ada, you like blue' }]);
       expect(messages).toEqual(['What is your name?', 'What is your name?', 'Hi Ada, pick a colour']);
@@ -185,14 +201,17 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
     });
 
     it('elicitAll sends its requests on the same stream and waits for every answer', async () => {
-      const connection = await connect({ elicitation: { form: {} } }, {
-        'elicitation/create': async (request) => {
-          const message = (request.params as { message: string }).message;
-          if (message === 'Name?') return accept({ name: 'Grace' });
-          if (message === 'Age?') return accept({ age: 85 });
-          return accept({ confirm: true });
+      const connection = await connect(
+        { elicitation: { form: {} } },
+        {
+          'elicitation/create': async (request) => {
+            const message = (request.params as { message: string }).message;
+            if (message === 'Name?') return accept({ name: 'Grace' });
+            if (message === 'Age?') return accept({ age: 85 });
+            return accept({ confirm: true });
+          },
         },
-      });
+      );
       const result = await connection.client.callTool({ name: 'survey', arguments: {} });
       expect(result.content).toEqual([{ type: 'text', text: 'Grace is 85, share=true' }]);
       await connection.recorder.settled();
@@ -203,10 +222,15 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
     });
 
     it('a prompt and a resource elicit on this wire too', async () => {
-      const connection = await connect({ elicitation: { form: {} } }, {
-        'elicitation/create': async (request) =>
-          (request.params as { message: string }).message === 'Who is reading?' ? accept({ name: 'Linus' }) : accept({ confirm: true }),
-      });
+      const connection = await connect(
+        { elicitation: { form: {} } },
+        {
+          'elicitation/create': async (request) =>
+            (request.params as { message: string }).message === 'Who is reading?'
+              ? accept({ name: 'Linus' })
+              : accept({ confirm: true }),
+        },
+      );
       const prompt = await connection.client.getPrompt({ name: 'confirmDelete', arguments: { target: 'logs' } });
       expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Delete logs carefully.' } }]);
       const resource = await connection.client.readResource({ uri: 'secret://note' });
@@ -218,14 +242,21 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
   describe('elicitation (URL mode)', () => {
     it('URL-mode requests carry a fresh elicitationId each time', async () => {
       const asked: Array<Record<string, unknown>> = [];
-      const connection = await connect({ elicitation: { url: {} } }, {
-        'elicitation/create': async (request) => {
-          asked.push(request.params as Record<string, unknown>);
-          return { action: asked.length === 1 ? 'accept' : 'decline' };
+      const connection = await connect(
+        { elicitation: { url: {} } },
+        {
+          'elicitation/create': async (request) => {
+            asked.push(request.params as Record<string, unknown>);
+            return { action: asked.length === 1 ? 'accept' : 'decline' };
+          },
         },
-      });
-      expect((await connection.client.callTool({ name: 'connectAccount', arguments: {} })).content).toEqual([{ type: 'text', text: 'sign-in accept' }]);
-      expect((await connection.client.callTool({ name: 'connectAccount', arguments: {} })).content).toEqual([{ type: 'text', text: 'sign-in decline' }]);
+      );
+      expect((await connection.client.callTool({ name: 'connectAccount', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'sign-in accept' },
+      ]);
+      expect((await connection.client.callTool({ name: 'connectAccount', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'sign-in decline' },
+      ]);
       expect(asked).toHaveLength(2);
       for (const params of asked) {
         expect(params).toMatchObject({ mode: 'url', message: 'Sign in to the example service', url: SIGN_IN_URL });
@@ -262,34 +293,58 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
       expect((await without.client.callTool({ name: 'fallback', arguments: {} })).content).toEqual([
         { type: 'text', text: 'no elicitation: used the safe default' },
       ]);
-      const withForm = await connect({ elicitation: { form: {} } }, { 'elicitation/create': async () => accept({ confirm: true }) });
-      expect((await withForm.client.callTool({ name: 'fallback', arguments: {} })).content).toEqual([{ type: 'text', text: 'risky option' }]);
+      const withForm = await connect(
+        { elicitation: { form: {} } },
+        { 'elicitation/create': async () => accept({ confirm: true }) },
+      );
+      expect((await withForm.client.callTool({ name: 'fallback', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'risky option' },
+      ]);
     });
   });
 
   describe('sampling and roots', () => {
     it('sampling/createMessage reaches the client handler; its answer reaches the tool', async () => {
       const asked: unknown[] = [];
-      const connection = await connect({ sampling: {} }, {
-        'sampling/createMessage': async (request) => {
-          asked.push(request.params);
-          return { role: 'assistant', content: { type: 'text', text: 'Modules within modules' }, model: 'test-model' };
+      const connection = await connect(
+        { sampling: {} },
+        {
+          'sampling/createMessage': async (request) => {
+            asked.push(request.params);
+            return {
+              role: 'assistant',
+              content: { type: 'text', text: 'Modules within modules' },
+              model: 'test-model',
+            };
+          },
         },
-      });
+      );
       const result = await connection.client.callTool({ name: 'haiku', arguments: {} });
       expect(result.content).toEqual([{ type: 'text', text: 'test-model: Modules within modules' }]);
-      expect(asked).toEqual([{ messages: [{ role: 'user', content: { type: 'text', text: 'A haiku about Nest' } }], maxTokens: 60 }]);
+      expect(asked).toEqual([
+        { messages: [{ role: 'user', content: { type: 'text', text: 'A haiku about Nest' } }], maxTokens: 60 },
+      ]);
       await connection.recorder.settled();
-      expect(serverRequests(connection).map((record) => (record.message as WireMessage).method)).toEqual(['sampling/createMessage']);
+      expect(serverRequests(connection).map((record) => (record.message as WireMessage).method)).toEqual([
+        'sampling/createMessage',
+      ]);
     });
 
     it('sampling with tools for a client that declared sampling.tools', async () => {
-      const connection = await connect({ sampling: { tools: {} } }, {
-        'sampling/createMessage': async (request) => {
-          expect(request.params.tools).toEqual([{ name: 'lookup', inputSchema: { type: 'object' } }]);
-          return { role: 'assistant', content: { type: 'text', text: 'plan' }, model: 'planner', stopReason: 'endTurn' };
+      const connection = await connect(
+        { sampling: { tools: {} } },
+        {
+          'sampling/createMessage': async (request) => {
+            expect(request.params.tools).toEqual([{ name: 'lookup', inputSchema: { type: 'object' } }]);
+            return {
+              role: 'assistant',
+              content: { type: 'text', text: 'plan' },
+              model: 'planner',
+              stopReason: 'endTurn',
+            };
+          },
         },
-      });
+      );
       expect((await connection.client.callTool({ name: 'samplingWithTools', arguments: {} })).content).toEqual([
         { type: 'text', text: 'planned by planner' },
       ]);
@@ -297,28 +352,43 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
 
     it('roots/list reaches the client handler', async () => {
       let asked = 0;
-      const connection = await connect({ roots: { listChanged: true } }, {
-        'roots/list': async () => {
-          asked++;
-          return { roots: [{ uri: 'file:///work', name: 'work' }, { uri: 'file:///tmp' }] };
+      const connection = await connect(
+        { roots: { listChanged: true } },
+        {
+          'roots/list': async () => {
+            asked++;
+            return { roots: [{ uri: 'file:///work', name: 'work' }, { uri: 'file:///tmp' }] };
+          },
         },
-      });
-      expect((await connection.client.callTool({ name: 'listRoots', arguments: {} })).content).toEqual([{ type: 'text', text: 'file:///work file:///tmp' }]);
+      );
+      expect((await connection.client.callTool({ name: 'listRoots', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'file:///work file:///tmp' },
+      ]);
       expect(asked).toBe(1);
       // notifications/roots/list_changed is accepted (202) and changes nothing.
       await connection.client.sendRootsListChanged();
       await connection.recorder.settled();
-      expect(connection.recorder.exchanges.find((exchange) => exchange.requestMethod === 'notifications/roots/list_changed')?.status).toBe(202);
+      expect(
+        connection.recorder.exchanges.find((exchange) => exchange.requestMethod === 'notifications/roots/list_changed')
+          ?.status,
+      ).toBe(202);
     });
 
     it('a client that answers with a JSON-RPC error fails the call with a JSON-RPC error, and the session lives on', async () => {
-      const connection = await connect({ roots: {} }, {
-        'roots/list': async () => {
-          throw new Error('no roots for you');
+      const connection = await connect(
+        { roots: {} },
+        {
+          'roots/list': async () => {
+            throw new Error('no roots for you');
+          },
         },
+      );
+      await expect(connection.client.callTool({ name: 'listRoots', arguments: {} })).rejects.toMatchObject({
+        code: expect.any(Number),
       });
-      await expect(connection.client.callTool({ name: 'listRoots', arguments: {} })).rejects.toMatchObject({ code: expect.any(Number) });
-      await expect(connection.client.callTool({ name: 'echo', arguments: { text: 'still here' } })).resolves.toMatchObject({
+      await expect(
+        connection.client.callTool({ name: 'echo', arguments: { text: 'still here' } }),
+      ).resolves.toMatchObject({
         content: [{ type: 'text', text: 'echo: still here' }],
       });
     });
@@ -345,7 +415,11 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
     it('notifications/cancelled {requestId} aborts the handler signal (waitForAbort), then the call answers', async () => {
       const { sessionId } = await rawInitialize(running.mcpUrl);
       let settled = false;
-      const call = legacyPost(running.mcpUrl, { id: 'call-1', method: 'tools/call', params: { name: 'waitForAbort', arguments: {} } }, { sessionId }).finally(() => {
+      const call = legacyPost(
+        running.mcpUrl,
+        { id: 'call-1', method: 'tools/call', params: { name: 'waitForAbort', arguments: {} } },
+        { sessionId },
+      ).finally(() => {
         settled = true;
       });
       // waitForAbort cannot be observed starting, so the cancellation is repeated until it lands (a cancellation
@@ -430,9 +504,13 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
         1_000,
         'the POSTed cancellation',
       );
-      const posted = connection.recorder.exchanges.find((exchange) => exchange.requestMethod === 'notifications/cancelled')!;
+      const posted = connection.recorder.exchanges.find(
+        (exchange) => exchange.requestMethod === 'notifications/cancelled',
+      )!;
       expect(posted.status).toBe(202);
-      const callId = connection.recorder.exchanges.find((exchange) => exchange.requestMethod === 'tools/call')!.requestId;
+      const callId = connection.recorder.exchanges.find(
+        (exchange) => exchange.requestMethod === 'tools/call',
+      )!.requestId;
       expect((posted.sentBody as { params: { requestId: unknown } }).params.requestId).toBe(callId);
     });
   });
@@ -455,7 +533,10 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
         { id: 'slow-1', method: 'tools/call', params: { name: 'confirmDelete', arguments: { target: 'slow' } } },
         { sessionId },
       );
-      const request = await stream.waitFor((message) => message.method === 'elicitation/create', 'the elicitation request');
+      const request = await stream.waitFor(
+        (message) => message.method === 'elicitation/create',
+        'the elicitation request',
+      );
       await Promise.race([stream.ended, sleep(2_000)]);
       expect(stream.endedByServer).toBe(true);
       expect(Date.now() - started).toBeGreaterThanOrEqual(150);
@@ -463,10 +544,16 @@ describe.each(ADAPTERS)('2025-11-25 wire: server→client requests and cancellat
       const final = stream.messages.at(-1)!;
       expect(final).toMatchObject({ id: 'slow-1', error: { code: -32603 } });
 
-      const late = await legacyPost(slow.mcpUrl, { id: request.id, result: { action: 'accept', content: { confirm: true } } }, { sessionId });
+      const late = await legacyPost(
+        slow.mcpUrl,
+        { id: request.id, result: { action: 'accept', content: { confirm: true } } },
+        { sessionId },
+      );
       expect(late.status).toBe(202);
       expect(slow.app.get(Probe).deleted).toEqual([]);
-      expect((await legacyPost(slow.mcpUrl, { id: 'after', method: 'ping' }, { sessionId })).messages[0].result).toEqual({});
+      expect(
+        (await legacyPost(slow.mcpUrl, { id: 'after', method: 'ping' }, { sessionId })).messages[0].result,
+      ).toEqual({});
     });
   });
 

@@ -26,7 +26,6 @@ import { listen } from '../support/sse-stream.reader.js';
  * expiry and the session cap. Every message read is checked against the 2025-11-25 schema.
  */
 
-
 /** A JSON-RPC error body (never an empty or HTML answer) with the given HTTP status. */
 function expectJsonRpcError(response: LegacyRawResponse, status: number): WireMessage {
   expect(response.status, response.text).toBe(status);
@@ -116,7 +115,14 @@ describe.each(ADAPTERS)('2025-11-25 sessions (%s)', (adapter) => {
       it('a non-initialize POST without a session id gets 400 (with or without MCP-Protocol-Version)', async () => {
         expectJsonRpcError(await ping(running.mcpUrl, undefined), 400);
         expectJsonRpcError(await ping(running.mcpUrl, undefined, { 'mcp-protocol-version': undefined }), 400);
-        expectJsonRpcError(await legacyPost(running.mcpUrl, { id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } }), 400);
+        expectJsonRpcError(
+          await legacyPost(running.mcpUrl, {
+            id: 3,
+            method: 'tools/call',
+            params: { name: 'echo', arguments: { text: 'x' } },
+          }),
+          400,
+        );
         const notification = await legacyPost(running.mcpUrl, { method: 'notifications/initialized' });
         expect(notification.status).toBe(400);
         const answer = await legacyPost(running.mcpUrl, { id: 's-1', result: {} });
@@ -162,12 +168,18 @@ describe.each(ADAPTERS)('2025-11-25 sessions (%s)', (adapter) => {
         expect(first.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
 
         const second = await openGet(sessionId);
-        const secondBody = await Promise.race([second.ended.then(() => `ended: ${JSON.stringify(second.raw)}`), sleep(500).then(() => '(still open)')]);
+        const secondBody = await Promise.race([
+          second.ended.then(() => `ended: ${JSON.stringify(second.raw)}`),
+          sleep(500).then(() => '(still open)'),
+        ]);
         second.close();
 
         // The first stream is untouched and still delivers.
         await running.app.get(McpPublisher).promptsListChanged();
-        await first.waitFor((message) => message.method === 'notifications/prompts/list_changed', 'prompts list_changed on the first stream');
+        await first.waitFor(
+          (message) => message.method === 'notifications/prompts/list_changed',
+          'prompts list_changed on the first stream',
+        );
         expect(first.endedByServer).toBe(false);
 
         // One stream per session: the second is refused with 409 and a JSON-RPC error body.
@@ -228,15 +240,25 @@ describe.each(ADAPTERS)('2025-11-25 sessions (%s)', (adapter) => {
           const response = recorded.find((record) => record.requestMethod === method)!;
           expect((response.message as WireMessage).result, method).toEqual({});
         }
-        const update = recorded.find((record) => (record.message as WireMessage).method === 'notifications/resources/updated')!;
+        const update = recorded.find(
+          (record) => (record.message as WireMessage).method === 'notifications/resources/updated',
+        )!;
         expect(update.verb).toBe('GET');
-        expect(update.message).toEqual({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'catalog://skus' } });
+        expect(update.message).toEqual({
+          jsonrpc: '2.0',
+          method: 'notifications/resources/updated',
+          params: { uri: 'catalog://skus' },
+        });
       });
 
       it('subscribe with an invalid uri → -32602', async () => {
         const { sessionId } = await rawInitialize(running.mcpUrl);
         for (const params of [{}, { uri: 'not a uri' }, { uri: 42 }]) {
-          const response = await legacyPost(running.mcpUrl, { id: 'sub', method: 'resources/subscribe', params }, { sessionId });
+          const response = await legacyPost(
+            running.mcpUrl,
+            { id: 'sub', method: 'resources/subscribe', params },
+            { sessionId },
+          );
           expect(response.status).toBe(200);
           expect(response.messages[0].error?.code, JSON.stringify(params)).toBe(-32602);
         }
@@ -251,7 +273,11 @@ describe.each(ADAPTERS)('2025-11-25 sessions (%s)', (adapter) => {
           [two, []],
         ]);
         for (const [connection, methods] of seen) {
-          for (const method of ['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed'] as const) {
+          for (const method of [
+            'notifications/tools/list_changed',
+            'notifications/prompts/list_changed',
+            'notifications/resources/list_changed',
+          ] as const) {
             connection.client.setNotificationHandler(method, () => {
               methods.push(method.split('/')[1]);
             });
@@ -264,22 +290,35 @@ describe.each(ADAPTERS)('2025-11-25 sessions (%s)', (adapter) => {
         expect(quietStream.status).toBe(200);
 
         registry.registerTool({ name: 'runtimeEcho', description: 'Registered at run time' }, () => 'from runtime');
-        await until(() => [...seen.values()].every((methods) => methods.length === 1), 2_000, 'tools list_changed on both sessions');
+        await until(
+          () => [...seen.values()].every((methods) => methods.length === 1),
+          2_000,
+          'tools list_changed on both sessions',
+        );
 
         // The new tool is listed and callable on this wire.
         const listed = await one.client.listTools();
         expect(listed.tools.map((tool) => tool.name)).toContain('runtimeEcho');
-        expect((await one.client.callTool({ name: 'runtimeEcho', arguments: {} })).content).toEqual([{ type: 'text', text: 'from runtime' }]);
+        expect((await one.client.callTool({ name: 'runtimeEcho', arguments: {} })).content).toEqual([
+          { type: 'text', text: 'from runtime' },
+        ]);
 
         registry.removeTool('runtimeEcho');
         await publisher.promptsListChanged();
         await publisher.resourcesListChanged();
         await publisher.toolsListChanged();
-        await until(() => [...seen.values()].every((methods) => methods.length === 5), 2_000, 'every list change on both sessions');
-        for (const methods of seen.values()) expect(methods).toEqual(['tools', 'tools', 'prompts', 'resources', 'tools']);
+        await until(
+          () => [...seen.values()].every((methods) => methods.length === 5),
+          2_000,
+          'every list change on both sessions',
+        );
+        for (const methods of seen.values())
+          expect(methods).toEqual(['tools', 'tools', 'prompts', 'resources', 'tools']);
 
         for (const connection of [one, two]) {
-          const changes = connection.recorder.recorded.filter((record) => (record.message as WireMessage).method?.endsWith('/list_changed'));
+          const changes = connection.recorder.recorded.filter((record) =>
+            (record.message as WireMessage).method?.endsWith('/list_changed'),
+          );
           expect(changes).toHaveLength(5);
           for (const change of changes) {
             expect(change.verb).toBe('GET');
@@ -299,7 +338,10 @@ describe.each(ADAPTERS)('2025-11-25 sessions (%s)', (adapter) => {
         const modern = await listen(running.mcpUrl, 'sub-legacy', { toolsListChanged: true });
         await modern.nextFrames(1);
         await running.app.get(McpPublisher).toolsListChanged();
-        const tagged = await modern.waitFor((message) => message.method === 'notifications/tools/list_changed', 'tagged list_changed');
+        const tagged = await modern.waitFor(
+          (message) => message.method === 'notifications/tools/list_changed',
+          'tagged list_changed',
+        );
         expect(tagged.params?._meta?.['io.modelcontextprotocol/subscriptionId']).toBe('sub-legacy');
         await until(() => legacyChanges.length === 1, 2_000, 'the untagged list_changed');
         modern.close();
@@ -379,7 +421,9 @@ describe.each(ADAPTERS)('2025-11-25 sessions (%s)', (adapter) => {
 
       expect((await legacyVerb(running.mcpUrl, 'DELETE', { sessionId })).status).toBe(204);
       const next = await connectLegacyClient(running.mcpUrl);
-      expect((await next.client.callTool({ name: 'echo', arguments: { text: 'in' } })).content).toEqual([{ type: 'text', text: 'echo: in' }]);
+      expect((await next.client.callTool({ name: 'echo', arguments: { text: 'in' } })).content).toEqual([
+        { type: 'text', text: 'echo: in' },
+      ]);
       await next.client.close();
       expect(await assertAllLegacyValid(next.recorder)).toBeGreaterThan(0);
     });

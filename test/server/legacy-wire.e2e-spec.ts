@@ -13,7 +13,12 @@ import {
 import { assertAllLegacyValid, type LegacyRecord } from '../support/legacy-schema.validator.js';
 import { connectClient } from '../support/mcp-client.factory.js';
 import { mcpPost } from '../support/raw-request.util.js';
-import { assertAllValid, assertValidServerMessage, recordingFetch, type RecordingFetch } from '../support/wire-schema.validator.js';
+import {
+  assertAllValid,
+  assertValidServerMessage,
+  recordingFetch,
+  type RecordingFetch,
+} from '../support/wire-schema.validator.js';
 
 /**
  * The 2025-11-25 ("legacy") wire on the 2026-07-28 endpoint (docs/two-wires.md; spec 2025-11-25: basic/lifecycle,
@@ -35,7 +40,8 @@ const callShape = (result: Record<string, unknown>) => ({
 /** The result a recorded response carried for the request with `method` (the last one, when several). */
 function lastResult(records: readonly LegacyRecord[], method: string): Record<string, unknown> {
   const found = records.filter(
-    (record) => record.requestMethod === method && record.verb === 'POST' && !(record.message as { method?: string }).method,
+    (record) =>
+      record.requestMethod === method && record.verb === 'POST' && !(record.message as { method?: string }).method,
   );
   expect(found.length, `a recorded response to ${method}`).toBeGreaterThan(0);
   return (found.at(-1)!.message as { result: Record<string, unknown> }).result;
@@ -94,7 +100,9 @@ describe.each(ADAPTERS)('2025-11-25 wire: handshake, features and shapes (%s)', 
       expect(sessionId).toBe(legacy.sessionId);
       expect(sessionId).toMatch(VISIBLE_ASCII);
       // notifications/initialized is accepted with 202; later requests carry the session and the negotiated version.
-      const initialized = legacy.recorder.exchanges.find((exchange) => exchange.requestMethod === 'notifications/initialized')!;
+      const initialized = legacy.recorder.exchanges.find(
+        (exchange) => exchange.requestMethod === 'notifications/initialized',
+      )!;
       expect(initialized.status).toBe(202);
       expect(initialized.requestHeaders.get('mcp-session-id')).toBe(legacy.sessionId);
       expect(initialized.requestHeaders.get('mcp-protocol-version')).toBe(LEGACY_VERSION);
@@ -120,10 +128,17 @@ describe.each(ADAPTERS)('2025-11-25 wire: handshake, features and shapes (%s)', 
       ['2024-11-05', '2025-11-25'],
       ['2026-07-28', '2025-11-25'],
     ])('a client asking for %s is answered with %s (negotiation, never an error)', async (requested, answered) => {
-      const { sessionId, response } = await rawInitialize(running.mcpUrl, { protocolVersion: requested, initialized: false });
+      const { sessionId, response } = await rawInitialize(running.mcpUrl, {
+        protocolVersion: requested,
+        initialized: false,
+      });
       expect(response.status).toBe(200);
       expect(response.messages[0].result?.protocolVersion).toBe(answered);
-      const ping = await legacyPost(running.mcpUrl, { id: 1, method: 'ping' }, { sessionId, headers: { 'mcp-protocol-version': answered } });
+      const ping = await legacyPost(
+        running.mcpUrl,
+        { id: 1, method: 'ping' },
+        { sessionId, headers: { 'mcp-protocol-version': answered } },
+      );
       expect(ping.status).toBe(200);
       expect(ping.messages[0].result).toEqual({});
     });
@@ -223,13 +238,17 @@ describe.each(ADAPTERS)('2025-11-25 wire: handshake, features and shapes (%s)', 
       expect((await legacy.client.listPrompts()).prompts).toEqual((await modern.listPrompts()).prompts);
       const args = { name: 'describeFruit', arguments: { fruit: 'cherry', tone: 'solemn' } };
       const onLegacy = await legacy.client.getPrompt(args);
-      expect(onLegacy.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Describe cherry in a solemn tone.' } }]);
+      expect(onLegacy.messages).toEqual([
+        { role: 'user', content: { type: 'text', text: 'Describe cherry in a solemn tone.' } },
+      ]);
       expect(onLegacy.messages).toEqual((await modern.getPrompt(args)).messages);
     });
 
     it('resources/list, resources/templates/list and resources/read (text, blob, template)', async () => {
       expect((await legacy.client.listResources()).resources).toEqual((await modern.listResources()).resources);
-      expect((await legacy.client.listResourceTemplates()).resourceTemplates).toEqual((await modern.listResourceTemplates()).resourceTemplates);
+      expect((await legacy.client.listResourceTemplates()).resourceTemplates).toEqual(
+        (await modern.listResourceTemplates()).resourceTemplates,
+      );
       for (const uri of ['catalog://skus', 'catalog://logo', 'catalog://items/apple']) {
         const onLegacy = await legacy.client.readResource({ uri });
         expect(onLegacy.contents.length, uri).toBe(1);
@@ -242,7 +261,10 @@ describe.each(ADAPTERS)('2025-11-25 wire: handshake, features and shapes (%s)', 
     });
 
     it('completion/complete for a prompt argument and a template variable', async () => {
-      const promptRef = { ref: { type: 'ref/prompt' as const, name: 'describeFruit' }, argument: { name: 'fruit', value: 'a' } };
+      const promptRef = {
+        ref: { type: 'ref/prompt' as const, name: 'describeFruit' },
+        argument: { name: 'fruit', value: 'a' },
+      };
       const onLegacy = await legacy.client.complete(promptRef);
       expect(onLegacy.completion.values).toEqual(['apple', 'apricot']);
       expect(onLegacy.completion).toEqual((await modern.complete(promptRef)).completion);
@@ -263,18 +285,30 @@ describe.each(ADAPTERS)('2025-11-25 wire: handshake, features and shapes (%s)', 
         expect(onLegacy).toMatchObject({ data: { uri } });
         await expect(modern.readResource({ uri })).rejects.toMatchObject({ code: -32602, data: { uri } });
         await legacy.recorder.settled();
-        const sent = legacy.recorder.recorded.filter((record) => record.requestMethod === 'resources/read').at(-1)!.message;
+        const sent = legacy.recorder.recorded
+          .filter((record) => record.requestMethod === 'resources/read')
+          .at(-1)!.message;
         expect(sent).toMatchObject({ error: { code: -32002, message: 'Resource not found', data: { uri } } });
       }
       // Raw: still HTTP 200 (a JSON-RPC error, not a transport failure).
-      const raw = await legacyPost(running.mcpUrl, { id: 'nf', method: 'resources/read', params: { uri: 'catalog://items/kiwi' } }, { sessionId: legacy.sessionId });
+      const raw = await legacyPost(
+        running.mcpUrl,
+        { id: 'nf', method: 'resources/read', params: { uri: 'catalog://items/kiwi' } },
+        { sessionId: legacy.sessionId },
+      );
       expect(raw.status).toBe(200);
       expect(raw.messages[0].error).toMatchObject({ code: -32002, data: { uri: 'catalog://items/kiwi' } });
     });
 
     it('an unknown tool and an unknown method are JSON-RPC errors with HTTP 200', async () => {
-      await expect(legacy.client.callTool({ name: 'noSuchTool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
-      const raw = await legacyPost(running.mcpUrl, { id: 'nm', method: 'tools/teleport', params: {} }, { sessionId: legacy.sessionId });
+      await expect(legacy.client.callTool({ name: 'noSuchTool', arguments: {} })).rejects.toMatchObject({
+        code: -32602,
+      });
+      const raw = await legacyPost(
+        running.mcpUrl,
+        { id: 'nm', method: 'tools/teleport', params: {} },
+        { sessionId: legacy.sessionId },
+      );
       expect(raw.status).toBe(200);
       expect(raw.messages[0]).toMatchObject({ id: 'nm', error: { code: -32601 } });
     });
@@ -337,12 +371,16 @@ describe.each(ADAPTERS)('2025-11-25 wire: handshake, features and shapes (%s)', 
       events.push('result');
       const expected = ['warning', 'error', 'critical', 'alert', 'emergency'];
       expect(after.content).toEqual([{ type: 'text', text: `sent ${expected.join(',')}` }]);
-      expect(received).toEqual(expected.map((level) => ({ level, logger: 'legacy', data: { note: `a ${level} message` } })));
+      expect(received).toEqual(
+        expected.map((level) => ({ level, logger: 'legacy', data: { note: `a ${level} message` } })),
+      );
       expect(events).toEqual([...expected.map((level) => `log:${level}`), 'result']);
 
       // They came on the tools/call POST stream, not the GET stream.
       await connection.recorder.settled();
-      const logs = connection.recorder.recorded.filter((record) => (record.message as { method?: string }).method === 'notifications/message');
+      const logs = connection.recorder.recorded.filter(
+        (record) => (record.message as { method?: string }).method === 'notifications/message',
+      );
       expect(logs).toHaveLength(5);
       for (const log of logs) expect([log.verb, log.requestMethod]).toEqual(['POST', 'tools/call']);
 
@@ -371,7 +409,9 @@ describe.each(ADAPTERS)('2025-11-25 wire: handshake, features and shapes (%s)', 
       // On the wire: the progress frames precede the response on the same POST stream, with the client's token.
       await legacy.recorder.settled();
       const call = legacy.recorder.exchanges.filter((exchange) => exchange.requestMethod === 'tools/call').at(-1)!;
-      const frames = legacy.recorder.recorded.filter((record) => record.requestId === call.requestId && record.requestMethod === 'tools/call');
+      const frames = legacy.recorder.recorded.filter(
+        (record) => record.requestId === call.requestId && record.requestMethod === 'tools/call',
+      );
       expect(frames.map((frame) => (frame.message as { method?: string }).method ?? 'response')).toEqual([
         'notifications/progress',
         'notifications/progress',
@@ -379,19 +419,26 @@ describe.each(ADAPTERS)('2025-11-25 wire: handshake, features and shapes (%s)', 
         'notifications/progress',
         'response',
       ]);
-      const token = ((call.sentBody as { params: { _meta: { progressToken: unknown } } }).params._meta).progressToken;
-      for (const frame of frames.slice(0, 4)) expect((frame.message as { params: { progressToken: unknown } }).params.progressToken).toBe(token);
+      const token = (call.sentBody as { params: { _meta: { progressToken: unknown } } }).params._meta.progressToken;
+      for (const frame of frames.slice(0, 4))
+        expect((frame.message as { params: { progressToken: unknown } }).params.progressToken).toBe(token);
     });
 
     it('progress of a prompt and a resource on this wire', async () => {
       const promptProgress: unknown[] = [];
-      await legacy.client.getPrompt({ name: 'slowPrompt' }, { onprogress: (progress) => promptProgress.push(progress) });
+      await legacy.client.getPrompt(
+        { name: 'slowPrompt' },
+        { onprogress: (progress) => promptProgress.push(progress) },
+      );
       expect(promptProgress).toEqual([
         { progress: 1, total: 2, message: 'loading' },
         { progress: 2, total: 2, message: 'rendering' },
       ]);
       const resourceProgress: unknown[] = [];
-      const read = await legacy.client.readResource({ uri: 'progress://report' }, { onprogress: (progress) => resourceProgress.push(progress) });
+      const read = await legacy.client.readResource(
+        { uri: 'progress://report' },
+        { onprogress: (progress) => resourceProgress.push(progress) },
+      );
       expect(read.contents).toEqual([{ uri: 'progress://report', mimeType: 'text/plain', text: 'report body' }]);
       expect(resourceProgress).toHaveLength(1);
     });

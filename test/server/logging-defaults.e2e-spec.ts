@@ -30,7 +30,11 @@ describe.each(ADAPTERS)('logging defaults (%s)', (adapter) => {
     const recorder = recordingFetch();
     const client = await connectClient(running.mcpUrl, { fetch: recorder.fetch });
     clients.push(client);
-    const result = await client.callTool({ name: 'notes', arguments: { note: 'disk at 91%' }, ...(level && { _meta: { [LOG_LEVEL]: level } }) });
+    const result = await client.callTool({
+      name: 'notes',
+      arguments: { note: 'disk at 91%' },
+      ...(level && { _meta: { [LOG_LEVEL]: level } }),
+    });
     const recorded = await recorder.settled();
     const logs = recorded.filter((entry) => (entry.message as { method?: string })?.method === 'notifications/message');
     return {
@@ -76,14 +80,22 @@ describe.each(ADAPTERS)('logging defaults (%s)', (adapter) => {
     clients.push(legacy.client);
     expect(legacy.client.getServerCapabilities()).not.toHaveProperty('logging');
     await expect(legacy.client.setLoggingLevel('info')).rejects.toMatchObject({ code: -32601 });
-    const raw = await legacyPost(running.mcpUrl, { id: 'lvl', method: 'logging/setLevel', params: { level: 'info' } }, { sessionId: legacy.sessionId });
+    const raw = await legacyPost(
+      running.mcpUrl,
+      { id: 'lvl', method: 'logging/setLevel', params: { level: 'info' } },
+      { sessionId: legacy.sessionId },
+    );
     expect(raw.status).toBe(200);
-    expect(raw.messages).toEqual([{ jsonrpc: '2.0', id: 'lvl', error: { code: -32601, message: 'Method not found: logging/setLevel' } }]);
+    expect(raw.messages).toEqual([
+      { jsonrpc: '2.0', id: 'lvl', error: { code: -32601, message: 'Method not found: logging/setLevel' } },
+    ]);
 
     const result = await legacy.client.callTool({ name: 'notes', arguments: { note: 'quiet' } });
     expect(JSON.parse((result.content as Array<{ text: string }>)[0].text)).toEqual({ plain: false, warned: false });
     const recorded = await legacy.recorder.settled();
-    expect(recorded.filter((entry) => (entry.message as { method?: string })?.method === 'notifications/message')).toEqual([]);
+    expect(
+      recorded.filter((entry) => (entry.message as { method?: string })?.method === 'notifications/message'),
+    ).toEqual([]);
   });
 
   it('with the channel on, a 2025-11-25 session sets its level and gets ctx.log(data) at info', async () => {
@@ -96,13 +108,19 @@ describe.each(ADAPTERS)('logging defaults (%s)', (adapter) => {
     expect(JSON.parse((result.content as Array<{ text: string }>)[0].text)).toEqual({ plain: true, warned: true });
     const recorded = await legacy.recorder.settled();
     const logs = recorded.filter((entry) => (entry.message as { method?: string })?.method === 'notifications/message');
-    expect(logs.map((entry) => (entry.message as { params: { level: string } }).params.level)).toEqual(['info', 'warning']);
+    expect(logs.map((entry) => (entry.message as { params: { level: string } }).params.level)).toEqual([
+      'info',
+      'warning',
+    ]);
   });
 });
 
 describe('the logging option is checked at startup', () => {
   it.each([
-    [{ defaultLevel: 'verbose' }, /option "logging.defaultLevel" must be one of debug, info, notice, warning, error, critical, alert, emergency/],
+    [
+      { defaultLevel: 'verbose' },
+      /option "logging.defaultLevel" must be one of debug, info, notice, warning, error, critical, alert, emergency/,
+    ],
     [true, /option "logging" must be false or \{ defaultLevel\? \}/],
   ])('logging: %j is refused', async (logging, message) => {
     await expect(startApp('express', { imports: [loggingDefaultsModule(logging as never)] })).rejects.toThrow(message);

@@ -14,7 +14,10 @@ describe('mrtr smoke', () => {
     const client = await connectClient(running.mcpUrl, { capabilities: { elicitation: { form: {} } } });
     client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: true } }));
     const seen: unknown[] = [];
-    const job = await client.callTool({ name: 'longJob', arguments: { steps: 3 } }, { onprogress: (p: unknown) => seen.push(p) });
+    const job = await client.callTool(
+      { name: 'longJob', arguments: { steps: 3 } },
+      { onprogress: (p: unknown) => seen.push(p) },
+    );
     expect(job.content).toEqual([{ type: 'text', text: 'done 3' }]);
     expect(seen).toHaveLength(3);
     const deleted = await client.callTool({ name: 'confirmDelete', arguments: { target: 'db' } });

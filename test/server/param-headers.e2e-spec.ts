@@ -6,7 +6,13 @@ import { McpDefinitionError, McpRegistry } from 'nest-mcp';
 import { brokenToolModule, DEPLOY_SCHEMA, ParamHeadersModule } from '../fixtures/param-headers.fixture.js';
 import { ADAPTERS, startApp, type AdapterName, type RunningApp } from '../support/app.factory.js';
 import { connectClient } from '../support/mcp-client.factory.js';
-import { base64Sentinel, mcpPost, mcpPostViaHttp, type RawPost, type RawResponse } from '../support/raw-request.util.js';
+import {
+  base64Sentinel,
+  mcpPost,
+  mcpPostViaHttp,
+  type RawPost,
+  type RawResponse,
+} from '../support/raw-request.util.js';
 import { assertAllValid, assertValidServerMessage, recordingFetch } from '../support/wire-schema.validator.js';
 
 /**
@@ -18,7 +24,12 @@ import { assertAllValid, assertValidServerMessage, recordingFetch } from '../sup
  */
 
 const FULL_ARGS = { region: 'us-west', count: 42, dry: true, target: { zone: 'z-1' }, note: 'n' };
-const FULL_HEADERS = { 'mcp-param-region': 'us-west', 'mcp-param-count': '42', 'mcp-param-dry': 'true', 'mcp-param-zone': 'z-1' };
+const FULL_HEADERS = {
+  'mcp-param-region': 'us-west',
+  'mcp-param-count': '42',
+  'mcp-param-dry': 'true',
+  'mcp-param-zone': 'z-1',
+};
 
 interface TextBlock {
   type: string;
@@ -26,7 +37,12 @@ interface TextBlock {
 }
 
 /** Calls `deploy` with `args` and exactly `headers` as the Mcp-Param-* headers. */
-function callDeploy(url: URL, args: Record<string, unknown>, headers: Record<string, string | undefined>, via: 'fetch' | 'http' = 'fetch') {
+function callDeploy(
+  url: URL,
+  args: Record<string, unknown>,
+  headers: Record<string, string | undefined>,
+  via: 'fetch' | 'http' = 'fetch',
+) {
   const call: RawPost = { method: 'tools/call', params: { name: 'deploy', arguments: args }, headers };
   return via === 'fetch' ? mcpPost(url, call) : mcpPostViaHttp(url, call);
 }
@@ -151,23 +167,31 @@ describe.each(ADAPTERS)('Mcp-Param-* headers (%s)', (adapter) => {
       expectCalled(await callDeploy(url, { count: -7 }, { 'mcp-param-count': header }), { count: -7 });
     });
 
-    it.each(['4.2e1', '+42', '0x2A', '42.5', '42.', '.42', 'forty-two'])('Count: %s does not match 42', async (header) => {
-      expectMismatch(await callDeploy(url, { count: 42 }, { 'mcp-param-count': header }), /Mcp-Param-Count/);
-    });
+    it.each(['4.2e1', '+42', '0x2A', '42.5', '42.', '.42', 'forty-two'])(
+      'Count: %s does not match 42',
+      async (header) => {
+        expectMismatch(await callDeploy(url, { count: 42 }, { 'mcp-param-count': header }), /Mcp-Param-Count/);
+      },
+    );
   });
 
   // spec 2026-07-28: basic/transports/streamable-http, "Value Encoding"
   describe('Base64 sentinel values are decoded', () => {
     it('a non-ASCII string travels as =?base64?…?= and matches after decoding', async () => {
       const args = { region: 'Zürich – 東京', target: { zone: ' padded ' } };
-      const headers = { 'mcp-param-region': base64Sentinel('Zürich – 東京'), 'mcp-param-zone': base64Sentinel(' padded ') };
+      const headers = {
+        'mcp-param-region': base64Sentinel('Zürich – 東京'),
+        'mcp-param-zone': base64Sentinel(' padded '),
+      };
       expect(headers['mcp-param-region']).toBe('=?base64?WsO8cmljaCDigJMg5p2x5Lqs?=');
       expectCalled(await callDeploy(url, args, headers), args);
     });
 
     it('a value that itself looks like the sentinel is sent encoded, and decodes to itself', async () => {
       const literal = '=?base64?abc?=';
-      expectCalled(await callDeploy(url, { region: literal }, { 'mcp-param-region': base64Sentinel(literal) }), { region: literal });
+      expectCalled(await callDeploy(url, { region: literal }, { 'mcp-param-region': base64Sentinel(literal) }), {
+        region: literal,
+      });
     });
 
     it('plain ASCII may also be sent encoded; integers and booleans too', async () => {
@@ -176,7 +200,11 @@ describe.each(ADAPTERS)('Mcp-Param-* headers (%s)', (adapter) => {
         'mcp-param-count': base64Sentinel('42'),
         'mcp-param-dry': base64Sentinel('false'),
       };
-      expectCalled(await callDeploy(url, { region: 'us-west', count: 42, dry: false }, headers), { region: 'us-west', count: 42, dry: false });
+      expectCalled(await callDeploy(url, { region: 'us-west', count: 42, dry: false }, headers), {
+        region: 'us-west',
+        count: 42,
+        dry: false,
+      });
     });
 
     it('a sentinel that decodes to another value → 400 / -32020', async () => {
@@ -242,7 +270,10 @@ describe.each(ADAPTERS)('Mcp-Param-* headers (%s)', (adapter) => {
   describe('the current definition is what counts', () => {
     it('after a runtime re-registration renames the header, the old header no longer satisfies the call', async () => {
       const registry = running.app.get(McpRegistry);
-      const schema = (header: string) => ({ type: 'object', properties: { region: { type: 'string', 'x-mcp-header': header } } });
+      const schema = (header: string) => ({
+        type: 'object',
+        properties: { region: { type: 'string', 'x-mcp-header': header } },
+      });
       const handler = (args: Record<string, unknown>) => JSON.stringify(args);
       registry.registerTool({ name: 'relabel', input: schema('Region') }, handler);
       try {
@@ -331,33 +362,129 @@ describe.each(ADAPTERS)('x-mcp-header annotations that must fail bootstrap (%s)'
   const prop = (schema: Record<string, unknown>) => ({ type: 'object', properties: { p: schema } });
 
   it.each([
-    ['on a number property', prop({ type: 'number', 'x-mcp-header': 'Ratio' }), /x-mcp-header "Ratio" is only allowed on string, integer or boolean/],
-    ['on an object property', prop({ type: 'object', 'x-mcp-header': 'Obj' }), /x-mcp-header "Obj" is only allowed on string, integer or boolean/],
-    ['on a property without a type', prop({ 'x-mcp-header': 'Untyped' }), /x-mcp-header "Untyped" is only allowed on string, integer or boolean/],
-    ['under items', prop({ type: 'array', items: { type: 'string', 'x-mcp-header': 'Tag' } }), /x-mcp-header "Tag" must sit on a property reached through "properties" only/],
-    ['under oneOf', prop({ oneOf: [{ type: 'string', 'x-mcp-header': 'Either' }, { type: 'integer' }] }), /x-mcp-header "Either" must sit on a property reached through "properties" only/],
-    ['under anyOf', prop({ anyOf: [{ type: 'string', 'x-mcp-header': 'Any' }] }), /x-mcp-header "Any" must sit on a property reached through "properties" only/],
-    ['under allOf', prop({ allOf: [{ type: 'string', 'x-mcp-header': 'All' }] }), /x-mcp-header "All" must sit on a property reached through "properties" only/],
-    ['under not', prop({ not: { type: 'string', 'x-mcp-header': 'Not' } }), /x-mcp-header "Not" must sit on a property reached through "properties" only/],
-    ['under if/then', prop({ if: { type: 'string' }, then: { type: 'string', 'x-mcp-header': 'Then' } }), /x-mcp-header "Then" must sit on a property reached through "properties" only/],
-    ['under additionalProperties', { type: 'object', additionalProperties: { type: 'string', 'x-mcp-header': 'Extra' } }, /x-mcp-header "Extra" must sit on a property reached through "properties" only/],
-    ['under $defs (reachable only through $ref)', { type: 'object', properties: { p: { $ref: '#/$defs/d' } }, $defs: { d: { type: 'string', 'x-mcp-header': 'Ref' } } }, /x-mcp-header "Ref" must sit on a property reached through "properties" only/],
-    ['at the schema root', { type: 'object', 'x-mcp-header': 'Root', properties: {} }, /x-mcp-header "Root" must sit on a property reached through "properties" only/],
-    ['twice, differing only in case', { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'Region' }, b: { type: 'string', 'x-mcp-header': 'REGION' } } }, /x-mcp-header "REGION" is declared twice/],
-    ['twice on nested properties', { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'Zone' }, o: { type: 'object', properties: { b: { type: 'string', 'x-mcp-header': 'zone' } } } } }, /x-mcp-header "zone" is declared twice/],
-    ['with a non-token name', prop({ type: 'string', 'x-mcp-header': 'Bad Name' }), /x-mcp-header on property "p" must be a non-empty header token/],
-    ['with a delimiter in the name', prop({ type: 'string', 'x-mcp-header': 'a:b' }), /x-mcp-header on property "p" must be a non-empty header token/],
-    ['with an empty name', prop({ type: 'string', 'x-mcp-header': '' }), /x-mcp-header on property "p" must be a non-empty header token/],
-    ['with a non-string name', prop({ type: 'string', 'x-mcp-header': 42 }), /x-mcp-header on property "p" must be a non-empty header token/],
-  ])('%s: app.init() rejects with McpDefinitionError naming the tool and the problem', async (_label, input, message) => {
-    const error = await initApp(adapter, brokenToolModule(input));
-    expect(error).toBeInstanceOf(McpDefinitionError);
-    expect((error as Error).message).toMatch(/^nest-mcp: BrokenTool\.run: /);
-    expect((error as Error).message).toMatch(message);
-  });
+    [
+      'on a number property',
+      prop({ type: 'number', 'x-mcp-header': 'Ratio' }),
+      /x-mcp-header "Ratio" is only allowed on string, integer or boolean/,
+    ],
+    [
+      'on an object property',
+      prop({ type: 'object', 'x-mcp-header': 'Obj' }),
+      /x-mcp-header "Obj" is only allowed on string, integer or boolean/,
+    ],
+    [
+      'on a property without a type',
+      prop({ 'x-mcp-header': 'Untyped' }),
+      /x-mcp-header "Untyped" is only allowed on string, integer or boolean/,
+    ],
+    [
+      'under items',
+      prop({ type: 'array', items: { type: 'string', 'x-mcp-header': 'Tag' } }),
+      /x-mcp-header "Tag" must sit on a property reached through "properties" only/,
+    ],
+    [
+      'under oneOf',
+      prop({ oneOf: [{ type: 'string', 'x-mcp-header': 'Either' }, { type: 'integer' }] }),
+      /x-mcp-header "Either" must sit on a property reached through "properties" only/,
+    ],
+    [
+      'under anyOf',
+      prop({ anyOf: [{ type: 'string', 'x-mcp-header': 'Any' }] }),
+      /x-mcp-header "Any" must sit on a property reached through "properties" only/,
+    ],
+    [
+      'under allOf',
+      prop({ allOf: [{ type: 'string', 'x-mcp-header': 'All' }] }),
+      /x-mcp-header "All" must sit on a property reached through "properties" only/,
+    ],
+    [
+      'under not',
+      prop({ not: { type: 'string', 'x-mcp-header': 'Not' } }),
+      /x-mcp-header "Not" must sit on a property reached through "properties" only/,
+    ],
+    [
+      'under if/then',
+      prop({ if: { type: 'string' }, then: { type: 'string', 'x-mcp-header': 'Then' } }),
+      /x-mcp-header "Then" must sit on a property reached through "properties" only/,
+    ],
+    [
+      'under additionalProperties',
+      { type: 'object', additionalProperties: { type: 'string', 'x-mcp-header': 'Extra' } },
+      /x-mcp-header "Extra" must sit on a property reached through "properties" only/,
+    ],
+    [
+      'under $defs (reachable only through $ref)',
+      {
+        type: 'object',
+        properties: { p: { $ref: '#/$defs/d' } },
+        $defs: { d: { type: 'string', 'x-mcp-header': 'Ref' } },
+      },
+      /x-mcp-header "Ref" must sit on a property reached through "properties" only/,
+    ],
+    [
+      'at the schema root',
+      { type: 'object', 'x-mcp-header': 'Root', properties: {} },
+      /x-mcp-header "Root" must sit on a property reached through "properties" only/,
+    ],
+    [
+      'twice, differing only in case',
+      {
+        type: 'object',
+        properties: {
+          a: { type: 'string', 'x-mcp-header': 'Region' },
+          b: { type: 'string', 'x-mcp-header': 'REGION' },
+        },
+      },
+      /x-mcp-header "REGION" is declared twice/,
+    ],
+    [
+      'twice on nested properties',
+      {
+        type: 'object',
+        properties: {
+          a: { type: 'string', 'x-mcp-header': 'Zone' },
+          o: { type: 'object', properties: { b: { type: 'string', 'x-mcp-header': 'zone' } } },
+        },
+      },
+      /x-mcp-header "zone" is declared twice/,
+    ],
+    [
+      'with a non-token name',
+      prop({ type: 'string', 'x-mcp-header': 'Bad Name' }),
+      /x-mcp-header on property "p" must be a non-empty header token/,
+    ],
+    [
+      'with a delimiter in the name',
+      prop({ type: 'string', 'x-mcp-header': 'a:b' }),
+      /x-mcp-header on property "p" must be a non-empty header token/,
+    ],
+    [
+      'with an empty name',
+      prop({ type: 'string', 'x-mcp-header': '' }),
+      /x-mcp-header on property "p" must be a non-empty header token/,
+    ],
+    [
+      'with a non-string name',
+      prop({ type: 'string', 'x-mcp-header': 42 }),
+      /x-mcp-header on property "p" must be a non-empty header token/,
+    ],
+  ])(
+    '%s: app.init() rejects with McpDefinitionError naming the tool and the problem',
+    async (_label, input, message) => {
+      const error = await initApp(adapter, brokenToolModule(input));
+      expect(error).toBeInstanceOf(McpDefinitionError);
+      expect((error as Error).message).toMatch(/^nest-mcp: BrokenTool\.run: /);
+      expect((error as Error).message).toMatch(message);
+    },
+  );
 
   it('a valid nested annotation with a token name full of tchars bootstraps', async () => {
-    const input = { type: 'object', properties: { o: { type: 'object', properties: { v: { type: 'integer', 'x-mcp-header': "X-Trace_id.v1!#$%&'*+^`|~" } } } } };
+    const input = {
+      type: 'object',
+      properties: {
+        o: { type: 'object', properties: { v: { type: 'integer', 'x-mcp-header': "X-Trace_id.v1!#$%&'*+^`|~" } } },
+      },
+    };
     expect(await initApp(adapter, brokenToolModule(input))).toBeUndefined();
   });
 });

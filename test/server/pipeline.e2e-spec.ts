@@ -75,7 +75,10 @@ class PipelineTools {
     return `renamed to ${String(args.name)} (revision ${String(args.revision)})`;
   }
 
-  @McpTool({ description: 'Decorated input, context by type', input: { type: 'object', properties: { q: { type: 'string' } } } })
+  @McpTool({
+    description: 'Decorated input, context by type',
+    input: { type: 'object', properties: { q: { type: 'string' } } },
+  })
   mixed(@McpArgs('q') q: string, ctx: McpToolContext) {
     return `${q} via ${ctx.handlerName()}`;
   }
@@ -143,7 +146,12 @@ describe.each(ADAPTERS)('Nest pipeline around MCP handlers (%s)', (adapter) => {
 
   it('shows handlers the body headers the client sent (the body capture hides them from the framework parser only)', async () => {
     const params = { name: 'bodyHeaders', arguments: {} };
-    const rawBody = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { ...params, _meta: requestMeta() } });
+    const rawBody = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { ...params, _meta: requestMeta() },
+    });
     const response = await mcpPost(running.mcpUrl, { method: 'tools/call', params, rawBody });
     expect(response.status).toBe(200);
     const text = (response.json as { result: { content: { text: string }[] } }).result.content[0].text;

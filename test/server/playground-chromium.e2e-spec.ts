@@ -3,7 +3,12 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppModule } from '../../apps/demo/src/app.module.js';
-import { RELEASE_STEPS, ReleasePipeline, type Release, type ReleaseStep } from '../../apps/demo/src/deployments/index.js';
+import {
+  RELEASE_STEPS,
+  ReleasePipeline,
+  type Release,
+  type ReleaseStep,
+} from '../../apps/demo/src/deployments/index.js';
 import { INCIDENT_STEP_MS } from '../../apps/demo/src/incidents/incident-investigation.service.js';
 import { ServiceCatalog, ServiceStatus } from '../../apps/demo/src/services/index.js';
 import { PlaygroundFixtureModule } from '../fixtures/playground.fixture.js';
@@ -42,7 +47,10 @@ class GatedPipeline extends ReleasePipeline {
   override async run(step: ReleaseStep, _release: Release, signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
     if (RELEASE_STEPS.indexOf(step) < 2) return;
-    await Promise.race([this.gate, new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))]);
+    await Promise.race([
+      this.gate,
+      new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+    ]);
   }
 }
 
@@ -56,7 +64,15 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 60_000);
 
@@ -86,9 +102,18 @@ async function openPlayground(url: URL | string): Promise<{ page: Page; problems
 
 const exchangesOf = (page: Page) =>
   page.evaluate(() =>
-    (window as unknown as { mcpPlayground: { log: { exchanges: { value: Array<{ method: string; messages: Array<{ message: Record<string, unknown> }> }> } } } }).mcpPlayground.log.exchanges.value.map(
-      (exchange) => ({ method: exchange.method, messages: exchange.messages.map((entry) => entry.message) }),
-    ),
+    (
+      window as unknown as {
+        mcpPlayground: {
+          log: {
+            exchanges: { value: Array<{ method: string; messages: Array<{ message: Record<string, unknown> }> }> };
+          };
+        };
+      }
+    ).mcpPlayground.log.exchanges.value.map((exchange) => ({
+      method: exchange.method,
+      messages: exchange.messages.map((entry) => entry.message),
+    })),
   );
 
 describe('the playground in Chromium, against the demo console', () => {
@@ -102,7 +127,10 @@ describe('the playground in Chromium, against the demo console', () => {
     running = await startApp(
       'express',
       { imports: [AppModule] },
-      { customize: (builder) => builder.overrideProvider(ReleasePipeline).useValue(pipeline).overrideProvider(INCIDENT_STEP_MS).useValue(150) },
+      {
+        customize: (builder) =>
+          builder.overrideProvider(ReleasePipeline).useValue(pipeline).overrideProvider(INCIDENT_STEP_MS).useValue(150),
+      },
     );
     catalog = running.app.get(ServiceCatalog);
   });
@@ -133,7 +161,15 @@ describe('the playground in Chromium, against the demo console', () => {
 
     const exchanges = await exchangesOf(page);
     const methods = exchanges.map((exchange) => exchange.method);
-    expect(methods).toEqual(expect.arrayContaining(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']));
+    expect(methods).toEqual(
+      expect.arrayContaining([
+        'server/discover',
+        'tools/list',
+        'prompts/list',
+        'resources/list',
+        'resources/templates/list',
+      ]),
+    );
     // Every request carries the 2026-07-28 envelope, and the page declares what it can do.
     const discover = exchanges.find((exchange) => exchange.method === 'server/discover')!;
     expect(discover.messages[0]).toMatchObject({
@@ -142,11 +178,16 @@ describe('the playground in Chromium, against the demo console', () => {
       params: {
         _meta: {
           'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {}, url: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } },
+          'io.modelcontextprotocol/clientCapabilities': {
+            elicitation: { form: {}, url: {} },
+            extensions: { 'io.modelcontextprotocol/tasks': {} },
+          },
         },
       },
     });
-    expect(discover.messages[1]).toMatchObject({ result: { resultType: 'complete', supportedVersions: expect.arrayContaining(['2026-07-28']) } });
+    expect(discover.messages[1]).toMatchObject({
+      result: { resultType: 'complete', supportedVersions: expect.arrayContaining(['2026-07-28']) },
+    });
     // The raw panel shows them.
     await page.locator('.exchange[data-method="server/discover"] summary').click();
     await expect(page.locator('.exchange[data-method="server/discover"] .wire').count()).resolves.toBe(2);
@@ -157,16 +198,23 @@ describe('the playground in Chromium, against the demo console', () => {
     const { page, problems } = await open();
     const [service] = catalog.list().filter((candidate) => candidate.status !== ServiceStatus.Stopped);
     await page.locator('[data-item="deploy_release"]').click();
-    await page.locator('#tool-deploy_release\\.name').selectOption({ label: service.name }).catch(async () => {
-      await page.locator('#tool-deploy_release\\.name').fill(service.name);
-    });
+    await page
+      .locator('#tool-deploy_release\\.name')
+      .selectOption({ label: service.name })
+      .catch(async () => {
+        await page.locator('#tool-deploy_release\\.name').fill(service.name);
+      });
     await page.locator('#tool-deploy_release\\.version').fill('9.9.9');
     await page.locator('[data-testid="call-tool"]').click();
 
     // Two steps of six are done and the third is held: the bar stands at a third, live, while the call runs.
     const progress = page.locator('[data-testid="progress"]');
     await progress.locator('progress').waitFor({ timeout: UI_WAIT_MS });
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid="progress"] progress')?.getAttribute('value')) > 0, undefined, { timeout: UI_WAIT_MS });
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid="progress"] progress')?.getAttribute('value')) > 0,
+      undefined,
+      { timeout: UI_WAIT_MS },
+    );
     await expect(page.locator('[data-testid="call"]').getAttribute('data-phase')).resolves.toBe('running');
     // The tool's view runs two frames down (the sandbox proxy, then the view), and shows the rollout too.
     const view = page.frameLocator('[data-testid="app-frame"]').frameLocator('iframe');
@@ -182,12 +230,21 @@ describe('the playground in Chromium, against the demo console', () => {
 
     // The call streamed: progress notifications on the call's own SSE response, the result last.
     const exchanges = await exchangesOf(page);
-    const call = exchanges.find((exchange) => exchange.method === 'tools/call' && (exchange.messages[0].params as { name: string }).name === 'deploy_release')!;
+    const call = exchanges.find(
+      (exchange) =>
+        exchange.method === 'tools/call' && (exchange.messages[0].params as { name: string }).name === 'deploy_release',
+    )!;
     expect(call.messages.filter((message) => message.method === 'notifications/progress').length).toBeGreaterThan(1);
     expect(call.messages.at(-1)).toHaveProperty('result');
     // The view read itself and polled the app-only status tool through the page's client.
     expect(exchanges.some((exchange) => exchange.method === 'resources/read')).toBe(true);
-    expect(exchanges.some((exchange) => exchange.method === 'tools/call' && (exchange.messages[0].params as { name: string }).name === 'deployment_status')).toBe(true);
+    expect(
+      exchanges.some(
+        (exchange) =>
+          exchange.method === 'tools/call' &&
+          (exchange.messages[0].params as { name: string }).name === 'deployment_status',
+      ),
+    ).toBe(true);
     expect(problems).toEqual([]);
   }, 60_000);
 
@@ -208,9 +265,17 @@ describe('the playground in Chromium, against the demo console', () => {
 
     const calls = (await exchangesOf(page)).filter((exchange) => exchange.method === 'tools/call').reverse();
     expect(calls).toHaveLength(2);
-    const first = calls[0].messages.at(-1) as { result: { resultType: string; requestState: string; inputRequests: Record<string, unknown> } };
+    const first = calls[0].messages.at(-1) as {
+      result: { resultType: string; requestState: string; inputRequests: Record<string, unknown> };
+    };
     expect(first.result.resultType).toBe('input_required');
-    expect(calls[1].messages[0]).toMatchObject({ params: { name: 'connect_pagerduty', inputResponses: { 'sign-in': { action: 'accept' } }, requestState: first.result.requestState } });
+    expect(calls[1].messages[0]).toMatchObject({
+      params: {
+        name: 'connect_pagerduty',
+        inputResponses: { 'sign-in': { action: 'accept' } },
+        requestState: first.result.requestState,
+      },
+    });
     expect(problems).toEqual([]);
   }, 60_000);
 
@@ -257,7 +322,9 @@ describe('the playground in Chromium, against the demo console', () => {
     await page.locator('.activity [data-tab="listen"]').click();
     await page.locator('[data-testid="listen-toggle"]').click();
     await page.locator('[data-testid="listen"][data-phase="open"]').waitFor({ timeout: UI_WAIT_MS });
-    await page.locator('.heard li', { hasText: 'notifications/subscriptions/acknowledged' }).waitFor({ timeout: UI_WAIT_MS });
+    await page
+      .locator('.heard li', { hasText: 'notifications/subscriptions/acknowledged' })
+      .waitFor({ timeout: UI_WAIT_MS });
     await page.screenshot({ path: `${SCREENSHOTS}/listen.png` });
     await page.locator('[data-testid="listen-toggle"]').click();
     await page.locator('[data-testid="listen"][data-phase="closed"]').waitFor({ timeout: UI_WAIT_MS });
@@ -274,7 +341,11 @@ describe('the playground in Chromium, signing in (auth)', () => {
     const port = await freePort();
     const resource = `http://127.0.0.1:${port}/mcp`;
     // A public client whose redirect URI is the endpoint itself: the page answers it.
-    as = await startAuthorizationServer({ resource, scopes: ['mcp:read', 'mcp:write'], publicClients: [{ clientId: CLIENT_ID, redirectUris: [resource] }] });
+    as = await startAuthorizationServer({
+      resource,
+      scopes: ['mcp:read', 'mcp:write'],
+      publicClients: [{ clientId: CLIENT_ID, redirectUris: [resource] }],
+    });
     running = await startApp(
       'express',
       {
@@ -295,7 +366,7 @@ describe('the playground in Chromium, signing in (auth)', () => {
     await as?.close();
   });
 
-  it('signs in with authorization code + PKCE through the server\'s metadata, then calls a tool with a form round', async () => {
+  it("signs in with authorization code + PKCE through the server's metadata, then calls a tool with a form round", async () => {
     const { page, problems } = await openPlayground(running.mcpUrl);
     try {
       await page.locator('[data-testid="sign-in"]').waitFor({ timeout: UI_WAIT_MS });
@@ -330,7 +401,9 @@ describe('the playground in Chromium, signing in (auth)', () => {
       await page.screenshot({ path: `${SCREENSHOTS}/tool-form.png` });
       await page.locator('[data-testid="call-tool"]').click();
       await page.locator('[data-testid="call"][data-phase="done"]').waitFor({ timeout: UI_WAIT_MS });
-      await expect(page.locator('[data-testid="result"]').textContent()).resolves.toContain('"traveller":{"name":"Ada"}');
+      await expect(page.locator('[data-testid="result"]').textContent()).resolves.toContain(
+        '"traveller":{"name":"Ada"}',
+      );
 
       await page.locator('[data-item="ship"]').click();
       await page.locator('#tool-ship\\.version').fill('2.0.0');
@@ -342,10 +415,14 @@ describe('the playground in Chromium, signing in (auth)', () => {
       await page.screenshot({ path: `${SCREENSHOTS}/elicitation-form.png` });
       await form.locator('button[type="submit"]').click();
       await page.locator('[data-testid="call"][data-phase="done"]').waitFor({ timeout: UI_WAIT_MS });
-      await expect(page.locator('[data-testid="result"]').textContent()).resolves.toContain('2.0.0 shipped (first light) by alice');
+      await expect(page.locator('[data-testid="result"]').textContent()).resolves.toContain(
+        '2.0.0 shipped (first light) by alice',
+      );
 
       // Every request after the sign-in carried the token.
-      const sent = await page.evaluate(() => (window as unknown as { mcpPlayground: { token: { value?: string } } }).mcpPlayground.token.value);
+      const sent = await page.evaluate(
+        () => (window as unknown as { mcpPlayground: { token: { value?: string } } }).mcpPlayground.token.value,
+      );
       expect(sent).toMatch(/^ey/);
       expect(problems).toEqual([]);
     } finally {

@@ -18,7 +18,8 @@ import { rawHttp } from '../support/wire-response.util.js';
 /** What Chromium sends when the address bar opens a URL. */
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 
-const pageOf = (url: URL | string, headers: Record<string, string> = {}) => fetch(url, { headers: { accept: BROWSER_ACCEPT, ...headers } });
+const pageOf = (url: URL | string, headers: Record<string, string> = {}) =>
+  fetch(url, { headers: { accept: BROWSER_ACCEPT, ...headers } });
 
 /** The CSP header as directive → sources. */
 function directives(policy: string | null): Map<string, string[]> {
@@ -103,7 +104,11 @@ describe.each(ADAPTERS)('the playground at the endpoint (%s)', (adapter) => {
     const deleted = await fetch(running.mcpUrl, { method: 'DELETE', headers: { accept: BROWSER_ACCEPT } });
     expect(deleted.status).toBe(405);
     // A POST from a browser is MCP, not the page.
-    const post = await fetch(running.mcpUrl, { method: 'POST', headers: { accept: BROWSER_ACCEPT, 'content-type': 'application/json' }, body: '{}' });
+    const post = await fetch(running.mcpUrl, {
+      method: 'POST',
+      headers: { accept: BROWSER_ACCEPT, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(post.headers.get('content-type')).toBe('application/json');
   });
 
@@ -122,7 +127,12 @@ describe.each(ADAPTERS)('the playground at the endpoint (%s)', (adapter) => {
   it('the Host/Origin check refuses page requests exactly as it refuses MCP requests (403 -32600)', async () => {
     const url = running.mcpUrl;
     const get = (headers: string[]) =>
-      rawHttp(url, [`GET ${url.pathname} HTTP/1.1`, ...headers, `Accept: ${BROWSER_ACCEPT}`, 'Connection: close', '', ''].join('\r\n'));
+      rawHttp(
+        url,
+        [`GET ${url.pathname} HTTP/1.1`, ...headers, `Accept: ${BROWSER_ACCEPT}`, 'Connection: close', '', ''].join(
+          '\r\n',
+        ),
+      );
     const rebound = await get(['Host: attacker.example']);
     expect(rebound.status).toBe(403);
     expect(JSON.parse(rebound.body).error.code).toBe(-32600);
@@ -167,7 +177,9 @@ describe.each(ADAPTERS)('the playground turned off (%s)', (adapter) => {
 
   it('is on with NODE_ENV=production when the option asks for it', async () => {
     process.env.NODE_ENV = 'production';
-    running = await startApp(adapter, { imports: [PlaygroundFixtureModule.serve({ playground: { clientId: 'my-client' } })] });
+    running = await startApp(adapter, {
+      imports: [PlaygroundFixtureModule.serve({ playground: { clientId: 'my-client' } })],
+    });
     const response = await pageOf(running.mcpUrl);
     expect(response.status).toBe(200);
     // The option's fields reach the page's configuration block, as JSON.
@@ -175,9 +187,9 @@ describe.each(ADAPTERS)('the playground turned off (%s)', (adapter) => {
   });
 
   it('refuses a malformed option at startup', async () => {
-    await expect(startApp(adapter as AdapterName, { imports: [PlaygroundFixtureModule.serve({ playground: 'yes' as never })] })).rejects.toThrow(
-      'McpModule: option "playground" must be a boolean or { clientId?, scopes? }',
-    );
+    await expect(
+      startApp(adapter as AdapterName, { imports: [PlaygroundFixtureModule.serve({ playground: 'yes' as never })] }),
+    ).rejects.toThrow('McpModule: option "playground" must be a boolean or { clientId?, scopes? }');
   });
 });
 
@@ -189,7 +201,11 @@ describe.each(ADAPTERS)('the playground with auth (%s)', (adapter) => {
     as = await startAuthorizationServer();
     const port = await freePort();
     const resource = `http://127.0.0.1:${port}/mcp`;
-    running = await startApp(adapter, { imports: [PlaygroundFixtureModule.serve({ auth: { resource, authorizationServers: [as.issuer] } })] }, { port });
+    running = await startApp(
+      adapter,
+      { imports: [PlaygroundFixtureModule.serve({ auth: { resource, authorizationServers: [as.issuer] } })] },
+      { port },
+    );
   });
   afterAll(async () => {
     await running?.close();
@@ -205,7 +221,11 @@ describe.each(ADAPTERS)('the playground with auth (%s)', (adapter) => {
     const stream = await fetch(running.mcpUrl, { headers: { accept: 'text/event-stream' } });
     expect(stream.status).toBe(401);
     expect(stream.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="/);
-    const post = await fetch(running.mcpUrl, { method: 'POST', headers: { accept: BROWSER_ACCEPT, 'content-type': 'application/json' }, body: '{}' });
+    const post = await fetch(running.mcpUrl, {
+      method: 'POST',
+      headers: { accept: BROWSER_ACCEPT, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(post.status).toBe(401);
   });
 });

@@ -36,10 +36,15 @@ async function traced(name: string, args: string[], env: Record<string, string> 
 }
 
 describe('nest-mcp/progress', () => {
-  it('a wrapped command writes valid ProgressEvent lines, with the trace ids of TRACEPARENT, loading no Nest and nothing of the server', { timeout: 60_000 }, async () => {
+  it('a wrapped command writes valid ProgressEvent lines, with the trace ids of TRACEPARENT, loading no Nest and nothing of the server', {
+    timeout: 60_000,
+  }, async () => {
     const run = await traced('command', [COMMAND, 'a.md', 'b.md', 'c.md'], { TRACEPARENT });
     expect(JSON.parse(run.stdout)).toEqual({ indexed: 3 });
-    const events = run.stderr.trim().split('\n').map((line) => JSON.parse(line));
+    const events = run.stderr
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(events).toEqual(
       ['a.md', 'b.md', 'c.md'].map((file, index) => ({
         type: 'progress',
@@ -63,19 +68,40 @@ describe('nest-mcp/progress', () => {
     expect(modules.length).toBeLessThanOrEqual(12);
   });
 
-  it('the same writer imported from nest-mcp/backend loads Nest and the server (what the entry spares a command)', { timeout: 60_000 }, async () => {
-    const run = await traced('full', ['--input-type=module', '--eval', "import { ProgressEventWriter } from 'nest-mcp/backend'; console.log(typeof ProgressEventWriter);"]);
+  it('the same writer imported from nest-mcp/backend loads Nest and the server (what the entry spares a command)', {
+    timeout: 60_000,
+  }, async () => {
+    const run = await traced('full', [
+      '--input-type=module',
+      '--eval',
+      "import { ProgressEventWriter } from 'nest-mcp/backend'; console.log(typeof ProgressEventWriter);",
+    ]);
     expect(run.stdout.trim()).toBe('function');
     expect(run.loaded.some((path) => path.startsWith('node_modules/@nestjs/common/'))).toBe(true);
     expect(run.loaded.filter((path) => path.startsWith('libs/mcp/src/')).length).toBeGreaterThan(100);
   });
 
   it('exports the contract and the emitters: the same objects as nest-mcp/backend (the codec) and nest-mcp (the emitters)', async () => {
-    const [entry, backend, app] = await Promise.all([import('nest-mcp/progress'), import('nest-mcp/backend'), import('nest-mcp')]);
-    for (const name of ['createProgressEvent', 'formatProgressEvent', 'parseProgressLine', 'ProgressEventWriter'] as const) {
+    const [entry, backend, app] = await Promise.all([
+      import('nest-mcp/progress'),
+      import('nest-mcp/backend'),
+      import('nest-mcp'),
+    ]);
+    for (const name of [
+      'createProgressEvent',
+      'formatProgressEvent',
+      'parseProgressLine',
+      'ProgressEventWriter',
+    ] as const) {
       expect(entry[name], name).toBe(backend[name]);
     }
-    for (const name of ['DoubleProgress', 'LongProgress', 'CountingProgress', 'PercentProgress', 'IllegalProgressError'] as const) {
+    for (const name of [
+      'DoubleProgress',
+      'LongProgress',
+      'CountingProgress',
+      'PercentProgress',
+      'IllegalProgressError',
+    ] as const) {
       expect(entry[name], name).toBe(app[name]);
     }
   });

@@ -31,15 +31,14 @@ interface ProgressParams {
 /** The messages of a raw response: the SSE frames, or the one JSON body. Each is checked against the schema. */
 function messagesOf(response: RawResponse, requestMethod: string): WireMessage[] {
   const isSse = response.headers.get('content-type')?.startsWith('text/event-stream');
-  const messages = (isSse ? sseDataFrames(response.text).map((data) => JSON.parse(data)) : [response.json]) as WireMessage[];
+  const messages = (
+    isSse ? sseDataFrames(response.text).map((data) => JSON.parse(data)) : [response.json]
+  ) as WireMessage[];
   for (const message of messages) assertValidServerMessage(message, requestMethod);
   return messages;
 }
 
 const textOf = (result: { content?: unknown }) => (result.content as Array<{ text: string }>)[0].text;
-
-
-
 
 describe.each(ADAPTERS)('progress (%s)', (adapter) => {
   let running: RunningApp;
@@ -63,12 +62,15 @@ describe.each(ADAPTERS)('progress (%s)', (adapter) => {
       const arrivals: string[] = [];
       const seen: unknown[] = [];
       const resultPromise = client
-        .callTool({ name: 'longJob', arguments: { steps: 5 } }, {
-          onprogress: (progress: unknown) => {
-            seen.push(progress);
-            arrivals.push('progress');
+        .callTool(
+          { name: 'longJob', arguments: { steps: 5 } },
+          {
+            onprogress: (progress: unknown) => {
+              seen.push(progress);
+              arrivals.push('progress');
+            },
           },
-        })
+        )
         .then((result) => {
           arrivals.push('result');
           return result;
@@ -76,17 +78,21 @@ describe.each(ADAPTERS)('progress (%s)', (adapter) => {
       const result = await resultPromise;
       expect(textOf(result)).toBe('done 5');
       expect(arrivals).toEqual(['progress', 'progress', 'progress', 'progress', 'progress', 'result']);
-      expect(seen).toEqual([0.5, 1, 1.5, 2, 2.5].map((progress, index) => ({
-        progress,
-        total: 2.5,
-        message: `step ${index + 1} of 5`,
-      })));
+      expect(seen).toEqual(
+        [0.5, 1, 1.5, 2, 2.5].map((progress, index) => ({
+          progress,
+          total: 2.5,
+          message: `step ${index + 1} of 5`,
+        })),
+      );
 
       // The raw wire agrees: five progress frames on the request's own SSE stream, then the response, last.
       const recorded = (await recorder.settled()).filter((entry) => entry.requestMethod === 'tools/call');
       const last = recorded.slice(-6);
       expect(last.map((entry) => entry.contentType)).toEqual(Array(6).fill('text/event-stream'));
-      expect(last.slice(0, 5).map((entry) => (entry.message as WireMessage).method)).toEqual(Array(5).fill('notifications/progress'));
+      expect(last.slice(0, 5).map((entry) => (entry.message as WireMessage).method)).toEqual(
+        Array(5).fill('notifications/progress'),
+      );
       const response = last[5].message as WireMessage;
       expect(response.id).toBe(last[5].requestId);
       expect(response.result?.resultType).toBe('complete');
@@ -94,7 +100,10 @@ describe.each(ADAPTERS)('progress (%s)', (adapter) => {
 
     it('integer progress (number and bigint) keeps its total', async () => {
       const seen: unknown[] = [];
-      const result = await client.callTool({ name: 'wholeSteps', arguments: {} }, { onprogress: (p: unknown) => seen.push(p) });
+      const result = await client.callTool(
+        { name: 'wholeSteps', arguments: {} },
+        { onprogress: (p: unknown) => seen.push(p) },
+      );
       expect(textOf(result)).toBe('whole done');
       expect(seen).toEqual([
         { progress: 3, total: 10, message: 'three' },
@@ -114,7 +123,10 @@ describe.each(ADAPTERS)('progress (%s)', (adapter) => {
 
     it('progress from a resource (resources/read)', async () => {
       const seen: unknown[] = [];
-      const resource = await client.readResource({ uri: 'progress://report' }, { onprogress: (p: unknown) => seen.push(p) });
+      const resource = await client.readResource(
+        { uri: 'progress://report' },
+        { onprogress: (p: unknown) => seen.push(p) },
+      );
       expect(resource.contents).toEqual([{ uri: 'progress://report', mimeType: 'text/plain', text: 'report body' }]);
       expect(seen).toEqual([{ progress: 0.5, total: 1, message: 'half' }]);
     });
@@ -138,7 +150,9 @@ describe.each(ADAPTERS)('progress (%s)', (adapter) => {
     });
 
     it('a prompt whose progress goes backwards fails with -32603 (after streaming began)', async () => {
-      await expect(client.getPrompt({ name: 'backwardsPrompt' }, { onprogress: () => undefined })).rejects.toMatchObject({
+      await expect(
+        client.getPrompt({ name: 'backwardsPrompt' }, { onprogress: () => undefined }),
+      ).rejects.toMatchObject({
         code: -32603,
       });
     });
@@ -150,7 +164,10 @@ describe.each(ADAPTERS)('progress (%s)', (adapter) => {
 
   describe('on the raw wire', () => {
     it('no progress token: no notifications, one application/json body (the emitters still ran)', async () => {
-      const response = await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'longJob', arguments: { steps: 3 } } });
+      const response = await mcpPost(running.mcpUrl, {
+        method: 'tools/call',
+        params: { name: 'longJob', arguments: { steps: 3 } },
+      });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
       expect(response.text).not.toContain('notifications/progress');
@@ -161,25 +178,28 @@ describe.each(ADAPTERS)('progress (%s)', (adapter) => {
     it.each([
       ['a string token', 'job-42'],
       ['an integer token', 7],
-    ])('with %s: text/event-stream, X-Accel-Buffering: no, progress echoing the token, the response last', async (_label, token) => {
-      const response = await mcpPost(running.mcpUrl, {
-        method: 'tools/call',
-        params: { name: 'longJob', arguments: { steps: 3 } },
-        meta: requestMeta({ progressToken: token }),
-      });
-      expect(response.status).toBe(200);
-      expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-      expect(response.headers.get('x-accel-buffering')).toBe('no');
-      const messages = messagesOf(response, 'tools/call');
-      expect(messages).toHaveLength(4);
-      expect(messages.slice(0, 3).map((m) => m.params)).toEqual([
-        { progressToken: token, progress: 0.5, total: 1.5, message: 'step 1 of 3' },
-        { progressToken: token, progress: 1, total: 1.5, message: 'step 2 of 3' },
-        { progressToken: token, progress: 1.5, total: 1.5, message: 'step 3 of 3' },
-      ]);
-      expect(messages[3].id).toBe(response.sentId);
-      expect(messages[3].result?.content).toEqual([{ type: 'text', text: 'done 3' }]);
-    });
+    ])(
+      'with %s: text/event-stream, X-Accel-Buffering: no, progress echoing the token, the response last',
+      async (_label, token) => {
+        const response = await mcpPost(running.mcpUrl, {
+          method: 'tools/call',
+          params: { name: 'longJob', arguments: { steps: 3 } },
+          meta: requestMeta({ progressToken: token }),
+        });
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+        expect(response.headers.get('x-accel-buffering')).toBe('no');
+        const messages = messagesOf(response, 'tools/call');
+        expect(messages).toHaveLength(4);
+        expect(messages.slice(0, 3).map((m) => m.params)).toEqual([
+          { progressToken: token, progress: 0.5, total: 1.5, message: 'step 1 of 3' },
+          { progressToken: token, progress: 1, total: 1.5, message: 'step 2 of 3' },
+          { progressToken: token, progress: 1.5, total: 1.5, message: 'step 3 of 3' },
+        ]);
+        expect(messages[3].id).toBe(response.sentId);
+        expect(messages[3].result?.content).toEqual([{ type: 'text', text: 'done 3' }]);
+      },
+    );
 
     it('a token on a handler that emits nothing still gets a plain JSON answer', async () => {
       const response = await mcpPost(running.mcpUrl, {
@@ -212,7 +232,11 @@ describe.each(ADAPTERS)('progress (%s)', (adapter) => {
       });
       expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
       const messages = messagesOf(response, 'tools/call');
-      expect(messages.map((m) => m.method ?? 'response')).toEqual(['notifications/progress', 'notifications/progress', 'response']);
+      expect(messages.map((m) => m.method ?? 'response')).toEqual([
+        'notifications/progress',
+        'notifications/progress',
+        'response',
+      ]);
       expect(messages[2].result).toMatchObject({ isError: true });
     });
 
@@ -251,15 +275,18 @@ describe.each(ADAPTERS)('progress (%s)', (adapter) => {
       expect(messages[0].params).toEqual({ progressToken: token, progress: 0.5, total: 0.5, message: 'step 1 of 1' });
     });
 
-    it.each([1.5, null, true, { id: 1 }])('an ill-typed progress token (%j) is refused with -32602, HTTP 400', async (token) => {
-      const response = await mcpPost(running.mcpUrl, {
-        method: 'tools/call',
-        params: { name: 'longJob', arguments: { steps: 1 } },
-        meta: requestMeta({ progressToken: token }),
-      });
-      expect(response.status).toBe(400);
-      expect(messagesOf(response, 'tools/call')[0].error?.code).toBe(-32602);
-    });
+    it.each([1.5, null, true, { id: 1 }])(
+      'an ill-typed progress token (%j) is refused with -32602, HTTP 400',
+      async (token) => {
+        const response = await mcpPost(running.mcpUrl, {
+          method: 'tools/call',
+          params: { name: 'longJob', arguments: { steps: 1 } },
+          meta: requestMeta({ progressToken: token }),
+        });
+        expect(response.status).toBe(400);
+        expect(messagesOf(response, 'tools/call')[0].error?.code).toBe(-32602);
+      },
+    );
 
     it('a prompt failing without a token is a plain JSON -32603 error', async () => {
       const response = await mcpPost(running.mcpUrl, { method: 'prompts/get', params: { name: 'backwardsPrompt' } });
@@ -304,7 +331,9 @@ describe.each(ADAPTERS)('progress (%s)', (adapter) => {
 
       const text = await response.text();
       const messages = sseDataFrames(text).map((data) => JSON.parse(data) as WireMessage);
-      const progress = messages.filter((m) => m.method === 'notifications/progress').map((m) => m.params as unknown as ProgressParams);
+      const progress = messages
+        .filter((m) => m.method === 'notifications/progress')
+        .map((m) => m.params as unknown as ProgressParams);
 
       // Coalesced: far fewer frames arrived than were emitted, and far fewer bytes. (What the kernel's socket
       // buffers absorbed before the socket filled — a few MB on loopback — did arrive in full.)
@@ -347,7 +376,9 @@ describe.each(ADAPTERS)('progress (%s)', (adapter) => {
 
       const messages = sseDataFrames(await response.text()).map((data) => JSON.parse(data) as WireMessage);
       const logs = messages.filter((m) => m.method === 'notifications/message');
-      const progress = messages.filter((m) => m.method === 'notifications/progress').map((m) => m.params as unknown as ProgressParams);
+      const progress = messages
+        .filter((m) => m.method === 'notifications/progress')
+        .map((m) => m.params as unknown as ProgressParams);
       expect(logs.length).toBeLessThan(EMITTED / 2);
       expect(messages.at(-1)!.id).toBe('logs-1');
       // ADR 0008: pending progress is coalesced to the newest; the newest value must not be lost because other
@@ -356,7 +387,10 @@ describe.each(ADAPTERS)('progress (%s)', (adapter) => {
     });
 
     it('the server still serves other requests normally afterwards', async () => {
-      const response = await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'longJob', arguments: { steps: 1 } } });
+      const response = await mcpPost(running.mcpUrl, {
+        method: 'tools/call',
+        params: { name: 'longJob', arguments: { steps: 1 } },
+      });
       expect(messagesOf(response, 'tools/call')[0].result?.content).toEqual([{ type: 'text', text: 'done 1' }]);
     });
   });

@@ -19,7 +19,11 @@ import { until } from '../support/wait.util.js';
  */
 
 const SUB = 'io.modelcontextprotocol/subscriptionId';
-const LISTS = ['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed'] as const;
+const LISTS = [
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+] as const;
 
 @Injectable()
 class ResyncFeatures {
@@ -76,7 +80,8 @@ class ResyncModule {
 }
 
 /** The notifications after the acknowledgement, as `method uri`. */
-const told = (stream: OpenStream) => stream.messages.slice(1).map((m) => [m.method, m.params?.uri].filter(Boolean).join(' '));
+const told = (stream: OpenStream) =>
+  stream.messages.slice(1).map((m) => [m.method, m.params?.uri].filter(Boolean).join(' '));
 
 describe.each(ADAPTERS)('resync on an in-process bus (%s)', (adapter) => {
   const bus = new InMemoryEventBus();
@@ -92,7 +97,9 @@ describe.each(ADAPTERS)('resync on an in-process bus (%s)', (adapter) => {
       stream.close();
       await stream.ended;
       // The official schema does not know the tasks extension's notification; everything else must be valid.
-      expect(stream.problems.filter((problem) => !problem.startsWith('unknown server notification "notifications/tasks"'))).toEqual([]);
+      expect(
+        stream.problems.filter((problem) => !problem.startsWith('unknown server notification "notifications/tasks"')),
+      ).toEqual([]);
     }
     for (const connection of legacy.splice(0)) await connection.client.close();
     await until(() => running.app.get(McpSubscriptionsService).openStreams === 0, 2_000, 'the streams to end');
@@ -139,16 +146,30 @@ describe.each(ADAPTERS)('resync on an in-process bus (%s)', (adapter) => {
     await everything.nextFrames(6);
     await prompts.nextFrames(2);
 
-    expect(told(everything)).toEqual([...LISTS, 'notifications/resources/updated config://app', 'notifications/resources/updated file:///project/dir']);
+    expect(told(everything)).toEqual([
+      ...LISTS,
+      'notifications/resources/updated config://app',
+      'notifications/resources/updated file:///project/dir',
+    ]);
     expect(told(prompts)).toEqual(['notifications/prompts/list_changed']);
-    expect(told(other)).toEqual(['notifications/resources/updated config://other', 'notifications/resources/updated config://other']);
-    for (const [stream, id] of [[everything, 'all'], [prompts, 'prompts'], [other, 'other']] as const) {
+    expect(told(other)).toEqual([
+      'notifications/resources/updated config://other',
+      'notifications/resources/updated config://other',
+    ]);
+    for (const [stream, id] of [
+      [everything, 'all'],
+      [prompts, 'prompts'],
+      [other, 'other'],
+    ] as const) {
       for (const message of stream.messages.slice(1)) expect(message.params?._meta).toEqual({ [SUB]: id });
     }
   });
 
   it('reaches every listener without the hook: one the hook refuses everything still hears it', async () => {
-    const mallory = await openAs('mallory', 'mallory', { toolsListChanged: true, resourceSubscriptions: ['config://app'] });
+    const mallory = await openAs('mallory', 'mallory', {
+      toolsListChanged: true,
+      resourceSubscriptions: ['config://app'],
+    });
     const alice = await openAs('alice', 'alice', { toolsListChanged: true });
     await mallory.nextFrames(1);
     await alice.nextFrames(1);
@@ -164,8 +185,15 @@ describe.each(ADAPTERS)('resync on an in-process bus (%s)', (adapter) => {
   });
 
   it('sends the current state of each watched task, read from the task store', async () => {
-    const meta = requestMeta({ 'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXTENSION]: {} } } });
-    const created = await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'quick_job' }, meta, headers: { 'x-user': 'alice' } });
+    const meta = requestMeta({
+      'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXTENSION]: {} } },
+    });
+    const created = await mcpPost(running.mcpUrl, {
+      method: 'tools/call',
+      params: { name: 'quick_job' },
+      meta,
+      headers: { 'x-user': 'alice' },
+    });
     const taskId = (created.json as { result: { taskId: string } }).result.taskId;
     expect(typeof taskId).toBe('string');
     const stream = await openAs('alice', 'tasks', { taskIds: [taskId] });
@@ -175,7 +203,12 @@ describe.each(ADAPTERS)('resync on an in-process bus (%s)', (adapter) => {
     const deadline = Date.now() + 3_000;
     for (let status: string | undefined; status !== 'completed'; ) {
       if (Date.now() > deadline) throw new Error(`task ${taskId} did not complete (status ${status})`);
-      const polled = await mcpPost(running.mcpUrl, { method: 'tasks/get', params: { taskId }, meta, headers: { 'x-user': 'alice', 'mcp-name': taskId } });
+      const polled = await mcpPost(running.mcpUrl, {
+        method: 'tasks/get',
+        params: { taskId },
+        meta,
+        headers: { 'x-user': 'alice', 'mcp-name': taskId },
+      });
       status = (polled.json as { result?: { status?: string } }).result?.status;
     }
     const before = stream.messages.length;
@@ -183,7 +216,12 @@ describe.each(ADAPTERS)('resync on an in-process bus (%s)', (adapter) => {
     await stream.nextFrames(before + 1);
     const resent = stream.messages[before];
     expect(resent.method).toBe('notifications/tasks');
-    expect(resent.params).toMatchObject({ _meta: { [SUB]: 'tasks' }, taskId, status: 'completed', result: { content: [{ type: 'text', text: 'quick done' }] } });
+    expect(resent.params).toMatchObject({
+      _meta: { [SUB]: 'tasks' },
+      taskId,
+      status: 'completed',
+      result: { content: [{ type: 'text', text: 'quick done' }] },
+    });
   });
 
   it('tells a 2025-11-25 session the list changes of what the server serves and an update of each URI it subscribed to', async () => {
@@ -206,7 +244,7 @@ describe.each(ADAPTERS)('resync on an in-process bus (%s)', (adapter) => {
     expect(asked).not.toContain('resync');
   });
 
-  it('McpPublisher offers no resync: it is the bus\'s own signal', () => {
+  it("McpPublisher offers no resync: it is the bus's own signal", () => {
     const publisher = running.app.get(McpPublisher);
     const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(publisher));
     expect(methods.filter((name) => /resync/i.test(name))).toEqual([]);

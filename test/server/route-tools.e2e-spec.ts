@@ -37,13 +37,21 @@ describe.each(ADAPTERS)('controller routes as tools (%s)', (adapter) => {
     return client;
   }
 
-  async function http(method: 'GET' | 'POST', path: string, options: { headers?: Record<string, string>; body?: unknown } = {}) {
+  async function http(
+    method: 'GET' | 'POST',
+    path: string,
+    options: { headers?: Record<string, string>; body?: unknown } = {},
+  ) {
     const response = await fetch(`${running.baseUrl}${path}`, {
       method,
       headers: { ...options.headers, ...(options.body !== undefined && { 'content-type': 'application/json' }) },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
-    return { status: response.status, type: response.headers.get('content-type') ?? '', json: (await response.json()) as Record<string, unknown> };
+    return {
+      status: response.status,
+      type: response.headers.get('content-type') ?? '',
+      json: (await response.json()) as Record<string, unknown>,
+    };
   }
 
   beforeAll(async () => {
@@ -98,7 +106,10 @@ describe.each(ADAPTERS)('controller routes as tools (%s)', (adapter) => {
     expect(answer.json.message).toBe('"nope" is not an incident id (INC-123)');
     const client = await mcp(ON_CALL);
     const result = await client.callTool({ name: 'reindex_incident', arguments: { id: 'nope', steps: 1 } });
-    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: '"nope" is not an incident id (INC-123)' }] });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: '"nope" is not an incident id (INC-123)' }],
+    });
   });
 
   it('ParseIntPipe converts and refuses on both paths; the global ValidationPipe hands both a DTO instance', async () => {
@@ -141,9 +152,13 @@ describe.each(ADAPTERS)('controller routes as tools (%s)', (adapter) => {
     const client = await mcp();
     const result = await client.callTool({ name: 'list_incidents', arguments: { status: 'bogus' } });
     expect(result.isError).toBe(true);
-    expect((result.content as Array<{ text: string }>)[0].text).toMatch(/^Invalid arguments for tool "list_incidents": .*status/);
+    expect((result.content as Array<{ text: string }>)[0].text).toMatch(
+      /^Invalid arguments for tool "list_incidents": .*status/,
+    );
     const open = await client.callTool({ name: 'list_incidents', arguments: { status: 'open' } });
-    expect(open.structuredContent).toEqual({ data: { incidents: [{ id: 'INC-1', title: 'Checkout latency', status: 'open' }] } });
+    expect(open.structuredContent).toEqual({
+      data: { incidents: [{ id: 'INC-1', title: 'Checkout latency', status: 'open' }] },
+    });
     expect((await http('GET', '/incidents?status=open')).json).toEqual(open.structuredContent);
   });
 
@@ -161,7 +176,10 @@ describe.each(ADAPTERS)('controller routes as tools (%s)', (adapter) => {
     });
     expect([...(reindex.required as string[])].sort()).toEqual(['id', 'steps']);
     const list = byName.get('list_incidents')!;
-    expect((list.inputSchema.properties as Record<string, { enum?: unknown }>).status.enum).toEqual(['open', 'resolved']);
+    expect((list.inputSchema.properties as Record<string, { enum?: unknown }>).status.enum).toEqual([
+      'open',
+      'resolved',
+    ]);
     expect(list.inputSchema.required ?? []).toEqual([]);
     expect(list.annotations).toEqual({ readOnlyHint: true });
     const probe = byName.get('probe_page')!.inputSchema;

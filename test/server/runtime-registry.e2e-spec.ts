@@ -37,7 +37,11 @@ async function result(url: URL, method: string, params: Json = {}): Promise<Json
 }
 
 /** The error of a failed request, with its HTTP status. */
-async function failure(url: URL, method: string, params: Json = {}): Promise<{ status: number; code: number; message: string; data?: unknown }> {
+async function failure(
+  url: URL,
+  method: string,
+  params: Json = {},
+): Promise<{ status: number; code: number; message: string; data?: unknown }> {
   const response = await rpc(url, method, params);
   expect(response.json, response.text).toHaveProperty('error');
   return { status: response.status, ...(response.json as { error: { code: number; message: string } }).error };
@@ -72,7 +76,11 @@ describe.each(ADAPTERS)('runtime registration (%s)', (adapter) => {
       try {
         expect(registry.disableTool('ping')).toBe(true);
         expect(registry.disableTool('ping')).toBe(false);
-        await stream.waitFor((message) => message.method === 'notifications/tools/list_changed', 'the list change of disableTool', 5_000);
+        await stream.waitFor(
+          (message) => message.method === 'notifications/tools/list_changed',
+          'the list change of disableTool',
+          5_000,
+        );
         // ping was the only tool: the server no longer has tools at all (capabilities follow the registry, ADR 0007).
         expect(await capabilitiesOf(url)).not.toHaveProperty('tools');
         const gone = await failure(url, 'tools/call', { name: 'ping', arguments: {} });
@@ -81,9 +89,15 @@ describe.each(ADAPTERS)('runtime registration (%s)', (adapter) => {
 
         expect(registry.enableTool('ping')).toBe(true);
         expect(registry.enableTool('ping')).toBe(false);
-        await stream.until(() => stream.messages.filter((message) => message.method === 'notifications/tools/list_changed').length === 2, 5_000, 'the list change of enableTool');
+        await stream.until(
+          () => stream.messages.filter((message) => message.method === 'notifications/tools/list_changed').length === 2,
+          5_000,
+          'the list change of enableTool',
+        );
         expect((await result(url, 'tools/list')).tools.map((tool: Json) => tool.name)).toEqual(['ping']);
-        expect((await result(url, 'tools/call', { name: 'ping', arguments: {} })).content).toEqual([{ type: 'text', text: 'pong' }]);
+        expect((await result(url, 'tools/call', { name: 'ping', arguments: {} })).content).toEqual([
+          { type: 'text', text: 'pong' },
+        ]);
       } finally {
         stream.close();
       }
@@ -92,10 +106,17 @@ describe.each(ADAPTERS)('runtime registration (%s)', (adapter) => {
     it('a runtime handler may be a provided name; an unknown name or a second provider of one is a definition error', async () => {
       registry.provideHandler<{ who?: string }>('hello', ({ who }) => `hello ${who ?? 'you'}`);
       expect(() => registry.provideHandler('hello', () => 'again')).toThrow(McpDefinitionError);
-      expect(() => registry.registerTool({ name: 'rt.unknown' }, 'nobody-provides-this')).toThrow(/no handler is provided under the name "nobody-provides-this"/);
-      await registry.registerTool({ name: 'rt.hello', input: { type: 'object', properties: { who: { type: 'string' } } } }, 'hello');
+      expect(() => registry.registerTool({ name: 'rt.unknown' }, 'nobody-provides-this')).toThrow(
+        /no handler is provided under the name "nobody-provides-this"/,
+      );
+      await registry.registerTool(
+        { name: 'rt.hello', input: { type: 'object', properties: { who: { type: 'string' } } } },
+        'hello',
+      );
       try {
-        expect((await result(url, 'tools/call', { name: 'rt.hello', arguments: { who: 'ops' } })).content).toEqual([{ type: 'text', text: 'hello ops' }]);
+        expect((await result(url, 'tools/call', { name: 'rt.hello', arguments: { who: 'ops' } })).content).toEqual([
+          { type: 'text', text: 'hello ops' },
+        ]);
       } finally {
         expect(registry.removeTool('rt.hello')).toBe(true);
         await registry.settled();
@@ -124,7 +145,11 @@ describe.each(ADAPTERS)('runtime registration (%s)', (adapter) => {
       }
       await until(() => subs.openStreams === 0, 2_000, 'streams to end');
       // Every test leaves the registry empty again.
-      expect([registry.listTools(), registry.listPrompts(), registry.listResources(), registry.listResourceTemplates()].map((l) => l.length)).toEqual([0, 0, 0, 0]);
+      expect(
+        [registry.listTools(), registry.listPrompts(), registry.listResources(), registry.listResourceTemplates()].map(
+          (l) => l.length,
+        ),
+      ).toEqual([0, 0, 0, 0]);
     });
     afterAll(async () => {
       await closeApp(running);
@@ -132,7 +157,8 @@ describe.each(ADAPTERS)('runtime registration (%s)', (adapter) => {
 
     it('with nothing registered, discover advertises no feature and their methods answer 404 / -32601', async () => {
       const capabilities = await capabilitiesOf(url);
-      for (const feature of ['tools', 'prompts', 'resources', 'completions']) expect(capabilities).not.toHaveProperty(feature);
+      for (const feature of ['tools', 'prompts', 'resources', 'completions'])
+        expect(capabilities).not.toHaveProperty(feature);
       for (const method of ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']) {
         const error = await failure(url, method);
         expect([error.status, error.code], method).toEqual([404, -32601]);
@@ -146,7 +172,11 @@ describe.each(ADAPTERS)('runtime registration (%s)', (adapter) => {
           name: 'rt.add',
           title: 'Add',
           description: 'Adds at run time',
-          input: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'] },
+          input: {
+            type: 'object',
+            properties: { a: { type: 'integer' }, b: { type: 'integer' } },
+            required: ['a', 'b'],
+          },
           annotations: { readOnlyHint: true },
         },
         ({ a, b }, context) => {
@@ -162,7 +192,11 @@ describe.each(ADAPTERS)('runtime registration (%s)', (adapter) => {
             name: 'rt.add',
             title: 'Add',
             description: 'Adds at run time',
-            inputSchema: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'] },
+            inputSchema: {
+              type: 'object',
+              properties: { a: { type: 'integer' }, b: { type: 'integer' } },
+              required: ['a', 'b'],
+            },
             annotations: { readOnlyHint: true },
           },
         ]);
@@ -185,7 +219,11 @@ describe.each(ADAPTERS)('runtime registration (%s)', (adapter) => {
           name: 'rt_describe',
           description: 'Describes a fruit',
           arguments: [
-            { name: 'fruit', required: true, complete: (value: string) => ['apple', 'apricot', 'banana'].filter((f) => f.startsWith(value)) },
+            {
+              name: 'fruit',
+              required: true,
+              complete: (value: string) => ['apple', 'apricot', 'banana'].filter((f) => f.startsWith(value)),
+            },
             { name: 'tone' },
           ],
         },
@@ -195,10 +233,16 @@ describe.each(ADAPTERS)('runtime registration (%s)', (adapter) => {
         expect(await capabilitiesOf(url)).toMatchObject({ prompts: { listChanged: true }, completions: {} });
         const { prompts } = await result(url, 'prompts/list');
         expect(prompts).toEqual([
-          { name: 'rt_describe', description: 'Describes a fruit', arguments: [{ name: 'fruit', required: true }, { name: 'tone' }] },
+          {
+            name: 'rt_describe',
+            description: 'Describes a fruit',
+            arguments: [{ name: 'fruit', required: true }, { name: 'tone' }],
+          },
         ]);
         const rendered = await result(url, 'prompts/get', { name: 'rt_describe', arguments: { fruit: 'kiwi' } });
-        expect(rendered.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Describe kiwi in a neutral tone.' } }]);
+        expect(rendered.messages).toEqual([
+          { role: 'user', content: { type: 'text', text: 'Describe kiwi in a neutral tone.' } },
+        ]);
         const missing = await failure(url, 'prompts/get', { name: 'rt_describe', arguments: {} });
         expect(missing.code).toBe(-32602);
         const completed = await result(url, 'completion/complete', {
@@ -214,12 +258,20 @@ describe.each(ADAPTERS)('runtime registration (%s)', (adapter) => {
     });
 
     it('registerResource: advertised, listed (name defaults to the URI), readable; removeResource undoes it', async () => {
-      registry.registerResource({ uri: 'config://runtime', mimeType: 'application/json', description: 'Runtime config' }, () => '{"ok":true}');
+      registry.registerResource(
+        { uri: 'config://runtime', mimeType: 'application/json', description: 'Runtime config' },
+        () => '{"ok":true}',
+      );
       try {
         expect(await capabilitiesOf(url)).toMatchObject({ resources: { subscribe: true, listChanged: true } });
         const { resources } = await result(url, 'resources/list');
         expect(resources).toEqual([
-          { uri: 'config://runtime', name: 'config://runtime', description: 'Runtime config', mimeType: 'application/json' },
+          {
+            uri: 'config://runtime',
+            name: 'config://runtime',
+            description: 'Runtime config',
+            mimeType: 'application/json',
+          },
         ]);
         const read = await result(url, 'resources/read', { uri: 'config://runtime' });
         expect(read.contents).toEqual([{ uri: 'config://runtime', mimeType: 'application/json', text: '{"ok":true}' }]);
@@ -231,13 +283,22 @@ describe.each(ADAPTERS)('runtime registration (%s)', (adapter) => {
 
     it('registerResourceTemplate: listed, reads matching URIs with the variables, completes variables; removal undoes it', async () => {
       registry.registerResourceTemplate<{ id: string }>(
-        { uriTemplate: 'notes://{id}', mimeType: 'text/plain', complete: { id: (value: string) => ['n1', 'n2', 'x9'].filter((id) => id.startsWith(value)) } },
+        {
+          uriTemplate: 'notes://{id}',
+          mimeType: 'text/plain',
+          complete: { id: (value: string) => ['n1', 'n2', 'x9'].filter((id) => id.startsWith(value)) },
+        },
         ({ id }) => `note ${id}`,
       );
       try {
-        expect(await capabilitiesOf(url)).toMatchObject({ resources: { subscribe: true, listChanged: true }, completions: {} });
+        expect(await capabilitiesOf(url)).toMatchObject({
+          resources: { subscribe: true, listChanged: true },
+          completions: {},
+        });
         const { resourceTemplates } = await result(url, 'resources/templates/list');
-        expect(resourceTemplates).toEqual([{ uriTemplate: 'notes://{id}', name: 'notes://{id}', mimeType: 'text/plain' }]);
+        expect(resourceTemplates).toEqual([
+          { uriTemplate: 'notes://{id}', name: 'notes://{id}', mimeType: 'text/plain' },
+        ]);
         const read = await result(url, 'resources/read', { uri: 'notes://n2' });
         expect(read.contents).toEqual([{ uri: 'notes://n2', mimeType: 'text/plain', text: 'note n2' }]);
         const completed = await result(url, 'completion/complete', {
@@ -258,10 +319,18 @@ describe.each(ADAPTERS)('runtime registration (%s)', (adapter) => {
       registry.registerTool({ name: 'seed_tool' }, () => 'seed');
       registry.registerPrompt({ name: 'seed_prompt' }, () => 'seed');
       registry.registerResource({ uri: 'seed://r' }, () => 'seed');
-      const stream = await listen(url, 'changes', { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true });
+      const stream = await listen(url, 'changes', {
+        toolsListChanged: true,
+        promptsListChanged: true,
+        resourcesListChanged: true,
+      });
       streams.push(stream);
       const [ack] = await stream.nextFrames(1);
-      expect(ack.params!.notifications).toStrictEqual({ toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true });
+      expect(ack.params!.notifications).toStrictEqual({
+        toolsListChanged: true,
+        promptsListChanged: true,
+        resourcesListChanged: true,
+      });
 
       registry.registerTool({ name: 'more_tool' }, () => 'x');
       registry.registerPrompt({ name: 'more_prompt' }, () => 'x');
@@ -282,9 +351,17 @@ describe.each(ADAPTERS)('runtime registration (%s)', (adapter) => {
 
       await stream.nextFrames(12);
       expect(stream.messages.slice(1).map((m) => m.method!.split('/')[1])).toEqual([
-        'tools', 'prompts', 'resources', 'resources', // registrations (a template is a resources change)
-        'tools', 'prompts', 'resources', 'resources', // removals
-        'tools', 'prompts', 'resources', // the seeds
+        'tools',
+        'prompts',
+        'resources',
+        'resources', // registrations (a template is a resources change)
+        'tools',
+        'prompts',
+        'resources',
+        'resources', // removals
+        'tools',
+        'prompts',
+        'resources', // the seeds
       ]);
       for (const message of stream.messages) expect(message.params!._meta![SUB]).toBe('changes');
     });
@@ -322,13 +399,23 @@ describe.each(ADAPTERS)('runtime registration (%s)', (adapter) => {
       const client = await connectClient(url, { fetch: recorder.fetch });
       try {
         expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['shout']);
-        expect((await client.callTool({ name: 'shout', arguments: { text: 'hi' } })).content).toEqual([{ type: 'text', text: 'HI' }]);
+        expect((await client.callTool({ name: 'shout', arguments: { text: 'hi' } })).content).toEqual([
+          { type: 'text', text: 'HI' },
+        ]);
         expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['hello']);
-        expect((await client.getPrompt({ name: 'hello' })).messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Say hello.' } }]);
+        expect((await client.getPrompt({ name: 'hello' })).messages).toEqual([
+          { role: 'user', content: { type: 'text', text: 'Say hello.' } },
+        ]);
         expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(['memo://1']);
-        expect((await client.readResource({ uri: 'memo://1' })).contents).toEqual([{ uri: 'memo://1', mimeType: 'text/plain', text: 'memo one' }]);
-        expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual(['memo://page/{n}']);
-        expect((await client.readResource({ uri: 'memo://page/3' })).contents).toEqual([{ uri: 'memo://page/3', text: 'page 3' }]);
+        expect((await client.readResource({ uri: 'memo://1' })).contents).toEqual([
+          { uri: 'memo://1', mimeType: 'text/plain', text: 'memo one' },
+        ]);
+        expect(
+          (await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate),
+        ).toEqual(['memo://page/{n}']);
+        expect((await client.readResource({ uri: 'memo://page/3' })).contents).toEqual([
+          { uri: 'memo://page/3', text: 'page 3' },
+        ]);
         expect(await assertAllValid(recorder)).toBeGreaterThanOrEqual(8);
       } finally {
         await client.close();
@@ -363,19 +450,29 @@ describe.each(ADAPTERS)('runtime registration (%s)', (adapter) => {
       const published = bus.published.length;
       try {
         expect(() => registry.registerTool({ name: 'twice' }, () => 'second')).toThrow(/duplicate tool "twice"/);
-        expect(() => registry.registerPrompt({ name: 'twice_prompt' }, () => 'second')).toThrow(/duplicate prompt "twice_prompt"/);
-        expect(() => registry.registerResource({ uri: 'twice://r' }, () => 'second')).toThrow(/duplicate resource "twice:\/\/r"/);
+        expect(() => registry.registerPrompt({ name: 'twice_prompt' }, () => 'second')).toThrow(
+          /duplicate prompt "twice_prompt"/,
+        );
+        expect(() => registry.registerResource({ uri: 'twice://r' }, () => 'second')).toThrow(
+          /duplicate resource "twice:\/\/r"/,
+        );
         expect(() => registry.registerResourceTemplate({ uriTemplate: 'twice://t/{x}' }, () => 'second')).toThrow(
           /duplicate resource template "twice:\/\/t\/\{x\}"/,
         );
         // Names taken by decorated handlers are taken too.
         expect(() => registry.registerTool({ name: 'ping' }, () => 'impostor')).toThrow(/duplicate tool "ping"/);
         expect(() => registry.registerPrompt({ name: 'greet' }, () => 'impostor')).toThrow(/duplicate prompt "greet"/);
-        expect(() => registry.registerResource({ uri: 'config://app' }, () => 'impostor')).toThrow(/duplicate resource "config:\/\/app"/);
+        expect(() => registry.registerResource({ uri: 'config://app' }, () => 'impostor')).toThrow(
+          /duplicate resource "config:\/\/app"/,
+        );
         expect(bus.published.length).toBe(published);
 
-        expect((await result(url, 'tools/call', { name: 'twice', arguments: {} })).content).toEqual([{ type: 'text', text: 'first' }]);
-        expect((await result(url, 'tools/call', { name: 'ping', arguments: {} })).content).toEqual([{ type: 'text', text: 'pong' }]);
+        expect((await result(url, 'tools/call', { name: 'twice', arguments: {} })).content).toEqual([
+          { type: 'text', text: 'first' },
+        ]);
+        expect((await result(url, 'tools/call', { name: 'ping', arguments: {} })).content).toEqual([
+          { type: 'text', text: 'pong' },
+        ]);
         expect((await result(url, 'prompts/get', { name: 'twice_prompt' })).messages[0].content.text).toBe('first');
         expect((await result(url, 'resources/read', { uri: 'twice://r' })).contents[0].text).toBe('first');
         expect((await result(url, 'resources/read', { uri: 'twice://t/1' })).contents[0].text).toBe('first');
@@ -415,40 +512,83 @@ describe.each(ADAPTERS)('runtime registration (%s)', (adapter) => {
     });
 
     it.each([
-      ['a resource whose URI is not absolute', (r: McpRegistry) => r.registerResource({ uri: 'not a uri' }, () => 'x'), McpDefinitionError, /not an absolute URI/],
-      ['a resource with a negative size', (r: McpRegistry) => r.registerResource({ uri: 'size://x', size: -1 }, () => 'x'), McpDefinitionError, /size/],
-      ['a malformed resource template', (r: McpRegistry) => r.registerResourceTemplate({ uriTemplate: 'notes://{id' }, () => 'x'), McpDefinitionError, /notes:\/\/\{id/],
+      [
+        'a resource whose URI is not absolute',
+        (r: McpRegistry) => r.registerResource({ uri: 'not a uri' }, () => 'x'),
+        McpDefinitionError,
+        /not an absolute URI/,
+      ],
+      [
+        'a resource with a negative size',
+        (r: McpRegistry) => r.registerResource({ uri: 'size://x', size: -1 }, () => 'x'),
+        McpDefinitionError,
+        /size/,
+      ],
+      [
+        'a malformed resource template',
+        (r: McpRegistry) => r.registerResourceTemplate({ uriTemplate: 'notes://{id' }, () => 'x'),
+        McpDefinitionError,
+        /notes:\/\/\{id/,
+      ],
       [
         'a template completion for an unknown variable',
-        (r: McpRegistry) => r.registerResourceTemplate({ uriTemplate: 'notes://{id}', complete: { other: () => [] } }, () => 'x'),
+        (r: McpRegistry) =>
+          r.registerResourceTemplate({ uriTemplate: 'notes://{id}', complete: { other: () => [] } }, () => 'x'),
         McpDefinitionError,
         /"other", which is not a variable/,
       ],
-      ['a prompt without a name', (r: McpRegistry) => r.registerPrompt({ name: '' }, () => 'x'), McpDefinitionError, /prompt name must not be empty/],
+      [
+        'a prompt without a name',
+        (r: McpRegistry) => r.registerPrompt({ name: '' }, () => 'x'),
+        McpDefinitionError,
+        /prompt name must not be empty/,
+      ],
       [
         'a prompt with a duplicate argument',
-        (r: McpRegistry) => r.registerPrompt({ name: 'dup_args', arguments: [{ name: 'a' }, { name: 'a' }] }, () => 'x'),
+        (r: McpRegistry) =>
+          r.registerPrompt({ name: 'dup_args', arguments: [{ name: 'a' }, { name: 'a' }] }, () => 'x'),
         McpDefinitionError,
         /declares argument "a" twice/,
       ],
       [
         'a tool whose input schema is not valid JSON Schema',
-        (r: McpRegistry) => r.registerTool({ name: 'bad_schema', input: { type: 'object', properties: { a: { type: 'nope' } } } }, () => 'x'),
+        (r: McpRegistry) =>
+          r.registerTool(
+            { name: 'bad_schema', input: { type: 'object', properties: { a: { type: 'nope' } } } },
+            () => 'x',
+          ),
         McpDefinitionError,
         /bad_schema/,
       ],
       [
         'a tool with a broken x-mcp-header annotation',
-        (r: McpRegistry) => r.registerTool({ name: 'bad_header', input: { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'Bad Name' } } } }, () => 'x'),
+        (r: McpRegistry) =>
+          r.registerTool(
+            {
+              name: 'bad_header',
+              input: { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'Bad Name' } } },
+            },
+            () => 'x',
+          ),
         McpDefinitionError,
         /header token/,
       ],
     ])('%s throws and registers nothing', (_label, register, errorType, message) => {
-      const before = [registry.listTools(), registry.listPrompts(), registry.listResources(), registry.listResourceTemplates()].map((l) => l.length);
+      const before = [
+        registry.listTools(),
+        registry.listPrompts(),
+        registry.listResources(),
+        registry.listResourceTemplates(),
+      ].map((l) => l.length);
       const published = bus.published.length;
       expect(() => register(registry)).toThrow(errorType);
       expect(() => register(registry)).toThrow(message);
-      const after = [registry.listTools(), registry.listPrompts(), registry.listResources(), registry.listResourceTemplates()].map((l) => l.length);
+      const after = [
+        registry.listTools(),
+        registry.listPrompts(),
+        registry.listResources(),
+        registry.listResourceTemplates(),
+      ].map((l) => l.length);
       expect(after).toEqual(before);
       expect(bus.published.length).toBe(published);
     });

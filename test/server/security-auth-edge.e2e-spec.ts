@@ -41,13 +41,31 @@ async function tokenFor(resource: string): Promise<string> {
 }
 
 /** The body and headers of a `tools/call` of `whoami`, with an `Authorization` of one value or several. */
-function whoamiRequest(authorization?: string | string[]): { body: string; headers: Record<string, string | string[]> } {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'whoami', arguments: {}, _meta: requestMeta() } });
-  return { body, headers: { ...mcpHeaders('tools/call', { name: 'whoami' }), ...(authorization === undefined ? {} : { authorization }) } };
+function whoamiRequest(authorization?: string | string[]): {
+  body: string;
+  headers: Record<string, string | string[]>;
+} {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 7,
+    method: 'tools/call',
+    params: { name: 'whoami', arguments: {}, _meta: requestMeta() },
+  });
+  return {
+    body,
+    headers: {
+      ...mcpHeaders('tools/call', { name: 'whoami' }),
+      ...(authorization === undefined ? {} : { authorization }),
+    },
+  };
 }
 
 /** A pre-body refusal of a held upload: its status, JSON-RPC error and challenge, and `Connection: close`. */
-function expectHeldRefusal(answer: HeldAnswer, status: 400 | 401, error?: 'invalid_request' | 'invalid_token'): Record<string, string> {
+function expectHeldRefusal(
+  answer: HeldAnswer,
+  status: 400 | 401,
+  error?: 'invalid_request' | 'invalid_token',
+): Record<string, string> {
   const params = expectRefusal(answer, status, error);
   expect(answer.headers.get('connection')).toBe('close');
   return params;
@@ -55,7 +73,11 @@ function expectHeldRefusal(answer: HeldAnswer, status: 400 | 401, error?: 'inval
 
 /** A valid call goes through: the server still serves. */
 async function expectServes(url: URL, token: string, principal = CLIENT.clientId): Promise<void> {
-  const response = await mcpPost(url, { method: 'tools/call', params: { name: 'whoami', arguments: {} }, headers: bearer(token) });
+  const response = await mcpPost(url, {
+    method: 'tools/call',
+    params: { name: 'whoami', arguments: {} },
+    headers: bearer(token),
+  });
   expect(textOf(expectResult(response, 'tools/call'))).toBe(`principal=${principal}`);
 }
 
@@ -64,7 +86,11 @@ describe.each(ADAPTERS)('the bearer check before the body (%s)', (adapter) => {
   let token: string;
 
   beforeAll(async () => {
-    app = await startAuthApp(adapter, (resource) => ({ resource, authorizationServers: [as.issuer], scopesSupported: ['mcp:read'] }));
+    app = await startAuthApp(adapter, (resource) => ({
+      resource,
+      authorizationServers: [as.issuer],
+      scopesSupported: ['mcp:read'],
+    }));
     token = await tokenFor(app.resource);
   });
   afterAll(async () => {
@@ -82,7 +108,11 @@ describe.each(ADAPTERS)('the bearer check before the body (%s)', (adapter) => {
     for (const [authorization, error] of cases) {
       const upload = holdUpload(app.mcpUrl, whoamiRequest(authorization).headers, DECLARED);
       try {
-        const answer = await within(upload.answer, ANSWER_WITHIN_MS, `a POST (${authorization ?? 'no token'}) whose body was withheld`);
+        const answer = await within(
+          upload.answer,
+          ANSWER_WITHIN_MS,
+          `a POST (${authorization ?? 'no token'}) whose body was withheld`,
+        );
         const params = expectHeldRefusal(answer, 401, error);
         expect(params.resource_metadata).toMatch(/\/\.well-known\/oauth-protected-resource\/mcp$/);
       } finally {
@@ -101,7 +131,15 @@ describe.each(ADAPTERS)('the bearer check before the body (%s)', (adapter) => {
     ]) {
       const upload = holdUpload(new URL(`${app.mcpUrl}${path}`), whoamiRequest(authorization).headers, DECLARED);
       try {
-        expectHeldRefusal(await within(upload.answer, ANSWER_WITHIN_MS, `a POST to ${path || '/mcp'} with "${authorization.slice(0, 12)}…"`), 400, 'invalid_request');
+        expectHeldRefusal(
+          await within(
+            upload.answer,
+            ANSWER_WITHIN_MS,
+            `a POST to ${path || '/mcp'} with "${authorization.slice(0, 12)}…"`,
+          ),
+          400,
+          'invalid_request',
+        );
       } finally {
         upload.destroy();
       }
@@ -115,7 +153,10 @@ describe.each(ADAPTERS)('the bearer check before the body (%s)', (adapter) => {
     const upload = holdUpload(app.mcpUrl, headers, Buffer.byteLength(padded));
     try {
       await upload.send(padded);
-      expectHeldRefusal(await within(upload.answer, ANSWER_WITHIN_MS, 'a POST without a token and a 256 KiB body'), 401);
+      expectHeldRefusal(
+        await within(upload.answer, ANSWER_WITHIN_MS, 'a POST without a token and a 256 KiB body'),
+        401,
+      );
     } finally {
       upload.destroy();
     }
@@ -135,7 +176,11 @@ describe.each(ADAPTERS)('the bearer check before the body (%s)', (adapter) => {
       const upload = holdUpload(app.mcpUrl, headers, Buffer.byteLength(body));
       try {
         await upload.send(body);
-        const params = expectHeldRefusal(await within(upload.answer, ANSWER_WITHIN_MS, 'a POST with two Authorization headers'), 400, 'invalid_request');
+        const params = expectHeldRefusal(
+          await within(upload.answer, ANSWER_WITHIN_MS, 'a POST with two Authorization headers'),
+          400,
+          'invalid_request',
+        );
         expect(params.error_description).toBe('Only one Authorization header may be sent');
       } finally {
         upload.destroy();
@@ -163,7 +208,13 @@ describe.each(ADAPTERS)('the bearer check before the body (%s)', (adapter) => {
       outgoing.on('response', (incoming) => {
         let body = '';
         incoming.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, challenge: incoming.headers['www-authenticate'] as string | undefined, body }));
+        incoming.on('end', () =>
+          resolve({
+            status: incoming.statusCode ?? 0,
+            challenge: incoming.headers['www-authenticate'] as string | undefined,
+            body,
+          }),
+        );
       });
       outgoing.on('error', reject);
       outgoing.end();
@@ -214,7 +265,11 @@ interface MeasuredServer {
 
 async function forkAuthServer(adapter: (typeof ADAPTERS)[number]): Promise<MeasuredServer> {
   const port = await freePort();
-  const server: ForkedServer = await forkFixtureServer('test/fixtures/auth-http-main.fixture.ts', [adapter, String(port), as.issuer]);
+  const server: ForkedServer = await forkFixtureServer('test/fixtures/auth-http-main.fixture.ts', [
+    adapter,
+    String(port),
+    as.issuer,
+  ]);
   return {
     url: server.url,
     resource: server.url.href,
@@ -248,16 +303,26 @@ describe.each(ADAPTERS)('memory of a real server process under unauthenticated u
     const before = await server.memory();
 
     const forged = await as.mintBadToken('tampered', { resource: server.resource, scope: 'mcp:read' });
-    const uploads = Array.from({ length: 32 }, (_, index) => holdUpload(server.url, whoamiRequest(index % 2 === 0 ? undefined : `Bearer ${forged}`).headers, DECLARED));
+    const uploads = Array.from({ length: 32 }, (_, index) =>
+      holdUpload(server.url, whoamiRequest(index % 2 === 0 ? undefined : `Bearer ${forged}`).headers, DECLARED),
+    );
     try {
       // An attacker keeps sending: what the server does with the bytes decides its memory.
-      await within(Promise.all(uploads.map((upload) => upload.send(DECLARED - 1))), 60_000, 'the uploads being written');
+      await within(
+        Promise.all(uploads.map((upload) => upload.send(DECLARED - 1))),
+        60_000,
+        'the uploads being written',
+      );
       const after = await server.memory();
       const grown = { rss: (after.rss - before.rss) / MiB, retained: (after.retained - before.retained) / MiB };
       expect(grown.retained, `retained ${grown.retained.toFixed(1)} MiB more`).toBeLessThan(16);
       expect(grown.rss, `RSS ${grown.rss.toFixed(1)} MiB more`).toBeLessThan(48);
 
-      const answers = await within(Promise.all(uploads.map((upload) => upload.answer)), ANSWER_WITHIN_MS, 'the 32 held uploads');
+      const answers = await within(
+        Promise.all(uploads.map((upload) => upload.answer)),
+        ANSWER_WITHIN_MS,
+        'the 32 held uploads',
+      );
       answers.forEach((answer, index) => expectHeldRefusal(answer, 401, index % 2 === 0 ? undefined : 'invalid_token'));
     } finally {
       for (const upload of uploads) upload.destroy();

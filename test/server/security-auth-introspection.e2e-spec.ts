@@ -42,7 +42,11 @@ async function opaqueToken(resource: string | undefined): Promise<string> {
 }
 
 /** An app whose tokens are introspected at `proxy`, with more introspection options. */
-function startIntrospectedApp(adapter: (typeof ADAPTERS)[number], proxy: IntrospectionProxy, options: Partial<McpIntrospectionOptions> = {}) {
+function startIntrospectedApp(
+  adapter: (typeof ADAPTERS)[number],
+  proxy: IntrospectionProxy,
+  options: Partial<McpIntrospectionOptions> = {},
+) {
   return startAuthApp(adapter, (resource) => ({
     resource,
     authorizationServers: [as.issuer],
@@ -52,7 +56,9 @@ function startIntrospectedApp(adapter: (typeof ADAPTERS)[number], proxy: Introsp
 
 async function expectServed(app: AuthApp): Promise<void> {
   const token = await opaqueToken(app.resource);
-  expect(textOf(expectResult(await callTool(app, 'whoami', bearer(token)), 'tools/call'))).toBe(`principal=${CLIENT.clientId}`);
+  expect(textOf(expectResult(await callTool(app, 'whoami', bearer(token)), 'tools/call'))).toBe(
+    `principal=${CLIENT.clientId}`,
+  );
 }
 
 describe.each(ADAPTERS)('introspection at the HTTP edge (%s)', (adapter) => {
@@ -82,9 +88,13 @@ describe.each(ADAPTERS)('introspection at the HTTP edge (%s)', (adapter) => {
     const lenient = await startIntrospectedApp(adapter, proxy, { requireAudience: false });
     try {
       const unbound = await opaqueToken(undefined);
-      expect(textOf(expectResult(await callTool(lenient, 'whoami', bearer(unbound)), 'tools/call'))).toBe(`principal=${CLIENT.clientId}`);
+      expect(textOf(expectResult(await callTool(lenient, 'whoami', bearer(unbound)), 'tools/call'))).toBe(
+        `principal=${CLIENT.clientId}`,
+      );
       const other = await opaqueToken(`${lenient.origin}/other`);
-      expect(expectRefusal(await callTool(lenient, 'whoami', bearer(other)), 401, 'invalid_token').error_description).toBe(McpTokenMessages.wrongAudience);
+      expect(
+        expectRefusal(await callTool(lenient, 'whoami', bearer(other)), 401, 'invalid_token').error_description,
+      ).toBe(McpTokenMessages.wrongAudience);
       await expectServed(lenient);
     } finally {
       await lenient.close();
@@ -106,7 +116,9 @@ describe.each(ADAPTERS)('introspection at the HTTP edge (%s)', (adapter) => {
   it('a junk token is introspected once, however often it is sent (inactive answers are cached)', async () => {
     const junk = `junk-${adapter}-never-issued`;
     for (let attempt = 0; attempt < 5; attempt++) {
-      expect(expectRefusal(await callTool(app, 'whoami', bearer(junk)), 401, 'invalid_token').error_description).toBe(McpTokenMessages.inactive);
+      expect(expectRefusal(await callTool(app, 'whoami', bearer(junk)), 401, 'invalid_token').error_description).toBe(
+        McpTokenMessages.inactive,
+      );
     }
     expect(proxy.asked(junk)).toBe(1);
     await expectServed(app);
@@ -115,7 +127,11 @@ describe.each(ADAPTERS)('introspection at the HTTP edge (%s)', (adapter) => {
   it('more introspections than `maxInFlight` at once → 503 with Retry-After and -32603; the ones in flight then complete', async () => {
     const narrow = await startIntrospectedApp(adapter, proxy, { maxInFlight: 2 });
     try {
-      const [first, second, third] = await Promise.all([opaqueToken(narrow.resource), opaqueToken(narrow.resource), opaqueToken(narrow.resource)]);
+      const [first, second, third] = await Promise.all([
+        opaqueToken(narrow.resource),
+        opaqueToken(narrow.resource),
+        opaqueToken(narrow.resource),
+      ]);
       proxy.hold = true;
       const running = [callTool(narrow, 'whoami', bearer(first)), callTool(narrow, 'whoami', bearer(second))];
       await until(() => proxy.held === 2, 10_000, 'two introspections held at the endpoint');
@@ -130,7 +146,9 @@ describe.each(ADAPTERS)('introspection at the HTTP edge (%s)', (adapter) => {
         expect(textOf(expectResult(response, 'tools/call'))).toBe(`principal=${CLIENT.clientId}`);
       }
       // The refused one was never judged: it is served once there is room.
-      expect(textOf(expectResult(await callTool(narrow, 'whoami', bearer(third)), 'tools/call'))).toBe(`principal=${CLIENT.clientId}`);
+      expect(textOf(expectResult(await callTool(narrow, 'whoami', bearer(third)), 'tools/call'))).toBe(
+        `principal=${CLIENT.clientId}`,
+      );
     } finally {
       proxy.hold = false;
       proxy.release();
@@ -163,9 +181,17 @@ async function refusal(verifier: IntrospectionTokenVerifier, token: string): Pro
 describe('IntrospectionTokenVerifier: what a failure is charged to', () => {
   const RESOURCE = 'http://127.0.0.1:3001/mcp';
   let proxy: IntrospectionProxy;
-  const verifierOf = (logger: OutageLog, introspection: Partial<McpIntrospectionOptions> = {}, authorizationServers = [as.issuer]) =>
+  const verifierOf = (
+    logger: OutageLog,
+    introspection: Partial<McpIntrospectionOptions> = {},
+    authorizationServers = [as.issuer],
+  ) =>
     new IntrospectionTokenVerifier(
-      { resource: RESOURCE, authorizationServers, introspection: { endpoint: proxy.endpoint, ...as.introspectionClient, ...introspection } },
+      {
+        resource: RESOURCE,
+        authorizationServers,
+        introspection: { endpoint: proxy.endpoint, ...as.introspectionClient, ...introspection },
+      },
       { logger, retryAfterFailureMs: 60_000 },
     );
 
@@ -181,16 +207,19 @@ describe('IntrospectionTokenVerifier: what a failure is charged to', () => {
     const verifier = verifierOf(logger);
     const failing = Array.from({ length: 5 }, (_, index) => `failing-${index}`);
     for (const token of failing) proxy.statusFor.set(token, 500);
-    for (const token of failing.slice(0, 4)) expect(await refusal(verifier, token)).toBe(McpTokenMessages.introspectionUnavailable);
+    for (const token of failing.slice(0, 4))
+      expect(await refusal(verifier, token)).toBe(McpTokenMessages.introspectionUnavailable);
     expect(logger.warnings).toEqual([]);
     expect(await refusal(verifier, failing[4])).toBe(McpTokenMessages.introspectionUnavailable);
-    expect(logger.warnings).toEqual([expect.stringContaining('5 tokens in a row could not be checked (last: status 500)')]);
+    expect(logger.warnings).toEqual([
+      expect.stringContaining('5 tokens in a row could not be checked (last: status 500)'),
+    ]);
     const asked = proxy.total;
     expect(await refusal(verifier, await opaqueToken(RESOURCE))).toBe(McpTokenMessages.introspectionUnavailable);
     expect(proxy.total).toBe(asked);
   });
 
-  it('a good answer between failures means they were the tokens\' own: no outage', async () => {
+  it("a good answer between failures means they were the tokens' own: no outage", async () => {
     const logger = new OutageLog();
     const verifier = verifierOf(logger);
     for (let round = 0; round < 3; round++) {
@@ -204,11 +233,14 @@ describe('IntrospectionTokenVerifier: what a failure is charged to', () => {
     expect(logger.warnings).toEqual([]);
   });
 
-  it('an answer without `iss` is the one trusted server\'s; with several trusted, it names nobody', async () => {
+  it("an answer without `iss` is the one trusted server's; with several trusted, it names nobody", async () => {
     proxy.stripIssuer = true;
     try {
       const token = await opaqueToken(RESOURCE);
-      expect(await verifierOf(new OutageLog()).verify(token)).toMatchObject({ subject: CLIENT.clientId, issuer: as.issuer });
+      expect(await verifierOf(new OutageLog()).verify(token)).toMatchObject({
+        subject: CLIENT.clientId,
+        issuer: as.issuer,
+      });
       const several = await verifierOf(new OutageLog(), {}, [as.issuer, 'https://other.example.com']).verify(token);
       expect(several.issuer).toBeUndefined();
     } finally {
@@ -224,7 +256,12 @@ describe('IntrospectionTokenVerifier: what a failure is charged to', () => {
       [{ inactiveCacheTtlMs: -1 }, /inactiveCacheTtlMs/],
       [{ requireAudience: 'no' }, /requireAudience/],
     ] as const) {
-      expect(() => validateAuthOptions({ ...base, introspection: { endpoint: proxy.endpoint, ...as.introspectionClient, ...introspection } })).toThrow(message);
+      expect(() =>
+        validateAuthOptions({
+          ...base,
+          introspection: { endpoint: proxy.endpoint, ...as.introspectionClient, ...introspection },
+        }),
+      ).toThrow(message);
     }
   });
 });
@@ -234,7 +271,11 @@ describe.each(ADAPTERS)('an introspected token without `iss` when several issuer
     const proxy = await startIntrospectionProxy(as.endpoints.introspection);
     proxy.stripIssuer = true;
     const introspection = { endpoint: proxy.endpoint, ...as.introspectionClient };
-    const strict = await startAuthApp(adapter, (resource) => ({ resource, authorizationServers: [as.issuer, 'https://other.example.com'], introspection }));
+    const strict = await startAuthApp(adapter, (resource) => ({
+      resource,
+      authorizationServers: [as.issuer, 'https://other.example.com'],
+      introspection,
+    }));
     const mapped = await startAuthApp(adapter, (resource) => ({
       resource,
       authorizationServers: [as.issuer, 'https://other.example.com'],
@@ -242,9 +283,17 @@ describe.each(ADAPTERS)('an introspected token without `iss` when several issuer
       principal: (token) => `opaque:${token.subject}`,
     }));
     try {
-      const params = expectRefusal(await callTool(strict, 'whoami', bearer(await opaqueToken(strict.resource))), 401, 'invalid_token');
+      const params = expectRefusal(
+        await callTool(strict, 'whoami', bearer(await opaqueToken(strict.resource))),
+        401,
+        'invalid_token',
+      );
       expect(params.error_description).toBe(McpTokenMessages.noIssuer);
-      expect(textOf(expectResult(await callTool(mapped, 'whoami', bearer(await opaqueToken(mapped.resource))), 'tools/call'))).toBe(`principal=opaque:${CLIENT.clientId}`);
+      expect(
+        textOf(
+          expectResult(await callTool(mapped, 'whoami', bearer(await opaqueToken(mapped.resource))), 'tools/call'),
+        ),
+      ).toBe(`principal=opaque:${CLIENT.clientId}`);
     } finally {
       await Promise.all([strict.close(), mapped.close()]);
       await proxy.close();

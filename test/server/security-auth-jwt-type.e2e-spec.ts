@@ -25,14 +25,20 @@ afterAll(async () => {
 });
 
 const expectWhoami = async (app: AuthApp, token: string, principal: string) =>
-  expect(textOf(expectResult(await callTool(app, 'whoami', bearer(token)), 'tools/call'))).toBe(`principal=${principal}`);
+  expect(textOf(expectResult(await callTool(app, 'whoami', bearer(token)), 'tools/call'))).toBe(
+    `principal=${principal}`,
+  );
 
 describe.each(ADAPTERS)('auth.jwt.requiredType (%s)', (adapter) => {
   let typed: AuthApp;
   let untyped: AuthApp;
 
   beforeAll(async () => {
-    typed = await startAuthApp(adapter, (resource) => ({ resource, authorizationServers: [as.issuer], jwt: { requiredType: 'at+jwt' } }));
+    typed = await startAuthApp(adapter, (resource) => ({
+      resource,
+      authorizationServers: [as.issuer],
+      jwt: { requiredType: 'at+jwt' },
+    }));
     untyped = await startAuthApp(adapter, (resource) => ({ resource, authorizationServers: [as.issuer] }));
   });
   afterAll(async () => {
@@ -40,7 +46,11 @@ describe.each(ADAPTERS)('auth.jwt.requiredType (%s)', (adapter) => {
   });
 
   it("accepts the authorization server's own access tokens, and at+jwt in any case, with or without application/", async () => {
-    const { access_token } = await as.clientCredentialsToken({ resource: typed.resource, scope: 'mcp:read', ...CLIENT });
+    const { access_token } = await as.clientCredentialsToken({
+      resource: typed.resource,
+      scope: 'mcp:read',
+      ...CLIENT,
+    });
     expect(JSON.parse(Buffer.from(access_token.split('.')[0], 'base64url').toString()).typ).toBe('at+jwt');
     await expectWhoami(typed, access_token, CLIENT.clientId);
     for (const type of ['application/at+jwt', 'AT+JWT', 'Application/At+Jwt']) {
@@ -69,8 +79,12 @@ describe('auth.jwt.requiredType at startup', () => {
   it('must be a media type', () => {
     const base = { resource: 'http://127.0.0.1:1/mcp', authorizationServers: ['http://127.0.0.1:2'] };
     for (const requiredType of ['', 'at jwt', 42, 'a/b/c']) {
-      expect(() => validateAuthOptions({ ...base, jwt: { requiredType } })).toThrow(/"auth\.jwt\.requiredType" must be a JWT type/);
+      expect(() => validateAuthOptions({ ...base, jwt: { requiredType } })).toThrow(
+        /"auth\.jwt\.requiredType" must be a JWT type/,
+      );
     }
-    expect(validateAuthOptions({ ...base, jwt: { requiredType: 'application/at+jwt' } }).jwt?.requiredType).toBe('application/at+jwt');
+    expect(validateAuthOptions({ ...base, jwt: { requiredType: 'application/at+jwt' } }).jwt?.requiredType).toBe(
+      'application/at+jwt',
+    );
   });
 });

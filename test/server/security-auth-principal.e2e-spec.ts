@@ -22,7 +22,12 @@ import { expectResult, textOf } from '../support/wire-response.util.js';
 /** The same client id — so the same subject, `alice` — at both authorization servers. */
 const ALICE_ONE = { clientId: 'alice', clientSecret: 'alice-one-secret-0123456789' };
 const ALICE_TWO = { clientId: 'alice', clientSecret: 'alice-two-secret-0123456789' };
-const TASKS_META = requestMeta({ 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: { form: {} } } });
+const TASKS_META = requestMeta({
+  'io.modelcontextprotocol/clientCapabilities': {
+    extensions: { 'io.modelcontextprotocol/tasks': {} },
+    elicitation: { form: {} },
+  },
+});
 
 let one: TestAuthorizationServer;
 let two: TestAuthorizationServer;
@@ -51,8 +56,10 @@ describe.each(ADAPTERS)('two trusted issuers, one subject each: issuer + subject
 
   beforeAll(async () => {
     app = await startAuthApp(adapter, (resource) => ({ resource, authorizationServers: [one.issuer, two.issuer] }));
-    aliceOne = (await one.clientCredentialsToken({ resource: app.resource, scope: 'mcp:read', ...ALICE_ONE })).access_token;
-    aliceTwo = (await two.clientCredentialsToken({ resource: app.resource, scope: 'mcp:read', ...ALICE_TWO })).access_token;
+    aliceOne = (await one.clientCredentialsToken({ resource: app.resource, scope: 'mcp:read', ...ALICE_ONE }))
+      .access_token;
+    aliceTwo = (await two.clientCredentialsToken({ resource: app.resource, scope: 'mcp:read', ...ALICE_TWO }))
+      .access_token;
   });
   afterEach(async () => {
     for (const stream of streams.splice(0)) {
@@ -65,11 +72,15 @@ describe.each(ADAPTERS)('two trusted issuers, one subject each: issuer + subject
   });
 
   it('each alice is her issuer and her subject', async () => {
-    expect(textOf(expectResult(await callTool(app, 'whoami', bearer(aliceOne)), 'tools/call'))).toBe(`principal=${one.issuer}#alice`);
-    expect(textOf(expectResult(await callTool(app, 'whoami', bearer(aliceTwo)), 'tools/call'))).toBe(`principal=${two.issuer}#alice`);
+    expect(textOf(expectResult(await callTool(app, 'whoami', bearer(aliceOne)), 'tools/call'))).toBe(
+      `principal=${one.issuer}#alice`,
+    );
+    expect(textOf(expectResult(await callTool(app, 'whoami', bearer(aliceTwo)), 'tools/call'))).toBe(
+      `principal=${two.issuer}#alice`,
+    );
   });
 
-  it("the other alice neither reads nor cancels a task: tasks/get and tasks/cancel answer as for an unknown task", async () => {
+  it('the other alice neither reads nor cancels a task: tasks/get and tasks/cancel answer as for an unknown task', async () => {
     const created = await post(app, aliceOne, 'tools/call', { name: 'slowJob', arguments: {} });
     expect(created.status, created.text).toBe(200);
     const { result } = created.json as { result: { resultType: string; task?: { taskId: string }; taskId?: string } };
@@ -99,7 +110,8 @@ describe.each(ADAPTERS)('two trusted issuers, one subject each: issuer + subject
   it('a 2025-11-25 session of one alice is 404 to the other, as an unknown session, and still serves its own', async () => {
     const { sessionId, response } = await rawInitialize(app.mcpUrl, { headers: bearer(aliceOne) });
     expect(response.status, response.text).toBe(200);
-    const ping = (token: string, id: string) => legacyPost(app.mcpUrl, { jsonrpc: '2.0', id: 'ping', method: 'ping' }, { sessionId: id, headers: bearer(token) });
+    const ping = (token: string, id: string) =>
+      legacyPost(app.mcpUrl, { jsonrpc: '2.0', id: 'ping', method: 'ping' }, { sessionId: id, headers: bearer(token) });
     const foreign = await ping(aliceTwo, sessionId);
     const unknown = await ping(aliceTwo, 'no-such-session');
     expect(foreign.status).toBe(404);
@@ -109,15 +121,25 @@ describe.each(ADAPTERS)('two trusted issuers, one subject each: issuer + subject
     expect(own.messages[0]?.result).toEqual({});
   });
 
-  it("a requestState of one alice is refused for the other (-32602), and completes for its own", async () => {
+  it('a requestState of one alice is refused for the other (-32602), and completes for its own', async () => {
     const meta = requestMeta({ 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } });
     const first = await post(app, aliceOne, 'tools/call', { name: 'transfer', arguments: { amount: 9 } }, meta);
     const { requestState } = expectResult<{ requestState: string }>(first, 'tools/call');
     const answers = { approve: { action: 'accept', content: { approve: true } } };
-    const retry = (token: string) => post(app, token, 'tools/call', { name: 'transfer', arguments: { amount: 9 }, requestState, inputResponses: answers }, meta);
+    const retry = (token: string) =>
+      post(
+        app,
+        token,
+        'tools/call',
+        { name: 'transfer', arguments: { amount: 9 }, requestState, inputResponses: answers },
+        meta,
+      );
     const foreign = await retry(aliceTwo);
     expect(foreign.status).toBe(200);
-    expect((foreign.json as any).error).toMatchObject({ code: -32602, message: 'Invalid requestState: it belongs to another caller' });
+    expect((foreign.json as any).error).toMatchObject({
+      code: -32602,
+      message: 'Invalid requestState: it belongs to another caller',
+    });
     expect(app.probe.transfers).not.toContain(9);
     expect(textOf(expectResult(await retry(aliceOne), 'tools/call'))).toBe(`transferred 9 for ${one.issuer}#alice`);
   });
@@ -141,7 +163,8 @@ describe.each(ADAPTERS)('two trusted issuers, one subject each: issuer + subject
     const notifiedTwo = await callTool(app, 'notifyMe', bearer(aliceTwo));
     // Each hears exactly one update, her own: the second publish reached both streams before this list-changed barrier.
     await app.app.get(McpPublisher).toolsListChanged();
-    for (const stream of [heardByOne, heardByTwo]) await stream.waitFor((message) => message.method === 'notifications/tools/list_changed', 'the barrier');
+    for (const stream of [heardByOne, heardByTwo])
+      await stream.waitFor((message) => message.method === 'notifications/tools/list_changed', 'the barrier');
     expect(heardByOne.messages.slice(1).filter((message) => message.params?.uri === INBOX_URI)).toHaveLength(1);
     expect(heardByTwo.messages.slice(1).filter((message) => message.params?.uri === INBOX_URI)).toHaveLength(1);
     expect(textOf(expectResult(notifiedOne, 'tools/call'))).toBe(`notified ${one.issuer}#alice`);
@@ -155,10 +178,18 @@ describe.each(ADAPTERS)('two trusted issuers, one subject each: issuer + subject
       principal: (token) => (token.issuer === one.issuer ? `tenant-one/${token.subject}` : undefined),
     }));
     try {
-      const tokenOne = (await one.clientCredentialsToken({ resource: mapped.resource, scope: 'mcp:read', ...ALICE_ONE })).access_token;
-      const tokenTwo = (await two.clientCredentialsToken({ resource: mapped.resource, scope: 'mcp:read', ...ALICE_TWO })).access_token;
-      expect(textOf(expectResult(await callTool(mapped, 'whoami', bearer(tokenOne)), 'tools/call'))).toBe('principal=tenant-one/alice');
-      expect(textOf(expectResult(await callTool(mapped, 'whoami', bearer(tokenTwo)), 'tools/call'))).toBe(`principal=${two.issuer}#alice`);
+      const tokenOne = (
+        await one.clientCredentialsToken({ resource: mapped.resource, scope: 'mcp:read', ...ALICE_ONE })
+      ).access_token;
+      const tokenTwo = (
+        await two.clientCredentialsToken({ resource: mapped.resource, scope: 'mcp:read', ...ALICE_TWO })
+      ).access_token;
+      expect(textOf(expectResult(await callTool(mapped, 'whoami', bearer(tokenOne)), 'tools/call'))).toBe(
+        'principal=tenant-one/alice',
+      );
+      expect(textOf(expectResult(await callTool(mapped, 'whoami', bearer(tokenTwo)), 'tools/call'))).toBe(
+        `principal=${two.issuer}#alice`,
+      );
     } finally {
       await mapped.close();
     }
@@ -168,7 +199,14 @@ describe.each(ADAPTERS)('two trusted issuers, one subject each: issuer + subject
 describe('the testing kit derives the same principal', () => {
   it('caller.issuer qualifies the subject when several issuers are trusted, and is required then', async () => {
     const moduleRef = await Test.createTestingModule({
-      imports: [AuthHttpModule.serve({ auth: { resource: 'http://127.0.0.1:1/mcp', authorizationServers: ['http://127.0.0.1:2', 'http://127.0.0.1:3'] } })],
+      imports: [
+        AuthHttpModule.serve({
+          auth: {
+            resource: 'http://127.0.0.1:1/mcp',
+            authorizationServers: ['http://127.0.0.1:2', 'http://127.0.0.1:3'],
+          },
+        }),
+      ],
     }).compile();
     const client = await McpTestingClient.create(moduleRef);
     try {

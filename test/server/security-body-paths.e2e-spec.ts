@@ -10,7 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BodyCaptureInstaller } from '../../libs/mcp/src/transport/http/body-capture.installer.js';
-import { BodyPathsModule, RoutedBodyPathsModule, SMALL_ENDPOINT_LIMIT, TenantBodyPathsModule, TwoEndpointsModule } from '../fixtures/body-paths.fixture.js';
+import {
+  BodyPathsModule,
+  RoutedBodyPathsModule,
+  SMALL_ENDPOINT_LIMIT,
+  TenantBodyPathsModule,
+  TwoEndpointsModule,
+} from '../fixtures/body-paths.fixture.js';
 import { ADAPTERS, type AdapterName } from '../support/app.factory.js';
 import { mcpHeaders, mcpPost, requestMeta } from '../support/raw-request.util.js';
 import { expectError, expectResult } from '../support/wire-response.util.js';
@@ -52,7 +58,10 @@ async function start(adapter: AdapterName, module: Module, options: StartOptions
   const app =
     adapter === 'fastify'
       ? moduleRef.createNestApplication(new FastifyAdapter(options.fastify), appOptions)
-      : moduleRef.createNestApplication(options.express ? new ExpressAdapter(options.express) : new ExpressAdapter(), appOptions);
+      : moduleRef.createNestApplication(
+          options.express ? new ExpressAdapter(options.express) : new ExpressAdapter(),
+          appOptions,
+        );
   options.configure?.(app);
   await app.listen(0, '127.0.0.1');
   const base = (await app.getUrl()).replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1');
@@ -66,7 +75,12 @@ const MiB = 1024 * 1024;
 
 /** A tools/list whose params carry a 3,000-deep array: valid JSON-RPC apart from its nesting. */
 function deepBody(depth = DEPTH): string {
-  const envelope = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: requestMeta(), deep: 0 } });
+  const envelope = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/list',
+    params: { _meta: requestMeta(), deep: 0 },
+  });
   return envelope.replace('"deep":0', `"deep":${'['.repeat(depth)}0${']'.repeat(depth)}`);
 }
 
@@ -84,7 +98,12 @@ function formInitialize(): string {
 }
 
 async function expectDepthChecked(url: URL, depth = DEPTH): Promise<void> {
-  const error = expectError(await mcpPost(url, { method: 'tools/list', rawBody: deepBody(depth) }), 400, -32600, 'absent');
+  const error = expectError(
+    await mcpPost(url, { method: 'tools/list', rawBody: deepBody(depth) }),
+    400,
+    -32600,
+    'absent',
+  );
   expect(error.message).toBe(DEPTH_MESSAGE);
 }
 
@@ -92,7 +111,11 @@ async function expectFormRefused(url: URL): Promise<void> {
   const response = await mcpPost(url, {
     method: 'initialize',
     rawBody: formInitialize(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'mcp-protocol-version': undefined, 'mcp-method': undefined },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'mcp-protocol-version': undefined,
+      'mcp-method': undefined,
+    },
   });
   expectError(response, 415, -32600, 'absent');
   expect(response.headers.get('mcp-session-id')).toBeNull();
@@ -160,7 +183,9 @@ const PATH_CASES: PathCase[] = [
   {
     label: 'global prefix that excludes the endpoint',
     module: BodyPathsModule,
-    options: { configure: (app) => app.setGlobalPrefix('api', { exclude: [{ path: 'mcp', method: RequestMethod.ALL }] }) },
+    options: {
+      configure: (app) => app.setGlobalPrefix('api', { exclude: [{ path: 'mcp', method: RequestMethod.ALL }] }),
+    },
     canonical: '/mcp',
     spellings: [
       ['/mcp', BOTH],
@@ -292,18 +317,32 @@ describe.each(ADAPTERS)('two endpoints in one application (%s)', (adapter) => {
   it('each spelling gets the limits of the endpoint it routes to (and the capture finds both routes at startup)', async () => {
     const logger = new RecordingLogger();
     const server = await start(adapter, TwoEndpointsModule, { logger });
-    const padded = (size: number) => JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: requestMeta(), pad: 'p'.repeat(size) } });
+    const padded = (size: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/list',
+        params: { _meta: requestMeta(), pad: 'p'.repeat(size) },
+      });
     try {
       expect(logger.lines.filter((line) => line.startsWith('error'))).toEqual([]);
       const spellings = adapter === 'express' ? ['/small/mcp', '/SMALL/MCP/'] : ['/small/mcp'];
       for (const path of spellings) {
-        expectError(await mcpPost(server.url(path), { method: 'tools/list', rawBody: padded(2 * SMALL_ENDPOINT_LIMIT) }), 413, -32600, 'either');
+        expectError(
+          await mcpPost(server.url(path), { method: 'tools/list', rawBody: padded(2 * SMALL_ENDPOINT_LIMIT) }),
+          413,
+          -32600,
+          'either',
+        );
         // Shallower than elsewhere (100 levels), to fit in this endpoint's 1 KiB.
         await expectDepthChecked(server.url(path), 100);
         expectResult(await mcpPost(server.url(path), { method: 'tools/list' }), 'tools/list');
       }
       for (const path of adapter === 'express' ? ['/large/mcp', '/LARGE/MCP/'] : ['/large/mcp']) {
-        expectResult(await mcpPost(server.url(path), { method: 'tools/list', rawBody: padded(2 * SMALL_ENDPOINT_LIMIT) }), 'tools/list');
+        expectResult(
+          await mcpPost(server.url(path), { method: 'tools/list', rawBody: padded(2 * SMALL_ENDPOINT_LIMIT) }),
+          'tools/list',
+        );
         await expectDepthChecked(server.url(path));
       }
     } finally {
@@ -324,7 +363,10 @@ describe.each(ADAPTERS)('a request that reaches the endpoint without a captured 
     try {
       for (let attempt = 0; attempt < 3; attempt++) {
         const refused = expectError(
-          await mcpPost(server.url('/mcp'), { method: 'tools/call', params: { name: 'echo', arguments: { text: 'parsed by the framework' } } }),
+          await mcpPost(server.url('/mcp'), {
+            method: 'tools/call',
+            params: { name: 'echo', arguments: { text: 'parsed by the framework' } },
+          }),
           500,
           -32603,
           'absent',
@@ -351,9 +393,22 @@ describe.each(ADAPTERS)('a request that reaches the endpoint without a captured 
           }),
       });
       try {
-        const refused = expectError(await mcpPost(server.url('/alias'), { method: 'tools/list', rawBody: deepBody() }), 500, -32603, 'absent');
+        const refused = expectError(
+          await mcpPost(server.url('/alias'), { method: 'tools/list', rawBody: deepBody() }),
+          500,
+          -32603,
+          'absent',
+        );
         expect(refused.message).toMatch(NOT_CAPTURED);
-        expect((await mcpPost(server.url('/alias'), { method: 'initialize', rawBody: formInitialize(), headers: { 'content-type': 'application/x-www-form-urlencoded' } })).headers.get('mcp-session-id')).toBeNull();
+        expect(
+          (
+            await mcpPost(server.url('/alias'), {
+              method: 'initialize',
+              rawBody: formInitialize(),
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            })
+          ).headers.get('mcp-session-id'),
+        ).toBeNull();
         await expectServing(server.url('/mcp'));
       } finally {
         await server.close();
@@ -375,10 +430,21 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  * Runs `test/fixtures/upload-client-main.fixture.ts` in its own process (a client sharing the server's event loop
  * never races the server's close) and returns what each try ended with.
  */
-async function uploadsFromAnotherProcess(url: URL, mode: 'fetch-length' | 'fetch-chunked' | 'client'): Promise<string[]> {
+async function uploadsFromAnotherProcess(
+  url: URL,
+  mode: 'fetch-length' | 'fetch-chunked' | 'client',
+): Promise<string[]> {
   const { stdout } = await execFileAsync(
     process.execPath,
-    ['--import', join(ROOT, 'test/support/ts-child.loader.mjs'), join(ROOT, 'test/fixtures/upload-client-main.fixture.ts'), url.href, String(TRIES), mode, String(UPLOAD_BYTES)],
+    [
+      '--import',
+      join(ROOT, 'test/support/ts-child.loader.mjs'),
+      join(ROOT, 'test/fixtures/upload-client-main.fixture.ts'),
+      url.href,
+      String(TRIES),
+      mode,
+      String(UPLOAD_BYTES),
+    ],
     { cwd: ROOT, timeout: 90_000, maxBuffer: 1024 * 1024 },
   );
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as string[];
@@ -395,7 +461,11 @@ interface EndlessUpload {
  * Sends headers announcing a body (a huge Content-Length, or chunked) and then keeps sending — as fast as the socket
  * takes it, or a little every 50 ms — until the server closes the connection or `giveUpMs` passes.
  */
-function endlessUpload(url: URL, mode: { framing: 'declared' | 'chunked'; pace: 'fast' | 'trickle' }, giveUpMs = 15_000): Promise<EndlessUpload> {
+function endlessUpload(
+  url: URL,
+  mode: { framing: 'declared' | 'chunked'; pace: 'fast' | 'trickle' },
+  giveUpMs = 15_000,
+): Promise<EndlessUpload> {
   return new Promise((resolve) => {
     const socket = connect(Number(url.port), url.hostname);
     const received: Buffer[] = [];
@@ -404,7 +474,10 @@ function endlessUpload(url: URL, mode: { framing: 'declared' | 'chunked'; pace: 
     let closed = false;
     let timer: NodeJS.Timeout | undefined;
     const piece = Buffer.alloc(mode.pace === 'fast' ? 64 * 1024 : 1024, 'x');
-    const framed = mode.framing === 'chunked' ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece;
+    const framed =
+      mode.framing === 'chunked'
+        ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
+        : piece;
     const finish = () => {
       if (closed) return;
       closed = true;
@@ -412,7 +485,11 @@ function endlessUpload(url: URL, mode: { framing: 'declared' | 'chunked'; pace: 
       clearTimeout(giveUp);
       const elapsed = Date.now() - started;
       socket.destroy();
-      resolve({ answer: Buffer.concat(received).toString('latin1'), closedAfterMs: elapsed < giveUpMs ? elapsed : undefined, sentBytes });
+      resolve({
+        answer: Buffer.concat(received).toString('latin1'),
+        closedAfterMs: elapsed < giveUpMs ? elapsed : undefined,
+        sentBytes,
+      });
     };
     const giveUp = setTimeout(finish, giveUpMs);
     socket.on('data', (chunk: Buffer) => received.push(chunk));

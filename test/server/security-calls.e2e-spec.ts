@@ -24,7 +24,11 @@ const OVERLOADED = -32603;
 interface CallAnswer {
   status: number;
   headers: Headers;
-  body: { id?: unknown; result?: { content?: Array<{ text?: string }> }; error?: { code: number; message: string; data?: Record<string, unknown> } };
+  body: {
+    id?: unknown;
+    result?: { content?: Array<{ text?: string }> };
+    error?: { code: number; message: string; data?: Record<string, unknown> };
+  };
 }
 
 let nextId = 1;
@@ -42,8 +46,16 @@ function call(url: URL, tool: string, user?: string, signal?: AbortSignal): Prom
 async function callOnce(url: URL, tool: string, user?: string, signal?: AbortSignal): Promise<CallAnswer> {
   const id = `c-${nextId++}`;
   const params = { name: tool, arguments: {}, _meta: requestMeta() };
-  const headers: Record<string, string> = { ...mcpHeaders('tools/call', params), ...(user !== undefined && { 'x-user': user }) };
-  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }), signal });
+  const headers: Record<string, string> = {
+    ...mcpHeaders('tools/call', params),
+    ...(user !== undefined && { 'x-user': user }),
+  };
+  const response = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }),
+    signal,
+  });
   const body = JSON.parse(await response.text()) as CallAnswer['body'];
   assertValidServerMessage(body, 'tools/call');
   expect(body.id).toBe(id);
@@ -80,10 +92,20 @@ describe.each(ADAPTERS)('calls in flight (%s)', (adapter: AdapterName) => {
   }
 
   /** Starts `count` held calls as `user` and waits until their handlers run. */
-  async function hold(url: URL, count: number, user?: string, tool = 'hold', signal?: AbortSignal): Promise<Array<Promise<CallAnswer>>> {
+  async function hold(
+    url: URL,
+    count: number,
+    user?: string,
+    tool = 'hold',
+    signal?: AbortSignal,
+  ): Promise<Array<Promise<CallAnswer>>> {
     const before = latch.waiting;
     const calls = Array.from({ length: count }, () => call(url, tool, user, signal));
-    await until(() => latch.waiting === before + count, 3_000, `${count} held calls of ${user ?? 'an anonymous caller'}`);
+    await until(
+      () => latch.waiting === before + count,
+      3_000,
+      `${count} held calls of ${user ?? 'an anonymous caller'}`,
+    );
     return calls;
   }
 
@@ -193,7 +215,12 @@ describe.each(ADAPTERS)('calls in flight (%s)', (adapter: AdapterName) => {
     const callers = ['alice', 'bob', undefined];
     const refused: CallAnswer[] = [];
     const storm = callers.flatMap((user) =>
-      Array.from({ length: 20 }, () => call(url, 'hold', user, controller.signal).then((answer) => void refused.push(answer), () => undefined)),
+      Array.from({ length: 20 }, () =>
+        call(url, 'hold', user, controller.signal).then(
+          (answer) => void refused.push(answer),
+          () => undefined,
+        ),
+      ),
     );
     await until(() => refused.length === 54 && latch.waiting === 6, 5_000, 'six held calls and 54 refusals');
     for (const answer of refused) {
@@ -206,7 +233,11 @@ describe.each(ADAPTERS)('calls in flight (%s)', (adapter: AdapterName) => {
     expect(tracker.counted).toBe(6);
     controller.abort();
     await Promise.all(storm);
-    await until(() => tracker.counted === 0 && tracker.size === 0 && latch.waiting === 0, 3_000, 'every slot to come back');
+    await until(
+      () => tracker.counted === 0 && tracker.size === 0 && latch.waiting === 0,
+      3_000,
+      'every slot to come back',
+    );
     expect(tracker.countedFor({ principal: 'alice' })).toBe(0);
     expect(tracker.countedFor({ address: '127.0.0.1' })).toBe(0);
     for (const user of callers) expectServed(await call(url, 'ping', user), 'pong');
@@ -237,7 +268,15 @@ describe.each(ADAPTERS)('calls in flight (%s)', (adapter: AdapterName) => {
     expect((await legacyPost(url, { id: 'l-ping', method: 'ping' }, { sessionId, headers: alice })).status).toBe(200);
 
     // A call cancelled by notification gives its slot back.
-    expect((await legacyPost(url, { method: 'notifications/cancelled', params: { requestId: 'l-1' } }, { sessionId, headers: alice })).status).toBe(202);
+    expect(
+      (
+        await legacyPost(
+          url,
+          { method: 'notifications/cancelled', params: { requestId: 'l-1' } },
+          { sessionId, headers: alice },
+        )
+      ).status,
+    ).toBe(202);
     await first;
     await until(() => tracker.counted === 1, 3_000, 'the cancelled legacy call to be released');
     const third = legacyCall('l-3', 'hold');

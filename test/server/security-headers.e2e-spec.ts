@@ -20,7 +20,8 @@ describe.each(ADAPTERS)('no X-Powered-By on the MCP endpoint (%s)', (adapter) =>
     await running?.close();
   });
 
-  const expectNoPoweredBy = (response: RawResponse | Response) => expect(response.headers.get('x-powered-by')).toBeNull();
+  const expectNoPoweredBy = (response: RawResponse | Response) =>
+    expect(response.headers.get('x-powered-by')).toBeNull();
 
   /** The endpoint still answers an ordinary request afterwards. */
   async function stillServes(): Promise<void> {
@@ -70,7 +71,10 @@ describe.each(ADAPTERS)('no X-Powered-By on the MCP endpoint (%s)', (adapter) =>
 
   it('405 for GET and DELETE without a session', async () => {
     for (const method of ['GET', 'DELETE']) {
-      const response = await fetch(running.mcpUrl, { method, headers: { accept: 'application/json, text/event-stream' } });
+      const response = await fetch(running.mcpUrl, {
+        method,
+        headers: { accept: 'application/json, text/event-stream' },
+      });
       expect(response.status).toBeGreaterThanOrEqual(400);
       expectNoPoweredBy(response);
     }
@@ -78,7 +82,14 @@ describe.each(ADAPTERS)('no X-Powered-By on the MCP endpoint (%s)', (adapter) =>
   });
 
   it('413 for a body declared larger than maxBodyBytes (refused before it is read)', async () => {
-    const answer = await rawHttp(running.mcpUrl, rawPost(running.mcpUrl, ['Content-Type: application/json', 'Accept: application/json, text/event-stream'], 'x'.repeat(70 * 1024)));
+    const answer = await rawHttp(
+      running.mcpUrl,
+      rawPost(
+        running.mcpUrl,
+        ['Content-Type: application/json', 'Accept: application/json, text/event-stream'],
+        'x'.repeat(70 * 1024),
+      ),
+    );
     expect(answer.status).toBe(413);
     expect(jsonOf(answer)?.error?.code).toBe(-32600);
     expect(answer.headers['x-powered-by']).toBeUndefined();
@@ -93,7 +104,11 @@ describe.each(ADAPTERS)('no X-Powered-By on the MCP endpoint (%s)', (adapter) =>
         jsonrpc: '2.0',
         id: 1,
         method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'headers-e2e', version: '1.0.0' } },
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'headers-e2e', version: '1.0.0' },
+        },
       }),
     });
     expect(response.status).toBe(200);
@@ -121,7 +136,10 @@ describe.each(ADAPTERS)('no X-Powered-By when a guard refuses a GET or DELETE of
 
   it('403 from the guard carries no X-Powered-By, and the endpoint still serves POST', async () => {
     for (const method of ['GET', 'DELETE']) {
-      const response = await fetch(running.mcpUrl, { method, headers: { accept: 'text/event-stream', 'mcp-session-id': 'x' } });
+      const response = await fetch(running.mcpUrl, {
+        method,
+        headers: { accept: 'text/event-stream', 'mcp-session-id': 'x' },
+      });
       expect(response.status).toBe(403);
       expect(response.headers.get('x-powered-by')).toBeNull();
     }

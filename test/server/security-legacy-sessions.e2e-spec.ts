@@ -45,25 +45,32 @@ function send(url: URL, exchange: Exchange): Promise<Answer> {
   const verb = exchange.verb ?? 'POST';
   const headers: Record<string, string> = {
     accept: verb === 'POST' ? 'application/json, text/event-stream' : 'text/event-stream',
-    ...(exchange.body !== undefined && { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(exchange.body)) }),
+    ...(exchange.body !== undefined && {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(exchange.body)),
+    }),
     ...exchange.headers,
   };
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(url, { method: verb, headers, localAddress: exchange.localAddress, agent: false }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('error', reject);
-      incoming.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: Answer['body'];
-        try {
-          body = text.length > 0 ? JSON.parse(text) : undefined;
-        } catch {
-          body = undefined;
-        }
-        resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, text, body });
-      });
-    });
+    const outgoing = httpRequest(
+      url,
+      { method: verb, headers, localAddress: exchange.localAddress, agent: false },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('error', reject);
+        incoming.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: Answer['body'];
+          try {
+            body = text.length > 0 ? JSON.parse(text) : undefined;
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, text, body });
+        });
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(exchange.body);
   });
@@ -72,8 +79,16 @@ function send(url: URL, exchange: Exchange): Promise<Answer> {
 let nextId = 1;
 
 /** The body of a 2025-11-25 `initialize`. */
-function initializeBody(capabilities: unknown = {}, clientInfo: unknown = { name: 'security-e2e', version: '1.0.0' }): string {
-  return JSON.stringify({ jsonrpc: '2.0', id: `init-${nextId++}`, method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities, clientInfo } });
+function initializeBody(
+  capabilities: unknown = {},
+  clientInfo: unknown = { name: 'security-e2e', version: '1.0.0' },
+): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: `init-${nextId++}`,
+    method: 'initialize',
+    params: { protocolVersion: LEGACY_VERSION, capabilities, clientInfo },
+  });
 }
 
 /** Who sends: a principal (`x-user`) and/or the local address of the connection. */
@@ -82,10 +97,15 @@ interface Caller {
   localAddress?: string;
 }
 
-const callerHeaders = (caller: Caller): Record<string, string> => (caller.user !== undefined ? { 'x-user': caller.user } : {});
+const callerHeaders = (caller: Caller): Record<string, string> =>
+  caller.user !== undefined ? { 'x-user': caller.user } : {};
 
 /** A raw `initialize` as a 2025-11-25 client sends it (no version header), then `notifications/initialized` on success. */
-async function initialize(url: URL, caller: Caller = {}, body = initializeBody()): Promise<{ answer: Answer; sessionId?: string }> {
+async function initialize(
+  url: URL,
+  caller: Caller = {},
+  body = initializeBody(),
+): Promise<{ answer: Answer; sessionId?: string }> {
   const answer = await send(url, { body, headers: callerHeaders(caller), localAddress: caller.localAddress });
   if (answer.body) assertValidLegacyServerMessage(answer.body, 'initialize');
   const sessionId = answer.headers['mcp-session-id'];
@@ -96,13 +116,19 @@ async function initialize(url: URL, caller: Caller = {}, body = initializeBody()
 }
 
 /** A POST of the session, as a 2025-11-25 client sends it after `initialize`. */
-async function session(url: URL, sessionId: string, message: Record<string, unknown>, caller: Caller = {}): Promise<Answer> {
+async function session(
+  url: URL,
+  sessionId: string,
+  message: Record<string, unknown>,
+  caller: Caller = {},
+): Promise<Answer> {
   const answer = await send(url, {
     body: JSON.stringify(message),
     headers: { 'mcp-protocol-version': LEGACY_VERSION, 'mcp-session-id': sessionId, ...callerHeaders(caller) },
     localAddress: caller.localAddress,
   });
-  if (answer.body) assertValidLegacyServerMessage(answer.body, typeof message.method === 'string' ? message.method : undefined);
+  if (answer.body)
+    assertValidLegacyServerMessage(answer.body, typeof message.method === 'string' ? message.method : undefined);
   return answer;
 }
 
@@ -191,18 +217,45 @@ describe.each(ADAPTERS)('2025-11-25 initialize params (%s)', (adapter) => {
       experimental: { anything: { a: 1 } },
       tasks: { list: {} },
     };
-    const clientInfo = { name: 'n'.repeat(1000), version: '1.2.3', title: 'Title', description: 'd'.repeat(200), icons: [{ src: 'data:,x' }] };
+    const clientInfo = {
+      name: 'n'.repeat(1000),
+      version: '1.2.3',
+      title: 'Title',
+      description: 'd'.repeat(200),
+      icons: [{ src: 'data:,x' }],
+    };
     const { sessionId } = await initialize(running.mcpUrl, {}, initializeBody(capabilities, clientInfo));
-    const call = await session(running.mcpUrl, sessionId!, { jsonrpc: '2.0', id: 'view', method: 'tools/call', params: { name: 'clientView', arguments: {} } });
+    const call = await session(running.mcpUrl, sessionId!, {
+      jsonrpc: '2.0',
+      id: 'view',
+      method: 'tools/call',
+      params: { name: 'clientView', arguments: {} },
+    });
     expect(call.status, call.text).toBe(200);
     const view = JSON.parse(call.body!.result!.content[0].text);
-    expect(view.capabilities).toEqual({ elicitation: { form: {}, url: {} }, sampling: { tools: {}, context: {} }, roots: { listChanged: true } });
+    expect(view.capabilities).toEqual({
+      elicitation: { form: {}, url: {} },
+      sampling: { tools: {}, context: {} },
+      roots: { listChanged: true },
+    });
     expect(view.clientInfo).toEqual({ name: 'n'.repeat(256), version: '1.2.3', title: 'Title' });
 
     // `elicitation: {}` means form mode only; a bare `roots` declares no listChanged.
-    const plain = await initialize(running.mcpUrl, {}, initializeBody({ elicitation: {}, roots: {} }, { name: 'c', version: '1' }));
-    const plainView = await session(running.mcpUrl, plain.sessionId!, { jsonrpc: '2.0', id: 'view', method: 'tools/call', params: { name: 'clientView', arguments: {} } });
-    expect(JSON.parse(plainView.body!.result!.content[0].text)).toEqual({ capabilities: { elicitation: { form: {} }, roots: {} }, clientInfo: { name: 'c', version: '1' } });
+    const plain = await initialize(
+      running.mcpUrl,
+      {},
+      initializeBody({ elicitation: {}, roots: {} }, { name: 'c', version: '1' }),
+    );
+    const plainView = await session(running.mcpUrl, plain.sessionId!, {
+      jsonrpc: '2.0',
+      id: 'view',
+      method: 'tools/call',
+      params: { name: 'clientView', arguments: {} },
+    });
+    expect(JSON.parse(plainView.body!.result!.content[0].text)).toEqual({
+      capabilities: { elicitation: { form: {} }, roots: {} },
+      clientInfo: { name: 'c', version: '1' },
+    });
   });
 });
 
@@ -248,7 +301,11 @@ describe.each(ADAPTERS)('2025-11-25 session caps per principal, per address and 
     expect([a.answer.status, b.answer.status]).toEqual([200, 200]);
 
     expectRefused((await initialize(url, alice)).answer, 429, 'maxSessionsPerPrincipal');
-    expectRefused((await initialize(url, { user: 'alice', localAddress: '127.0.0.3' })).answer, 429, 'maxSessionsPerPrincipal');
+    expectRefused(
+      (await initialize(url, { user: 'alice', localAddress: '127.0.0.3' })).answer,
+      429,
+      'maxSessionsPerPrincipal',
+    );
     const bob = await initialize(url, { user: 'bob', localAddress: '127.0.0.1' });
     expect(bob.answer.status, bob.answer.text).toBe(200);
     const anonymous = await initialize(url, { localAddress: '127.0.0.1' });
@@ -280,7 +337,13 @@ describe.each(ADAPTERS)('2025-11-25 session caps per principal, per address and 
   it('bounds the bytes sessions hold (maxSessionBytes): subscriptions and new sessions are refused, DELETE gives the bytes back', async () => {
     const url = await start({ maxSessionBytes: 64 * 1024 });
     const { sessionId } = await initialize(url);
-    const subscribe = (uri: string) => session(url, sessionId!, { jsonrpc: '2.0', id: `sub-${nextId++}`, method: 'resources/subscribe', params: { uri } });
+    const subscribe = (uri: string) =>
+      session(url, sessionId!, {
+        jsonrpc: '2.0',
+        id: `sub-${nextId++}`,
+        method: 'resources/subscribe',
+        params: { uri },
+      });
 
     // Long URIs, then short ones, until the budget is exhausted.
     let refusal: Answer | undefined;
@@ -320,7 +383,9 @@ describe.each(ADAPTERS)('resources/subscribe bound per session (%s)', (adapter) 
 
   it('accepts 1000 URIs (the 2026 listen filter bound), refuses the 1001st with -32602, and the session keeps working', async () => {
     for (let batch = 0; batch < 20; batch++) {
-      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => subscribe(`watch://root/${batch * 50 + i}`)));
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => subscribe(`watch://root/${batch * 50 + i}`)),
+      );
       for (const answer of answers) expect(answer.body?.result, answer.text).toEqual({});
     }
     const message = expectSessionError(await subscribe('watch://root/one-more'), INVALID_PARAMS);
@@ -371,19 +436,28 @@ describe.each(ADAPTERS)('legacyWire: false (%s)', (adapter) => {
     expect(answer.headers['mcp-session-id']).toBeUndefined();
 
     // With the 2025-11-25 version header it is still a request without the 2026 headers and envelope.
-    const versioned = await send(running.mcpUrl, { body: initializeBody(), headers: { 'mcp-protocol-version': LEGACY_VERSION } });
+    const versioned = await send(running.mcpUrl, {
+      body: initializeBody(),
+      headers: { 'mcp-protocol-version': LEGACY_VERSION },
+    });
     expect(versioned.status, versioned.text).toBe(400);
     expect(versioned.body?.error?.code).toBe(-32020);
     expect(versioned.headers['mcp-session-id']).toBeUndefined();
 
     // With the 2026 envelope and headers: -32601, as on a server that serves both wires.
-    const enveloped = await mcpPost(running.mcpUrl, { method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {} } });
+    const enveloped = await mcpPost(running.mcpUrl, {
+      method: 'initialize',
+      params: { protocolVersion: LEGACY_VERSION, capabilities: {} },
+    });
     expect(enveloped.status).toBe(404);
     expect((enveloped.json as { error: { code: number } }).error.code).toBe(-32601);
   });
 
   it.each(['GET', 'DELETE'] as const)('%s with a session id gets 405, as on a 2026-only server', async (verb) => {
-    const answer = await send(running.mcpUrl, { verb, headers: { 'mcp-protocol-version': LEGACY_VERSION, 'mcp-session-id': 'some-session' } });
+    const answer = await send(running.mcpUrl, {
+      verb,
+      headers: { 'mcp-protocol-version': LEGACY_VERSION, 'mcp-session-id': 'some-session' },
+    });
     expect(answer.status).toBe(405);
     expect(answer.headers.allow).toBe('POST');
   });
@@ -401,7 +475,9 @@ describe.each(ADAPTERS)('legacyWire: false (%s)', (adapter) => {
     const discover = await mcpPost(running.mcpUrl, { method: 'server/discover' });
     expect(discover.status).toBe(200);
     assertValidServerMessage(discover.json, 'server/discover');
-    expect((discover.json as { result: { supportedVersions: string[] } }).result.supportedVersions).toEqual([PROTOCOL_VERSION]);
+    expect((discover.json as { result: { supportedVersions: string[] } }).result.supportedVersions).toEqual([
+      PROTOCOL_VERSION,
+    ]);
     const tools = await mcpPost(running.mcpUrl, { method: 'tools/list' });
     expect(tools.status).toBe(200);
   });
@@ -415,7 +491,12 @@ describe('legacyWire: false on stdio', () => {
 
   it('answers initialize as a 2026-only server does (-32602 for the missing _meta, 2025-11-25 not offered) and keeps serving 2026 requests', async () => {
     stdio = await startInProcessStdio({ imports: [legacySecurityModule({ legacyWire: false })] });
-    stdio.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
+    stdio.send({
+      jsonrpc: '2.0',
+      id: 'init',
+      method: 'initialize',
+      params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+    });
     const init = await stdio.output.response('init');
     expect(init.result).toBeUndefined();
     expect(init.error.code).toBe(INVALID_PARAMS);
@@ -437,12 +518,26 @@ describe('legacyWire: false on stdio', () => {
 
   it('still serves a 2025-11-25 session on stdio by default, with bounded copies and the initialize size limit', async () => {
     stdio = await startInProcessStdio({ imports: [legacySecurityModule()] });
-    stdio.send({ jsonrpc: '2.0', id: 'big', method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: junkCapabilities(9 * 1024) } });
+    stdio.send({
+      jsonrpc: '2.0',
+      id: 'big',
+      method: 'initialize',
+      params: { protocolVersion: LEGACY_VERSION, capabilities: junkCapabilities(9 * 1024) },
+    });
     const big = await stdio.output.response('big');
     expect(big.error.code).toBe(INVALID_PARAMS);
     expect(big.error.message).toContain('maxInitializeBytes');
 
-    stdio.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: { sampling: { junk: 1 } }, clientInfo: { name: 'c', version: '1', icons: [] } } });
+    stdio.send({
+      jsonrpc: '2.0',
+      id: 'init',
+      method: 'initialize',
+      params: {
+        protocolVersion: LEGACY_VERSION,
+        capabilities: { sampling: { junk: 1 } },
+        clientInfo: { name: 'c', version: '1', icons: [] },
+      },
+    });
     expect((await stdio.output.response('init')).result.protocolVersion).toBe(LEGACY_VERSION);
     stdio.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     stdio.send({ jsonrpc: '2.0', id: 'view', method: 'tools/call', params: { name: 'clientView', arguments: {} } });
@@ -460,11 +555,18 @@ interface ServerProcess {
 }
 
 async function forkServer(adapter: AdapterName, options: Partial<McpModuleOptions>): Promise<ServerProcess> {
-  const server = await forkFixtureServer('test/fixtures/legacy-memory-main.fixture.ts', [adapter, JSON.stringify(options)]);
+  const server = await forkFixtureServer('test/fixtures/legacy-memory-main.fixture.ts', [
+    adapter,
+    JSON.stringify(options),
+  ]);
   return {
     url: server.url,
     retained: async () => {
-      const { heapUsed, external, arrayBuffers } = await server.ask<{ heapUsed: number; external: number; arrayBuffers: number }>('measure', 'memory');
+      const { heapUsed, external, arrayBuffers } = await server.ask<{
+        heapUsed: number;
+        external: number;
+        arrayBuffers: number;
+      }>('measure', 'memory');
       return heapUsed + external + arrayBuffers;
     },
     kill: () => server.kill(),
@@ -488,7 +590,8 @@ describe.each(ADAPTERS)('memory of a real server process under initialize floods
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) statuses.push((await send(server.url, { body: huge })).status);
     const accepted: number[] = [];
-    for (let i = 0; i < 200; i++) accepted.push((await send(server.url, { body: initializeBody(junkCapabilities(7 * 1024)) })).status);
+    for (let i = 0; i < 200; i++)
+      accepted.push((await send(server.url, { body: initializeBody(junkCapabilities(7 * 1024)) })).status);
 
     const growth = (await server.retained()) - before;
     expect(growth, `retained ${(growth / 1024 / 1024).toFixed(1)} MiB more`).toBeLessThan(16 * 1024 * 1024);

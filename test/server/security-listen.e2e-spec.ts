@@ -48,8 +48,18 @@ class Streams {
   private readonly open: OpenStream[] = [];
 
   /** Opens `subscriptions/listen` as `user` (anonymous when undefined). */
-  async listen(url: URL, user: string | undefined, id: string | number, notifications: Record<string, unknown>): Promise<OpenStream> {
-    const stream = await openStream(url, { method: 'subscriptions/listen', id, params: { notifications }, headers: { 'x-user': user } });
+  async listen(
+    url: URL,
+    user: string | undefined,
+    id: string | number,
+    notifications: Record<string, unknown>,
+  ): Promise<OpenStream> {
+    const stream = await openStream(url, {
+      method: 'subscriptions/listen',
+      id,
+      params: { notifications },
+      headers: { 'x-user': user },
+    });
     this.open.push(stream);
     return stream;
   }
@@ -72,7 +82,8 @@ async function expectOpen(stream: OpenStream, id: string | number): Promise<void
 }
 
 /** What a stream received after its acknowledgement, as `method uri`. */
-const received = (stream: OpenStream) => stream.messages.slice(1).map((m) => (m.params?.uri ? `${m.method} ${m.params.uri}` : m.method));
+const received = (stream: OpenStream) =>
+  stream.messages.slice(1).map((m) => (m.params?.uri ? `${m.method} ${m.params.uri}` : m.method));
 
 /** The server still serves an ordinary call. */
 async function expectServing(url: URL): Promise<void> {
@@ -83,11 +94,13 @@ async function expectServing(url: URL): Promise<void> {
 }
 
 /** A fetch that sends `x-user` on every request, for the official clients. */
-const fetchAs = (user: string): typeof fetch => (input, init) => {
-  const headers = new Headers(init?.headers);
-  headers.set('x-user', user);
-  return fetch(input, { ...init, headers });
-};
+const fetchAs =
+  (user: string): typeof fetch =>
+  (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('x-user', user);
+    return fetch(input, { ...init, headers });
+  };
 
 describe.each(ADAPTERS)('listen streams and who is listening (%s)', (adapter) => {
   describe('audience and authorizeDelivery', () => {
@@ -106,7 +119,12 @@ describe.each(ADAPTERS)('listen streams and who is listening (%s)', (adapter) =>
       const alice = await streams.listen(ctx.running.mcpUrl, 'alice', 'a', filter);
       const bob = await streams.listen(ctx.running.mcpUrl, 'bob', 'b', filter);
       const anonymous = await streams.listen(ctx.running.mcpUrl, undefined, 'n', filter);
-      for (const [stream, id] of [[alice, 'a'], [bob, 'b'], [anonymous, 'n']] as const) await expectOpen(stream, id);
+      for (const [stream, id] of [
+        [alice, 'a'],
+        [bob, 'b'],
+        [anonymous, 'n'],
+      ] as const)
+        await expectOpen(stream, id);
 
       await ctx.publisher.resourceUpdated(`${DIRECTORY}/alice`, { audience: { principals: ['alice'] } });
       await ctx.publisher.toolsListChanged({ audience: { principals: ['bob'] } });
@@ -122,13 +140,17 @@ describe.each(ADAPTERS)('listen streams and who is listening (%s)', (adapter) =>
         `notifications/resources/updated ${DIRECTORY}/alice`,
         `notifications/resources/updated ${DIRECTORY}/shared`,
       ]);
-      expect(received(bob)).toEqual(['notifications/tools/list_changed', `notifications/resources/updated ${DIRECTORY}/shared`]);
+      expect(received(bob)).toEqual([
+        'notifications/tools/list_changed',
+        `notifications/resources/updated ${DIRECTORY}/shared`,
+      ]);
       expect(received(anonymous)).toEqual([`notifications/resources/updated ${DIRECTORY}/shared`]);
       await expectServing(ctx.running.mcpUrl);
     });
 
     it('authorizeDelivery sees the listener principal and the event, and vetoes a delivery', async () => {
-      hook.decide = (listener, event) => !(listener.principal === 'bob' && event.type === 'resourceUpdated' && event.uri.endsWith('/secret'));
+      hook.decide = (listener, event) =>
+        !(listener.principal === 'bob' && event.type === 'resourceUpdated' && event.uri.endsWith('/secret'));
       const alice = await streams.listen(ctx.running.mcpUrl, 'alice', 'a', { resourceSubscriptions: [DIRECTORY] });
       const bob = await streams.listen(ctx.running.mcpUrl, 'bob', 'b', { resourceSubscriptions: [DIRECTORY] });
       await expectOpen(alice, 'a');
@@ -148,7 +170,9 @@ describe.each(ADAPTERS)('listen streams and who is listening (%s)', (adapter) =>
       ]);
       expect(received(bob)).toEqual([`notifications/resources/updated ${DIRECTORY}/public`]);
       // Asked once per event and subscribed listener the audience admitted, with the principal and the plain event.
-      const asked = hook.asked.map(({ listener, event }) => `${listener.principal} ${event.type} ${'uri' in event ? event.uri : ''}`).sort();
+      const asked = hook.asked
+        .map(({ listener, event }) => `${listener.principal} ${event.type} ${'uri' in event ? event.uri : ''}`)
+        .sort();
       expect(asked).toEqual(
         [
           `alice resourceUpdated ${DIRECTORY}/secret`,
@@ -168,7 +192,8 @@ describe.each(ADAPTERS)('listen streams and who is listening (%s)', (adapter) =>
 
     it('a hook that throws or answers with a Promise refuses the delivery (fail closed); the stream keeps working', async () => {
       hook.decide = (_listener, event) => {
-        if (event.type === 'resourceUpdated' && event.uri.endsWith('/throws')) throw new Error('policy store unavailable');
+        if (event.type === 'resourceUpdated' && event.uri.endsWith('/throws'))
+          throw new Error('policy store unavailable');
         if (event.type === 'resourceUpdated' && event.uri.endsWith('/async')) return Promise.resolve(true);
         if (event.type === 'resourceUpdated' && event.uri.endsWith('/truthy')) return 'yes';
         return true;
@@ -186,9 +211,9 @@ describe.each(ADAPTERS)('listen streams and who is listening (%s)', (adapter) =>
     });
 
     it('McpPublisher refuses a malformed audience instead of publishing to everyone', async () => {
-      await expect(ctx.publisher.resourceUpdated(`${DIRECTORY}/x`, { audience: { principals: 'alice' as unknown as string[] } })).rejects.toThrow(
-        /audience\.principals/,
-      );
+      await expect(
+        ctx.publisher.resourceUpdated(`${DIRECTORY}/x`, { audience: { principals: 'alice' as unknown as string[] } }),
+      ).rejects.toThrow(/audience\.principals/);
       await expect(ctx.publisher.toolsListChanged({ audience: {} as never })).rejects.toThrow(/audience\.principals/);
     });
 
@@ -208,7 +233,11 @@ describe.each(ADAPTERS)('listen streams and who is listening (%s)', (adapter) =>
         await ctx.publisher.resourceUpdated(`${DIRECTORY}/alice`, { audience: { principals: ['alice'] } });
         await ctx.publisher.toolsListChanged({ audience: { principals: ['bob'] } });
         await ctx.publisher.resourceUpdated(`${DIRECTORY}/shared`);
-        await until(() => heard.alice.includes(`${DIRECTORY}/shared`) && heard.bob.includes(`${DIRECTORY}/shared`), 2_000, 'the shared update');
+        await until(
+          () => heard.alice.includes(`${DIRECTORY}/shared`) && heard.bob.includes(`${DIRECTORY}/shared`),
+          2_000,
+          'the shared update',
+        );
         expect(heard.alice).toEqual([`${DIRECTORY}/alice`, `${DIRECTORY}/shared`]);
         expect(heard.bob).toEqual(['tools', `${DIRECTORY}/shared`]);
       } finally {
@@ -218,15 +247,28 @@ describe.each(ADAPTERS)('listen streams and who is listening (%s)', (adapter) =>
     });
 
     it('2025-11-25 session streams respect the audience and the hook too', async () => {
-      hook.decide = (listener, event) => !(listener.principal === 'alice' && event.type === 'resourceUpdated' && event.uri === 'file:///project/dir/vetoed');
+      hook.decide = (listener, event) =>
+        !(
+          listener.principal === 'alice' &&
+          event.type === 'resourceUpdated' &&
+          event.uri === 'file:///project/dir/vetoed'
+        );
       const connections: Awaited<ReturnType<typeof connectLegacyClient>>[] = [];
       try {
         const heard: Record<string, string[]> = { alice: [], bob: [] };
         for (const user of ['alice', 'bob'] as const) {
-          const connection = await connectLegacyClient(ctx.running.mcpUrl, { recorder: legacyRecordingFetch(fetchAs(user)) });
+          const connection = await connectLegacyClient(ctx.running.mcpUrl, {
+            recorder: legacyRecordingFetch(fetchAs(user)),
+          });
           connections.push(connection);
-          connection.client.setNotificationHandler('notifications/resources/updated', (n) => void heard[user].push(n.params.uri));
-          connection.client.setNotificationHandler('notifications/tools/list_changed', () => void heard[user].push('tools'));
+          connection.client.setNotificationHandler(
+            'notifications/resources/updated',
+            (n) => void heard[user].push(n.params.uri),
+          );
+          connection.client.setNotificationHandler(
+            'notifications/tools/list_changed',
+            () => void heard[user].push('tools'),
+          );
           await connection.client.subscribeResource({ uri: 'file:///project/dir' });
         }
         const publisher = ctx.publisher;
@@ -235,7 +277,11 @@ describe.each(ADAPTERS)('listen streams and who is listening (%s)', (adapter) =>
         await publisher.toolsListChanged({ audience: { principals: ['bob'] } });
         // The barrier: no audience, so both sessions hear it, after everything published before it.
         await publisher.resourceUpdated('file:///project/dir/b.txt');
-        await until(() => heard.alice.includes('file:///project/dir/b.txt') && heard.bob.includes('file:///project/dir/b.txt'), 3_000, 'the barrier');
+        await until(
+          () => heard.alice.includes('file:///project/dir/b.txt') && heard.bob.includes('file:///project/dir/b.txt'),
+          3_000,
+          'the barrier',
+        );
         expect(heard.alice).toEqual(['file:///project/dir/a.txt', 'file:///project/dir/b.txt']);
         expect(heard.bob).toEqual(['file:///project/dir/vetoed', 'tools', 'file:///project/dir/b.txt']);
       } finally {
@@ -246,7 +292,9 @@ describe.each(ADAPTERS)('listen streams and who is listening (%s)', (adapter) =>
   });
 
   describe('a listener that stops reading (small queue bounds)', () => {
-    const ctx = useApp(adapter, () => [securityListenModule({ streaming: { maxQueuedFrames: 8, maxQueuedBytes: 64 * 1024 } })]);
+    const ctx = useApp(adapter, () => [
+      securityListenModule({ streaming: { maxQueuedFrames: 8, maxQueuedBytes: 64 * 1024 } }),
+    ]);
 
     afterEach(async () => {
       await until(() => ctx.subs.openStreams === 0, 3_000, 'all subscriptions to end');
@@ -290,7 +338,9 @@ describe.each(ADAPTERS)('listen streams and who is listening (%s)', (adapter) =>
     });
 
     it('a list change is coalesced the same way', async () => {
-      const stalled = await stalledListener(ctx.running.mcpUrl, 'bob', 'lists', ['big://y'], { toolsListChanged: true });
+      const stalled = await stalledListener(ctx.running.mcpUrl, 'bob', 'lists', ['big://y'], {
+        toolsListChanged: true,
+      });
       try {
         const big = `big://y/${'b'.repeat(8 * 1024 - 16)}`;
         // Fill the socket with one URI, then many list changes: both coalesce, nothing disconnects.
@@ -325,7 +375,12 @@ describe.each(ADAPTERS)('listen streams and who is listening (%s)', (adapter) =>
 
     /** Sends a listen expected to be refused, as `user`, and returns the answer. */
     const refusedListen = (user: string | undefined, id: string) =>
-      mcpPost(ctx.running.mcpUrl, { method: 'subscriptions/listen', id, params: { notifications: { toolsListChanged: true } }, headers: { 'x-user': user } });
+      mcpPost(ctx.running.mcpUrl, {
+        method: 'subscriptions/listen',
+        id,
+        params: { notifications: { toolsListChanged: true } },
+        headers: { 'x-user': user },
+      });
 
     it('refuses the third stream of one principal (429), not another principal’s; an anonymous address has its own share; the server cap is 503', async () => {
       const url = ctx.running.mcpUrl;
@@ -386,7 +441,11 @@ async function stalledListener(
 ) {
   const params = { notifications: { ...flags, resourceSubscriptions }, _meta: requestMeta() };
   const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params });
-  const headers = { ...mcpHeaders('subscriptions/listen'), 'x-user': user, 'content-length': String(Buffer.byteLength(body)) };
+  const headers = {
+    ...mcpHeaders('subscriptions/listen'),
+    'x-user': user,
+    'content-length': String(Buffer.byteLength(body)),
+  };
   const outgoing = httpRequest(url, { method: 'POST', headers, agent: false });
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
     outgoing.once('response', resolve);

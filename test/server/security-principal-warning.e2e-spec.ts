@@ -56,7 +56,10 @@ afterEach(async () => {
 async function start(adapter: AdapterName, module: DynamicModule): Promise<{ logger: CapturingLogger; mcpUrl: URL }> {
   const logger = new CapturingLogger();
   const moduleRef = await Test.createTestingModule({ imports: [module] }).compile();
-  app = adapter === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(), { logger }) : moduleRef.createNestApplication({ logger });
+  app =
+    adapter === 'fastify'
+      ? moduleRef.createNestApplication(new FastifyAdapter(), { logger })
+      : moduleRef.createNestApplication({ logger });
   await app.listen(0, '127.0.0.1');
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1');
   return { logger, mcpUrl: new URL(`${baseUrl}/mcp`) };
@@ -74,7 +77,9 @@ describe.each(ADAPTERS)('principal warning at bootstrap (%s)', (adapter) => {
     const { logger, mcpUrl } = await start(adapter, WarningHostModule.with({}));
     const warnings = logger.warnings.filter((warning) => WARNING.test(warning));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/requestState values \(multi-round calls\) and 2025-11-25 sessions are not bound to a caller/);
+    expect(warnings[0]).toMatch(
+      /requestState values \(multi-round calls\) and 2025-11-25 sessions are not bound to a caller/,
+    );
     expect(warnings[0]).toMatch(/principal: \(request\) => request\.user\?\.sub/);
     await answers(mcpUrl);
   });

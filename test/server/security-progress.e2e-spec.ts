@@ -20,7 +20,8 @@ interface ProgressParams {
   message?: string;
 }
 
-const strictlyIncreasing = (values: readonly number[]) => values.every((value, index) => index === 0 || value > values[index - 1]);
+const strictlyIncreasing = (values: readonly number[]) =>
+  values.every((value, index) => index === 0 || value > values[index - 1]);
 
 describe.each(ADAPTERS)('progress on one token never goes back (%s)', (adapter) => {
   let running: RunningApp;
@@ -37,11 +38,17 @@ describe.each(ADAPTERS)('progress on one token never goes back (%s)', (adapter) 
 
   /** Calls `name` with a progress token on the raw wire; returns the progress params in order and the tool result. */
   async function rawCall(name: string, token: string) {
-    const response = await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name, arguments: {} }, meta: requestMeta({ progressToken: token }) });
+    const response = await mcpPost(running.mcpUrl, {
+      method: 'tools/call',
+      params: { name, arguments: {} },
+      meta: requestMeta({ progressToken: token }),
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const messages = messagesOf(response, 'tools/call');
-    const progress = messages.filter((message) => message.method === 'notifications/progress').map((message) => message.params as unknown as ProgressParams);
+    const progress = messages
+      .filter((message) => message.method === 'notifications/progress')
+      .map((message) => message.params as unknown as ProgressParams);
     for (const params of progress) expect(params.progressToken).toBe(token);
     expect(messages.at(-1)!.id).toBe(response.sentId);
     return { progress, result: messages.at(-1)!.result as { content: unknown; isError?: boolean } };
@@ -49,7 +56,10 @@ describe.each(ADAPTERS)('progress on one token never goes back (%s)', (adapter) 
 
   /** The server still serves an ordinary call afterwards. */
   async function stillServes(): Promise<void> {
-    const response = await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'twoEmitters', arguments: {} } });
+    const response = await mcpPost(running.mcpUrl, {
+      method: 'tools/call',
+      params: { name: 'twoEmitters', arguments: {} },
+    });
     expect(textOf(expectResult(response, 'tools/call'))).toBe('refused 2');
   }
 
@@ -89,7 +99,10 @@ describe.each(ADAPTERS)('progress on one token never goes back (%s)', (adapter) 
   it('an uncaught restart on a second emitter fails the call like any illegal value: isError result, nothing sent back', async () => {
     const { progress, result } = await rawCall('restartingEmitter', 'restart');
     expect(progress.map((params) => params.progress)).toEqual([5]);
-    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Tool "restartingEmitter" failed with an internal error' }] });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'Tool "restartingEmitter" failed with an internal error' }],
+    });
     await stillServes();
   });
 
@@ -102,7 +115,10 @@ describe.each(ADAPTERS)('progress on one token never goes back (%s)', (adapter) 
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
       expect(textOf(expectResult(response, 'tools/call'))).toBe(expected);
     }
-    const response = await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'restartingEmitter', arguments: {} } });
+    const response = await mcpPost(running.mcpUrl, {
+      method: 'tools/call',
+      params: { name: 'restartingEmitter', arguments: {} },
+    });
     expect(expectResult<{ isError?: boolean }>(response, 'tools/call').isError).toBe(true);
     await stillServes();
   });
@@ -110,7 +126,10 @@ describe.each(ADAPTERS)('progress on one token never goes back (%s)', (adapter) 
   it('the official client sees strictly increasing progress for each call', async () => {
     for (const name of ['twoEmitters', 'racingEmitters', 'emitterThenCommand']) {
       const seen: number[] = [];
-      await client.callTool({ name, arguments: {} }, { onprogress: (params: { progress: number }) => seen.push(params.progress) });
+      await client.callTool(
+        { name, arguments: {} },
+        { onprogress: (params: { progress: number }) => seen.push(params.progress) },
+      );
       expect(seen.length, name).toBeGreaterThan(1);
       expect(strictlyIncreasing(seen), `${name}: ${seen.join(', ')}`).toBe(true);
     }
@@ -128,7 +147,10 @@ describe.each(ADAPTERS)('progress on one token never goes back (%s)', (adapter) 
     it('the session client sees strictly increasing progress too', async () => {
       for (const name of ['twoEmitters', 'racingEmitters', 'emitterThenCommand']) {
         const seen: number[] = [];
-        await legacy.client.callTool({ name, arguments: {} }, { onprogress: (params: { progress: number }) => seen.push(params.progress) });
+        await legacy.client.callTool(
+          { name, arguments: {} },
+          { onprogress: (params: { progress: number }) => seen.push(params.progress) },
+        );
         expect(seen.length, name).toBeGreaterThan(1);
         expect(strictlyIncreasing(seen), `${name}: ${seen.join(', ')}`).toBe(true);
       }

@@ -18,7 +18,11 @@ const APPROVE = { approve: { action: 'accept', content: { approve: true } } };
 
 /** Round one of `transfer`: returns its requestState. */
 async function firstRound(app: RunningApp, amount = 10): Promise<string> {
-  const response = await mcpPost(app.mcpUrl, { method: 'tools/call', params: { name: 'transfer', arguments: { amount } }, meta: requestMeta({ [CAPS]: FORM }) });
+  const response = await mcpPost(app.mcpUrl, {
+    method: 'tools/call',
+    params: { name: 'transfer', arguments: { amount } },
+    meta: requestMeta({ [CAPS]: FORM }),
+  });
   const result = expectResult<{ resultType: string; requestState: string }>(response, 'tools/call');
   expect(result.resultType).toBe('input_required');
   return result.requestState;
@@ -94,7 +98,9 @@ describe.each(ADAPTERS)('requestState binding and single use (%s)', (adapter) =>
       expect(textOf(expectResult(await retry(apps.singleUse, state, 20), 'tools/call'))).toBe('transferred 20');
       const runs = probe('singleUse').runs;
       const error = expectError(await retry(apps.singleUse, state, 20), 200, -32602);
-      expect(error.message).toBe('Invalid requestState: this requestState was already used (states are single-use); start the call again without it');
+      expect(error.message).toBe(
+        'Invalid requestState: this requestState was already used (states are single-use); start the call again without it',
+      );
       expect(probe('singleUse').runs).toBe(runs);
       expect(probe('singleUse').transfers.filter((amount) => amount === '20')).toHaveLength(1);
       await stillServes(apps.singleUse);
@@ -127,7 +133,12 @@ describe.each(ADAPTERS)('requestState binding and single use (%s)', (adapter) =>
       const state = await firstRound(apps.singleUse, 22);
       const declined = await mcpPost(apps.singleUse.mcpUrl, {
         method: 'tools/call',
-        params: { name: 'transfer', arguments: { amount: 22 }, requestState: state, inputResponses: { approve: { action: 'accept', content: { approve: 'not a boolean' } } } },
+        params: {
+          name: 'transfer',
+          arguments: { amount: 22 },
+          requestState: state,
+          inputResponses: { approve: { action: 'accept', content: { approve: 'not a boolean' } } },
+        },
         meta: requestMeta({ [CAPS]: FORM }),
       });
       // Content that breaks the form is asked again, with a fresh state.
@@ -135,7 +146,9 @@ describe.each(ADAPTERS)('requestState binding and single use (%s)', (adapter) =>
       expect(again.resultType).toBe('input_required');
       expect(again.requestState).not.toBe(state);
       expectError(await retry(apps.singleUse, state, 22), 200, -32602);
-      expect(textOf(expectResult(await retry(apps.singleUse, again.requestState, 22), 'tools/call'))).toBe('transferred 22');
+      expect(textOf(expectResult(await retry(apps.singleUse, again.requestState, 22), 'tools/call'))).toBe(
+        'transferred 22',
+      );
     });
 
     it('off by default: on the same server without singleUse a replay runs again (documented)', async () => {

@@ -65,19 +65,30 @@ describe('stdio: a host that does not read stdout', () => {
     const probe = moduleRef.get(StreamProbe);
     const before = retainedBytes(gc);
 
-    stdin.write(call(1, 'logsThenProgress', { logs: 30_000, messageBytes: 1_000, steps: 50 }, { progressToken: 'p', 'io.modelcontextprotocol/logLevel': 'info' }));
+    stdin.write(
+      call(
+        1,
+        'logsThenProgress',
+        { logs: 30_000, messageBytes: 1_000, steps: 50 },
+        { progressToken: 'p', 'io.modelcontextprotocol/logLevel': 'info' },
+      ),
+    );
     await until(() => probe.flood !== undefined, 60_000, 'the handler to finish');
     const grown = retainedBytes(gc) - before;
 
     // Unbounded, the 30,000 lines of ~1.1 KB each would stay in memory (~33 MB); the bound is 128 lines / 64 KiB.
     expect(grown).toBeLessThan((gc ? 8 : 16) * 1024 * 1024);
-    expect(logger.warnings.filter((warning) => warning.startsWith('The client is not reading stdout fast enough'))).toHaveLength(1);
+    expect(
+      logger.warnings.filter((warning) => warning.startsWith('The client is not reading stdout fast enough')),
+    ).toHaveLength(1);
 
     // The host reads again: what was kept arrives, progress is the newest value, and the response is last.
     const output = new LineCollector(stdout);
     const response = await output.response(1, 10_000);
     expect(response.result.content).toEqual([{ type: 'text', text: 'logged 30000, stepped 50' }]);
-    const progress = output.messages.filter((message) => message.method === 'notifications/progress').map((message) => message.params.progress);
+    const progress = output.messages
+      .filter((message) => message.method === 'notifications/progress')
+      .map((message) => message.params.progress);
     expect(progress.at(-1)).toBe(50);
     expect(progress.every((value: number, index: number) => index === 0 || value > progress[index - 1])).toBe(true);
     expect(output.messages.filter((message) => message.method === 'notifications/message').length).toBeLessThan(1_000);

@@ -16,7 +16,12 @@ import { extTasksRawDispatch } from '../support/ext-tasks-dispatch.js';
 import { AUDIT_SCOPE, TaskAccessModule, TaskAccessProbe } from '../fixtures/task-access.fixture.js';
 import { ADAPTERS, type AdapterName } from '../support/app.factory.js';
 import { freePort } from '../support/free-port.js';
-import { connectLegacyClient, legacyPost, LEGACY_VERSION, type LegacyConnection } from '../support/legacy-client.factory.js';
+import {
+  connectLegacyClient,
+  legacyPost,
+  LEGACY_VERSION,
+  type LegacyConnection,
+} from '../support/legacy-client.factory.js';
 import { assertAllLegacyValid, legacyRecordingFetch } from '../support/legacy-schema.validator.js';
 import { startAuthorizationServer, type TestAuthorizationServer } from '../support/oidc-provider.js';
 import { mcpPost, requestMeta, type RawResponse } from '../support/raw-request.util.js';
@@ -70,7 +75,8 @@ describe.each(ADAPTERS)('task access over HTTP with real tokens (%s)', (adapter:
 
   /** A token of svc-alpha (always the same principal) with `scope`. */
   async function token(scope: string): Promise<string> {
-    if (!tokens.has(scope)) tokens.set(scope, (await as.clientCredentialsToken({ resource, scope, ...ALPHA })).access_token);
+    if (!tokens.has(scope))
+      tokens.set(scope, (await as.clientCredentialsToken({ resource, scope, ...ALPHA })).access_token);
     return tokens.get(scope)!;
   }
 
@@ -80,7 +86,10 @@ describe.each(ADAPTERS)('task access over HTTP with real tokens (%s)', (adapter:
       method,
       params,
       meta: TASKS_META,
-      headers: { authorization: `Bearer ${bearer}`, ...(typeof params.taskId === 'string' && { 'mcp-name': params.taskId }) },
+      headers: {
+        authorization: `Bearer ${bearer}`,
+        ...(typeof params.taskId === 'string' && { 'mcp-name': params.taskId }),
+      },
     });
 
   /** The official client and an ext-tasks session on it, as the holder of `bearer`. */
@@ -92,7 +101,10 @@ describe.each(ADAPTERS)('task access over HTTP with real tokens (%s)', (adapter:
     };
     const rawDispatch = extTasksRawDispatch(mcpUrl, { authorization: `Bearer ${bearer}` });
     const clientCapabilities = { elicitation: { form: {} } };
-    const client = new Client(clientInfo, { capabilities: clientCapabilities, versionNegotiation: { mode: { pin: PROTOCOL } } });
+    const client = new Client(clientInfo, {
+      capabilities: clientCapabilities,
+      versionNegotiation: { mode: { pin: PROTOCOL } },
+    });
     await client.connect(new StreamableHTTPClientTransport(mcpUrl, { fetch: withToken }));
     const framing: V2RequestFraming = { protocolVersion: PROTOCOL, clientInfo, clientCapabilities };
     const session = createTaskSessionFromClient(client, {
@@ -111,13 +123,18 @@ describe.each(ADAPTERS)('task access over HTTP with real tokens (%s)', (adapter:
   }
 
   /** The official client on the 2025-11-25 wire as the holder of `bearer`, with an ext-tasks (v1) session. */
-  async function legacySession(bearer: string): Promise<{ connection: LegacyConnection; session: TaskEnabledSession; close(): Promise<void> }> {
+  async function legacySession(
+    bearer: string,
+  ): Promise<{ connection: LegacyConnection; session: TaskEnabledSession; close(): Promise<void> }> {
     const withToken: typeof fetch = (input, init) => {
       const headers = new Headers(init?.headers);
       headers.set('authorization', `Bearer ${bearer}`);
       return fetch(input, { ...init, headers });
     };
-    const connection = await connectLegacyClient(mcpUrl, { capabilities: { elicitation: { form: {} } }, recorder: legacyRecordingFetch(withToken) });
+    const connection = await connectLegacyClient(mcpUrl, {
+      capabilities: { elicitation: { form: {} } },
+      recorder: legacyRecordingFetch(withToken),
+    });
     const session = createTaskSessionFromClient(connection.client, {
       endpointId: `task-access-legacy-${Math.random()}`,
       onInputRequest: createApplicationInputHandler({
@@ -147,8 +164,13 @@ describe.each(ADAPTERS)('task access over HTTP with real tokens (%s)', (adapter:
   beforeAll(async () => {
     const port = await freePort();
     resource = `http://127.0.0.1:${port}/mcp`;
-    const moduleRef = await Test.createTestingModule({ imports: [TaskAccessModule.serve({ resource, authorizationServers: [as.issuer] })] }).compile();
-    app = adapter === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false }) : moduleRef.createNestApplication({ logger: false });
+    const moduleRef = await Test.createTestingModule({
+      imports: [TaskAccessModule.serve({ resource, authorizationServers: [as.issuer] })],
+    }).compile();
+    app =
+      adapter === 'fastify'
+        ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false })
+        : moduleRef.createNestApplication({ logger: false });
     await app.listen(port, '127.0.0.1');
     mcpUrl = new URL(resource);
     probe = app.get(TaskAccessProbe);
@@ -163,7 +185,11 @@ describe.each(ADAPTERS)('task access over HTTP with real tokens (%s)', (adapter:
       const reader = await token('docs:read');
       const { session, close } = await extSession(writer);
       try {
-        const running = await session.callTool('deploy_job', { label: 'scoped-modern', ms: 60_000 }, { task: { preference: 'require' } });
+        const running = await session.callTool(
+          'deploy_job',
+          { label: 'scoped-modern', ms: 60_000 },
+          { task: { preference: 'require' } },
+        );
         expect(running.kind).toBe('task');
         const taskId = running.handle!.taskId;
         // Created raw: the ext-tasks session would answer its input request by itself.
@@ -175,23 +201,39 @@ describe.each(ADAPTERS)('task access over HTTP with real tokens (%s)', (adapter:
         const attempts: Array<[string, Record<string, unknown>]> = [
           ['tasks/get', { taskId }],
           ['tasks/cancel', { taskId }],
-          ['tasks/update', { taskId: askingId, inputResponses: { approval: { action: 'accept', content: { approve: false } } } }],
+          [
+            'tasks/update',
+            { taskId: askingId, inputResponses: { approval: { action: 'accept', content: { approve: false } } } },
+          ],
         ];
-        for (const response of [call, ...(await Promise.all(attempts.map(([method, params]) => post(reader, method, params))))]) {
+        for (const response of [
+          call,
+          ...(await Promise.all(attempts.map(([method, params]) => post(reader, method, params)))),
+        ]) {
           expect(response.status, response.text).toBe(403);
           expect(response.json).toMatchObject({
-            error: { code: -32600, message: expect.stringMatching(/^Insufficient scope: Tool "(deploy|approve)_job" needs the scopes: deploy:write$/), data: { requiredScopes: ['deploy:write'] } },
+            error: {
+              code: -32600,
+              message: expect.stringMatching(
+                /^Insufficient scope: Tool "(deploy|approve)_job" needs the scopes: deploy:write$/,
+              ),
+              data: { requiredScopes: ['deploy:write'] },
+            },
           });
           expect(challengeOf(response)).toMatchObject({ error: 'insufficient_scope', scope: 'deploy:write' });
         }
         // Nothing happened to either task, and the server serves the owner's next request.
         expect((await taskGet(writer, taskId)).json).toMatchObject({ result: { taskId, status: 'working' } });
-        expect((await taskGet(writer, askingId)).json).toMatchObject({ result: { taskId: askingId, status: 'input_required' } });
+        expect((await taskGet(writer, askingId)).json).toMatchObject({
+          result: { taskId: askingId, status: 'input_required' },
+        });
         expect(probe.aborted.has('scoped-modern')).toBe(false);
         // The stepped-up token (the creator's) answers, cancels and reads.
         expect((await post(writer, 'tasks/update', attempts[2][1])).json).toMatchObject({ result: {} });
         await untilAsync(() => statusIs(writer, askingId, 'completed'), 5_000, 'approve_job to end');
-        expect(((await taskGet(writer, askingId)).json as { result: { result: unknown } }).result.result).toMatchObject({ content: [{ text: 'scoped-update: refused' }] });
+        expect(((await taskGet(writer, askingId)).json as { result: { result: unknown } }).result.result).toMatchObject(
+          { content: [{ text: 'scoped-update: refused' }] },
+        );
         await running.cancel();
         await until(() => probe.aborted.has('scoped-modern'), 5_000, 'the cancelled round to see ctx.signal');
         expect((await taskGet(writer, taskId)).json).toMatchObject({ result: { status: 'cancelled' } });
@@ -205,7 +247,11 @@ describe.each(ADAPTERS)('task access over HTTP with real tokens (%s)', (adapter:
       const reader = await token('docs:read');
       const { session, close } = await extSession(writer);
       try {
-        const running = await session.callTool('deploy_job', { label: 'scoped-listen', ms: 60_000 }, { task: { preference: 'require' } });
+        const running = await session.callTool(
+          'deploy_job',
+          { label: 'scoped-listen', ms: 60_000 },
+          { task: { preference: 'require' } },
+        );
         const taskId = running.handle!.taskId;
         const acknowledged = async (bearer: string) => {
           const stream = await openStream(mcpUrl, {
@@ -216,7 +262,10 @@ describe.each(ADAPTERS)('task access over HTTP with real tokens (%s)', (adapter:
             headers: { authorization: `Bearer ${bearer}` },
           });
           try {
-            const ack = await stream.waitFor((message) => message.method === 'notifications/subscriptions/acknowledged', 'the acknowledgment');
+            const ack = await stream.waitFor(
+              (message) => message.method === 'notifications/subscriptions/acknowledged',
+              'the acknowledgment',
+            );
             return (ack.params as { notifications: Record<string, unknown> }).notifications;
           } finally {
             stream.close();
@@ -235,22 +284,37 @@ describe.each(ADAPTERS)('task access over HTTP with real tokens (%s)', (adapter:
       const reader = await token('docs:read');
       const { connection, session, close } = await legacySession(writer);
       try {
-        const running = await session.callTool('deploy_job', { label: 'scoped-legacy', ms: 60_000 }, { task: { preference: 'require' } });
+        const running = await session.callTool(
+          'deploy_job',
+          { label: 'scoped-legacy', ms: 60_000 },
+          { task: { preference: 'require' } },
+        );
         expect(running.kind).toBe('task');
         const taskId = running.handle!.taskId;
         const raw = (bearer: string, method: string, params: Record<string, unknown>) =>
-          legacyPost(mcpUrl, { id: `${method}-${Math.random()}`, method, params }, { sessionId: connection.sessionId, headers: { authorization: `Bearer ${bearer}` } });
+          legacyPost(
+            mcpUrl,
+            { id: `${method}-${Math.random()}`, method, params },
+            { sessionId: connection.sessionId, headers: { authorization: `Bearer ${bearer}` } },
+          );
         for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel']) {
           const refused = await raw(reader, method, { taskId });
           expect(refused.status, `${method}: ${refused.text}`).toBe(403);
-          expect(refused.messages[0]).toMatchObject({ error: { code: -32600, data: { requiredScopes: ['deploy:write'] } } });
+          expect(refused.messages[0]).toMatchObject({
+            error: { code: -32600, data: { requiredScopes: ['deploy:write'] } },
+          });
           expect(challengeOf(refused)).toMatchObject({ error: 'insufficient_scope', scope: 'deploy:write' });
         }
-        const listed = (bearer: string) => raw(bearer, 'tasks/list', {}).then((response) => (response.messages[0].result as { tasks: Array<{ taskId: string }> }).tasks.map((task) => task.taskId));
+        const listed = (bearer: string) =>
+          raw(bearer, 'tasks/list', {}).then((response) =>
+            (response.messages[0].result as { tasks: Array<{ taskId: string }> }).tasks.map((task) => task.taskId),
+          );
         expect(await listed(reader)).not.toContain(taskId);
         expect(await listed(writer)).toContain(taskId);
         // The session and the task are unharmed: the creator's token reads it, working.
-        expect((await raw(writer, 'tasks/get', { taskId })).messages[0]).toMatchObject({ result: { taskId, status: 'working' } });
+        expect((await raw(writer, 'tasks/get', { taskId })).messages[0]).toMatchObject({
+          result: { taskId, status: 'working' },
+        });
         await running.cancel();
         await until(() => probe.aborted.has('scoped-legacy'), 5_000, 'the cancelled round to see ctx.signal');
       } finally {
@@ -269,8 +333,13 @@ describe.each(ADAPTERS)('task access over HTTP with real tokens (%s)', (adapter:
         const hidden = await post(other, method, { taskId });
         const unknown = await post(other, method, { taskId: unknownId });
         expect(hidden.status).toBe(200);
-        expect(hidden.json).toMatchObject({ error: { code: -32602, message: 'Failed to retrieve task: Task not found' } });
-        expect({ status: hidden.status, error: (hidden.json as { error: unknown }).error }).toEqual({ status: unknown.status, error: (unknown.json as { error: unknown }).error });
+        expect(hidden.json).toMatchObject({
+          error: { code: -32602, message: 'Failed to retrieve task: Task not found' },
+        });
+        expect({ status: hidden.status, error: (hidden.json as { error: unknown }).error }).toEqual({
+          status: unknown.status,
+          error: (unknown.json as { error: unknown }).error,
+        });
       }
       expect((await taskGet(auditor, taskId)).json).toMatchObject({ result: { taskId } });
 
@@ -278,26 +347,40 @@ describe.each(ADAPTERS)('task access over HTTP with real tokens (%s)', (adapter:
       const { connection, close } = await legacySession(auditor);
       try {
         const raw = (bearer: string, method: string, params: Record<string, unknown>) =>
-          legacyPost(mcpUrl, { id: 'same-id', method, params }, { sessionId: connection.sessionId, headers: { authorization: `Bearer ${bearer}` } });
-        const legacyCreated = await raw(auditor, 'tools/call', { name: 'audited_job', arguments: { label: 'hidden-legacy' }, task: {} });
+          legacyPost(
+            mcpUrl,
+            { id: 'same-id', method, params },
+            { sessionId: connection.sessionId, headers: { authorization: `Bearer ${bearer}` } },
+          );
+        const legacyCreated = await raw(auditor, 'tools/call', {
+          name: 'audited_job',
+          arguments: { label: 'hidden-legacy' },
+          task: {},
+        });
         const legacyId = (legacyCreated.messages[0].result as { task: { taskId: string } }).task.taskId;
         for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel']) {
           const hidden = await raw(other, method, { taskId: legacyId });
           const unknown = await raw(other, method, { taskId: unknownId });
           expect(hidden.status).toBe(200);
-          expect(hidden.messages[0]).toMatchObject({ error: { code: -32602, message: 'Failed to retrieve task: Task not found' } });
+          expect(hidden.messages[0]).toMatchObject({
+            error: { code: -32602, message: 'Failed to retrieve task: Task not found' },
+          });
           expect({ status: hidden.status, text: hidden.text }).toEqual({ status: unknown.status, text: unknown.text });
         }
         const listed = await raw(other, 'tasks/list', {});
-        expect((listed.messages[0].result as { tasks: Array<{ taskId: string }> }).tasks.map((task) => task.taskId)).not.toContain(legacyId);
-        expect((await raw(auditor, 'tasks/get', { taskId: legacyId })).messages[0]).toMatchObject({ result: { taskId: legacyId } });
+        expect(
+          (listed.messages[0].result as { tasks: Array<{ taskId: string }> }).tasks.map((task) => task.taskId),
+        ).not.toContain(legacyId);
+        expect((await raw(auditor, 'tasks/get', { taskId: legacyId })).messages[0]).toMatchObject({
+          result: { taskId: legacyId },
+        });
       } finally {
         await close();
       }
     });
   });
 
-  describe('finding 7: rounds run as the task\'s creator', () => {
+  describe("finding 7: rounds run as the task's creator", () => {
     it('2026-07-28: a tool the hook shows only to some tokens runs as a task, and its rounds see ctx.accessToken (claims only, dropped at the end)', async () => {
       const auditor = await token(AUDIT_SCOPE);
       const { session, close } = await extSession(auditor);
@@ -307,7 +390,13 @@ describe.each(ADAPTERS)('task access over HTTP with real tokens (%s)', (adapter:
         const { outcome } = await execution.settle();
         expect(outcome.status).toBe('completed');
         const text = (resultFromTaskOutcome(outcome) as { content: Array<{ text: string }> }).content[0].text;
-        expect(JSON.parse(text)).toEqual({ label: 'modern', principal: ALPHA.clientId, subject: ALPHA.clientId, scopes: [AUDIT_SCOPE], clientId: ALPHA.clientId });
+        expect(JSON.parse(text)).toEqual({
+          label: 'modern',
+          principal: ALPHA.clientId,
+          subject: ALPHA.clientId,
+          scopes: [AUDIT_SCOPE],
+          clientId: ALPHA.clientId,
+        });
         // What the store kept of the token once the task ended: nothing, and never the token itself.
         const stored = await app.get<McpTaskStore>(MCP_TASK_STORE).load(execution.handle!.taskId);
         expect(stored?.accessToken).toBeUndefined();
@@ -326,10 +415,12 @@ describe.each(ADAPTERS)('task access over HTTP with real tokens (%s)', (adapter:
       expect(running?.requiredScopes).toEqual(['deploy:write']);
       expect(JSON.stringify(running)).not.toContain(writer);
       await untilAsync(() => statusIs(writer, taskId, 'completed'), 5_000, 'deploy_job to end');
-      expect(((await taskGet(writer, taskId)).json as { result: { result: unknown } }).result.result).toMatchObject({ content: [{ text: `deployed claims as ${ALPHA.clientId}` }] });
+      expect(((await taskGet(writer, taskId)).json as { result: { result: unknown } }).result.result).toMatchObject({
+        content: [{ text: `deployed claims as ${ALPHA.clientId}` }],
+      });
     });
 
-    it('2025-11-25: the hook-restricted tool runs as a task with its creator\'s claims', async () => {
+    it("2025-11-25: the hook-restricted tool runs as a task with its creator's claims", async () => {
       const auditor = await token(AUDIT_SCOPE);
       const { session, close } = await legacySession(auditor);
       try {
@@ -347,14 +438,19 @@ describe.each(ADAPTERS)('task access over HTTP with real tokens (%s)', (adapter:
 
   describe('finding 8: a 2025-11-25 initialize advertises what server/discover shows the same caller', () => {
     /** The capabilities of `initialize` and of `server/discover` for `bearer`. */
-    async function both(bearer: string): Promise<{ initialize: Record<string, unknown>; discover: Record<string, unknown> }> {
+    async function both(
+      bearer: string,
+    ): Promise<{ initialize: Record<string, unknown>; discover: Record<string, unknown> }> {
       const init = await legacyPost(
         mcpUrl,
         { id: 'init', method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo } },
         { headers: { 'mcp-protocol-version': undefined, authorization: `Bearer ${bearer}` } },
       );
       expect(init.status, init.text).toBe(200);
-      const discover = await mcpPost(mcpUrl, { method: 'server/discover', headers: { authorization: `Bearer ${bearer}` } });
+      const discover = await mcpPost(mcpUrl, {
+        method: 'server/discover',
+        headers: { authorization: `Bearer ${bearer}` },
+      });
       expect(discover.status, discover.text).toBe(200);
       return {
         initialize: (init.messages[0].result as { capabilities: Record<string, unknown> }).capabilities,

@@ -15,7 +15,9 @@ import { until, untilAsync } from '../support/wait.util.js';
  * wires and both adapters, and the server keeps serving. (On the BullMQ runner: test/redis/redis-task-security.e2e-spec.ts.)
  */
 
-const TASKS_META = requestMeta({ 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } });
+const TASKS_META = requestMeta({
+  'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+});
 const CANCELLED_LINE = /^Handler "longJob" ended after its call was cancelled: AbortError: /;
 
 describe.each(ADAPTERS)('cancelled calls log no error (%s)', (adapter: AdapterName) => {
@@ -27,12 +29,17 @@ describe.each(ADAPTERS)('cancelled calls log no error (%s)', (adapter: AdapterNa
     running.app.useLogger(logger);
     probe = running.app.get(TaskProbe);
     // A handler registered at run time (no Nest pipeline around it) reacts to ctx.signal the same way.
-    running.app.get(McpRegistry).registerTool({ name: 'runtime_hold', description: 'Waits until cancelled' }, async (_input, ctx: McpToolContext) => {
-      probe.started.add('runtime');
-      ctx.signal.addEventListener('abort', () => probe.aborted.add('runtime'), { once: true });
-      await sleep(60_000, undefined, { signal: ctx.signal });
-      return 'held';
-    });
+    running.app
+      .get(McpRegistry)
+      .registerTool(
+        { name: 'runtime_hold', description: 'Waits until cancelled' },
+        async (_input, ctx: McpToolContext) => {
+          probe.started.add('runtime');
+          ctx.signal.addEventListener('abort', () => probe.aborted.add('runtime'), { once: true });
+          await sleep(60_000, undefined, { signal: ctx.signal });
+          return 'held';
+        },
+      );
   });
   afterAll(() => running?.close());
   beforeEach(() => {
@@ -41,12 +48,21 @@ describe.each(ADAPTERS)('cancelled calls log no error (%s)', (adapter: AdapterNa
   });
 
   const post = (method: string, params: Record<string, unknown>): Promise<RawResponse> =>
-    mcpPost(running.mcpUrl, { method, params, meta: TASKS_META, headers: { 'x-user': 'alice', ...(typeof params.taskId === 'string' && { 'mcp-name': params.taskId }) } });
+    mcpPost(running.mcpUrl, {
+      method,
+      params,
+      meta: TASKS_META,
+      headers: { 'x-user': 'alice', ...(typeof params.taskId === 'string' && { 'mcp-name': params.taskId }) },
+    });
 
   /** Waits until the call of `label` reported its end (the debug line), and checks nothing was logged as an error. */
   async function quietlyEnded(label: string, line = CANCELLED_LINE): Promise<void> {
     await until(() => probe.aborted.has(label), 5_000, `the round of ${label} to see ctx.signal`);
-    await until(() => logger.debugs.some((debug) => line.test(debug)) || logger.errors.length > 0, 5_000, 'the end of the cancelled call');
+    await until(
+      () => logger.debugs.some((debug) => line.test(debug)) || logger.errors.length > 0,
+      5_000,
+      'the end of the cancelled call',
+    );
     expect(logger.errors).toEqual([]);
     expect(logger.debugs.filter((debug) => line.test(debug))).toHaveLength(1);
   }
@@ -82,26 +98,44 @@ describe.each(ADAPTERS)('cancelled calls log no error (%s)', (adapter: AdapterNa
   it('2025-11-25: tasks/cancel of a running task', async () => {
     const { sessionId } = await rawInitialize(running.mcpUrl, { headers: { 'x-user': 'alice' } });
     const send = (method: string, params: Record<string, unknown>) =>
-      legacyPost(running.mcpUrl, { id: `${method}-${Math.random()}`, method, params }, { sessionId, headers: { 'x-user': 'alice' } });
-    const created = await send('tools/call', { name: 'long_job', arguments: { label: 'legacy-cancel', ms: 60_000 }, task: {} });
+      legacyPost(
+        running.mcpUrl,
+        { id: `${method}-${Math.random()}`, method, params },
+        { sessionId, headers: { 'x-user': 'alice' } },
+      );
+    const created = await send('tools/call', {
+      name: 'long_job',
+      arguments: { label: 'legacy-cancel', ms: 60_000 },
+      task: {},
+    });
     const taskId = (created.messages[0].result as { task: { taskId: string } }).task.taskId;
     await until(() => probe.started.has('legacy-cancel'), 5_000, 'the round to start');
     const cancelled = await send('tasks/cancel', { taskId });
     expect(cancelled.status).toBe(200);
     expect(cancelled.messages[0]).toMatchObject({ result: { taskId, status: 'cancelled' } });
     await quietlyEnded('legacy-cancel');
-    expect((await send('tools/call', { name: 'echo', arguments: { text: 'next' } })).messages[0]).toMatchObject({ result: { content: [{ text: 'echo: next' }] } });
+    expect((await send('tools/call', { name: 'echo', arguments: { text: 'next' } })).messages[0]).toMatchObject({
+      result: { content: [{ text: 'echo: next' }] },
+    });
   });
 
   it('a client that walks away from a running call', async () => {
     await walkAway('long_job', { label: 'walked-away', ms: 60_000 }, 'walked-away');
     await quietlyEnded('walked-away');
-    await untilAsync(async () => (await post('tools/call', { name: 'echo', arguments: { text: 'ok' } })).status === 200, 5_000, 'the next call');
+    await untilAsync(
+      async () => (await post('tools/call', { name: 'echo', arguments: { text: 'ok' } })).status === 200,
+      5_000,
+      'the next call',
+    );
   });
 
   it('a client that walks away from a runtime-registered tool', async () => {
     await walkAway('runtime_hold', {}, 'runtime');
     await quietlyEnded('runtime', /^runtime tool "runtime_hold" ended after its call was cancelled: AbortError: /);
-    await untilAsync(async () => (await post('tools/call', { name: 'echo', arguments: { text: 'ok' } })).status === 200, 5_000, 'the next call');
+    await untilAsync(
+      async () => (await post('tools/call', { name: 'echo', arguments: { text: 'ok' } })).status === 200,
+      5_000,
+      'the next call',
+    );
   });
 });

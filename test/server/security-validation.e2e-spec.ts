@@ -54,7 +54,10 @@ interface ServerProcess {
 }
 
 async function forkServer(adapter: AdapterName, options: Partial<McpModuleOptions> = {}): Promise<ServerProcess> {
-  const server = await forkFixtureServer('test/fixtures/security-validation-main.fixture.ts', [adapter, JSON.stringify(options)]);
+  const server = await forkFixtureServer('test/fixtures/security-validation-main.fixture.ts', [
+    adapter,
+    JSON.stringify(options),
+  ]);
   let base = 0;
   return {
     url: server.url,
@@ -99,16 +102,22 @@ describe.each(ADAPTERS)('validation amplification on a real server process (%s)'
     const text = boundedErrorText(response);
     expect(text).toBe('Invalid arguments for tool "strictLabel": k0: is not allowed');
 
-    expect(textOf(expectResult(await callTool(server.url, 'strictLabel', { label: 'next' }), 'tools/call'))).toBe('label next');
+    expect(textOf(expectResult(await callTool(server.url, 'strictLabel', { label: 'next' }), 'tools/call'))).toBe(
+      'label next',
+    );
   }, 60_000);
 
   it('1,000,000 strings for an integer array → one short isError result, little memory; the next call works', async () => {
-    const { response, growth } = await measured('sumIntegers', { values: Array.from({ length: 1_000_000 }, () => 'x') });
+    const { response, growth } = await measured('sumIntegers', {
+      values: Array.from({ length: 1_000_000 }, () => 'x'),
+    });
     expect(growth, `RSS peaked ${(growth / MIB).toFixed(1)} MiB higher`).toBeLessThan(MAX_GROWTH);
     const text = boundedErrorText(response);
     expect(text).toBe('Invalid arguments for tool "sumIntegers": values/0: must be integer');
 
-    expect(textOf(expectResult(await callTool(server.url, 'sumIntegers', { values: [1, 2] }), 'tools/call'))).toBe('sum 3');
+    expect(textOf(expectResult(await callTool(server.url, 'sumIntegers', { values: [1, 2] }), 'tools/call'))).toBe(
+      'sum 3',
+    );
   }, 60_000);
 
   it('300,000 extra keys on a DTO tool → refused quickly with a short isError result; the next call works', async () => {
@@ -118,14 +127,18 @@ describe.each(ADAPTERS)('validation amplification on a real server process (%s)'
     expect(text).toMatch(/^Invalid arguments for tool "dtoLabel": must NOT have more than 1000 properties$/);
     expect(elapsedMs).toBeLessThan(5_000);
 
-    expect(textOf(expectResult(await callTool(server.url, 'dtoLabel', { label: 'next', extra: true }), 'tools/call'))).toBe('dto next');
+    expect(
+      textOf(expectResult(await callTool(server.url, 'dtoLabel', { label: 'next', extra: true }), 'tools/call')),
+    ).toBe('dto next');
   }, 60_000);
 
   it('300,000 keys for a tool without input → a short isError result naming a few of them; the next call works', async () => {
     const { response, growth } = await measured('ping', manyKeys(300_000));
     expect(growth, `RSS peaked ${(growth / MIB).toFixed(1)} MiB higher`).toBeLessThan(MAX_GROWTH);
     const text = boundedErrorText(response);
-    expect(text).toBe('Invalid arguments for tool "ping": the tool takes no arguments, got k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, …and 299990 more');
+    expect(text).toBe(
+      'Invalid arguments for tool "ping": the tool takes no arguments, got k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, …and 299990 more',
+    );
 
     expect(textOf(expectResult(await callTool(server.url, 'ping', {}), 'tools/call'))).toBe('pong');
   }, 60_000);
@@ -155,18 +168,28 @@ describe.each(ADAPTERS)('bounded validation messages (%s)', (adapter) => {
   });
 
   it('10,000 invalid items of a DTO array → at most 10 issues and a count of the rest', async () => {
-    const text = boundedErrorText(await callTool(running.mcpUrl, 'dtoPath', { points: Array.from({ length: 10_000 }, () => ({ x: -1 })) }));
-    expect(text).toMatch(/^Invalid arguments for tool "dtoPath": points\/0\/x: must not be less than 0; points\/1\/x: /);
+    const text = boundedErrorText(
+      await callTool(running.mcpUrl, 'dtoPath', { points: Array.from({ length: 10_000 }, () => ({ x: -1 })) }),
+    );
+    expect(text).toMatch(
+      /^Invalid arguments for tool "dtoPath": points\/0\/x: must not be less than 0; points\/1\/x: /,
+    );
     expect(text.match(/points\/\d+\/x/g)).toHaveLength(10);
     expect(text).toMatch(/; …and 9990 more$/);
-    expect(textOf(expectResult(await callTool(running.mcpUrl, 'dtoPath', { points: [{ x: 1 }] }), 'tools/call'))).toBe('points 1');
+    expect(textOf(expectResult(await callTool(running.mcpUrl, 'dtoPath', { points: [{ x: 1 }] }), 'tools/call'))).toBe(
+      'points 1',
+    );
   });
 
   it('10,000 wrong items for a zod integer array → at most 10 issues and a count of the rest', async () => {
-    const text = boundedErrorText(await callTool(running.mcpUrl, 'zodIntegers', { values: Array.from({ length: 10_000 }, () => 'x') }));
+    const text = boundedErrorText(
+      await callTool(running.mcpUrl, 'zodIntegers', { values: Array.from({ length: 10_000 }, () => 'x') }),
+    );
     expect(text.match(/values\/\d+:/g)).toHaveLength(10);
     expect(text).toMatch(/; …and 9990 more$/);
-    expect(textOf(expectResult(await callTool(running.mcpUrl, 'zodIntegers', { values: [1, 2] }), 'tools/call'))).toBe('zod sum 3');
+    expect(textOf(expectResult(await callTool(running.mcpUrl, 'zodIntegers', { values: [1, 2] }), 'tools/call'))).toBe(
+      'zod sum 3',
+    );
   });
 
   it("with invalidToolArguments: 'protocol' the same bounded text is a -32602 error", async () => {
@@ -174,10 +197,16 @@ describe.each(ADAPTERS)('bounded validation messages (%s)', (adapter) => {
     const error = expectError(response, 200, INVALID_PARAMS);
     expect(error.message).toBe('Invalid arguments for tool "strictLabel": k0: is not allowed');
 
-    const long = expectError(await callTool(protocol.mcpUrl, 'ping', { ['x'.repeat(100_000)]: 1 }), 200, INVALID_PARAMS);
+    const long = expectError(
+      await callTool(protocol.mcpUrl, 'ping', { ['x'.repeat(100_000)]: 1 }),
+      200,
+      INVALID_PARAMS,
+    );
     expect(long.message.length).toBeLessThanOrEqual(MAX_TEXT);
     expect(long.message).not.toContain('x'.repeat(200));
 
-    expect(textOf(expectResult(await callTool(protocol.mcpUrl, 'strictLabel', { label: 'next' }), 'tools/call'))).toBe('label next');
+    expect(textOf(expectResult(await callTool(protocol.mcpUrl, 'strictLabel', { label: 'next' }), 'tools/call'))).toBe(
+      'label next',
+    );
   });
 });

@@ -15,7 +15,10 @@ import { recordingFetch } from '../support/wire-schema.validator.js';
  */
 
 const messagesOf = async (recorder: ReturnType<typeof recordingFetch>, method: string) =>
-  (await recorder.settled()).map((entry) => entry.message as { method?: string; params?: unknown }).filter((message) => message?.method === method).map((message) => message.params);
+  (await recorder.settled())
+    .map((entry) => entry.message as { method?: string; params?: unknown })
+    .filter((message) => message?.method === method)
+    .map((message) => message.params);
 
 describe.each(ADAPTERS)('seed-parity docs examples (%s)', (adapter) => {
   let running: RunningApp | undefined;
@@ -36,14 +39,24 @@ describe.each(ADAPTERS)('seed-parity docs examples (%s)', (adapter) => {
 
   it('logging.module.ts: IndexerModule logs ctx.log(data) at notice', async () => {
     const { client, recorder } = await serve(IndexerModule, LoggingDefaultsTools);
-    await client.callTool({ name: 'notes', arguments: { note: 'n' }, _meta: { 'io.modelcontextprotocol/logLevel': 'notice' } });
-    expect((await messagesOf(recorder, 'notifications/message')).map((params) => (params as { level: string }).level)).toEqual(['notice', 'warning']);
+    await client.callTool({
+      name: 'notes',
+      arguments: { note: 'n' },
+      _meta: { 'io.modelcontextprotocol/logLevel': 'notice' },
+    });
+    expect(
+      (await messagesOf(recorder, 'notifications/message')).map((params) => (params as { level: string }).level),
+    ).toEqual(['notice', 'warning']);
   });
 
   it('logging.module.ts: QuietModule advertises no logging and sends no log', async () => {
     const { client, recorder } = await serve(QuietModule, LoggingDefaultsTools);
     expect(client.getServerCapabilities()).not.toHaveProperty('logging');
-    const result = await client.callTool({ name: 'notes', arguments: { note: 'n' }, _meta: { 'io.modelcontextprotocol/logLevel': 'debug' } });
+    const result = await client.callTool({
+      name: 'notes',
+      arguments: { note: 'n' },
+      _meta: { 'io.modelcontextprotocol/logLevel': 'debug' },
+    });
     expect((result.content as Array<{ text: string }>)[0].text).toBe('{"plain":false,"warned":false}');
     expect(await messagesOf(recorder, 'notifications/message')).toEqual([]);
   });

@@ -1,7 +1,16 @@
 import { Inject, Injectable, Module, type OnModuleInit, Scope } from '@nestjs/common';
 import { REQUEST } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
-import { InjectMcpPublisher, InjectMcpRegistry, McpModule, McpPublisher, McpRegistry, McpStdio, McpTool, getMcpRegistryToken } from 'nest-mcp';
+import {
+  InjectMcpPublisher,
+  InjectMcpRegistry,
+  McpModule,
+  McpPublisher,
+  McpRegistry,
+  McpStdio,
+  McpTool,
+  getMcpRegistryToken,
+} from 'nest-mcp';
 import { McpTestingClient } from 'nest-mcp/testing';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,7 +74,10 @@ class AdminPlugins implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    void this.registry.registerTool({ name: 'admin_runtime', description: 'Registered on the admin server' }, () => 'runtime');
+    void this.registry.registerTool(
+      { name: 'admin_runtime', description: 'Registered on the admin server' },
+      () => 'runtime',
+    );
   }
 }
 
@@ -88,7 +100,12 @@ class SharedModule {}
 
 @Module({
   imports: [
-    McpModule.forRoot({ name: 'public', version: '1.0.0', instructions: 'For customers.', include: [CustomerModule, SharedModule] }),
+    McpModule.forRoot({
+      name: 'public',
+      version: '1.0.0',
+      instructions: 'For customers.',
+      include: [CustomerModule, SharedModule],
+    }),
     McpModule.forRoot({
       name: 'admin',
       version: '1.0.0',
@@ -128,10 +145,19 @@ describe.each(ADAPTERS)('two servers in one application (%s)', (adapter) => {
       const adminTools = names((await adminClient.listTools()).tools);
       expect(publicTools).toEqual(['get_order', 'ping', 'who_am_i']);
       expect(adminTools).toEqual(['admin_runtime', 'ping', 'purge_caches', 'rebuild_index', 'rotate_keys']);
-      expect((await adminClient.callTool({ name: 'purge_caches', arguments: {} })).content).toEqual([{ type: 'text', text: 'purged' }]);
+      expect((await adminClient.callTool({ name: 'purge_caches', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'purged' },
+      ]);
       // The public server does not know the admin tool: an unknown tool, as for any other name.
-      const refused = await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'purge_caches', arguments: {} }, meta: requestMeta() });
-      expect((refused.json as { error?: { code: number; message: string } }).error).toMatchObject({ code: -32602, message: expect.stringContaining('purge_caches') });
+      const refused = await mcpPost(running.mcpUrl, {
+        method: 'tools/call',
+        params: { name: 'purge_caches', arguments: {} },
+        meta: requestMeta(),
+      });
+      expect((refused.json as { error?: { code: number; message: string } }).error).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('purge_caches'),
+      });
     } finally {
       await publicClient.close();
       await adminClient.close();
@@ -139,21 +165,34 @@ describe.each(ADAPTERS)('two servers in one application (%s)', (adapter) => {
   });
 
   it('applies each server its own options', async () => {
-    const discover = async (url: URL) => ((await mcpPost(url, { method: 'server/discover', params: {}, meta: requestMeta() })).json as { result: Record<string, any> }).result;
+    const discover = async (url: URL) =>
+      (
+        (await mcpPost(url, { method: 'server/discover', params: {}, meta: requestMeta() })).json as {
+          result: Record<string, any>;
+        }
+      ).result;
     expect((await discover(running.mcpUrl)).instructions).toBe('For customers.');
     expect((await discover(adminUrl)).instructions).toBe('For operators.');
 
-    const page = (await mcpPost(adminUrl, { method: 'tools/list', params: {}, meta: requestMeta() })).json as { result: { tools: unknown[]; nextCursor?: string } };
+    const page = (await mcpPost(adminUrl, { method: 'tools/list', params: {}, meta: requestMeta() })).json as {
+      result: { tools: unknown[]; nextCursor?: string };
+    };
     expect(page.result.tools).toHaveLength(1);
     expect(page.result.nextCursor).toBeTypeOf('string');
-    const publicPage = (await mcpPost(running.mcpUrl, { method: 'tools/list', params: {}, meta: requestMeta() })).json as { result: { tools: unknown[] } };
+    const publicPage = (await mcpPost(running.mcpUrl, { method: 'tools/list', params: {}, meta: requestMeta() }))
+      .json as { result: { tools: unknown[] } };
     expect(publicPage.result.tools).toHaveLength(3);
 
     const initialize = (url: URL) =>
       fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } },
+        }),
       });
     const legacyOnPublic = await initialize(running.mcpUrl);
     expect(legacyOnPublic.status).toBe(200);
@@ -172,8 +211,14 @@ describe.each(ADAPTERS)('two servers in one application (%s)', (adapter) => {
     };
     const client = await connectClient(running.mcpUrl, { fetch: withCaller });
     try {
-      const first = (await client.callTool({ name: 'who_am_i', arguments: {} })).structuredContent as { instance: number; agent: string };
-      const second = (await client.callTool({ name: 'who_am_i', arguments: {} })).structuredContent as { instance: number; agent: string };
+      const first = (await client.callTool({ name: 'who_am_i', arguments: {} })).structuredContent as {
+        instance: number;
+        agent: string;
+      };
+      const second = (await client.callTool({ name: 'who_am_i', arguments: {} })).structuredContent as {
+        instance: number;
+        agent: string;
+      };
       expect([first.agent, second.agent]).toEqual(['e2e', 'e2e']);
       expect(second.instance).toBeGreaterThan(first.instance);
     } finally {
@@ -196,14 +241,24 @@ describe('the testing kit and stdio, per server', () => {
     try {
       const admin = await McpTestingClient.create(moduleRef, { server: 'admin' });
       const customer = await McpTestingClient.create(moduleRef, { server: 'public' });
-      expect(names(await admin.listTools())).toEqual(['admin_runtime', 'ping', 'purge_caches', 'rebuild_index', 'rotate_keys']);
+      expect(names(await admin.listTools())).toEqual([
+        'admin_runtime',
+        'ping',
+        'purge_caches',
+        'rebuild_index',
+        'rotate_keys',
+      ]);
       // A task's rounds run on the server that created it (its own call runner), not on the application's first one.
       const task = await admin.startTask('rebuild_index');
       expect((await task.result()).content).toEqual([{ type: 'text', text: 'rebuilt' }]);
       expect(names(await customer.listTools())).toEqual(['get_order', 'ping', 'who_am_i']);
       expect((await admin.callTool('rotate_keys')).content).toEqual([{ type: 'text', text: 'rotated' }]);
-      await expect(McpTestingClient.create(moduleRef, { server: 'nobody' })).rejects.toThrow(/no server named "nobody"/);
-      await expect(McpTestingClient.create(moduleRef)).rejects.toThrow(/the application has 2 MCP servers \(.*"admin".*\): pass \{ server: '<name>' \}/);
+      await expect(McpTestingClient.create(moduleRef, { server: 'nobody' })).rejects.toThrow(
+        /no server named "nobody"/,
+      );
+      await expect(McpTestingClient.create(moduleRef)).rejects.toThrow(
+        /the application has 2 MCP servers \(.*"admin".*\): pass \{ server: '<name>' \}/,
+      );
     } finally {
       await moduleRef.close();
     }
@@ -217,10 +272,14 @@ describe('the testing kit and stdio, per server', () => {
     const output = new LineCollector(stdout);
     const server = await McpStdio.attach(moduleRef, { stdin, stdout, server: 'admin' });
     try {
-      stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: modernMeta() } })}\n`);
+      stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: modernMeta() } })}\n`,
+      );
       const first = await output.response(1);
       expect(first.result.tools.map((tool: { name: string }) => tool.name)).toHaveLength(1);
-      stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'purge_caches', arguments: {}, _meta: modernMeta() } })}\n`);
+      stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'purge_caches', arguments: {}, _meta: modernMeta() } })}\n`,
+      );
       expect((await output.response(2)).result.content).toEqual([{ type: 'text', text: 'purged' }]);
     } finally {
       await server.close();
@@ -235,7 +294,9 @@ describe('bootstrap errors of several servers', () => {
     class MissingInclude {}
     const moduleRef = await Test.createTestingModule({ imports: [MissingInclude] }).compile();
     moduleRef.useLogger(false);
-    await expect(moduleRef.init()).rejects.toThrow(/McpModule "lonely": include names AdminModule, which the application does not import/);
+    await expect(moduleRef.init()).rejects.toThrow(
+      /McpModule "lonely": include names AdminModule, which the application does not import/,
+    );
     await moduleRef.close().catch(() => undefined);
   });
 

@@ -53,7 +53,9 @@ describe('shared secrets: a component shared across replicas needs requestState.
   });
 
   it('refuses an empty keys list as well', async () => {
-    const error = await startFailure(() => compile({ ...SERVER, eventBus: new FleetEventBus(), requestState: { keys: [] } }));
+    const error = await startFailure(() =>
+      compile({ ...SERVER, eventBus: new FleetEventBus(), requestState: { keys: [] } }),
+    );
     expect(error.message).toContain('eventBus (FleetEventBus)');
   });
 
@@ -120,19 +122,27 @@ describe('shared secrets with nest-mcp-redis', () => {
         requestState: { singleUse: redis.requestStateStore },
       })),
     );
-    expect(error.message).toContain('eventBus (RedisEventBus), tasks.store (RedisTaskStore), requestState.singleUse (RedisRequestStateStore)');
+    expect(error.message).toContain(
+      'eventBus (RedisEventBus), tasks.store (RedisTaskStore), requestState.singleUse (RedisRequestStateStore)',
+    );
     expect(error.message).toContain('openssl rand -base64 32');
   });
 
   it('McpRedis.serverOptions refuses options without keys', async () => {
     const error = await startFailure(() => withRedis((redis) => redis.serverOptions({ ...SERVER })));
     expect(error.message).toContain('McpRedis.serverOptions: requestState.keys is required');
-    const empty = await startFailure(() => withRedis((redis) => redis.serverOptions({ ...SERVER, requestState: { keys: [] } })));
+    const empty = await startFailure(() =>
+      withRedis((redis) => redis.serverOptions({ ...SERVER, requestState: { keys: [] } })),
+    );
     expect(empty.message).toContain('requestState.keys is required');
   });
 
   it('starts when the Redis components are wired by hand with keys', async () => {
-    const moduleRef = await withRedis((redis) => ({ ...SERVER, eventBus: redis.eventBus, requestState: { keys: [KEY] } }));
+    const moduleRef = await withRedis((redis) => ({
+      ...SERVER,
+      eventBus: redis.eventBus,
+      requestState: { keys: [KEY] },
+    }));
     expect(moduleRef.get(McpRedis).eventBus.sharedAcrossReplicas).toBe(true);
     await moduleRef.close();
   });

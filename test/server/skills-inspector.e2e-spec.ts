@@ -13,7 +13,9 @@ import { ensureInspector, inspector, jsonLines } from '../support/inspector-cli.
 const DEMO_SKILLS = ['skill://ops/safe-rollout/SKILL.md', 'skill://ops/triage-incident/SKILL.md'];
 
 /** The per-skill JSON reports `--verify` prints, one per line. */
-function reports(stdout: string): { uri: string; outcome: string; ok: boolean; files: { uri: string; status: string }[] }[] {
+function reports(
+  stdout: string,
+): { uri: string; outcome: string; ok: boolean; files: { uri: string; status: string }[] }[] {
   return jsonLines(stdout);
 }
 
@@ -30,18 +32,22 @@ describe.each(ADAPTERS)('the Inspector CLI verifies the demo skills (%s)', (adap
   it.each([
     ['legacy', []],
     ['modern', ['--protocol-era', 'modern']],
-  ])('skills/list --verify on the %s era exits 0 with every skill and file verified', async (_era, eraArgs) => {
-    const run = await inspector([running.mcpUrl.href, ...eraArgs, '--method', 'skills/list', '--verify']);
-    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-    const verified = reports(run.stdout);
-    expect(verified.map((report) => report.uri).sort()).toEqual(DEMO_SKILLS);
-    for (const report of verified) {
-      expect(report, JSON.stringify(report)).toMatchObject({ ok: true, outcome: 'verified' });
-      expect(report.files.length).toBeGreaterThan(0);
-      for (const file of report.files) expect(file.status, file.uri).toBe('verified');
-    }
-    expect(verified.find((report) => report.uri.includes('triage-incident'))!.files.map((file) => file.uri)).toContain(
-      'skill://ops/triage-incident/references/PLAYBOOK.md',
-    );
-  }, 90_000);
+  ])(
+    'skills/list --verify on the %s era exits 0 with every skill and file verified',
+    async (_era, eraArgs) => {
+      const run = await inspector([running.mcpUrl.href, ...eraArgs, '--method', 'skills/list', '--verify']);
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+      const verified = reports(run.stdout);
+      expect(verified.map((report) => report.uri).sort()).toEqual(DEMO_SKILLS);
+      for (const report of verified) {
+        expect(report, JSON.stringify(report)).toMatchObject({ ok: true, outcome: 'verified' });
+        expect(report.files.length).toBeGreaterThan(0);
+        for (const file of report.files) expect(file.status, file.uri).toBe('verified');
+      }
+      expect(
+        verified.find((report) => report.uri.includes('triage-incident'))!.files.map((file) => file.uri),
+      ).toContain('skill://ops/triage-incident/references/PLAYBOOK.md');
+    },
+    90_000,
+  );
 });

@@ -11,7 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { ADAPTERS, type RunningApp, startApp } from '../support/app.factory.js';
-import { connectLegacyClient, LEGACY_VERSION, legacyPost, type LegacyConnection } from '../support/legacy-client.factory.js';
+import {
+  connectLegacyClient,
+  LEGACY_VERSION,
+  legacyPost,
+  type LegacyConnection,
+} from '../support/legacy-client.factory.js';
 import { connectClient } from '../support/mcp-client.factory.js';
 import { mcpPost } from '../support/raw-request.util.js';
 
@@ -23,7 +28,8 @@ import { mcpPost } from '../support/raw-request.util.js';
 const EXTENSION = 'io.modelcontextprotocol/skills';
 const ANY = z.any();
 
-const REFUNDS_MD = '---\nname: refunds\ndescription: Issue refunds by the book.\nmetadata:\n  version: "2.1"\n  revision: 2.1\n---\n# Refunds\n\nSee [the guide](references/GUIDE.md).\n';
+const REFUNDS_MD =
+  '---\nname: refunds\ndescription: Issue refunds by the book.\nmetadata:\n  version: "2.1"\n  revision: 2.1\n---\n# Refunds\n\nSee [the guide](references/GUIDE.md).\n';
 const ESCALATION_MD = '---\r\nname: escalation\r\ndescription: Escalate a refund dispute.\r\n---\r\n# Escalation\r\n';
 const LOGO = randomBytes(64); // not UTF-8 (almost surely): served as a blob
 LOGO[0] = 0xff;
@@ -59,7 +65,7 @@ class ProviderSkills {
   digest(): McpSkillFiles {
     this.reads++;
     return {
-      'SKILL.md': '---\nname: daily-digest\ndescription: Today\'s digest, produced at each read.\n---\n# Digest\n',
+      'SKILL.md': "---\nname: daily-digest\ndescription: Today's digest, produced at each read.\n---\n# Digest\n",
       'data/today.md': `read ${this.reads}\n`,
     };
   }
@@ -84,14 +90,22 @@ beforeAll(() => {
   fixtures = mkdtempSync(join(tmpdir(), 'nest-mcp-skills-'));
   roots = { main: join(fixtures, 'main'), restricted: join(fixtures, 'restricted'), classDir: join(fixtures, 'class') };
   // A BOM on disk: it must never be served, hashed or listed.
-  write(roots.main, 'acme/billing/refunds/SKILL.md', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(REFUNDS_MD)]));
+  write(
+    roots.main,
+    'acme/billing/refunds/SKILL.md',
+    Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(REFUNDS_MD)]),
+  );
   write(roots.main, 'acme/billing/refunds/references/GUIDE.md', '# Guide\n\nRefund within 30 days.\n');
   write(roots.main, 'acme/billing/refunds/assets/logo.bin', LOGO);
   write(roots.main, 'acme/billing/refunds/escalation/SKILL.md', ESCALATION_MD);
   write(roots.main, 'acme/billing/refunds/escalation/notes.txt', 'call the lead\n');
   write(roots.main, 'ops/rollout/SKILL.md', '---\nname: rollout\ndescription: Roll out safely.\n---\nbody\n');
   write(roots.main, 'README.md', 'not a skill: ignored\n');
-  write(roots.restricted, 'admin/secret-ops/SKILL.md', '---\nname: secret-ops\ndescription: For admins only.\n---\nsecret\n');
+  write(
+    roots.restricted,
+    'admin/secret-ops/SKILL.md',
+    '---\nname: secret-ops\ndescription: For admins only.\n---\nsecret\n',
+  );
 });
 afterAll(() => rmSync(fixtures, { recursive: true, force: true }));
 
@@ -215,7 +229,11 @@ describe.each(ADAPTERS)('skills over Streamable HTTP (%s)', (adapter) => {
           if (wireName === 'modern') expect(got).toMatchObject({ ttlMs: 1234, cacheScope: 'public' });
         }
         const refunds = statics[0];
-        expect(refunds.frontmatter).toEqual({ name: 'refunds', description: 'Issue refunds by the book.', metadata: { version: '2.1', revision: 2.1 } });
+        expect(refunds.frontmatter).toEqual({
+          name: 'refunds',
+          description: 'Issue refunds by the book.',
+          metadata: { version: '2.1', revision: 2.1 },
+        });
         // The nested skill's files belong to both manifests, with the same digests.
         const nested = statics[1].resources;
         for (const file of nested) expect(refunds.resources).toContainEqual(file);
@@ -240,7 +258,11 @@ describe.each(ADAPTERS)('skills over Streamable HTTP (%s)', (adapter) => {
           'skill://ops/rollout/SKILL.md',
           'skill://reports/daily-digest/SKILL.md',
         ]);
-        expect(skillMds[0]).toMatchObject({ name: 'refunds', description: 'Issue refunds by the book.', mimeType: 'text/markdown' });
+        expect(skillMds[0]).toMatchObject({
+          name: 'refunds',
+          description: 'Issue refunds by the book.',
+          mimeType: 'text/markdown',
+        });
       });
 
       it('reads directories: direct children, folders as inode/directory, the same files as the manifest', async () => {
@@ -248,7 +270,8 @@ describe.each(ADAPTERS)('skills over Streamable HTTP (%s)', (adapter) => {
         const found: Record<string, number> = {};
         const walk = async (uri: string): Promise<void> => {
           const { pages, items } = await allPages(wire(), 'resources/directory/read', 'resources', { uri });
-          if (wireName === 'modern') for (const page of pages) expect(page).toMatchObject({ ttlMs: 1234, cacheScope: 'public' });
+          if (wireName === 'modern')
+            for (const page of pages) expect(page).toMatchObject({ ttlMs: 1234, cacheScope: 'public' });
           for (const child of items) {
             expect(child.uri.startsWith(`${uri}/`)).toBe(true);
             expect(child.uri.slice(uri.length + 1)).not.toContain('/');
@@ -257,7 +280,9 @@ describe.each(ADAPTERS)('skills over Streamable HTTP (%s)', (adapter) => {
           }
         };
         await walk('skill://acme/billing/refunds');
-        expect(found).toEqual(Object.fromEntries(refunds.resources.map((file: { uri: string; size: number }) => [file.uri, file.size])));
+        expect(found).toEqual(
+          Object.fromEntries(refunds.resources.map((file: { uri: string; size: number }) => [file.uri, file.size])),
+        );
         // Prefix directories above skills are directories too.
         const { items: top } = await allPages(wire(), 'resources/directory/read', 'resources', { uri: 'skill://acme' });
         expect(top).toEqual([{ uri: 'skill://acme/billing', name: 'billing', mimeType: 'inode/directory' }]);
@@ -266,12 +291,21 @@ describe.each(ADAPTERS)('skills over Streamable HTTP (%s)', (adapter) => {
       it('answers -32602 for what is not a served skill or directory, and the core code for an unknown file', async () => {
         const request = wire().request;
         expect(await codeOf(request('skills/get', { uri: 'skill://nope/SKILL.md' }))).toBe(-32602);
-        expect(await codeOf(request('skills/get', { uri: 'skill://acme/billing/refunds/references/GUIDE.md' }))).toBe(-32602);
+        expect(await codeOf(request('skills/get', { uri: 'skill://acme/billing/refunds/references/GUIDE.md' }))).toBe(
+          -32602,
+        );
         expect(await codeOf(request('skills/get', {}))).toBe(-32602);
-        expect(await codeOf(request('resources/directory/read', { uri: 'skill://acme/billing/refunds/SKILL.md' }))).toBe(-32602);
+        expect(
+          await codeOf(request('resources/directory/read', { uri: 'skill://acme/billing/refunds/SKILL.md' })),
+        ).toBe(-32602);
         expect(await codeOf(request('resources/directory/read', { uri: 'skill://nowhere' }))).toBe(-32602);
         expect(await codeOf(request('skills/list', { cursor: 'not-a-cursor' }))).toBe(-32602);
-        const missing = { jsonrpc: '2.0', id: 9, method: 'resources/read', params: { uri: 'skill://acme/billing/refunds/missing.md' } };
+        const missing = {
+          jsonrpc: '2.0',
+          id: 9,
+          method: 'resources/read',
+          params: { uri: 'skill://acme/billing/refunds/missing.md' },
+        };
         if (wireName === 'legacy') {
           const raw = await legacyPost(running.mcpUrl, missing, { sessionId: legacy.sessionId });
           expect(raw.messages[0]).toMatchObject({ error: { code: -32002 } });
@@ -291,8 +325,13 @@ describe.each(ADAPTERS)('skills over Streamable HTTP (%s)', (adapter) => {
         const second = (await wire().read('skill://reports/daily-digest/data/today.md')).contents[0].text;
         expect(first).toMatch(/^read \d+\n$/);
         expect(second).not.toBe(first);
-        const { items } = await allPages(wire(), 'resources/directory/read', 'resources', { uri: 'skill://reports/daily-digest' });
-        expect(items.map((child) => child.uri)).toEqual(['skill://reports/daily-digest/SKILL.md', 'skill://reports/daily-digest/data']);
+        const { items } = await allPages(wire(), 'resources/directory/read', 'resources', {
+          uri: 'skill://reports/daily-digest',
+        });
+        expect(items.map((child) => child.uri)).toEqual([
+          'skill://reports/daily-digest/SKILL.md',
+          'skill://reports/daily-digest/data',
+        ]);
 
         const unlisted = await wire().request('skills/get', { uri: 'skill://internal/unlisted-helper/SKILL.md' });
         expect(unlisted.skill.frontmatter.name).toBe('unlisted-helper');
@@ -313,9 +352,17 @@ describe.each(ADAPTERS)('skills over Streamable HTTP (%s)', (adapter) => {
       const response = await mcpPost(running.mcpUrl, call);
       expect(response.headers.get('mcp-name')).toBeNull();
       expect(response.status, response.text).toBe(200);
-      expect((response.json as { result: Record<string, unknown> }).result).toMatchObject({ resultType: 'complete', ttlMs: 1234, cacheScope: 'public' });
+      expect((response.json as { result: Record<string, unknown> }).result).toMatchObject({
+        resultType: 'complete',
+        ttlMs: 1234,
+        cacheScope: 'public',
+      });
     }
-    const legacyList = await legacyPost(running.mcpUrl, { id: 3, method: 'skills/list', params: {} }, { sessionId: legacy.sessionId });
+    const legacyList = await legacyPost(
+      running.mcpUrl,
+      { id: 3, method: 'skills/list', params: {} },
+      { sessionId: legacy.sessionId },
+    );
     expect(legacyList.messages[0]).toMatchObject({ result: { skills: expect.any(Array) } });
     expect(legacyList.messages[0]).not.toHaveProperty('result.ttlMs');
     expect(LEGACY_VERSION).toBe('2025-11-25');
@@ -333,7 +380,8 @@ describe.each(ADAPTERS)('skills per caller (%s)', (adapter) => {
             skills: { roots: [roots.main, { directory: roots.restricted, scopes: ['skills:admin'] }] },
             principal: (request) => (request as { headers: Record<string, string | undefined> }).headers['x-user'],
             // The nested skill only for the lead; everything else as scopes say.
-            visibility: (handler, caller) => handler.uri !== 'skill://acme/billing/refunds/escalation/SKILL.md' || caller.principal === 'lead',
+            visibility: (handler, caller) =>
+              handler.uri !== 'skill://acme/billing/refunds/escalation/SKILL.md' || caller.principal === 'lead',
           }),
         ),
       ],
@@ -342,7 +390,10 @@ describe.each(ADAPTERS)('skills per caller (%s)', (adapter) => {
   afterAll(() => running?.close());
 
   const clientAs = (user: string) =>
-    connectClient(running.mcpUrl, { fetch: (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), 'x-user': user } }) });
+    connectClient(running.mcpUrl, {
+      fetch: (input, init) =>
+        fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), 'x-user': user } }),
+    });
 
   it('lists only what each caller may see, privately, and refuses the rest as the access policy does', async () => {
     const lead = wireOf('modern', await clientAs('lead'));
@@ -351,13 +402,22 @@ describe.each(ADAPTERS)('skills per caller (%s)', (adapter) => {
     const clerkPage = await allPages(clerk, 'skills/list', 'skills');
     expect(leadPage.items.map((entry) => entry.uri)).toContain('skill://acme/billing/refunds/escalation/SKILL.md');
     expect(clerkPage.items.map((entry) => entry.uri)).not.toContain('skill://acme/billing/refunds/escalation/SKILL.md');
-    for (const items of [leadPage.items, clerkPage.items]) expect(items.map((entry) => entry.uri)).not.toContain('skill://admin/secret-ops/SKILL.md');
+    for (const items of [leadPage.items, clerkPage.items])
+      expect(items.map((entry) => entry.uri)).not.toContain('skill://admin/secret-ops/SKILL.md');
     expect(leadPage.pages[0].cacheScope).toBe('private');
     // Hidden by the hook: answered as an unknown skill. Lacking the scopes: refused with 403.
-    expect(await codeOf(clerk.request('skills/get', { uri: 'skill://acme/billing/refunds/escalation/SKILL.md' }))).toBe(-32602);
-    expect(await codeOf(lead.request('skills/get', { uri: 'skill://acme/billing/refunds/escalation/SKILL.md' }))).toBeUndefined();
-    await expect(lead.request('skills/get', { uri: 'skill://admin/secret-ops/SKILL.md' })).rejects.toThrow(/Insufficient scope/);
-    expect((await clerk.listResources()).map((resource) => resource.uri)).not.toContain('skill://admin/secret-ops/SKILL.md');
+    expect(await codeOf(clerk.request('skills/get', { uri: 'skill://acme/billing/refunds/escalation/SKILL.md' }))).toBe(
+      -32602,
+    );
+    expect(
+      await codeOf(lead.request('skills/get', { uri: 'skill://acme/billing/refunds/escalation/SKILL.md' })),
+    ).toBeUndefined();
+    await expect(lead.request('skills/get', { uri: 'skill://admin/secret-ops/SKILL.md' })).rejects.toThrow(
+      /Insufficient scope/,
+    );
+    expect((await clerk.listResources()).map((resource) => resource.uri)).not.toContain(
+      'skill://admin/secret-ops/SKILL.md',
+    );
     expect(await codeOf(clerk.request('resources/directory/read', { uri: 'skill://admin' }))).toBe(-32602);
   });
 });
@@ -367,7 +427,11 @@ describe('skills in the testing kit (in process)', () => {
 
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({
-      imports: [McpModule.forRoot(options({ skills: { roots: [roots.main, { directory: roots.restricted, scopes: ['skills:admin'] }] } }))],
+      imports: [
+        McpModule.forRoot(
+          options({ skills: { roots: [roots.main, { directory: roots.restricted, scopes: ['skills:admin'] }] } }),
+        ),
+      ],
       providers: [ProviderSkills],
     }).compile();
     app = moduleRef.createNestApplication({ logger: false });
@@ -382,7 +446,14 @@ describe('skills in the testing kit (in process)', () => {
     const entry = await client.getSkill('skill://ops/rollout/SKILL.md');
     expect(entry.frontmatter.name).toBe('rollout');
     const children = await client.readDirectory('skill://ops/rollout');
-    expect(children).toEqual([{ uri: 'skill://ops/rollout/SKILL.md', name: 'SKILL.md', mimeType: 'text/markdown', size: entry.resources !== 'dynamic' ? entry.resources[0].size : -1 }]);
+    expect(children).toEqual([
+      {
+        uri: 'skill://ops/rollout/SKILL.md',
+        name: 'SKILL.md',
+        mimeType: 'text/markdown',
+        size: entry.resources !== 'dynamic' ? entry.resources[0].size : -1,
+      },
+    ]);
 
     const outsider = client.as({ subject: 'outsider' });
     expect((await outsider.listSkills()).map((skill) => skill.uri)).not.toContain('skill://admin/secret-ops/SKILL.md');
@@ -397,7 +468,9 @@ describe('skills checked at bootstrap', () => {
   async function bootError(files: Record<string, string>): Promise<Error> {
     const root = mkdtempSync(join(fixtures, 'bad-'));
     for (const [path, content] of Object.entries(files)) write(root, path, content);
-    const moduleRef = await Test.createTestingModule({ imports: [McpModule.forRoot(options({ skills: { roots: [root] } }))] }).compile();
+    const moduleRef = await Test.createTestingModule({
+      imports: [McpModule.forRoot(options({ skills: { roots: [root] } }))],
+    }).compile();
     const app = moduleRef.createNestApplication({ logger: false });
     try {
       await app.init();
@@ -411,8 +484,18 @@ describe('skills checked at bootstrap', () => {
 
   it.each([
     ['no frontmatter', 'x/bad-one/SKILL.md', '# no frontmatter\n', /does not begin with a YAML frontmatter block/],
-    ['a name that breaks the naming rules', 'x/Bad-Name/SKILL.md', '---\nname: Bad-Name\ndescription: d\n---\n', /the name "Bad-Name" must be 1-64 characters/],
-    ['a name that is not the folder', 'x/folder/SKILL.md', '---\nname: other\ndescription: d\n---\n', /must end with the skill's name "other"/],
+    [
+      'a name that breaks the naming rules',
+      'x/Bad-Name/SKILL.md',
+      '---\nname: Bad-Name\ndescription: d\n---\n',
+      /the name "Bad-Name" must be 1-64 characters/,
+    ],
+    [
+      'a name that is not the folder',
+      'x/folder/SKILL.md',
+      '---\nname: other\ndescription: d\n---\n',
+      /must end with the skill's name "other"/,
+    ],
     ['no description', 'x/no-desc/SKILL.md', '---\nname: no-desc\n---\n', /needs a non-empty string "description"/],
     ['invalid YAML', 'x/broken/SKILL.md', '---\nname: broken\nname: twice\ndescription: d\n---\n', /not valid YAML/],
   ])('refuses a SKILL.md with %s, naming the file', async (_label, path, content, problem) => {
@@ -430,9 +513,14 @@ describe('skills checked at bootstrap', () => {
         return { 'SKILL.md': '---\nname: wrong-name\ndescription: d\n---\n' };
       }
     }
-    const moduleRef = await Test.createTestingModule({ imports: [McpModule.forRoot({ name: 'x', version: '1' })], providers: [Misnamed] }).compile();
+    const moduleRef = await Test.createTestingModule({
+      imports: [McpModule.forRoot({ name: 'x', version: '1' })],
+      providers: [Misnamed],
+    }).compile();
     const app = moduleRef.createNestApplication({ logger: false });
-    await expect(app.init()).rejects.toThrow(/Misnamed\.files \(SKILL\.md\).*must end with the skill's name "wrong-name"/);
+    await expect(app.init()).rejects.toThrow(
+      /Misnamed\.files \(SKILL\.md\).*must end with the skill's name "wrong-name"/,
+    );
     await app.close().catch(() => undefined);
   });
 });

@@ -26,11 +26,23 @@ function run(file: string, args: string[]): Promise<Ran> {
 const soak = (...args: string[]) => run(process.execPath, ['scripts/soak.mjs', ...args]);
 
 describe('npm run soak: options', () => {
-  it('`npm run soak -- --help` prints the usage, every option with its default, and exits 0 without starting a run', { timeout: 60_000 }, async () => {
+  it('`npm run soak -- --help` prints the usage, every option with its default, and exits 0 without starting a run', {
+    timeout: 60_000,
+  }, async () => {
     const ran = await run('npm', ['run', '--silent', 'soak', '--', '--help']);
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout).toMatch(/^usage: npm run soak -- \[options\]/);
-    for (const option of ['--duration <d>', '--concurrency <n>', '--report-every <d>', '--warmup <d>', '--rss-growth-mb <n>', '--mix <j,s,m>', '--seed <n>', '--allow-server-errors', '-h, --help']) {
+    for (const option of [
+      '--duration <d>',
+      '--concurrency <n>',
+      '--report-every <d>',
+      '--warmup <d>',
+      '--rss-growth-mb <n>',
+      '--mix <j,s,m>',
+      '--seed <n>',
+      '--allow-server-errors',
+      '-h, --help',
+    ]) {
       expect(ran.stdout).toContain(option);
     }
     expect(ran.stdout).toContain('durations take a unit: 1500ms, 30s, 10m, 1h');

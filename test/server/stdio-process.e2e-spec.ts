@@ -60,7 +60,10 @@ function expectOnlyJsonRpc(output: LineCollector): void {
 function connectOfficialClient(mode: 'pinned' | 'legacy'): { client: Client; transport: StdioClientTransport } {
   const client = new Client(
     { name: 'stdio-e2e', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } }, ...(mode === 'pinned' && { versionNegotiation: { mode: { pin: '2026-07-28' } } }) },
+    {
+      capabilities: { elicitation: { form: {} } },
+      ...(mode === 'pinned' && { versionNegotiation: { mode: { pin: '2026-07-28' } } }),
+    },
   );
   client.setRequestHandler('elicitation/create', async (request): Promise<ElicitResult> => {
     expect(request.params.message).toBe('Run deploy?');
@@ -104,17 +107,39 @@ describe('stdio server as a child process', () => {
   it('keeps stdout to JSON-RPC lines only while the app logs heavily through every channel', async () => {
     const fixture = startFixture({ STDIO_FIXTURE_NOISY: '1' });
     fixture.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: modernMeta() } });
-    fixture.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'chatty', _meta: modernMeta({ progressToken: 'c' }) } });
-    fixture.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'count', arguments: { n: 20, delayMs: 5 }, _meta: modernMeta({ progressToken: 'n' }) } });
+    fixture.send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'chatty', _meta: modernMeta({ progressToken: 'c' }) },
+    });
+    fixture.send({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'count', arguments: { n: 20, delayMs: 5 }, _meta: modernMeta({ progressToken: 'n' }) },
+    });
     await fixture.output.response(3);
     fixture.child.stdin.end();
     expect(await fixture.exited).toEqual([0, null]);
 
     expectOnlyJsonRpc(fixture.output);
-    expect(fixture.output.messages.filter((message) => 'id' in message).map((message) => message.id).sort()).toEqual([1, 2, 3]);
+    expect(
+      fixture.output.messages
+        .filter((message) => 'id' in message)
+        .map((message) => message.id)
+        .sort(),
+    ).toEqual([1, 2, 3]);
     const stderr = fixture.stderr();
     // What would have corrupted stdout went to stderr instead.
-    for (const text of ['console tick', 'raw stdout write 5', 'console.log from chatty 5', 'chatty step 5', 'NoisyNeighbour', 'Mapped 6 tools']) {
+    for (const text of [
+      'console tick',
+      'raw stdout write 5',
+      'console.log from chatty 5',
+      'chatty step 5',
+      'NoisyNeighbour',
+      'Mapped 6 tools',
+    ]) {
       expect(stderr).toContain(text);
     }
     expect(stderr.split('\n').length).toBeGreaterThan(100);
@@ -129,7 +154,11 @@ describe('stdio server as a child process', () => {
         jsonrpc: '2.0',
         id: i,
         method: 'tools/call',
-        params: { name: 'count', arguments: { n: steps, delayMs: 1 + (i % 3) }, _meta: modernMeta(i % 10 === 9 ? {} : { progressToken: `token-${i}` }) },
+        params: {
+          name: 'count',
+          arguments: { n: steps, delayMs: 1 + (i % 3) },
+          _meta: modernMeta(i % 10 === 9 ? {} : { progressToken: `token-${i}` }),
+        },
       }),
     );
     // All requests in one write: the server reads them in a burst and serves them at once.
@@ -150,45 +179,73 @@ describe('stdio server as a child process', () => {
         expect(own).toEqual([]);
         continue;
       }
-      expect(own.map((message) => message.params.progress)).toEqual(Array.from({ length: steps }, (_, step) => step + 1));
+      expect(own.map((message) => message.params.progress)).toEqual(
+        Array.from({ length: steps }, (_, step) => step + 1),
+      );
       expect(messages.indexOf(own.at(-1)!)).toBeLessThan(messages.indexOf(responses[i]));
     }
     // The calls really ran at the same time: their progress interleaves.
     const firstResponse = messages.findIndex((message) => 'result' in message);
-    expect(new Set(progress.filter((message) => messages.indexOf(message) < firstResponse).map((message) => message.params.progressToken)).size).toBeGreaterThan(10);
+    expect(
+      new Set(
+        progress
+          .filter((message) => messages.indexOf(message) < firstResponse)
+          .map((message) => message.params.progressToken),
+      ).size,
+    ).toBeGreaterThan(10);
   });
 
-  it.each(['pinned', 'legacy'] as const)('serves the official client over StdioClientTransport (%s): progress and an elicitation', async (mode) => {
-    const { client, transport } = connectOfficialClient(mode);
-    await client.connect(transport);
-    const received = tapProgress(transport);
-    try {
-      expect(client.getNegotiatedProtocolVersion?.()).toBe(mode === 'pinned' ? '2026-07-28' : '2025-11-25');
+  it.each(['pinned', 'legacy'] as const)(
+    'serves the official client over StdioClientTransport (%s): progress and an elicitation',
+    async (mode) => {
+      const { client, transport } = connectOfficialClient(mode);
+      await client.connect(transport);
+      const received = tapProgress(transport);
+      try {
+        expect(client.getNegotiatedProtocolVersion?.()).toBe(mode === 'pinned' ? '2026-07-28' : '2025-11-25');
 
-      const counted: unknown[] = [];
-      const count = await client.callTool({ name: 'count', arguments: { n: 5, delayMs: 10 } }, { onprogress: (update) => counted.push(update) });
-      expect(count.structuredContent).toEqual({ counted: 5 });
-      const countProgress = [1, 2, 3, 4, 5].map((progress) => ({ progress, total: 5, message: `counted ${progress} of 5` }));
-      expect(received.splice(0)).toEqual(countProgress);
-      expectDelivered(counted, countProgress, 1);
+        const counted: unknown[] = [];
+        const count = await client.callTool(
+          { name: 'count', arguments: { n: 5, delayMs: 10 } },
+          { onprogress: (update) => counted.push(update) },
+        );
+        expect(count.structuredContent).toEqual({ counted: 5 });
+        const countProgress = [1, 2, 3, 4, 5].map((progress) => ({
+          progress,
+          total: 5,
+          message: `counted ${progress} of 5`,
+        }));
+        expect(received.splice(0)).toEqual(countProgress);
+        expectDelivered(counted, countProgress, 1);
 
-      const steps: unknown[] = [];
-      const confirm = await client.callTool(
-        { name: 'confirm_action', arguments: { action: 'deploy' } },
-        { onprogress: (update) => steps.push(update.message) },
-      );
-      expect(confirm.content).toEqual([{ type: 'text', text: `deploy: done (${mode})` }]);
-      // 2026: the handler ran twice (MRTR replay), each round reporting its progress; 2025: one run, the elicitation
-      // a real request in the middle of it.
-      const server = mode === 'pinned' ? ['preparing', 'checking', 'preparing', 'checking', 'answered'] : ['preparing', 'checking', 'answered'];
-      // The client adds a marker of its own when it answers a round.
-      const client2026 = ['preparing', 'checking', "Fulfilling input required by 'tools/call' (round 1)", 'preparing', 'checking', 'answered'];
-      expect(received.map((values) => values.message)).toEqual(server);
-      expectDelivered(steps, mode === 'pinned' ? client2026 : server, mode === 'pinned' ? 2 : 1);
-    } finally {
-      await client.close();
-    }
-  });
+        const steps: unknown[] = [];
+        const confirm = await client.callTool(
+          { name: 'confirm_action', arguments: { action: 'deploy' } },
+          { onprogress: (update) => steps.push(update.message) },
+        );
+        expect(confirm.content).toEqual([{ type: 'text', text: `deploy: done (${mode})` }]);
+        // 2026: the handler ran twice (MRTR replay), each round reporting its progress; 2025: one run, the elicitation
+        // a real request in the middle of it.
+        const server =
+          mode === 'pinned'
+            ? ['preparing', 'checking', 'preparing', 'checking', 'answered']
+            : ['preparing', 'checking', 'answered'];
+        // The client adds a marker of its own when it answers a round.
+        const client2026 = [
+          'preparing',
+          'checking',
+          "Fulfilling input required by 'tools/call' (round 1)",
+          'preparing',
+          'checking',
+          'answered',
+        ];
+        expect(received.map((values) => values.message)).toEqual(server);
+        expectDelivered(steps, mode === 'pinned' ? client2026 : server, mode === 'pinned' ? 2 : 1);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 
   it('relays the NDJSON progress of a wrapped command: notifications with a token, nothing extra without one', async () => {
     const { client, transport } = connectOfficialClient('pinned');
@@ -196,10 +253,17 @@ describe('stdio server as a child process', () => {
     const received = tapProgress(transport);
     const seen: unknown[] = [];
     try {
-      const result = await client.callTool({ name: 'wrap_command', arguments: { steps: 5 } }, { onprogress: (update) => seen.push(update) });
+      const result = await client.callTool(
+        { name: 'wrap_command', arguments: { steps: 5 } },
+        { onprogress: (update) => seen.push(update) },
+      );
       expect(result.content).toEqual([{ type: 'text', text: 'job output: 5 steps' }]);
       // The stale line the script prints (progress 1 after 2) is skipped, not relayed and not fatal.
-      const stepProgress = [1, 2, 3, 4, 5].map((progress) => ({ progress, total: 5, message: `step ${progress} of 5` }));
+      const stepProgress = [1, 2, 3, 4, 5].map((progress) => ({
+        progress,
+        total: 5,
+        message: `step ${progress} of 5`,
+      }));
       expect(received).toEqual(stepProgress);
       expectDelivered(seen, stepProgress, 1);
     } finally {
@@ -207,7 +271,12 @@ describe('stdio server as a child process', () => {
     }
 
     const fixture = startFixture();
-    fixture.send({ jsonrpc: '2.0', id: 'quiet', method: 'tools/call', params: { name: 'wrap_command', arguments: { steps: 5 }, _meta: modernMeta() } });
+    fixture.send({
+      jsonrpc: '2.0',
+      id: 'quiet',
+      method: 'tools/call',
+      params: { name: 'wrap_command', arguments: { steps: 5 }, _meta: modernMeta() },
+    });
     const quiet = await fixture.output.response('quiet');
     fixture.child.stdin.end();
     await fixture.exited;
@@ -221,9 +290,19 @@ describe('stdio server as a child process', () => {
   it("with progress: 'stderr', writes ProgressEvents to stderr for requests without a token, with the trace ids", async () => {
     const fixture = startFixture({ STDIO_FIXTURE_PROGRESS: 'stderr' });
     const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
-    fixture.send({ jsonrpc: '2.0', id: 'no-token', method: 'tools/call', params: { name: 'count', arguments: { n: 3 }, _meta: modernMeta({ traceparent }) } });
+    fixture.send({
+      jsonrpc: '2.0',
+      id: 'no-token',
+      method: 'tools/call',
+      params: { name: 'count', arguments: { n: 3 }, _meta: modernMeta({ traceparent }) },
+    });
     await fixture.output.response('no-token');
-    fixture.send({ jsonrpc: '2.0', id: 'token', method: 'tools/call', params: { name: 'count', arguments: { n: 2 }, _meta: modernMeta({ progressToken: 'p' }) } });
+    fixture.send({
+      jsonrpc: '2.0',
+      id: 'token',
+      method: 'tools/call',
+      params: { name: 'count', arguments: { n: 2 }, _meta: modernMeta({ progressToken: 'p' }) },
+    });
     await fixture.output.response('token');
     fixture.child.stdin.end();
     await fixture.exited;
@@ -244,12 +323,21 @@ describe('stdio server as a child process', () => {
         spanId: 'b7ad6b7169203331',
       })),
     );
-    expect(fixture.output.messages.filter((message) => message.method === 'notifications/progress').map((message) => message.params.progressToken)).toEqual(['p', 'p']);
+    expect(
+      fixture.output.messages
+        .filter((message) => message.method === 'notifications/progress')
+        .map((message) => message.params.progressToken),
+    ).toEqual(['p', 'p']);
   });
 
   it('on SIGTERM, aborts ctx.signal, answers the call in flight and exits 0', async () => {
     const fixture = startFixture();
-    fixture.send({ jsonrpc: '2.0', id: 'wait', method: 'tools/call', params: { name: 'wait_for_cancel', _meta: modernMeta({ progressToken: 'w' }) } });
+    fixture.send({
+      jsonrpc: '2.0',
+      id: 'wait',
+      method: 'tools/call',
+      params: { name: 'wait_for_cancel', _meta: modernMeta({ progressToken: 'w' }) },
+    });
     await fixture.output.waitFor((message) => message.params?.progressToken === 'w');
     fixture.child.kill('SIGTERM');
     expect(await fixture.exited).toEqual([0, null]);

@@ -21,25 +21,44 @@ describe('stdio transport', () => {
   });
 
   /** Sends a 2026-07-28 request and resolves with its response. */
-  function request(method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = {}, capabilities = {}): Promise<WireMessage> {
+  function request(
+    method: string,
+    params: Record<string, unknown> = {},
+    meta: Record<string, unknown> = {},
+    capabilities = {},
+  ): Promise<WireMessage> {
     const id = nextId++;
     stdio.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: modernMeta(meta, capabilities) } });
     return stdio.output.response(id);
   }
 
   const progressOf = (token: string | number) =>
-    stdio.output.messages.filter((message) => message.method === 'notifications/progress' && message.params.progressToken === token).map((message) => message.params);
+    stdio.output.messages
+      .filter((message) => message.method === 'notifications/progress' && message.params.progressToken === token)
+      .map((message) => message.params);
 
   describe('2026-07-28 requests', () => {
     it('serves server/discover and a tool call, its progress first, each message on its own line', async () => {
       const discover = await request('server/discover');
-      expect(discover.result).toMatchObject({ resultType: 'complete', supportedVersions: ['2026-07-28', '2025-11-25'] });
+      expect(discover.result).toMatchObject({
+        resultType: 'complete',
+        supportedVersions: ['2026-07-28', '2025-11-25'],
+      });
 
       const call = await request('tools/call', { name: 'count', arguments: { n: 3 } }, { progressToken: 'p-1' });
       expect(call.result).toMatchObject({ resultType: 'complete', structuredContent: { counted: 3 } });
-      expect(progressOf('p-1')).toEqual([1, 2, 3].map((progress) => ({ progressToken: 'p-1', progress, total: 3, message: `counted ${progress} of 3` })));
+      expect(progressOf('p-1')).toEqual(
+        [1, 2, 3].map((progress) => ({
+          progressToken: 'p-1',
+          progress,
+          total: 3,
+          message: `counted ${progress} of 3`,
+        })),
+      );
       const lines = stdio.output.lines;
-      expect(lines.indexOf(JSON.stringify(call))).toBeGreaterThan(lines.findLastIndex((line) => line.includes('"p-1"')));
+      expect(lines.indexOf(JSON.stringify(call))).toBeGreaterThan(
+        lines.findLastIndex((line) => line.includes('"p-1"')),
+      );
       for (const line of lines) expect(JSON.parse(line).jsonrpc).toBe('2.0');
     });
 
@@ -49,17 +68,32 @@ describe('stdio transport', () => {
       expect(bare.error).toMatchObject({ code: -32602, data: { supported: ['2026-07-28', '2025-11-25'] } });
       expect(bare.error.message).toMatch(/2026-07-28.*2025-11-25 after initialize/);
 
-      stdio.send({ jsonrpc: '2.0', id: 'no-caps', method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } });
+      stdio.send({
+        jsonrpc: '2.0',
+        id: 'no-caps',
+        method: 'tools/list',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+      });
       expect((await stdio.output.response('no-caps')).error.code).toBe(-32602);
 
-      stdio.send({ jsonrpc: '2.0', id: 'probe', method: 'server/discover', params: { _meta: modernMeta({ 'io.modelcontextprotocol/protocolVersion': '1900-01-01' }) } });
+      stdio.send({
+        jsonrpc: '2.0',
+        id: 'probe',
+        method: 'server/discover',
+        params: { _meta: modernMeta({ 'io.modelcontextprotocol/protocolVersion': '1900-01-01' }) },
+      });
       expect((await stdio.output.response('probe')).error).toEqual({
         code: -32022,
         message: 'Unsupported protocol version',
         data: { supported: ['2026-07-28', '2025-11-25'], requested: '1900-01-01' },
       });
 
-      stdio.send({ jsonrpc: '2.0', id: 'legacy-version', method: 'tools/list', params: { _meta: modernMeta({ 'io.modelcontextprotocol/protocolVersion': '2025-11-25' }) } });
+      stdio.send({
+        jsonrpc: '2.0',
+        id: 'legacy-version',
+        method: 'tools/list',
+        params: { _meta: modernMeta({ 'io.modelcontextprotocol/protocolVersion': '2025-11-25' }) },
+      });
       expect((await stdio.output.response('legacy-version')).error.code).toBe(-32022);
 
       expect((await request('ping')).error.code).toBe(-32601);
@@ -91,7 +125,12 @@ describe('stdio transport', () => {
     });
 
     it('refuses a second request with the id of one still in flight', async () => {
-      stdio.send({ jsonrpc: '2.0', id: 'dup', method: 'tools/call', params: { name: 'wait_for_cancel', _meta: modernMeta() } });
+      stdio.send({
+        jsonrpc: '2.0',
+        id: 'dup',
+        method: 'tools/call',
+        params: { name: 'wait_for_cancel', _meta: modernMeta() },
+      });
       stdio.send({ jsonrpc: '2.0', id: 'dup', method: 'tools/list', params: { _meta: modernMeta() } });
       const refused = await stdio.output.waitFor((message) => message.id === 'dup' && 'error' in message);
       expect(refused.error).toMatchObject({ code: -32600, message: expect.stringMatching(/still in flight/) });
@@ -99,11 +138,20 @@ describe('stdio transport', () => {
     });
 
     it('notifications/cancelled aborts ctx.signal, and nothing more is written for that request', async () => {
-      stdio.send({ jsonrpc: '2.0', id: 'long', method: 'tools/call', params: { name: 'wait_for_cancel', _meta: modernMeta({ progressToken: 'w' }) } });
+      stdio.send({
+        jsonrpc: '2.0',
+        id: 'long',
+        method: 'tools/call',
+        params: { name: 'wait_for_cancel', _meta: modernMeta({ progressToken: 'w' }) },
+      });
       await stdio.output.waitFor((message) => message.params?.progressToken === 'w');
       stdio.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'nonexistent' } });
       stdio.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: { bad: true } } });
-      stdio.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'long', reason: 'user pressed stop' } });
+      stdio.send({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: 'long', reason: 'user pressed stop' },
+      });
       await expect.poll(() => StdioFixtureProbe.cancelled).toEqual(['long']);
       // A request sent after the cancel is answered; the cancelled one never is.
       await request('tools/list');
@@ -116,22 +164,33 @@ describe('stdio transport', () => {
         jsonrpc: '2.0',
         id: 'listen-1',
         method: 'subscriptions/listen',
-        params: { _meta: modernMeta(), notifications: { toolsListChanged: true, resourceSubscriptions: ['fixture://readme'] } },
+        params: {
+          _meta: modernMeta(),
+          notifications: { toolsListChanged: true, resourceSubscriptions: ['fixture://readme'] },
+        },
       });
-      const ack = await stdio.output.waitFor((message) => message.method === 'notifications/subscriptions/acknowledged');
+      const ack = await stdio.output.waitFor(
+        (message) => message.method === 'notifications/subscriptions/acknowledged',
+      );
       expect(ack.params).toEqual({
         _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' },
         notifications: { toolsListChanged: true, resourceSubscriptions: ['fixture://readme'] },
       });
 
-      const call = request('tools/call', { name: 'count', arguments: { n: 5, delayMs: 5 } }, { progressToken: 'during-listen' });
+      const call = request(
+        'tools/call',
+        { name: 'count', arguments: { n: 5, delayMs: 5 } },
+        { progressToken: 'during-listen' },
+      );
       await stdio.output.waitFor((message) => message.params?.progressToken === 'during-listen');
       await publisher.toolsListChanged();
       await publisher.resourceUpdated('fixture://readme');
       await publisher.resourceUpdated('fixture://other'); // not subscribed
       await call;
 
-      const tagged = stdio.output.messages.filter((message) => message.params?._meta?.['io.modelcontextprotocol/subscriptionId'] === 'listen-1');
+      const tagged = stdio.output.messages.filter(
+        (message) => message.params?._meta?.['io.modelcontextprotocol/subscriptionId'] === 'listen-1',
+      );
       expect(tagged.map((message) => message.method)).toEqual([
         'notifications/subscriptions/acknowledged',
         'notifications/tools/list_changed',
@@ -141,7 +200,9 @@ describe('stdio transport', () => {
       // Progress never travels on the listen stream, and the call's progress interleaved with the changes.
       expect(progressOf('during-listen')).toHaveLength(5);
       const firstChange = stdio.output.messages.indexOf(tagged[1]);
-      const lastProgress = stdio.output.messages.findLastIndex((message) => message.params?.progressToken === 'during-listen');
+      const lastProgress = stdio.output.messages.findLastIndex(
+        (message) => message.params?.progressToken === 'during-listen',
+      );
       expect(firstChange).toBeLessThan(lastProgress);
 
       // The client ends the subscription with notifications/cancelled: nothing more is written for it.
@@ -150,13 +211,26 @@ describe('stdio transport', () => {
       await publisher.toolsListChanged();
       await request('tools/list');
       expect(stdio.output.messages.filter((message) => message.id === 'listen-1')).toEqual([]);
-      expect(stdio.output.messages.filter((message) => message.method === 'notifications/tools/list_changed')).toHaveLength(1);
+      expect(
+        stdio.output.messages.filter((message) => message.method === 'notifications/tools/list_changed'),
+      ).toHaveLength(1);
     });
 
     it('relays a child process’s NDJSON progress with ctx.progressFrom, and nothing extra without a token', async () => {
-      const withToken = await request('tools/call', { name: 'wrap_command', arguments: { steps: 4 } }, { progressToken: 'child' });
+      const withToken = await request(
+        'tools/call',
+        { name: 'wrap_command', arguments: { steps: 4 } },
+        { progressToken: 'child' },
+      );
       expect(withToken.result.content).toEqual([{ type: 'text', text: 'job output: 4 steps' }]);
-      expect(progressOf('child')).toEqual([1, 2, 3, 4].map((progress) => ({ progressToken: 'child', progress, total: 4, message: `step ${progress} of 4` })));
+      expect(progressOf('child')).toEqual(
+        [1, 2, 3, 4].map((progress) => ({
+          progressToken: 'child',
+          progress,
+          total: 4,
+          message: `step ${progress} of 4`,
+        })),
+      );
 
       const before = stdio.output.messages.length;
       const withoutToken = await request('tools/call', { name: 'wrap_command', arguments: { steps: 4 } });
@@ -167,7 +241,12 @@ describe('stdio transport', () => {
 
   describe('the 2025-11-25 handshake', () => {
     const initialize = async (capabilities: Record<string, unknown> = { elicitation: { form: {} } }) => {
-      stdio.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'legacy', version: '1' } } });
+      stdio.send({
+        jsonrpc: '2.0',
+        id: 'init',
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'legacy', version: '1' } },
+      });
       const result = await stdio.output.response('init');
       stdio.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       return result;
@@ -179,12 +258,23 @@ describe('stdio transport', () => {
 
     it('makes the process one session: ping, calls with progress, legacy shapes, and modern requests still served', async () => {
       const init = await initialize();
-      expect(init.result).toMatchObject({ protocolVersion: '2025-11-25', serverInfo: { name: 'stdio-fixture', version: '1.0.0' }, capabilities: { tools: { listChanged: true } } });
+      expect(init.result).toMatchObject({
+        protocolVersion: '2025-11-25',
+        serverInfo: { name: 'stdio-fixture', version: '1.0.0' },
+        capabilities: { tools: { listChanged: true } },
+      });
       expect(init.result).not.toHaveProperty('resultType');
 
       expect((await legacy('ping-1', 'ping')).result).toEqual({});
-      const call = await legacy('call-1', 'tools/call', { name: 'count', arguments: { n: 2 }, _meta: { progressToken: 'legacy-progress' } });
-      expect(call.result).toEqual({ content: [{ type: 'text', text: '{"counted":2}' }], structuredContent: { counted: 2 } });
+      const call = await legacy('call-1', 'tools/call', {
+        name: 'count',
+        arguments: { n: 2 },
+        _meta: { progressToken: 'legacy-progress' },
+      });
+      expect(call.result).toEqual({
+        content: [{ type: 'text', text: '{"counted":2}' }],
+        structuredContent: { counted: 2 },
+      });
       expect(progressOf('legacy-progress').map((params) => params.progress)).toEqual([1, 2]);
       expect((await legacy('read-missing', 'resources/read', { uri: 'fixture://missing' })).error.code).toBe(-32002);
 
@@ -195,17 +285,33 @@ describe('stdio transport', () => {
 
     it('asks the client with a real elicitation/create request on stdout and reads the answer from stdin', async () => {
       await initialize();
-      stdio.send({ jsonrpc: '2.0', id: 'confirm', method: 'tools/call', params: { name: 'confirm_action', arguments: { action: 'deploy' } } });
+      stdio.send({
+        jsonrpc: '2.0',
+        id: 'confirm',
+        method: 'tools/call',
+        params: { name: 'confirm_action', arguments: { action: 'deploy' } },
+      });
       const ask = await stdio.output.waitFor((message) => message.method === 'elicitation/create');
       expect(ask.id).toEqual(expect.any(String));
       expect(ask.params).toMatchObject({ mode: 'form', message: 'Run deploy?', requestedSchema: { type: 'object' } });
       stdio.send({ jsonrpc: '2.0', id: ask.id, result: { action: 'accept', content: { confirm: true, note: 'now' } } });
-      expect((await stdio.output.response('confirm')).result.content).toEqual([{ type: 'text', text: 'deploy: done (now)' }]);
+      expect((await stdio.output.response('confirm')).result.content).toEqual([
+        { type: 'text', text: 'deploy: done (now)' },
+      ]);
 
-      stdio.send({ jsonrpc: '2.0', id: 'decline', method: 'tools/call', params: { name: 'confirm_action', arguments: { action: 'drop' } } });
-      const second = await stdio.output.waitFor((message) => message.method === 'elicitation/create' && message.id !== ask.id);
+      stdio.send({
+        jsonrpc: '2.0',
+        id: 'decline',
+        method: 'tools/call',
+        params: { name: 'confirm_action', arguments: { action: 'drop' } },
+      });
+      const second = await stdio.output.waitFor(
+        (message) => message.method === 'elicitation/create' && message.id !== ask.id,
+      );
       stdio.send({ jsonrpc: '2.0', id: second.id, result: { action: 'decline' } });
-      expect((await stdio.output.response('decline')).result.content).toEqual([{ type: 'text', text: 'drop: decline' }]);
+      expect((await stdio.output.response('decline')).result.content).toEqual([
+        { type: 'text', text: 'drop: decline' },
+      ]);
     });
 
     it('honours logging/setLevel, resources/subscribe and list changes for the session', async () => {
@@ -221,7 +327,9 @@ describe('stdio transport', () => {
       await publisher.resourceUpdated('fixture://readme');
       await publisher.toolsListChanged();
       await legacy('ping-2', 'ping');
-      const changes = stdio.output.messages.filter((message) => message.method?.startsWith('notifications/') && message.method !== 'notifications/message');
+      const changes = stdio.output.messages.filter(
+        (message) => message.method?.startsWith('notifications/') && message.method !== 'notifications/message',
+      );
       expect(changes).toEqual([
         { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'fixture://readme' } },
         { jsonrpc: '2.0', method: 'notifications/tools/list_changed' },
@@ -230,7 +338,12 @@ describe('stdio transport', () => {
 
     it('cancels a session call with notifications/cancelled', async () => {
       await initialize();
-      stdio.send({ jsonrpc: '2.0', id: 'wait', method: 'tools/call', params: { name: 'wait_for_cancel', _meta: { progressToken: 'lw' } } });
+      stdio.send({
+        jsonrpc: '2.0',
+        id: 'wait',
+        method: 'tools/call',
+        params: { name: 'wait_for_cancel', _meta: { progressToken: 'lw' } },
+      });
       await stdio.output.waitFor((message) => message.params?.progressToken === 'lw');
       stdio.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'wait' } });
       await expect.poll(() => StdioFixtureProbe.cancelled).toEqual(['wait']);
@@ -241,17 +354,37 @@ describe('stdio transport', () => {
 
   describe('shutdown', () => {
     it('when stdin ends, answers the calls in flight, ends listen streams, then closes', async () => {
-      stdio.send({ jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { name: 'count', arguments: { n: 4, delayMs: 30 }, _meta: modernMeta() } });
+      stdio.send({
+        jsonrpc: '2.0',
+        id: 'slow',
+        method: 'tools/call',
+        params: { name: 'count', arguments: { n: 4, delayMs: 30 }, _meta: modernMeta() },
+      });
       // The last line has no newline: it still counts.
-      stdio.sendRaw(JSON.stringify({ jsonrpc: '2.0', id: 'listen', method: 'subscriptions/listen', params: { _meta: modernMeta(), notifications: { toolsListChanged: true } } }));
+      stdio.sendRaw(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'listen',
+          method: 'subscriptions/listen',
+          params: { _meta: modernMeta(), notifications: { toolsListChanged: true } },
+        }),
+      );
       stdio.endInput();
       await stdio.server.closed;
       expect((await stdio.output.response('slow', 1)).result.structuredContent).toEqual({ counted: 4 });
-      expect((await stdio.output.response('listen', 1)).result).toMatchObject({ resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen' } });
+      expect((await stdio.output.response('listen', 1)).result).toMatchObject({
+        resultType: 'complete',
+        _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen' },
+      });
     });
 
     it('close() (as on SIGTERM) aborts ctx.signal and still answers', async () => {
-      stdio.send({ jsonrpc: '2.0', id: 'waiting', method: 'tools/call', params: { name: 'wait_for_cancel', _meta: modernMeta({ progressToken: 'x' }) } });
+      stdio.send({
+        jsonrpc: '2.0',
+        id: 'waiting',
+        method: 'tools/call',
+        params: { name: 'wait_for_cancel', _meta: modernMeta({ progressToken: 'x' }) },
+      });
       await stdio.output.waitFor((message) => message.params?.progressToken === 'x');
       await stdio.server.close();
       expect((await stdio.output.response('waiting', 1)).result.content).toEqual([{ type: 'text', text: 'aborted' }]);

@@ -53,7 +53,9 @@ class StreamBook {
  */
 function expectTagged(messages: readonly WireMessage[], id: string | number): void {
   for (const message of messages) {
-    const meta = (message.method ? message.params?._meta : message.result?._meta) as Record<string, unknown> | undefined;
+    const meta = (message.method ? message.params?._meta : message.result?._meta) as
+      | Record<string, unknown>
+      | undefined;
     if (message.error) continue;
     expect(meta, JSON.stringify(message)).toBeDefined();
     expect(meta![SUB], JSON.stringify(message)).toBe(id);
@@ -107,7 +109,12 @@ async function listenOrError(url: URL, notifications: unknown): Promise<RawRespo
 
 /** Serves one app for a describe block. */
 function useApp(adapter: AdapterName, module: () => Parameters<typeof startApp>[1]['imports']) {
-  const holder = {} as { running: RunningApp; subs: McpSubscriptionsService; publisher: McpPublisher; registry: McpRegistry };
+  const holder = {} as {
+    running: RunningApp;
+    subs: McpSubscriptionsService;
+    publisher: McpPublisher;
+    registry: McpRegistry;
+  };
   beforeAll(async () => {
     holder.running = await startApp(adapter, { imports: module() });
     holder.subs = holder.running.app.get(McpSubscriptionsService);
@@ -138,7 +145,10 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
     });
 
     it('answers with an SSE stream (X-Accel-Buffering: no) whose first frame acknowledges, tagged with a numeric id', async () => {
-      const stream = await book.listen(ctx.running.mcpUrl, 7, { ...ALL_FLAGS, resourceSubscriptions: ['config://app'] });
+      const stream = await book.listen(ctx.running.mcpUrl, 7, {
+        ...ALL_FLAGS,
+        resourceSubscriptions: ['config://app'],
+      });
       await expectAck(stream, 7, { ...ALL_FLAGS, resourceSubscriptions: ['config://app'] });
       expect(stream.raw.startsWith('event: message\ndata: ') || stream.raw.startsWith('data: ')).toBe(true);
       expect(ctx.subs.openStreams).toBe(1);
@@ -152,12 +162,18 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
       const stream = await book.listen(ctx.running.mcpUrl, id, { toolsListChanged: true });
       await expectAck(stream, id, { toolsListChanged: true });
       await ctx.publisher.toolsListChanged();
-      const changed = await stream.waitFor((m) => m.method === 'notifications/tools/list_changed', 'tools/list_changed');
+      const changed = await stream.waitFor(
+        (m) => m.method === 'notifications/tools/list_changed',
+        'tools/list_changed',
+      );
       expect(changed.params).toStrictEqual({ _meta: { [SUB]: id } });
     });
 
     it('acknowledges only the flags that were requested as true (false and omitted are not subscribed)', async () => {
-      const stream = await book.listen(ctx.running.mcpUrl, 'flags', { toolsListChanged: true, promptsListChanged: false });
+      const stream = await book.listen(ctx.running.mcpUrl, 'flags', {
+        toolsListChanged: true,
+        promptsListChanged: false,
+      });
       await expectAck(stream, 'flags', { toolsListChanged: true });
       await ctx.publisher.promptsListChanged();
       await ctx.publisher.resourcesListChanged();
@@ -168,7 +184,10 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
 
     it('an empty filter is acknowledged as empty and receives nothing', async () => {
       const quiet = await book.listen(ctx.running.mcpUrl, 'quiet', {});
-      const marker = await book.listen(ctx.running.mcpUrl, 'marker', { ...ALL_FLAGS, resourceSubscriptions: ['config://app'] });
+      const marker = await book.listen(ctx.running.mcpUrl, 'marker', {
+        ...ALL_FLAGS,
+        resourceSubscriptions: ['config://app'],
+      });
       await expectAck(quiet, 'quiet', {});
       await expectAck(marker, 'marker', { ...ALL_FLAGS, resourceSubscriptions: ['config://app'] });
       await ctx.publisher.toolsListChanged();
@@ -196,7 +215,10 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
     });
 
     it('McpPublisher reaches matching streams, resourceUpdated also for sub-resources of a subscribed URI', async () => {
-      const stream = await book.listen(ctx.running.mcpUrl, 'all', { ...ALL_FLAGS, resourceSubscriptions: ['file:///project/dir'] });
+      const stream = await book.listen(ctx.running.mcpUrl, 'all', {
+        ...ALL_FLAGS,
+        resourceSubscriptions: ['file:///project/dir'],
+      });
       await expectAck(stream, 'all', { ...ALL_FLAGS, resourceSubscriptions: ['file:///project/dir'] });
       await ctx.publisher.toolsListChanged();
       await ctx.publisher.promptsListChanged();
@@ -233,7 +255,10 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
       const [, fromC] = await c.nextFrames(2);
       expect(fromA.params!._meta![SUB]).toBe(1);
       expect(fromB.params!._meta![SUB]).toBe(2);
-      expect(fromC).toMatchObject({ method: 'notifications/resources/list_changed', params: { _meta: { [SUB]: 'one' } } });
+      expect(fromC).toMatchObject({
+        method: 'notifications/resources/list_changed',
+        params: { _meta: { [SUB]: 'one' } },
+      });
     });
 
     it('runtime registerTool makes the tool listable and callable and publishes tools/list_changed; removeTool likewise', async () => {
@@ -252,19 +277,31 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
       await stream.waitFor((m) => m.method === 'notifications/tools/list_changed', 'tools/list_changed after register');
       const listed = await mcpPost(url, { method: 'tools/list' });
       assertValidServerMessage(listed.json, 'tools/list');
-      const names = (listed.json as { result: { tools: Array<{ name: string }> } }).result.tools.map((tool) => tool.name);
+      const names = (listed.json as { result: { tools: Array<{ name: string }> } }).result.tools.map(
+        (tool) => tool.name,
+      );
       expect(names).toContain('runtime_echo');
-      const called = await mcpPost(url, { method: 'tools/call', params: { name: 'runtime_echo', arguments: { text: 'hi' } } });
+      const called = await mcpPost(url, {
+        method: 'tools/call',
+        params: { name: 'runtime_echo', arguments: { text: 'hi' } },
+      });
       assertValidServerMessage(called.json, 'tools/call');
-      expect((called.json as { result: unknown }).result).toMatchObject({ content: [{ type: 'text', text: 'echo: hi' }] });
+      expect((called.json as { result: unknown }).result).toMatchObject({
+        content: [{ type: 'text', text: 'echo: hi' }],
+      });
 
       expect(ctx.registry.removeTool('runtime_echo')).toBe(true);
       await stream.until(() => stream.messages.length === 3, 2_000, 'tools/list_changed after remove');
       expect(methodsAfterAck(stream)).toEqual(['notifications/tools/list_changed', 'notifications/tools/list_changed']);
       const relisted = await mcpPost(url, { method: 'tools/list' });
-      const renamed = (relisted.json as { result: { tools: Array<{ name: string }> } }).result.tools.map((tool) => tool.name);
+      const renamed = (relisted.json as { result: { tools: Array<{ name: string }> } }).result.tools.map(
+        (tool) => tool.name,
+      );
       expect(renamed).not.toContain('runtime_echo');
-      const gone = await mcpPost(url, { method: 'tools/call', params: { name: 'runtime_echo', arguments: { text: 'hi' } } });
+      const gone = await mcpPost(url, {
+        method: 'tools/call',
+        params: { name: 'runtime_echo', arguments: { text: 'hi' } },
+      });
       assertValidServerMessage(gone.json);
       expect((gone.json as { error: { code: number } }).error.code).toBe(-32602);
       // Removing what is not there changes nothing and publishes nothing.
@@ -295,10 +332,15 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
     // spec 2026-07-28: basic/transports/streamable-http, "Receiving Messages", and server/utilities/logging,
     // "Per-request log level"
     it('never puts progress or log notifications on a listen stream, even when the listen asked for them', async () => {
-      const stream = await book.listen(ctx.running.mcpUrl, 'noisy', { toolsListChanged: true }, requestMeta({
-        progressToken: 'p1',
-        'io.modelcontextprotocol/logLevel': 'debug',
-      }));
+      const stream = await book.listen(
+        ctx.running.mcpUrl,
+        'noisy',
+        { toolsListChanged: true },
+        requestMeta({
+          progressToken: 'p1',
+          'io.modelcontextprotocol/logLevel': 'debug',
+        }),
+      );
       await expectAck(stream, 'noisy', { toolsListChanged: true });
       await ctx.publisher.toolsListChanged();
       await stream.nextFrames(2);
@@ -360,7 +402,10 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
       a.close();
       await until(() => ctx.subs.openStreams === 1, 2_000, 'the first stream to end');
       await ctx.publisher.promptsListChanged();
-      await b.waitFor((m) => m.method === 'notifications/prompts/list_changed', 'prompts/list_changed on the second stream');
+      await b.waitFor(
+        (m) => m.method === 'notifications/prompts/list_changed',
+        'prompts/list_changed on the second stream',
+      );
       expect(a.messages).toHaveLength(1);
     });
 
@@ -398,7 +443,12 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
 
     it('taskIds with the tasks extension declared is accepted; the ack leaves out what this server cannot honour', async () => {
       const meta = requestMeta({ 'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } } });
-      const stream = await book.listen(ctx.running.mcpUrl, 'tasks', { toolsListChanged: true, taskIds: ['task-1'] }, meta);
+      const stream = await book.listen(
+        ctx.running.mcpUrl,
+        'tasks',
+        { toolsListChanged: true, taskIds: ['task-1'] },
+        meta,
+      );
       await expectAck(stream, 'tasks', { toolsListChanged: true });
     });
   });
@@ -413,7 +463,10 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
 
     // spec 2026-07-28: basic/patterns/subscriptions, "Acknowledgment"
     it('drops promptsListChanged, resourcesListChanged and resourceSubscriptions from the acknowledgement', async () => {
-      const stream = await book.listen(ctx.running.mcpUrl, 21, { ...ALL_FLAGS, resourceSubscriptions: ['config://app'] });
+      const stream = await book.listen(ctx.running.mcpUrl, 21, {
+        ...ALL_FLAGS,
+        resourceSubscriptions: ['config://app'],
+      });
       await expectAck(stream, 21, { toolsListChanged: true });
       // What was dropped is not delivered either.
       await ctx.publisher.promptsListChanged();
@@ -442,7 +495,10 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
     it('McpPublisher and runtime registration publish on the given bus, and streams receive what it fans out', async () => {
       bus.published.length = 0;
       const baseline = bus.subscriberCount;
-      const stream = await book.listen(ctx.running.mcpUrl, 'bus', { ...ALL_FLAGS, resourceSubscriptions: ['config://app'] });
+      const stream = await book.listen(ctx.running.mcpUrl, 'bus', {
+        ...ALL_FLAGS,
+        resourceSubscriptions: ['config://app'],
+      });
       await expectAck(stream, 'bus', { ...ALL_FLAGS, resourceSubscriptions: ['config://app'] });
       expect(bus.subscriberCount).toBe(baseline + 1);
 
@@ -494,7 +550,11 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
       await expectAck(first, 1, { toolsListChanged: true });
       await expectAck(second, 2, { toolsListChanged: true });
 
-      const third = await mcpPost(ctx.running.mcpUrl, { method: 'subscriptions/listen', id: 3, params: { notifications: { toolsListChanged: true } } });
+      const third = await mcpPost(ctx.running.mcpUrl, {
+        method: 'subscriptions/listen',
+        id: 3,
+        params: { notifications: { toolsListChanged: true } },
+      });
       const error = expectJsonError(third, 503, -32603);
       expect(error.message).toMatch(/subscriptions/i);
       // Other requests are still served.
@@ -509,7 +569,9 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
   });
 
   describe('with small streaming bounds, a listener that never reads', () => {
-    const ctx = useApp(adapter, () => [fullListenModule({ streaming: { maxQueuedFrames: 4, maxQueuedBytes: 16 * 1024 } })]);
+    const ctx = useApp(adapter, () => [
+      fullListenModule({ streaming: { maxQueuedFrames: 4, maxQueuedBytes: 16 * 1024 } }),
+    ]);
 
     afterEach(async () => {
       await book.closeAll();
@@ -541,9 +603,15 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
 
       // Everyone else is still served: the healthy stream, and new requests.
       await ctx.publisher.toolsListChanged();
-      await healthy.waitFor((m) => m.method === 'notifications/tools/list_changed', 'tools/list_changed on the healthy stream');
+      await healthy.waitFor(
+        (m) => m.method === 'notifications/tools/list_changed',
+        'tools/list_changed on the healthy stream',
+      );
       expect(methodsAfterAck(healthy)).toEqual(['notifications/tools/list_changed']);
-      const called = await mcpPost(ctx.running.mcpUrl, { method: 'tools/call', params: { name: 'ping', arguments: {} } });
+      const called = await mcpPost(ctx.running.mcpUrl, {
+        method: 'tools/call',
+        params: { name: 'ping', arguments: {} },
+      });
       assertValidServerMessage(called.json, 'tools/call');
       expect((called.json as { result: unknown }).result).toMatchObject({ content: [{ type: 'text', text: 'pong' }] });
       const fresh = await book.listen(ctx.running.mcpUrl, 'fresh', { resourceSubscriptions: ['big://x'] });
@@ -567,7 +635,10 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
         await running.close();
         closed = true;
         await Promise.all([numeric.ended, text.ended]);
-        for (const [stream, id] of [[numeric, 41], [text, 'closing']] as const) {
+        for (const [stream, id] of [
+          [numeric, 41],
+          [text, 'closing'],
+        ] as const) {
           expect(stream.endedByServer).toBe(true);
           expect(stream.problems).toEqual([]);
           expect(stream.messages).toHaveLength(2);
@@ -619,7 +690,10 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
     it('listen() gets the honoured filter, change notifications reach the handlers, close() ends it on the server', async () => {
       const seen: string[] = [];
       client.setNotificationHandler('notifications/tools/list_changed', () => void seen.push('tools'));
-      client.setNotificationHandler('notifications/resources/updated', (n) => void seen.push(`updated ${n.params.uri}`));
+      client.setNotificationHandler(
+        'notifications/resources/updated',
+        (n) => void seen.push(`updated ${n.params.uri}`),
+      );
       const subscription = await client.listen({ toolsListChanged: true, resourceSubscriptions: ['config://app'] });
       expect(subscription.honoredFilter).toEqual({ toolsListChanged: true, resourceSubscriptions: ['config://app'] });
       expect(ctx.subs.openStreams).toBe(1);
@@ -628,9 +702,18 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
       const other = await connectClient(ctx.running.mcpUrl);
       const otherSeen: string[] = [];
       other.setNotificationHandler('notifications/tools/list_changed', () => void otherSeen.push('tools'));
-      other.setNotificationHandler('notifications/resources/updated', (n) => void otherSeen.push(`updated ${n.params.uri}`));
-      const otherSubscription = await other.listen({ promptsListChanged: true, resourceSubscriptions: ['config://other'] });
-      expect(otherSubscription.honoredFilter).toEqual({ promptsListChanged: true, resourceSubscriptions: ['config://other'] });
+      other.setNotificationHandler(
+        'notifications/resources/updated',
+        (n) => void otherSeen.push(`updated ${n.params.uri}`),
+      );
+      const otherSubscription = await other.listen({
+        promptsListChanged: true,
+        resourceSubscriptions: ['config://other'],
+      });
+      expect(otherSubscription.honoredFilter).toEqual({
+        promptsListChanged: true,
+        resourceSubscriptions: ['config://other'],
+      });
 
       ctx.registry.registerTool({ name: 'client_seen' }, () => 'ok');
       await ctx.publisher.resourceUpdated('config://app');
@@ -654,7 +737,11 @@ describe.each(ADAPTERS)('subscriptions/listen (%s)', (adapter) => {
 async function stalledListener(url: URL, id: string, resourceSubscriptions: string[]) {
   const params = { notifications: { resourceSubscriptions }, _meta: requestMeta() };
   const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params });
-  const headers = { ...mcpHeaders('subscriptions/listen'), host: url.host, 'content-length': String(Buffer.byteLength(body)) };
+  const headers = {
+    ...mcpHeaders('subscriptions/listen'),
+    host: url.host,
+    'content-length': String(Buffer.byteLength(body)),
+  };
   const socket: Socket = connect(Number(url.port), url.hostname);
   let received = '';
   let peerClosed = false;
@@ -677,7 +764,9 @@ async function stalledListener(url: URL, id: string, resourceSubscriptions: stri
         resolve();
       }
     });
-    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\r\n');
+    const head = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\r\n');
     socket.write(`POST ${url.pathname} HTTP/1.1\r\n${head}\r\n\r\n${body}`);
   });
   expect(received).toMatch(/^HTTP\/1\.1 200/);

@@ -28,10 +28,15 @@ const clientCapabilities = { elicitation: { form: {} } };
 function answers(asked: string[]) {
   return createApplicationInputHandler({
     elicitation: async (request) => {
-      const params = (request as unknown as { params?: Record<string, unknown> }).params ?? (request as unknown as Record<string, unknown>);
+      const params =
+        (request as unknown as { params?: Record<string, unknown> }).params ??
+        (request as unknown as Record<string, unknown>);
       const message = String(params.message);
       asked.push(message);
-      return { action: 'accept', content: (message.startsWith('Book') ? { confirm: true } : { note: 'late arrival' }) as never };
+      return {
+        action: 'accept',
+        content: (message.startsWith('Book') ? { confirm: true } : { note: 'late arrival' }) as never,
+      };
     },
     sampling: async () => {
       throw new Error('no sampling here');
@@ -39,7 +44,6 @@ function answers(asked: string[]) {
     roots: async () => ({ roots: [] }),
   });
 }
-
 
 const withUser =
   (user: string): typeof fetch =>
@@ -68,7 +72,10 @@ describe.each(ADAPTERS)('handler state across task rounds (%s)', (adapter) => {
   });
 
   async function modern(asked: string[]): Promise<TaskEnabledSession> {
-    const client = new Client(clientInfo, { capabilities: clientCapabilities, versionNegotiation: { mode: { pin: PROTOCOL } } });
+    const client = new Client(clientInfo, {
+      capabilities: clientCapabilities,
+      versionNegotiation: { mode: { pin: PROTOCOL } },
+    });
     await client.connect(new StreamableHTTPClientTransport(running.mcpUrl, { fetch: withUser('alice') }));
     const framing: V2RequestFraming = { protocolVersion: PROTOCOL, clientInfo, clientCapabilities };
     const session = createTaskSessionFromClient(client, {
@@ -82,8 +89,14 @@ describe.each(ADAPTERS)('handler state across task rounds (%s)', (adapter) => {
   }
 
   async function legacy(asked: string[]): Promise<TaskEnabledSession> {
-    const connection = await connectLegacyClient(running.mcpUrl, { capabilities: clientCapabilities, recorder: legacyRecordingFetch(withUser('bob')) });
-    const session = createTaskSessionFromClient(connection.client, { endpointId: 'task-state-e2e-bob', onInputRequest: answers(asked) });
+    const connection = await connectLegacyClient(running.mcpUrl, {
+      capabilities: clientCapabilities,
+      recorder: legacyRecordingFetch(withUser('bob')),
+    });
+    const session = createTaskSessionFromClient(connection.client, {
+      endpointId: 'task-state-e2e-bob',
+      onInputRequest: answers(asked),
+    });
     closers.push(async () => {
       await assertAllLegacyValid(connection.recorder);
       await session.close();
@@ -99,7 +112,9 @@ describe.each(ADAPTERS)('handler state across task rounds (%s)', (adapter) => {
     expect(execution.kind).toBe('task');
     const { outcome } = await execution.settle();
     expect(outcome.status).toBe('completed');
-    expect(resultFromTaskOutcome(outcome)).toMatchObject({ content: [{ type: 'text', text: 'Booked blue-room on hold-blue-room-1 (late arrival).' }] });
+    expect(resultFromTaskOutcome(outcome)).toMatchObject({
+      content: [{ type: 'text', text: 'Booked blue-room on hold-blue-room-1 (late arrival).' }],
+    });
     expect(asked).toEqual(['Book blue-room?', 'A note for the front desk?']);
     expect(holds.held).toEqual(['hold-blue-room-1']);
     expect(holds.seen).toEqual([null, { holdId: 'hold-blue-room-1' }, { holdId: 'hold-blue-room-1' }]);
@@ -112,7 +127,9 @@ describe.each(ADAPTERS)('handler state across task rounds (%s)', (adapter) => {
     expect(execution.kind).toBe('task');
     const { outcome } = await execution.settle();
     expect(outcome.status).toBe('completed');
-    expect(resultFromTaskOutcome(outcome)).toMatchObject({ content: [{ type: 'text', text: 'Booked red-room on hold-red-room-1 (late arrival).' }] });
+    expect(resultFromTaskOutcome(outcome)).toMatchObject({
+      content: [{ type: 'text', text: 'Booked red-room on hold-red-room-1 (late arrival).' }],
+    });
     expect(asked).toEqual(['Book red-room?', 'A note for the front desk?']);
     expect(holds.held).toEqual(['hold-red-room-1']);
     expect(holds.seen).toEqual([null, { holdId: 'hold-red-room-1' }, { holdId: 'hold-red-room-1' }]);

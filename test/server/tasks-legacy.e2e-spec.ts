@@ -7,8 +7,19 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LegacyNoMalloryGuard, legacyTasksModule, NameForm, TaskProbe } from '../fixtures/legacy-tasks.fixture.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/app.factory.js';
-import { connectLegacyClient, legacyPost, openLegacyPost, rawInitialize, type LegacyConnection } from '../support/legacy-client.factory.js';
-import { assertAllLegacyValid, assertMatchesLegacyDef, assertValidLegacyServerMessage, legacyRecordingFetch } from '../support/legacy-schema.validator.js';
+import {
+  connectLegacyClient,
+  legacyPost,
+  openLegacyPost,
+  rawInitialize,
+  type LegacyConnection,
+} from '../support/legacy-client.factory.js';
+import {
+  assertAllLegacyValid,
+  assertMatchesLegacyDef,
+  assertValidLegacyServerMessage,
+  legacyRecordingFetch,
+} from '../support/legacy-schema.validator.js';
 import { startInProcessStdio, type InProcessStdio } from '../support/stdio.harness.js';
 import { until } from '../support/wait.util.js';
 import type { WireMessage } from '../support/wire-response.util.js';
@@ -53,8 +64,13 @@ describe.each(ADAPTERS)('2025-11-25 core tasks (%s)', (adapter) => {
       endpointId: `legacy-tasks-e2e-${user}`,
       onInputRequest: createApplicationInputHandler({
         elicitation: async (request) => {
-          const params = (request as unknown as { params?: Record<string, unknown> }).params ?? (request as unknown as Record<string, unknown>);
-          asked.push({ message: String(params.message), related: (params._meta as Record<string, unknown> | undefined)?.[RELATED_TASK] });
+          const params =
+            (request as unknown as { params?: Record<string, unknown> }).params ??
+            (request as unknown as Record<string, unknown>);
+          asked.push({
+            message: String(params.message),
+            related: (params._meta as Record<string, unknown> | undefined)?.[RELATED_TASK],
+          });
           return { action: 'accept', content: { name: user } };
         },
         sampling: async () => {
@@ -68,8 +84,17 @@ describe.each(ADAPTERS)('2025-11-25 core tasks (%s)', (adapter) => {
     return caller;
   }
 
-  const raw = (caller: Caller, method: string, params: Record<string, unknown>, id: string | number = `raw-${Math.random()}`) =>
-    legacyPost(running.mcpUrl, { id, method, params }, { sessionId: caller.connection.sessionId, headers: { 'x-user': userOf(caller) } });
+  const raw = (
+    caller: Caller,
+    method: string,
+    params: Record<string, unknown>,
+    id: string | number = `raw-${Math.random()}`,
+  ) =>
+    legacyPost(
+      running.mcpUrl,
+      { id, method, params },
+      { sessionId: caller.connection.sessionId, headers: { 'x-user': userOf(caller) } },
+    );
   const userOf = (caller: Caller) => caller.session.endpointId.replace('legacy-tasks-e2e-', '');
 
   beforeAll(async () => {
@@ -135,7 +160,9 @@ describe.each(ADAPTERS)('2025-11-25 core tasks (%s)', (adapter) => {
 
     const plain = await caller.session.callTool('plain', {}, { task: { preference: 'forbid' } });
     expect(plain.kind).toBe('immediate');
-    expect(resultFromTaskOutcome((await plain.settle()).outcome)).toMatchObject({ content: [{ type: 'text', text: 'plain done' }] });
+    expect(resultFromTaskOutcome((await plain.settle()).outcome)).toMatchObject({
+      content: [{ type: 'text', text: 'plain done' }],
+    });
     // No task was created for either.
     expect((await caller.session.listTasks()).tasks).toEqual([]);
   });
@@ -145,23 +172,32 @@ describe.each(ADAPTERS)('2025-11-25 core tasks (%s)', (adapter) => {
     const execution = await caller.session.callTool('slow', { ms: 150 });
     expect(execution.kind).toBe('task');
     const statuses: string[] = [];
-    const { outcome } = await execution.settle({ onEvent: (event) => void (event.type === 'task' && statuses.push(event.task.status)) });
+    const { outcome } = await execution.settle({
+      onEvent: (event) => void (event.type === 'task' && statuses.push(event.task.status)),
+    });
     expect(outcome.status).toBe('completed');
     expect(resultFromTaskOutcome(outcome)).toMatchObject({ content: [{ type: 'text', text: 'slept 150 ms' }] });
     expect(statuses.at(-1)).toBe('completed');
 
     await caller.connection.recorder.settled();
-    const methods = caller.connection.recorder.exchanges.filter((exchange) => exchange.verb === 'POST').map((exchange) => exchange.requestMethod);
+    const methods = caller.connection.recorder.exchanges
+      .filter((exchange) => exchange.verb === 'POST')
+      .map((exchange) => exchange.requestMethod);
     expect(methods).toContain('tasks/get');
     expect(methods.at(-1)).toBe('tasks/result');
-    const created = caller.connection.recorder.recorded.find((record) => record.requestMethod === 'tools/call')!.message as WireMessage;
+    const created = caller.connection.recorder.recorded.find((record) => record.requestMethod === 'tools/call')!
+      .message as WireMessage;
     const task = (created.result as { task: Record<string, unknown> }).task;
     expect(task).toMatchObject({ status: 'working', ttl: expect.any(Number), pollInterval: 20 });
-    const result = caller.connection.recorder.recorded.find((record) => record.requestMethod === 'tasks/result')!.message as WireMessage;
+    const result = caller.connection.recorder.recorded.find((record) => record.requestMethod === 'tasks/result')!
+      .message as WireMessage;
     expect((result.result as { _meta: Record<string, unknown> })._meta[RELATED_TASK]).toEqual({ taskId: task.taskId });
     // The status changes went to the session's GET stream.
     await caller.connection.recorder.waitFor(
-      (record) => record.verb === 'GET' && (record.message as WireMessage).method === 'notifications/tasks/status' && (record.message as { params: { status: string } }).params.status === 'completed',
+      (record) =>
+        record.verb === 'GET' &&
+        (record.message as WireMessage).method === 'notifications/tasks/status' &&
+        (record.message as { params: { status: string } }).params.status === 'completed',
       'notifications/tasks/status completed on the GET stream',
     );
   });
@@ -173,14 +209,25 @@ describe.each(ADAPTERS)('2025-11-25 core tasks (%s)', (adapter) => {
     const { outcome } = await execution.settle();
     expect(outcome.status).toBe('completed');
     expect(resultFromTaskOutcome(outcome)).toMatchObject({ content: [{ type: 'text', text: 'hello alice' }] });
-    expect(caller.asked).toEqual([{ message: 'Who is asking?', related: { taskId: execution.kind === 'task' ? execution.handle.taskId : undefined } }]);
-    const request = caller.connection.recorder.recorded.find((record) => (record.message as WireMessage).method === 'elicitation/create')!;
-    expect((request.message as { params: { requestedSchema: unknown } }).params.requestedSchema).toEqual(NameForm.requestedSchema);
+    expect(caller.asked).toEqual([
+      {
+        message: 'Who is asking?',
+        related: { taskId: execution.kind === 'task' ? execution.handle.taskId : undefined },
+      },
+    ]);
+    const request = caller.connection.recorder.recorded.find(
+      (record) => (record.message as WireMessage).method === 'elicitation/create',
+    )!;
+    expect((request.message as { params: { requestedSchema: unknown } }).params.requestedSchema).toEqual(
+      NameForm.requestedSchema,
+    );
     // No tasks/result was waiting (this client calls it once the task ended): the request went on the GET stream.
     expect(request.verb).toBe('GET');
     // input_required was told to the client before the answer.
     expect(
-      caller.connection.recorder.recorded.some((record) => (record.message as { params?: { status?: string } }).params?.status === 'input_required'),
+      caller.connection.recorder.recorded.some(
+        (record) => (record.message as { params?: { status?: string } }).params?.status === 'input_required',
+      ),
     ).toBe(true);
   });
 
@@ -192,7 +239,9 @@ describe.each(ADAPTERS)('2025-11-25 core tasks (%s)', (adapter) => {
     expect(resultFromTaskOutcome(outcome)).toMatchObject({ content: [{ type: 'text', text: 'greetings alice' }] });
     // One question, on the tools/call stream, without related-task (no task existed yet).
     expect(caller.asked).toEqual([{ message: 'What is your name?', related: undefined }]);
-    const asks = caller.connection.recorder.recorded.filter((record) => (record.message as WireMessage).method === 'elicitation/create');
+    const asks = caller.connection.recorder.recorded.filter(
+      (record) => (record.message as WireMessage).method === 'elicitation/create',
+    );
     expect(asks.map((record) => record.requestMethod)).toEqual(['tools/call']);
   });
 
@@ -249,7 +298,9 @@ describe.each(ADAPTERS)('2025-11-25 core tasks (%s)', (adapter) => {
     expect(aliceList).toContain(aliceTask);
     expect(aliceList).not.toContain(bobTask);
     const listed = await raw(bob, 'tasks/list', {});
-    expect((listed.messages[0].result as { tasks: Array<{ taskId: string }> }).tasks.map((task) => task.taskId)).toEqual([bobTask]);
+    expect(
+      (listed.messages[0].result as { tasks: Array<{ taskId: string }> }).tasks.map((task) => task.taskId),
+    ).toEqual([bobTask]);
 
     const unknown = await raw(bob, 'tasks/get', { taskId: 'no-such-task' });
     for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel']) {
@@ -260,39 +311,63 @@ describe.each(ADAPTERS)('2025-11-25 core tasks (%s)', (adapter) => {
     expect(unknown.messages[0].error).toMatchObject({ code: -32602 });
     if (mine.kind === 'task') await expect(bob.session.task(mine.handle.taskId).snapshot()).rejects.toThrow();
     // Alice still sees hers, completed.
-    expect((await raw(alice, 'tasks/get', { taskId: aliceTask })).messages[0].result).toMatchObject({ status: 'completed' });
+    expect((await raw(alice, 'tasks/get', { taskId: aliceTask })).messages[0].result).toMatchObject({
+      status: 'completed',
+    });
   });
 
   it('input_required, then tasks/result: the elicitation/create travels on the tasks/result stream, which ends with the result', async () => {
     const headers = { 'x-user': 'carol' };
     const { sessionId } = await rawInitialize(running.mcpUrl, { capabilities: { elicitation: {} }, headers });
     const post = (body: Record<string, unknown>) => legacyPost(running.mcpUrl, body, { sessionId, headers });
-    const created = await post({ id: 'create', method: 'tools/call', params: { name: 'askName', arguments: {}, task: {} } });
+    const created = await post({
+      id: 'create',
+      method: 'tools/call',
+      params: { name: 'askName', arguments: {}, task: {} },
+    });
     const taskId = (created.messages[0].result as { task: { taskId: string } }).task.taskId;
     let status = '';
     for (let i = 0; i < 100 && status !== 'input_required'; i++) {
-      status = ((await post({ id: `get-${i}`, method: 'tasks/get', params: { taskId } })).messages[0].result as { status: string }).status;
+      status = (
+        (await post({ id: `get-${i}`, method: 'tasks/get', params: { taskId } })).messages[0].result as {
+          status: string;
+        }
+      ).status;
       if (status !== 'input_required') await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(status).toBe('input_required');
 
-    const stream = await openLegacyPost(running.mcpUrl, { id: 'result', method: 'tasks/result', params: { taskId } }, { sessionId, headers });
-    const ask = await stream.waitFor((message) => message.method === 'elicitation/create', 'the elicitation on the tasks/result stream');
+    const stream = await openLegacyPost(
+      running.mcpUrl,
+      { id: 'result', method: 'tasks/result', params: { taskId } },
+      { sessionId, headers },
+    );
+    const ask = await stream.waitFor(
+      (message) => message.method === 'elicitation/create',
+      'the elicitation on the tasks/result stream',
+    );
     expect((ask.params as { _meta: Record<string, unknown> })._meta[RELATED_TASK]).toEqual({ taskId });
     const answered = await post({ id: ask.id, result: { action: 'accept', content: { name: 'carol' } } });
     expect(answered.status).toBe(202);
     const final = await stream.waitFor((message) => message.id === 'result', 'the tasks/result answer');
-    expect(final.result).toMatchObject({ content: [{ type: 'text', text: 'hello carol' }], _meta: { [RELATED_TASK]: { taskId } } });
+    expect(final.result).toMatchObject({
+      content: [{ type: 'text', text: 'hello carol' }],
+      _meta: { [RELATED_TASK]: { taskId } },
+    });
     expect(stream.problems).toEqual([]);
   });
 
   it('without a principal, tasks/list of a session shows only the tasks that session created', async () => {
     const first = await rawInitialize(running.mcpUrl, { capabilities: {} });
     const second = await rawInitialize(running.mcpUrl, { capabilities: {} });
-    const post = (sessionId: string, id: string, method: string, params: Record<string, unknown>) => legacyPost(running.mcpUrl, { id, method, params }, { sessionId });
+    const post = (sessionId: string, id: string, method: string, params: Record<string, unknown>) =>
+      legacyPost(running.mcpUrl, { id, method, params }, { sessionId });
     const created = await post(first.sessionId, 'c1', 'tools/call', { name: 'slow', arguments: { ms: 0 }, task: {} });
     const taskId = (created.messages[0].result as { task: { taskId: string } }).task.taskId;
-    const listed = (sessionId: string) => post(sessionId, 'l', 'tasks/list', {}).then((r) => (r.messages[0].result as { tasks: Array<{ taskId: string }> }).tasks.map((t) => t.taskId));
+    const listed = (sessionId: string) =>
+      post(sessionId, 'l', 'tasks/list', {}).then((r) =>
+        (r.messages[0].result as { tasks: Array<{ taskId: string }> }).tasks.map((t) => t.taskId),
+      );
     expect(await listed(first.sessionId)).toEqual([taskId]);
     expect(await listed(second.sessionId)).toEqual([]);
   });
@@ -312,7 +387,10 @@ describe.each(ADAPTERS)('2025-11-25 core tasks (%s)', (adapter) => {
     expect(task.ttl).toBe(60_000);
     // tasks/result blocks until the task ends, then answers the tool's own result (isError), with related-task.
     const result = await raw(caller, 'tasks/result', { taskId: task.taskId });
-    expect(result.messages[0].result).toMatchObject({ isError: true, _meta: { [RELATED_TASK]: { taskId: task.taskId } } });
+    expect(result.messages[0].result).toMatchObject({
+      isError: true,
+      _meta: { [RELATED_TASK]: { taskId: task.taskId } },
+    });
     const got = await raw(caller, 'tasks/get', { taskId: task.taskId });
     expect(got.messages[0].result).toMatchObject({ status: 'failed' });
 
@@ -335,7 +413,11 @@ describe('2025-11-25 core tasks over stdio', () => {
       stdio.send({ jsonrpc: '2.0', id, method, params });
       return stdio.output.response(id);
     };
-    const init = await request('init', 'initialize', { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'stdio-tasks', version: '1' } });
+    const init = await request('init', 'initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: { elicitation: {} },
+      clientInfo: { name: 'stdio-tasks', version: '1' },
+    });
     expect(init.result.capabilities.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
     stdio.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
 
@@ -349,7 +431,10 @@ describe('2025-11-25 core tasks over stdio', () => {
 
     const result = await request('result', 'tasks/result', { taskId });
     assertValidLegacyServerMessage(result, 'tasks/result');
-    expect(result.result).toMatchObject({ content: [{ type: 'text', text: 'hello dora' }], _meta: { [RELATED_TASK]: { taskId } } });
+    expect(result.result).toMatchObject({
+      content: [{ type: 'text', text: 'hello dora' }],
+      _meta: { [RELATED_TASK]: { taskId } },
+    });
     const statuses = stdio.output.messages.filter((message) => message.method === 'notifications/tasks/status');
     for (const notification of statuses) assertValidLegacyServerMessage(notification);
     expect(statuses.map((message) => message.params.status)).toEqual(['input_required', 'working', 'completed']);
@@ -373,11 +458,20 @@ describe('2025-11-25 beforeTask with the module settings', () => {
       stdio.send({ jsonrpc: '2.0', id, method, params });
       return stdio.output.response(id);
     };
-    await request('init', 'initialize', { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'stdio-tasks', version: '1' } });
+    await request('init', 'initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: { elicitation: {} },
+      clientInfo: { name: 'stdio-tasks', version: '1' },
+    });
     stdio.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     await request('level', 'logging/setLevel', { level: 'debug' });
 
-    stdio.send({ jsonrpc: '2.0', id: 'create', method: 'tools/call', params: { name: 'greetLater', arguments: {}, task: {} } });
+    stdio.send({
+      jsonrpc: '2.0',
+      id: 'create',
+      method: 'tools/call',
+      params: { name: 'greetLater', arguments: {}, task: {} },
+    });
     const ask = await stdio.output.waitFor((message) => message.method === 'elicitation/create');
     const log = stdio.output.messages.find((message) => message.method === 'notifications/message');
     assertValidLegacyServerMessage(log);

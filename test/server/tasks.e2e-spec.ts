@@ -20,11 +20,18 @@ const PROTOCOL = '2026-07-28';
 const clientInfo = { name: 'nest-mcp-tasks-e2e', version: '1.0.0' };
 const clientCapabilities = { elicitation: { form: {} } };
 
-
 /** An official client and an ext-tasks session on it, for one caller. */
-async function connect(url: URL, user: string, answer: (message: string) => Record<string, unknown> = () => ({ confirm: true })) {
-  const client = new Client(clientInfo, { capabilities: clientCapabilities, versionNegotiation: { mode: { pin: PROTOCOL } } });
-  const userFetch: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), 'x-user': user } });
+async function connect(
+  url: URL,
+  user: string,
+  answer: (message: string) => Record<string, unknown> = () => ({ confirm: true }),
+) {
+  const client = new Client(clientInfo, {
+    capabilities: clientCapabilities,
+    versionNegotiation: { mode: { pin: PROTOCOL } },
+  });
+  const userFetch: typeof fetch = (input, init) =>
+    fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), 'x-user': user } });
   await client.connect(new StreamableHTTPClientTransport(url, { fetch: userFetch }));
   const framing: V2RequestFraming = { protocolVersion: PROTOCOL, clientInfo, clientCapabilities };
   const asked: string[] = [];
@@ -75,9 +82,13 @@ describe.each(ADAPTERS)('tasks extension with the official ext-tasks client (%s)
     const { session, asked, close } = await connect(running.mcpUrl, 'alice');
     const exec = await session.callTool('incident_report', { incident: 'INC-1' }, { task: { preference: 'require' } });
     const statuses: string[] = [];
-    const { outcome } = await exec.settle({ onEvent: (event) => void (event.type === 'task' && statuses.push(event.task.status)) });
+    const { outcome } = await exec.settle({
+      onEvent: (event) => void (event.type === 'task' && statuses.push(event.task.status)),
+    });
     expect(outcome.status).toBe('completed');
-    expect(resultFromTaskOutcome(outcome)).toMatchObject({ content: [{ type: 'text', text: 'report INC-1: with logs' }] });
+    expect(resultFromTaskOutcome(outcome)).toMatchObject({
+      content: [{ type: 'text', text: 'report INC-1: with logs' }],
+    });
     expect(asked).toEqual(['Include the logs of INC-1?']);
     expect(statuses).toContain('input_required');
     // The handler was replayed once with the answer (MRTR semantics).
@@ -91,7 +102,11 @@ describe.each(ADAPTERS)('tasks extension with the official ext-tasks client (%s)
     expect(exec.kind).toBe('task');
     const task = session.task(exec.handle!.taskId);
     await until(() => probe.release.has('staged'), 5_000, 'the task round to wait for its release');
-    await untilAsync(async () => (await task.snapshot()).statusMessage === 'Waiting for a build agent', 5_000, 'the status message from ctx.status');
+    await untilAsync(
+      async () => (await task.snapshot()).statusMessage === 'Waiting for a build agent',
+      5_000,
+      'the status message from ctx.status',
+    );
     expect(probe.statusWritten.get('staged')).toBe(true);
     expect((await task.snapshot()).status).toBe('working');
     probe.release.get('staged')!();
@@ -112,7 +127,11 @@ describe.each(ADAPTERS)('tasks extension with the official ext-tasks client (%s)
 
   it('cancels a running task: ctx.signal fires and the task ends cancelled', async () => {
     const { session, close } = await connect(running.mcpUrl, 'alice');
-    const exec = await session.callTool('long_job', { label: 'cancel-me', ms: 60_000 }, { task: { preference: 'require' } });
+    const exec = await session.callTool(
+      'long_job',
+      { label: 'cancel-me', ms: 60_000 },
+      { task: { preference: 'require' } },
+    );
     expect(exec.kind).toBe('task');
     await exec.cancel();
     await until(() => probe.aborted.has('cancel-me'), 5_000, 'the task round to see ctx.signal');
@@ -123,7 +142,11 @@ describe.each(ADAPTERS)('tasks extension with the official ext-tasks client (%s)
 
   it('recovers a task by id after the client reconnects', async () => {
     const first = await connect(running.mcpUrl, 'alice');
-    const exec = await first.session.callTool('long_job', { label: 'recover', ms: 300 }, { task: { preference: 'require' } });
+    const exec = await first.session.callTool(
+      'long_job',
+      { label: 'recover', ms: 300 },
+      { task: { preference: 'require' } },
+    );
     let reference: SerializedTaskReference | undefined;
     if (exec.kind !== 'task') throw new Error('expected a task');
     await exec.handoff((ref) => void (reference = ref));
@@ -140,11 +163,21 @@ describe.each(ADAPTERS)('tasks extension with the official ext-tasks client (%s)
 
   it('answers a foreign principal exactly as for an unknown task', async () => {
     const alice = await connect(running.mcpUrl, 'alice');
-    const exec = await alice.session.callTool('long_job', { label: 'private', ms: 60_000 }, { task: { preference: 'require' } });
+    const exec = await alice.session.callTool(
+      'long_job',
+      { label: 'private', ms: 60_000 },
+      { task: { preference: 'require' } },
+    );
     const taskId = exec.handle!.taskId;
     const bob = await connect(running.mcpUrl, 'bob');
-    const foreign = await bob.session.task(taskId).snapshot().catch((error: unknown) => error);
-    const unknown = await bob.session.task(asTaskId('no-such-task-id-000000')).snapshot().catch((error: unknown) => error);
+    const foreign = await bob.session
+      .task(taskId)
+      .snapshot()
+      .catch((error: unknown) => error);
+    const unknown = await bob.session
+      .task(asTaskId('no-such-task-id-000000'))
+      .snapshot()
+      .catch((error: unknown) => error);
     expect(foreign).toMatchObject({ code: -32602 });
     expect((foreign as Error).message).toBe((unknown as Error).message);
     await expect(bob.session.task(taskId).cancel()).rejects.toMatchObject({ code: -32602 });
@@ -155,14 +188,24 @@ describe.each(ADAPTERS)('tasks extension with the official ext-tasks client (%s)
     await alice.close();
   });
 
-  it('sends notifications/tasks on a listen stream for the caller\'s own acknowledged task ids only', async () => {
+  it("sends notifications/tasks on a listen stream for the caller's own acknowledged task ids only", async () => {
     const alice = await connect(running.mcpUrl, 'alice');
     const bob = await connect(running.mcpUrl, 'bob');
-    const mine = await alice.session.callTool('long_job', { label: 'watched', ms: 300 }, { task: { preference: 'require' } });
-    const theirs = await bob.session.callTool('long_job', { label: 'hidden', ms: 100 }, { task: { preference: 'require' } });
+    const mine = await alice.session.callTool(
+      'long_job',
+      { label: 'watched', ms: 300 },
+      { task: { preference: 'require' } },
+    );
+    const theirs = await bob.session.callTool(
+      'long_job',
+      { label: 'hidden', ms: 100 },
+      { task: { preference: 'require' } },
+    );
     const mineId = mine.handle!.taskId;
     const theirsId = theirs.handle!.taskId;
-    const meta = requestMeta({ 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } });
+    const meta = requestMeta({
+      'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+    });
     const stream = await openStream(running.mcpUrl, {
       method: 'subscriptions/listen',
       id: 'listen-1',
@@ -174,7 +217,11 @@ describe.each(ADAPTERS)('tasks extension with the official ext-tasks client (%s)
       const [ack] = await stream.nextFrames(1);
       expect(ack.method).toBe('notifications/subscriptions/acknowledged');
       expect(ack.params?.notifications).toEqual({ taskIds: [mineId] });
-      const done = await stream.waitFor((message) => message.method === 'notifications/tasks' && message.params?.status === 'completed', 'the completed task', 5_000);
+      const done = await stream.waitFor(
+        (message) => message.method === 'notifications/tasks' && message.params?.status === 'completed',
+        'the completed task',
+        5_000,
+      );
       expect(done.params).toMatchObject({
         _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' },
         taskId: mineId,
@@ -210,7 +257,11 @@ describe.each(ADAPTERS)('tasks extension with the official ext-tasks client (%s)
     const own = await startApp(adapter, { imports: [TasksFixtureModule] });
     const ownProbe = own.app.get(TaskProbe);
     const alice = await connect(own.mcpUrl, 'alice');
-    const exec = await alice.session.callTool('long_job', { label: 'shutdown', ms: 60_000 }, { task: { preference: 'require' } });
+    const exec = await alice.session.callTool(
+      'long_job',
+      { label: 'shutdown', ms: 60_000 },
+      { task: { preference: 'require' } },
+    );
     expect(exec.kind).toBe('task');
     await until(() => ownProbe.started.has('shutdown'), 2_000, 'the round to start');
     exec.detach();
@@ -221,9 +272,15 @@ describe.each(ADAPTERS)('tasks extension with the official ext-tasks client (%s)
   });
 
   it('refuses taskIds on a listen stream from a request without the extension (-32021)', async () => {
-    const stream = await openStream(running.mcpUrl, { method: 'subscriptions/listen', id: 'listen-2', params: { notifications: { taskIds: ['x'] } } });
+    const stream = await openStream(running.mcpUrl, {
+      method: 'subscriptions/listen',
+      id: 'listen-2',
+      params: { notifications: { taskIds: ['x'] } },
+    });
     await stream.ended;
     expect(stream.status).toBe(400);
-    expect(JSON.parse(stream.raw)).toMatchObject({ error: { code: -32021, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } } });
+    expect(JSON.parse(stream.raw)).toMatchObject({
+      error: { code: -32021, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } },
+    });
   });
 });

@@ -23,8 +23,13 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-async function query(prometheus: string, expression: string): Promise<Array<{ metric: Record<string, string>; value: [number, string] }>> {
-  const body = (await (await fetch(`${prometheus}/api/v1/query?query=${encodeURIComponent(expression)}`)).json()) as { data: { result: never[] } };
+async function query(
+  prometheus: string,
+  expression: string,
+): Promise<Array<{ metric: Record<string, string>; value: [number, string] }>> {
+  const body = (await (await fetch(`${prometheus}/api/v1/query?query=${encodeURIComponent(expression)}`)).json()) as {
+    data: { result: never[] };
+  };
   return body.data.result;
 }
 
@@ -34,7 +39,9 @@ describe('npm run demo:cluster -- --otel', () => {
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
 
-  it('starts a real Prometheus that scrapes the three replicas; Ctrl-C stops it too', { timeout: START_TIMEOUT_MS + 90_000 }, async () => {
+  it('starts a real Prometheus that scrapes the three replicas; Ctrl-C stops it too', {
+    timeout: START_TIMEOUT_MS + 90_000,
+  }, async () => {
     let stdout = '';
     let stderr = '';
     child = spawn(process.execPath, ['scripts/demo-cluster.mjs', '--otel'], {
@@ -44,18 +51,29 @@ describe('npm run demo:cluster -- --otel', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child!.once('exit', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child!.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no banner after ${START_TIMEOUT_MS} ms:\n${stderr}`)), START_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`no banner after ${START_TIMEOUT_MS} ms:\n${stderr}`)),
+        START_TIMEOUT_MS,
+      );
       child!.stdout!.on('data', (chunk: Buffer) => {
         stdout += chunk.toString();
-        if (stdout.includes('OpenTelemetry on (--otel)') && stdout.includes('traces ')) (clearTimeout(timer), resolve());
+        if (stdout.includes('OpenTelemetry on (--otel)') && stdout.includes('traces ')) clearTimeout(timer), resolve();
       });
-      void exited.then(({ code, signal }) => (clearTimeout(timer), reject(new Error(`demo:cluster exited (${code ?? signal}):\n${stderr}`))));
+      void exited.then(
+        ({ code, signal }) => (
+          clearTimeout(timer), reject(new Error(`demo:cluster exited (${code ?? signal}):\n${stderr}`))
+        ),
+      );
     });
     const url = /MCP endpoint\s+(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stdout)![1];
     const prometheus = /Prometheus\s+(http:\/\/127\.0\.0\.1:(\d+))/.exec(stdout)!;
-    const targets = [.../scrapes (.*) every second/.exec(stdout)![1].matchAll(/127\.0\.0\.1:(\d+)/g)].map((match) => match[0]);
+    const targets = [.../scrapes (.*) every second/.exec(stdout)![1].matchAll(/127\.0\.0\.1:(\d+)/g)].map(
+      (match) => match[0],
+    );
     expect(targets).toHaveLength(3);
 
     const client = await connectClient(new URL(url));
@@ -65,7 +83,10 @@ describe('npm run demo:cluster -- --otel', () => {
     const deadline = Date.now() + 30_000;
     let perInstance: Array<{ metric: Record<string, string>; value: [number, string] }> = [];
     while (Date.now() < deadline) {
-      perInstance = await query(prometheus[1], 'sum by (instance) (mcp_server_operation_duration_count{mcp_method_name="tools/call",gen_ai_tool_name="get_service"})');
+      perInstance = await query(
+        prometheus[1],
+        'sum by (instance) (mcp_server_operation_duration_count{mcp_method_name="tools/call",gen_ai_tool_name="get_service"})',
+      );
       const total = perInstance.reduce((sum, sample) => sum + Number(sample.value[1]), 0);
       if (perInstance.length === 3 && total >= 6) break;
       await new Promise((resolve) => setTimeout(resolve, 500));

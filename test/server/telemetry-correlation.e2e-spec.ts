@@ -27,10 +27,14 @@ afterEach(() => {
 });
 
 function startServer(mode: 'stderr' | 'wrapped'): Server {
-  const child = spawn(process.execPath, ['--import', `${REPO_ROOT}test/support/ts-child.loader.mjs`, `${REPO_ROOT}${ENTRY}`, mode], {
-    cwd: REPO_ROOT,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', `${REPO_ROOT}test/support/ts-child.loader.mjs`, `${REPO_ROOT}${ENTRY}`, mode],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   started.push(child);
   let stderr = '';
   child.stderr.setEncoding('utf8');
@@ -39,12 +43,21 @@ function startServer(mode: 'stderr' | 'wrapped'): Server {
 }
 
 function progressEvents(lines: string[]): Array<Record<string, unknown>> {
-  return lines.filter((line) => line.startsWith('{"type":"progress"')).map((line) => JSON.parse(line) as Record<string, unknown>);
+  return lines
+    .filter((line) => line.startsWith('{"type":"progress"'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-async function callAll(server: Server, tool: string, args: (index: number) => Record<string, unknown>, meta: Record<string, unknown> = {}): Promise<Map<number, { traceId: string; spanId: string }>> {
+async function callAll(
+  server: Server,
+  tool: string,
+  args: (index: number) => Record<string, unknown>,
+  meta: Record<string, unknown> = {},
+): Promise<Map<number, { traceId: string; spanId: string }>> {
   for (let index = 1; index <= CALLS; index++) {
-    server.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: index, method: 'tools/call', params: { name: tool, arguments: args(index), _meta: modernMeta(meta) } })}\n`);
+    server.child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: index, method: 'tools/call', params: { name: tool, arguments: args(index), _meta: modernMeta(meta) } })}\n`,
+    );
   }
   const answers = new Map<number, { traceId: string; spanId: string }>();
   for (let index = 1; index <= CALLS; index++) {
@@ -58,7 +71,9 @@ async function callAll(server: Server, tool: string, args: (index: number) => Re
 describe('telemetry: trace ids on progress events and log lines (stdio, a real process)', () => {
   it(`${CALLS} concurrent calls without a traceparent: ${CALLS * STEPS} stderr progress events and log lines, each naming its own call`, async () => {
     const server = startServer('stderr');
-    const answers = await callAll(server, 'steps', () => ({ steps: STEPS }), { 'io.modelcontextprotocol/logLevel': 'info' });
+    const answers = await callAll(server, 'steps', () => ({ steps: STEPS }), {
+      'io.modelcontextprotocol/logLevel': 'info',
+    });
     const spans = new Set([...answers.values()].map((ids) => ids.spanId));
     expect(spans.size).toBe(CALLS);
 
@@ -72,11 +87,15 @@ describe('telemetry: trace ids on progress events and log lines (stdio, a real p
       expect(own.map((event) => event.progress)).toEqual(Array.from({ length: STEPS }, (_, step) => step + 1));
     }
 
-    const logs = server.output.lines.map((line) => JSON.parse(line) as WireMessage).filter((message) => message.method === 'notifications/message');
+    const logs = server.output.lines
+      .map((line) => JSON.parse(line) as WireMessage)
+      .filter((message) => message.method === 'notifications/message');
     expect(logs).toHaveLength(CALLS * STEPS);
     for (const ids of answers.values()) {
       const own = logs.filter((message) => message.params._meta?.traceparent === `00-${ids.traceId}-${ids.spanId}-01`);
-      expect(own.map((message) => message.params.data)).toEqual(Array.from({ length: STEPS }, (_, step) => `step ${step + 1}`));
+      expect(own.map((message) => message.params.data)).toEqual(
+        Array.from({ length: STEPS }, (_, step) => `step ${step + 1}`),
+      );
     }
   }, 90_000);
 

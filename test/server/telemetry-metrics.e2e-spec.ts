@@ -36,11 +36,17 @@ describe.each(ADAPTERS)('telemetry: metrics over HTTP (%s)', (adapter) => {
 
   it('mcp.server.operation.duration: one data point per tool, in seconds, the advised buckets, no ids', async () => {
     for (let index = 0; index < 3; index++) {
-      await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'echo', arguments: { text: `${index}` } }, meta: requestMeta({ traceparent: `00-${'a'.repeat(32)}-${'b'.repeat(16)}-01` }) });
+      await mcpPost(running.mcpUrl, {
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { text: `${index}` } },
+        meta: requestMeta({ traceparent: `00-${'a'.repeat(32)}-${'b'.repeat(16)}-01` }),
+      });
     }
     await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'explode' } });
     const collected = await otel.collect();
-    const metric = collected.scopeMetrics.flatMap((scope) => scope.metrics).find((entry) => entry.descriptor.name === 'mcp.server.operation.duration')!;
+    const metric = collected.scopeMetrics
+      .flatMap((scope) => scope.metrics)
+      .find((entry) => entry.descriptor.name === 'mcp.server.operation.duration')!;
     expect(metric.descriptor.unit).toBe('s');
     const points = metric.dataPoints as unknown as HistogramPoint[];
     const echo = points.find((point) => point.attributes['gen_ai.tool.name'] === 'echo')!;
@@ -58,7 +64,8 @@ describe.each(ADAPTERS)('telemetry: metrics over HTTP (%s)', (adapter) => {
     const exploded = points.find((point) => point.attributes['gen_ai.tool.name'] === 'explode')!;
     expect(exploded.attributes).toMatchObject({ 'error.type': '-32603', 'rpc.response.status_code': '-32603' });
     for (const point of points) {
-      for (const key of Object.keys(point.attributes)) expect(key).not.toMatch(/request\.id|session\.id|client\.|arguments|result/);
+      for (const key of Object.keys(point.attributes))
+        expect(key).not.toMatch(/request\.id|session\.id|client\.|arguments|result/);
     }
   });
 
@@ -86,7 +93,11 @@ describe.each(ADAPTERS)('telemetry: metrics over HTTP (%s)', (adapter) => {
     const [point] = (await otel.points('mcp.server.session.duration')) as unknown as HistogramPoint[];
     expect(point.value.count).toBe(1);
     expect(point.value.buckets.boundaries).toEqual(BUCKETS);
-    expect(point.attributes).toEqual({ 'mcp.protocol.version': '2025-11-25', 'network.transport': 'tcp', 'network.protocol.name': 'http' });
+    expect(point.attributes).toEqual({
+      'mcp.protocol.version': '2025-11-25',
+      'network.transport': 'tcp',
+      'network.protocol.name': 'http',
+    });
   });
 });
 
@@ -103,11 +114,18 @@ describe('telemetry: admission refusals', () => {
     running = await startApp('express', { imports: [telemetryApp({ maxCallsInFlight: 1 })] });
     const slow = mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'slow', arguments: { ms: 400 } } });
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const refused = await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } });
+    const refused = await mcpPost(running.mcpUrl, {
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'x' } },
+    });
     expect(refused.status).toBe(503);
     await slow;
     const span = otel.span('tools/call echo');
-    expect(span.attributes).toMatchObject({ 'rpc.response.status_code': '-32603', 'error.type': '-32603', 'nest_mcp.outcome': 'server_error' });
+    expect(span.attributes).toMatchObject({
+      'rpc.response.status_code': '-32603',
+      'error.type': '-32603',
+      'nest_mcp.outcome': 'server_error',
+    });
     const refusals = await otel.points('nest_mcp.admission.refusals');
     expect(refusals).toEqual([expect.objectContaining({ attributes: { 'nest_mcp.reason': 'server' }, value: 1 })]);
   });
@@ -126,18 +144,41 @@ describe('telemetry: event webhook deliveries', () => {
   it('a delivery acknowledged after three 500s: three retries by reason, one delivery delivered', async () => {
     otel = OtelHarness.install();
     running = await startApp('express', {
-      imports: [EventsFixtureModule.forRoot({ events: { webhooks: { allowInsecureLoopback: true, retryBaseMs: 40, maxAttempts: 5, timeoutMs: 2_000 } } })],
+      imports: [
+        EventsFixtureModule.forRoot({
+          events: { webhooks: { allowInsecureLoopback: true, retryBaseMs: 40, maxAttempts: 5, timeoutMs: 2_000 } },
+        }),
+      ],
     });
     target = await McpWebhookReceiver.start();
     resultOf(
-      await eventsPost(running.mcpUrl, 'events/subscribe', { name: 'incident.opened', arguments: { service: 'otel' }, delivery: { mode: 'webhook', url: target.url, secret: target.secret } }, 'alice'),
+      await eventsPost(
+        running.mcpUrl,
+        'events/subscribe',
+        {
+          name: 'incident.opened',
+          arguments: { service: 'otel' },
+          delivery: { mode: 'webhook', url: target.url, secret: target.secret },
+        },
+        'alice',
+      ),
     );
     target.respondWith(500, 500, 500);
-    await running.app.get(McpEvents).emit('incident.opened', { id: 'W-9', severity: 'P1', service: 'otel', title: 'DB down' }, { eventId: 'evt_otel' });
+    await running.app
+      .get(McpEvents)
+      .emit(
+        'incident.opened',
+        { id: 'W-9', severity: 'P1', service: 'otel', title: 'DB down' },
+        { eventId: 'evt_otel' },
+      );
     await target.nextEvent(10_000);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await otel.points('nest_mcp.event.delivery.retries')).toEqual([expect.objectContaining({ attributes: { 'nest_mcp.reason': 'http_5xx' }, value: 3 })]);
-    expect(await otel.points('nest_mcp.event.deliveries')).toEqual([expect.objectContaining({ attributes: { 'nest_mcp.outcome': 'delivered' }, value: 1 })]);
+    expect(await otel.points('nest_mcp.event.delivery.retries')).toEqual([
+      expect.objectContaining({ attributes: { 'nest_mcp.reason': 'http_5xx' }, value: 3 }),
+    ]);
+    expect(await otel.points('nest_mcp.event.deliveries')).toEqual([
+      expect.objectContaining({ attributes: { 'nest_mcp.outcome': 'delivered' }, value: 1 }),
+    ]);
     // The webhook's secret and URL never reach a metric.
     expect(JSON.stringify(await otel.collect())).not.toContain(target.secret);
   });

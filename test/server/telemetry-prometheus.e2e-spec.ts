@@ -23,7 +23,10 @@ const PARENT_ID = '10f067aa0ba902b7';
 
 function waitForListening(child: ChildProcess, output: { stdout: string; stderr: string }): Promise<URL> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not started after ${START_TIMEOUT_MS} ms:\n${output.stderr}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`not started after ${START_TIMEOUT_MS} ms:\n${output.stderr}`)),
+      START_TIMEOUT_MS,
+    );
     const onData = () => {
       const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(output.stdout);
       if (!match || !/OpenTelemetry on:/.test(output.stdout)) return;
@@ -32,7 +35,9 @@ function waitForListening(child: ChildProcess, output: { stdout: string; stderr:
       resolve(new URL(match[1]));
     };
     child.stdout!.on('data', onData);
-    child.once('exit', (code, signal) => reject(new Error(`start-demo exited early (${code ?? signal}):\n${output.stderr}\n${output.stdout}`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`start-demo exited early (${code ?? signal}):\n${output.stderr}\n${output.stdout}`)),
+    );
   });
 }
 
@@ -92,7 +97,9 @@ describe('npm start -- --otel: OTLP/HTTP traces and a real Prometheus scraping t
   it('Prometheus’s query API returns mcp.server.operation.duration for the tools/call', async () => {
     await client.callTool({ name: 'list_services', arguments: {} });
     const samples = await eventually('the histogram in Prometheus', async () => {
-      const result = await prometheus.query('mcp_server_operation_duration_count{mcp_method_name="tools/call",gen_ai_tool_name="list_services"}');
+      const result = await prometheus.query(
+        'mcp_server_operation_duration_count{mcp_method_name="tools/call",gen_ai_tool_name="list_services"}',
+      );
       return result.length > 0 && Number(result[0].value[1]) >= 1 ? result : undefined;
     });
     expect(samples[0].metric).toMatchObject({
@@ -104,22 +111,49 @@ describe('npm start -- --otel: OTLP/HTTP traces and a real Prometheus scraping t
       network_transport: 'tcp',
     });
     // No id of any kind on a metric: they would make a series per request.
-    for (const label of Object.keys(samples[0].metric)) expect(label).not.toMatch(/request_id|session_id|client_address/);
+    for (const label of Object.keys(samples[0].metric))
+      expect(label).not.toMatch(/request_id|session_id|client_address/);
     // The advised buckets, in seconds.
-    const buckets = await prometheus.query('mcp_server_operation_duration_bucket{mcp_method_name="tools/call",gen_ai_tool_name="list_services"}');
-    const bound = (le: string) => (le === '+Inf' ? Infinity : Number(le));
-    expect(buckets.map((sample) => sample.metric.le).sort((a, b) => bound(a) - bound(b))).toEqual(
-      ['0.01', '0.02', '0.05', '0.1', '0.2', '0.5', '1', '2', '5', '10', '30', '60', '120', '300', '+Inf'],
+    const buckets = await prometheus.query(
+      'mcp_server_operation_duration_bucket{mcp_method_name="tools/call",gen_ai_tool_name="list_services"}',
     );
+    const bound = (le: string) => (le === '+Inf' ? Infinity : Number(le));
+    expect(buckets.map((sample) => sample.metric.le).sort((a, b) => bound(a) - bound(b))).toEqual([
+      '0.01',
+      '0.02',
+      '0.05',
+      '0.1',
+      '0.2',
+      '0.5',
+      '1',
+      '2',
+      '5',
+      '10',
+      '30',
+      '60',
+      '120',
+      '300',
+      '+Inf',
+    ]);
     // A sample alert expression from docs/observability.md evaluates.
-    const p95 = await prometheus.query('histogram_quantile(0.95, sum by (le, mcp_method_name) (rate(mcp_server_operation_duration_bucket[1m])))');
+    const p95 = await prometheus.query(
+      'histogram_quantile(0.95, sum by (le, mcp_method_name) (rate(mcp_server_operation_duration_bucket[1m])))',
+    );
     expect(Array.isArray(p95)).toBe(true);
   }, 60_000);
 
   it('the traces arrive by OTLP/HTTP: the span continues the trace of the client’s _meta', async () => {
-    await client.callTool({ name: 'get_service', arguments: { name: 'checkout-api' }, _meta: { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` } });
+    await client.callTool({
+      name: 'get_service',
+      arguments: { name: 'checkout-api' },
+      _meta: { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` },
+    });
     const span = await receiver.waitFor((candidate) => candidate.name === 'tools/call get_service');
     expect(span).toMatchObject({ traceId: TRACE_ID, parentSpanId: PARENT_ID, kind: 2, service: 'ops-console-e2e' });
-    expect(span.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'get_service', 'network.transport': 'tcp' });
+    expect(span.attributes).toMatchObject({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': 'get_service',
+      'network.transport': 'tcp',
+    });
   }, 60_000);
 });

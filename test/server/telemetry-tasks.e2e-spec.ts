@@ -33,7 +33,10 @@ const CAPABILITIES = { ...FORM, ...TASKS };
  */
 async function taskSession(callUrl: URL, tasksUrl: () => URL, answer: Record<string, unknown>) {
   const clientInfo = { name: 'nest-mcp-telemetry-e2e', version: '1.0.0' };
-  const client = new Client(clientInfo, { capabilities: CAPABILITIES, versionNegotiation: { mode: { pin: PROTOCOL } } });
+  const client = new Client(clientInfo, {
+    capabilities: CAPABILITIES,
+    versionNegotiation: { mode: { pin: PROTOCOL } },
+  });
   await client.connect(new StreamableHTTPClientTransport(callUrl));
   const framing: V2RequestFraming = { protocolVersion: PROTOCOL, clientInfo, clientCapabilities: CAPABILITIES };
   const asked: string[] = [];
@@ -42,10 +45,15 @@ async function taskSession(callUrl: URL, tasksUrl: () => URL, answer: Record<str
     const response = await mcpPost(tasksUrl(), {
       method,
       params: Object.fromEntries(Object.entries(params).filter(([key]) => key !== '_meta')),
-      meta: { ...requestMeta({ 'io.modelcontextprotocol/clientCapabilities': CAPABILITIES }), ...(params._meta as object) },
+      meta: {
+        ...requestMeta({ 'io.modelcontextprotocol/clientCapabilities': CAPABILITIES }),
+        ...(params._meta as object),
+      },
       headers: {
         ...(typeof params.taskId === 'string' ? { 'mcp-name': params.taskId } : {}),
-        ...Object.fromEntries(Object.entries(options?.context?.headers ?? {}).map(([key, value]) => [key.toLowerCase(), String(value)])),
+        ...Object.fromEntries(
+          Object.entries(options?.context?.headers ?? {}).map(([key, value]) => [key.toLowerCase(), String(value)]),
+        ),
       },
     });
     const message = response.json as { result?: never; error?: never };
@@ -90,15 +98,25 @@ describe('telemetry: a task’s trace across replicas (BullMQ on Redis, OTLP/HTT
     let request: OtlpSpan;
     let taskId: string;
     try {
-      const execution = await session.callTool('incident_report', { service: 'checkout-api' }, {
-        task: { preference: 'require' },
-        metadata: { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` },
-      });
+      const execution = await session.callTool(
+        'incident_report',
+        { service: 'checkout-api' },
+        {
+          task: { preference: 'require' },
+          metadata: { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` },
+        },
+      );
       expect(execution.kind).toBe('task');
       taskId = execution.handle!.taskId;
-      request = await receiver.waitFor((span) => span.name === 'tools/call incident_report' && span.traceId === TRACE_ID);
+      request = await receiver.waitFor(
+        (span) => span.name === 'tools/call incident_report' && span.traceId === TRACE_ID,
+      );
       expect(request).toMatchObject({ parentSpanId: PARENT_ID, kind: 2, service: 'replica-0' });
-      expect(request.attributes).toMatchObject({ 'nest_mcp.outcome': 'task', 'nest_mcp.task.id': taskId, 'gen_ai.tool.name': 'incident_report' });
+      expect(request.attributes).toMatchObject({
+        'nest_mcp.outcome': 'task',
+        'nest_mcp.task.id': taskId,
+        'gen_ai.tool.name': 'incident_report',
+      });
       // Replica 0 leaves: the rounds of the task run on the others, off the queue.
       target = second.mcpUrl;
       await first.stop();
@@ -109,8 +127,14 @@ describe('telemetry: a task’s trace across replicas (BullMQ on Redis, OTLP/HTT
       await close();
     }
 
-    const linked = (span: OtlpSpan) => span.links.some((link) => link.traceId === TRACE_ID && link.spanId === request.spanId);
-    const last = await receiver.waitFor((span) => span.name === 'execute_tool incident_report' && linked(span) && span.attributes['nest_mcp.task.status'] === 'completed');
+    const linked = (span: OtlpSpan) =>
+      span.links.some((link) => link.traceId === TRACE_ID && link.spanId === request.spanId);
+    const last = await receiver.waitFor(
+      (span) =>
+        span.name === 'execute_tool incident_report' &&
+        linked(span) &&
+        span.attributes['nest_mcp.task.status'] === 'completed',
+    );
     const rounds = receiver.spans.filter((span) => span.name === 'execute_tool incident_report' && linked(span));
     expect(rounds.length).toBeGreaterThanOrEqual(2);
     for (const round of rounds) {
@@ -118,7 +142,11 @@ describe('telemetry: a task’s trace across replicas (BullMQ on Redis, OTLP/HTT
       expect(round.traceId).not.toBe(TRACE_ID);
       expect(round.parentSpanId).toBeUndefined();
       expect(round.kind).toBe(5);
-      expect(round.attributes).toMatchObject({ 'nest_mcp.task.id': taskId, 'gen_ai.tool.name': 'incident_report', 'gen_ai.operation.name': 'execute_tool' });
+      expect(round.attributes).toMatchObject({
+        'nest_mcp.task.id': taskId,
+        'gen_ai.tool.name': 'incident_report',
+        'gen_ai.operation.name': 'execute_tool',
+      });
       expect(round.attributes).not.toHaveProperty('jsonrpc.request.id');
     }
     expect(rounds.some((round) => round.attributes['nest_mcp.task.status'] === 'input_required')).toBe(true);

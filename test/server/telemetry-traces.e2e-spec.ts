@@ -67,7 +67,14 @@ describe.each(ADAPTERS)('telemetry: spans over HTTP (%s)', (adapter) => {
       'nest_mcp.sse': false,
     });
     // Never on a 2026-07-28 span; never recorded without the opt-in.
-    for (const absent of ['mcp.session.id', 'server.address', 'error.type', 'rpc.response.status_code', 'gen_ai.tool.call.arguments', 'gen_ai.tool.call.result']) {
+    for (const absent of [
+      'mcp.session.id',
+      'server.address',
+      'error.type',
+      'rpc.response.status_code',
+      'gen_ai.tool.call.arguments',
+      'gen_ai.tool.call.result',
+    ]) {
       expect(span.attributes).not.toHaveProperty(absent);
     }
     expect(JSON.stringify(span.attributes)).not.toContain('"hi"');
@@ -79,7 +86,12 @@ describe.each(ADAPTERS)('telemetry: spans over HTTP (%s)', (adapter) => {
     await legacy.callTool({ name: 'echo', arguments: { text: 'old' }, _meta: { traceparent: TRACEPARENT } });
     const span = otel.span('tools/call echo');
     expect(span.parentSpanContext?.spanId).toBe(PARENT_ID);
-    expect(span.attributes).toMatchObject({ 'mcp.session.id': sessionId, 'mcp.protocol.version': '2025-11-25', 'nest_mcp.wire': '2025-11-25', 'network.transport': 'tcp' });
+    expect(span.attributes).toMatchObject({
+      'mcp.session.id': sessionId,
+      'mcp.protocol.version': '2025-11-25',
+      'nest_mcp.wire': '2025-11-25',
+      'network.transport': 'tcp',
+    });
   });
 
   it('jsonrpc.request.id is the id as a string; other methods are named by the method alone', async () => {
@@ -89,8 +101,15 @@ describe.each(ADAPTERS)('telemetry: spans over HTTP (%s)', (adapter) => {
     expect(span.attributes['jsonrpc.request.id']).toBe('7');
     expect(span.attributes).not.toHaveProperty('gen_ai.tool.name');
     expect(span.attributes).not.toHaveProperty('gen_ai.operation.name');
-    await mcpPost(running.mcpUrl, { id: 'abc', method: 'prompts/get', params: { name: 'greet', arguments: { who: 'Ada' } } });
-    expect(otel.span('prompts/get greet').attributes).toMatchObject({ 'gen_ai.prompt.name': 'greet', 'jsonrpc.request.id': 'abc' });
+    await mcpPost(running.mcpUrl, {
+      id: 'abc',
+      method: 'prompts/get',
+      params: { name: 'greet', arguments: { who: 'Ada' } },
+    });
+    expect(otel.span('prompts/get greet').attributes).toMatchObject({
+      'gen_ai.prompt.name': 'greet',
+      'jsonrpc.request.id': 'abc',
+    });
     expect(JSON.stringify(otel.span('prompts/get greet').attributes)).not.toContain('Ada');
   });
 
@@ -120,8 +139,17 @@ describe.each(ADAPTERS)('telemetry: spans over HTTP (%s)', (adapter) => {
     const fresh = otel.span('tools/call echo');
     expect(fresh.parentSpanContext).toBeUndefined();
     otel.exporter.reset();
-    for (const traceparent of [`ff-${TRACE_ID}-${PARENT_ID}-01`, `00-${'0'.repeat(32)}-${PARENT_ID}-01`, `00-${TRACE_ID}-${PARENT_ID}`, 42]) {
-      const response = await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'echo', arguments: { text: 'a' } }, meta: requestMeta({ traceparent }) });
+    for (const traceparent of [
+      `ff-${TRACE_ID}-${PARENT_ID}-01`,
+      `00-${'0'.repeat(32)}-${PARENT_ID}-01`,
+      `00-${TRACE_ID}-${PARENT_ID}`,
+      42,
+    ]) {
+      const response = await mcpPost(running.mcpUrl, {
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { text: 'a' } },
+        meta: requestMeta({ traceparent }),
+      });
       expect(response.status).toBe(200);
     }
     const spans = otel.spans('tools/call echo');
@@ -149,7 +177,11 @@ describe.each(ADAPTERS)('telemetry: spans over HTTP (%s)', (adapter) => {
       context.bind(active, res);
       context.with(active, () => listeners.forEach((listener) => listener(req, res)));
     });
-    await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'echo', arguments: { text: 'a' } }, meta: requestMeta({ traceparent: TRACEPARENT }) });
+    await mcpPost(running.mcpUrl, {
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'a' } },
+      meta: requestMeta({ traceparent: TRACEPARENT }),
+    });
     const linked = otel.span('tools/call echo');
     expect(linked.parentSpanContext?.spanId).toBe(PARENT_ID);
     expect(linked.links.map((link) => link.context.spanId)).toEqual([ambient]);
@@ -163,7 +195,10 @@ describe.each(ADAPTERS)('telemetry: spans over HTTP (%s)', (adapter) => {
   it('errors: the caller’s mistakes keep the span UNSET, server failures and tool errors mark it ERROR', async () => {
     await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'no-such-tool', arguments: {} } });
     const unknown = otel.span('tools/call');
-    expect(unknown.attributes).toMatchObject({ 'rpc.response.status_code': '-32602', 'nest_mcp.outcome': 'request_error' });
+    expect(unknown.attributes).toMatchObject({
+      'rpc.response.status_code': '-32602',
+      'nest_mcp.outcome': 'request_error',
+    });
     expect(unknown.attributes).not.toHaveProperty('error.type');
     expect(unknown.attributes).not.toHaveProperty('gen_ai.tool.name');
     expect(unknown.status.code).toBe(SpanStatusCode.UNSET);
@@ -175,7 +210,11 @@ describe.each(ADAPTERS)('telemetry: spans over HTTP (%s)', (adapter) => {
 
     await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'explode' } });
     const exploded = otel.span('tools/call explode');
-    expect(exploded.attributes).toMatchObject({ 'error.type': '-32603', 'rpc.response.status_code': '-32603', 'nest_mcp.outcome': 'server_error' });
+    expect(exploded.attributes).toMatchObject({
+      'error.type': '-32603',
+      'rpc.response.status_code': '-32603',
+      'nest_mcp.outcome': 'server_error',
+    });
     expect(exploded.status).toEqual({ code: SpanStatusCode.ERROR, message: 'the backend is down' });
   });
 
@@ -188,7 +227,11 @@ describe.each(ADAPTERS)('telemetry: spans over HTTP (%s)', (adapter) => {
     });
     expect(response.status).toBe(200);
     const [span] = await otel.waitForSpans('tools/call chatty', 1);
-    expect(span.attributes).toMatchObject({ 'nest_mcp.progress.count': 2, 'nest_mcp.notifications.sent': 3, 'nest_mcp.sse': true });
+    expect(span.attributes).toMatchObject({
+      'nest_mcp.progress.count': 2,
+      'nest_mcp.notifications.sent': 3,
+      'nest_mcp.sse': true,
+    });
     const { traceId, spanId } = span.spanContext();
     const log = response.text.split('\n').find((line) => line.includes('notifications/message'));
     expect(log).toBeDefined();
@@ -208,9 +251,16 @@ describe('telemetry: opt-ins and the off switch', () => {
   it('recordToolArguments / recordToolResults / recordPromptVariables put the sensitive values on the span', async () => {
     otel = OtelHarness.install();
     running = await startApp('express', {
-      imports: [telemetryApp({ telemetry: { recordToolArguments: true, recordToolResults: true, recordPromptVariables: true } })],
+      imports: [
+        telemetryApp({
+          telemetry: { recordToolArguments: true, recordToolResults: true, recordPromptVariables: true },
+        }),
+      ],
     });
-    await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'echo', arguments: { text: 'secret-ish' } } });
+    await mcpPost(running.mcpUrl, {
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'secret-ish' } },
+    });
     const span = otel.span('tools/call echo');
     expect(JSON.parse(span.attributes['gen_ai.tool.call.arguments'] as string)).toEqual({ text: 'secret-ish' });
     expect(span.attributes['gen_ai.tool.call.result']).toContain('secret-ish');
@@ -229,9 +279,15 @@ describe('telemetry: opt-ins and the off switch', () => {
   it('injected providers are used instead of the globals', async () => {
     otel = OtelHarness.install({ globalProviders: false });
     running = await startApp('express', {
-      imports: [telemetryApp({ telemetry: { tracerProvider: otel.tracerProvider, meterProvider: otel.meterProvider } })],
+      imports: [
+        telemetryApp({ telemetry: { tracerProvider: otel.tracerProvider, meterProvider: otel.meterProvider } }),
+      ],
     });
-    await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'echo', arguments: { text: 'a' } }, meta: requestMeta({ traceparent: TRACEPARENT }) });
+    await mcpPost(running.mcpUrl, {
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'a' } },
+      meta: requestMeta({ traceparent: TRACEPARENT }),
+    });
     const span: ReadableSpan = otel.span('tools/call echo');
     expect(span.spanContext().traceId).toBe(TRACE_ID);
   });
@@ -250,13 +306,29 @@ describe('telemetry: spans over stdio', () => {
   });
 
   it('network.transport is pipe, no HTTP or client attributes; _meta still names the parent', async () => {
-    stdio.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: { text: 'a' }, _meta: modernMeta({ traceparent: TRACEPARENT }) } });
+    stdio.send({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'a' }, _meta: modernMeta({ traceparent: TRACEPARENT }) },
+    });
     expect(await stdio.output.response(7)).toMatchObject({ result: { content: [{ text: 'a' }] } });
     const span = otel.span('tools/call echo');
     expect(span.kind).toBe(SpanKind.SERVER);
     expect(span.parentSpanContext?.spanId).toBe(PARENT_ID);
-    expect(span.attributes).toMatchObject({ 'network.transport': 'pipe', 'jsonrpc.request.id': '7', 'mcp.protocol.version': '2026-07-28' });
-    for (const absent of ['network.protocol.name', 'network.protocol.version', 'client.address', 'client.port', 'nest_mcp.sse', 'mcp.session.id']) {
+    expect(span.attributes).toMatchObject({
+      'network.transport': 'pipe',
+      'jsonrpc.request.id': '7',
+      'mcp.protocol.version': '2026-07-28',
+    });
+    for (const absent of [
+      'network.protocol.name',
+      'network.protocol.version',
+      'client.address',
+      'client.port',
+      'nest_mcp.sse',
+      'mcp.session.id',
+    ]) {
       expect(span.attributes).not.toHaveProperty(absent);
     }
   });
@@ -265,7 +337,11 @@ describe('telemetry: spans over stdio', () => {
     stdio.send({ jsonrpc: '2.0', id: 8, method: 'made/up', params: { _meta: modernMeta() } });
     expect(await stdio.output.response(8)).toMatchObject({ error: { code: -32601 } });
     const span = otel.span('_OTHER');
-    expect(span.attributes).toMatchObject({ 'mcp.method.name': '_OTHER', 'rpc.response.status_code': '-32601', 'nest_mcp.outcome': 'request_error' });
+    expect(span.attributes).toMatchObject({
+      'mcp.method.name': '_OTHER',
+      'rpc.response.status_code': '-32601',
+      'nest_mcp.outcome': 'request_error',
+    });
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
     expect(JSON.stringify(span.attributes)).not.toContain('made/up');
   });

@@ -20,11 +20,17 @@ describe.each(['in-process', 'http'] as const)('McpTestingClient tasks (%s)', (m
   beforeAll(async () => {
     moduleRef = await Test.createTestingModule({ imports: [TasksFixtureModule] }).compile();
     if (mode === 'in-process') {
-      client = await McpTestingClient.create(moduleRef, { headers: { 'x-user': 'alice' }, capabilities: { elicitation: { form: {} } } });
+      client = await McpTestingClient.create(moduleRef, {
+        headers: { 'x-user': 'alice' },
+        capabilities: { elicitation: { form: {} } },
+      });
     } else {
       app = moduleRef.createNestApplication({ logger: false });
       await app.listen(0, '127.0.0.1');
-      client = await McpTestingClient.connect(app, { headers: { 'x-user': 'alice' }, capabilities: { elicitation: { form: {} } } });
+      client = await McpTestingClient.connect(app, {
+        headers: { 'x-user': 'alice' },
+        capabilities: { elicitation: { form: {} } },
+      });
     }
   });
   afterAll(async () => {

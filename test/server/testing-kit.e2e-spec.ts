@@ -29,7 +29,11 @@ interface Harness {
 async function start(mode: Mode, customize = (builder: TestingModuleBuilder) => builder): Promise<Harness> {
   const moduleRef = await customize(Test.createTestingModule({ imports: [BackupsModule] })).compile();
   if (mode === 'in-process') {
-    return { moduleRef, client: (options) => McpTestingClient.create(moduleRef, options), close: () => moduleRef.close() };
+    return {
+      moduleRef,
+      client: (options) => McpTestingClient.create(moduleRef, options),
+      close: () => moduleRef.close(),
+    };
   }
   const app: INestApplication =
     mode === 'fastify'
@@ -55,7 +59,10 @@ describe('McpTestingClient with a TestingModule (in-process)', () => {
     const result = await client.callTool('list_backups');
 
     expect(result.isError).toBe(false);
-    expect(result.structured<{ backups: { id: string }[] }>().backups.map((backup) => backup.id)).toEqual(['b-1', 'b-2']);
+    expect(result.structured<{ backups: { id: string }[] }>().backups.map((backup) => backup.id)).toEqual([
+      'b-1',
+      'b-2',
+    ]);
     expect(moduleRef.get(BackupStore).events).toContain('audit listBackups'); // the interceptor ran
   });
   // #endregion docs:first-test
@@ -76,7 +83,12 @@ describe('McpTestingClient with a TestingModule (in-process)', () => {
   it('runs the 2026-07-28 preamble every transport runs: an unsupported protocol version is -32022', async () => {
     await moduleRef.init();
     const transport = InProcessTestingTransport.from(moduleRef);
-    const message = { jsonrpc: '2.0' as const, id: 1, method: 'tools/list', params: { _meta: { [MetaKeys.protocolVersion]: '2099-01-01', [MetaKeys.clientCapabilities]: {} } } };
+    const message = {
+      jsonrpc: '2.0' as const,
+      id: 1,
+      method: 'tools/list',
+      params: { _meta: { [MetaKeys.protocolVersion]: '2099-01-01', [MetaKeys.clientCapabilities]: {} } },
+    };
     const reply = await transport.send({ message, options: {}, onNotification: () => undefined });
     expect([reply.httpStatus, 'error' in reply.response && reply.response.error.code]).toEqual([400, -32022]);
   });
@@ -95,7 +107,9 @@ describe('McpTestingClient with a TestingModule (in-process)', () => {
         ? { action: 'accept', content: { environment: 'staging' } }
         : { action: 'accept', content: { confirm: true } },
     );
-    await expect(client.callTool('restore_backup', { id: 'b-1' })).rejects.toThrow('tools/call still asked for input after 2 rounds');
+    await expect(client.callTool('restore_backup', { id: 'b-1' })).rejects.toThrow(
+      'tools/call still asked for input after 2 rounds',
+    );
   });
 });
 
@@ -126,14 +140,21 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('McpTestingClient (%s)
       ]);
       expect(await client.listPrompts()).toEqual([expect.objectContaining({ name: 'restore_plan' })]);
       expect(await client.listResources()).toEqual([]);
-      expect(await client.listResourceTemplates()).toEqual([expect.objectContaining({ uriTemplate: 'backups://{id}' })]);
-      const completion = await client.complete({ type: 'ref/prompt', name: 'restore_plan' }, { name: 'service', value: 'ch' });
+      expect(await client.listResourceTemplates()).toEqual([
+        expect.objectContaining({ uriTemplate: 'backups://{id}' }),
+      ]);
+      const completion = await client.complete(
+        { type: 'ref/prompt', name: 'restore_plan' },
+        { name: 'service', value: 'ch' },
+      );
       expect(completion.values).toEqual(['checkout-api']);
     });
 
     it('reads prompts and resources', async () => {
       const client = await harness.client();
-      expect((await client.getPrompt('restore_plan', { service: 'auth-gateway' })).text()).toBe('Plan the restore of auth-gateway.');
+      expect((await client.getPrompt('restore_plan', { service: 'auth-gateway' })).text()).toBe(
+        'Plan the restore of auth-gateway.',
+      );
       const backup = await client.readResource('backups://b-2');
       expect(JSON.parse(backup.text())).toEqual({ id: 'b-2', service: 'auth-gateway', sizeMb: 80 });
       expect(backup.contents[0].mimeType).toBe('application/json');
@@ -147,10 +168,14 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('McpTestingClient (%s)
       expect(denied.isError).toBe(true);
       expect(denied.text()).toBe('Only admins may delete backups');
 
-      const allowed = await client.callTool('delete_backup', { id: 'b-1' }, {
-        headers: { 'x-role': 'admin' },
-        answers: [{ action: 'decline' }],
-      });
+      const allowed = await client.callTool(
+        'delete_backup',
+        { id: 'b-1' },
+        {
+          headers: { 'x-role': 'admin' },
+          answers: [{ action: 'decline' }],
+        },
+      );
       expect(allowed.text()).toBe('kept b-1');
     });
     // #endregion docs:guard
@@ -167,7 +192,10 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('McpTestingClient (%s)
       expect(unknown).toBeInstanceOf(McpTestingError);
       expect(unknown).toMatchObject({ code: -32602, message: 'Unknown tool: drop_database', httpStatus: 200 });
 
-      await expect(client.readResource('backups://b-404')).rejects.toMatchObject({ code: -32602, data: { uri: 'backups://b-404' } });
+      await expect(client.readResource('backups://b-404')).rejects.toMatchObject({
+        code: -32602,
+        data: { uri: 'backups://b-404' },
+      });
     });
     // #endregion docs:validation
 
@@ -203,7 +231,10 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('McpTestingClient (%s)
     // #region docs:elicit-queue
     it('answers a multi-round elicitation from a scripted queue', async () => {
       const client = await harness.client({ capabilities: FORM });
-      client.answerWith({ action: 'accept', content: { environment: 'staging' } }, { action: 'accept', content: { confirm: true } });
+      client.answerWith(
+        { action: 'accept', content: { environment: 'staging' } },
+        { action: 'accept', content: { confirm: true } },
+      );
 
       const result = await client.callTool('restore_backup', { id: 'b-1' });
 
@@ -219,13 +250,17 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('McpTestingClient (%s)
 
     it('asks again when an answer breaks the form, then takes a valid one', async () => {
       const client = await harness.client({ capabilities: FORM });
-      const result = await client.callTool('restore_backup', { id: 'b-1' }, {
-        answers: [
-          { action: 'accept', content: { environment: 'moon' } },
-          { action: 'accept', content: { environment: 'production' } },
-          { action: 'decline' },
-        ],
-      });
+      const result = await client.callTool(
+        'restore_backup',
+        { id: 'b-1' },
+        {
+          answers: [
+            { action: 'accept', content: { environment: 'moon' } },
+            { action: 'accept', content: { environment: 'production' } },
+            { action: 'decline' },
+          ],
+        },
+      );
       expect(result.text()).toBe('not restored');
       expect(result.inputRequests.map((request) => request.key)).toEqual(['environment', 'environment', 'confirm']);
     });
@@ -261,10 +296,14 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('McpTestingClient (%s)
       const client = await harness.client();
       const abort = new AbortController();
 
-      const call = client.callTool('verify_backup', { chunks: 10, delayMs: 20 }, {
-        signal: abort.signal,
-        onProgress: ({ progress }) => progress >= 0.3 && abort.abort(),
-      });
+      const call = client.callTool(
+        'verify_backup',
+        { chunks: 10, delayMs: 20 },
+        {
+          signal: abort.signal,
+          onProgress: ({ progress }) => progress >= 0.3 && abort.abort(),
+        },
+      );
 
       await expect(call).rejects.toThrow();
       const store = harness.moduleRef.get(BackupStore);
@@ -299,7 +338,11 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('McpTestingClient (%s)
 
     it('lets anyone delete', async () => {
       const client = await harness.client({ capabilities: FORM });
-      const result = await client.callTool('delete_backup', { id: 'b-1' }, { answers: [{ action: 'accept', content: { confirm: true } }] });
+      const result = await client.callTool(
+        'delete_backup',
+        { id: 'b-1' },
+        { answers: [{ action: 'accept', content: { confirm: true } }] },
+      );
       expect(result.text()).toBe('deleted b-1');
     });
   });
@@ -331,8 +374,12 @@ describe('McpTestingClient over HTTP only', () => {
 
   it('refuses what only exists in-process', async () => {
     const client = await harness.client();
-    await expect(client.callTool('whoami', {}, { principal: 'carol' })).rejects.toThrow(/"principal" is in-process only/);
-    await expect(client.callTool('whoami', {}, { user: { sub: 'carol' } })).rejects.toThrow(/"user" is in-process only/);
+    await expect(client.callTool('whoami', {}, { principal: 'carol' })).rejects.toThrow(
+      /"principal" is in-process only/,
+    );
+    await expect(client.callTool('whoami', {}, { user: { sub: 'carol' } })).rejects.toThrow(
+      /"user" is in-process only/,
+    );
   });
 
   it('needs a listening application', async () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { namespacedArgv, requireUserNamespaces, runNamespaced, userNamespaceProblem } from '../support/user-namespace.js';
+import {
+  namespacedArgv,
+  requireUserNamespaces,
+  runNamespaced,
+  userNamespaceProblem,
+} from '../support/user-namespace.js';
 
 /**
  * The network namespaces of the Host/Origin and SSRF tests need no privilege (issue #29, item 1): they are user and
@@ -18,8 +23,18 @@ describe('user and network namespaces for the tests', () => {
     requireUserNamespaces('user-namespace');
     const output = runNamespaced({
       ...(ROOT_USER && { asUser: NOBODY }),
-      setup: ['ip link set lo up', 'ip link add v0 type veth peer name v1', 'ip addr add 198.18.0.1/30 dev v0', 'ip link set v0 up', 'ip link set v1 up'],
-      command: ['sh', '-c', 'echo "uid $(cat /proc/self/uid_map | tr -s " " | cut -d" " -f3)"; ip -o -4 addr show; echo routes; ip route show table main | grep -v "^198.18.0.0/30"; true'],
+      setup: [
+        'ip link set lo up',
+        'ip link add v0 type veth peer name v1',
+        'ip addr add 198.18.0.1/30 dev v0',
+        'ip link set v0 up',
+        'ip link set v1 up',
+      ],
+      command: [
+        'sh',
+        '-c',
+        'echo "uid $(cat /proc/self/uid_map | tr -s " " | cut -d" " -f3)"; ip -o -4 addr show; echo routes; ip route show table main | grep -v "^198.18.0.0/30"; true',
+      ],
     });
     // The namespace's root is the outer user: nobody when run as root, else this user.
     expect(output).toContain(`uid ${ROOT_USER ? NOBODY : process.getuid?.()}`);
@@ -29,10 +44,25 @@ describe('user and network namespaces for the tests', () => {
   });
 
   it('the argv is unshare (after setpriv when a user is given), then the setup and the command through sh', () => {
-    expect(namespacedArgv({ setup: ['ip link set lo up'], command: ['node', 'x.js'], mount: true, asUser: NOBODY })).toEqual([
-      'setpriv', '--reuid=65534', '--regid=65534', '--clear-groups',
-      'unshare', '--user', '--map-root-user', '--net', '--mount',
-      'sh', '-e', '-c', 'ip link set lo up && exec "$@"', 'sh', 'node', 'x.js',
+    expect(
+      namespacedArgv({ setup: ['ip link set lo up'], command: ['node', 'x.js'], mount: true, asUser: NOBODY }),
+    ).toEqual([
+      'setpriv',
+      '--reuid=65534',
+      '--regid=65534',
+      '--clear-groups',
+      'unshare',
+      '--user',
+      '--map-root-user',
+      '--net',
+      '--mount',
+      'sh',
+      '-e',
+      '-c',
+      'ip link set lo up && exec "$@"',
+      'sh',
+      'node',
+      'x.js',
     ]);
   });
 });

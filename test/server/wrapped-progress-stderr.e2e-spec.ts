@@ -43,15 +43,27 @@ describe.each(ADAPTERS)('ctx.progressFrom without a progress token (%s)', (adapt
     return running;
   }
 
-  async function call(running: Running, args: Record<string, unknown>, onprogress?: (progress: unknown) => void): Promise<string> {
-    const result = await running.client.callTool({ name: 'wrapped_job', arguments: args }, onprogress && { onprogress });
+  async function call(
+    running: Running,
+    args: Record<string, unknown>,
+    onprogress?: (progress: unknown) => void,
+  ): Promise<string> {
+    const result = await running.client.callTool(
+      { name: 'wrapped_job', arguments: args },
+      onprogress && { onprogress },
+    );
     return (result.content as Array<{ text: string }>)[0].text;
   }
 
   /** Waits until the server's stderr holds `lines`, one after the other, and returns where they start. */
   async function stderrShows(running: Running, lines: string[]): Promise<number> {
-    const at = () => running.stderrLines().findIndex((_, index, all) => lines.every((line, offset) => all[index + offset] === line));
-    await until(() => at() >= 0, 10_000, `the server's stderr to show ${JSON.stringify(lines)}; it holds ${JSON.stringify(running.stderrLines())}`);
+    const at = () =>
+      running.stderrLines().findIndex((_, index, all) => lines.every((line, offset) => all[index + offset] === line));
+    await until(
+      () => at() >= 0,
+      10_000,
+      `the server's stderr to show ${JSON.stringify(lines)}; it holds ${JSON.stringify(running.stderrLines())}`,
+    );
     return at();
   }
 
@@ -64,11 +76,15 @@ describe.each(ADAPTERS)('ctx.progressFrom without a progress token (%s)', (adapt
 
     const seen: unknown[] = [];
     expect(await call(running, { run: 'loud-1', steps: 3 }, (progress) => seen.push(progress))).toBe('job loud-1 done');
-    expect(seen).toEqual([1, 2, 3].map((progress) => ({ progress, total: 3, message: `loud-1 step ${progress} of 3` })));
+    expect(seen).toEqual(
+      [1, 2, 3].map((progress) => ({ progress, total: 3, message: `loud-1 step ${progress} of 3` })),
+    );
 
     // Lines reach stderr in order: once a later call's lines are there, the token call's would have been before them.
     await call(running, { run: 'quiet-2', steps: 2 });
-    expect(await stderrShows(running, jobProgressLines('quiet-2', 2))).toBeGreaterThan(await stderrShows(running, jobProgressLines('quiet-1', 3)));
+    expect(await stderrShows(running, jobProgressLines('quiet-2', 2))).toBeGreaterThan(
+      await stderrShows(running, jobProgressLines('quiet-1', 3)),
+    );
     expect(mentions(running, 'loud-1')).toEqual([]);
     // Only the progress lines: the command's other output goes to the Nest logger (off in this fixture).
     expect(mentions(running, 'quiet-1')).toEqual(jobProgressLines('quiet-1', 3));
@@ -117,8 +133,8 @@ describe.each(ADAPTERS)('ctx.progressFrom without a progress token (%s)', (adapt
 
 describe('the progressFromWithoutToken option is checked at startup', () => {
   it('refuses a value other than stderr or drop', async () => {
-    await expect(startApp('express', { imports: [wrappedProgressModule({ progressFromWithoutToken: 'mcp' as never })] })).rejects.toThrow(
-      `McpModule: option "progressFromWithoutToken" must be 'stderr' or 'drop'`,
-    );
+    await expect(
+      startApp('express', { imports: [wrappedProgressModule({ progressFromWithoutToken: 'mcp' as never })] }),
+    ).rejects.toThrow(`McpModule: option "progressFromWithoutToken" must be 'stderr' or 'drop'`);
   });
 });

@@ -1,6 +1,12 @@
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -53,7 +59,8 @@ export async function startAppsHost(mcpUrl: URL): Promise<AppsHost> {
     send(response, 404, 'text/plain', 'not found');
   });
   const sandbox = await listen((request, response) => {
-    if (request.method === 'GET' && request.url === '/sandbox.html') return send(response, 200, 'text/html; charset=utf-8', sandboxHtml);
+    if (request.method === 'GET' && request.url === '/sandbox.html')
+      return send(response, 200, 'text/html; charset=utf-8', sandboxHtml);
     send(response, 404, 'text/plain', 'not found');
   });
   const origin = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -92,7 +99,13 @@ function forward(request: IncomingMessage, response: ServerResponse, mcpUrl: URL
     const body = Buffer.concat(chunks);
     record(body, requests);
     const upstream = httpRequest(
-      { host: mcpUrl.hostname, port: mcpUrl.port, path: mcpUrl.pathname, method: request.method, headers: { ...request.headers, host: mcpUrl.host } },
+      {
+        host: mcpUrl.hostname,
+        port: mcpUrl.port,
+        path: mcpUrl.pathname,
+        method: request.method,
+        headers: { ...request.headers, host: mcpUrl.host },
+      },
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);
@@ -111,7 +124,8 @@ function record(body: Buffer, requests: ProxiedRequest[]): void {
     for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
       const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown; uri?: unknown } };
       if (typeof method !== 'string') continue;
-      const target = typeof params?.name === 'string' ? params.name : typeof params?.uri === 'string' ? params.uri : undefined;
+      const target =
+        typeof params?.name === 'string' ? params.name : typeof params?.uri === 'string' ? params.uri : undefined;
       requests.push({ method, ...(target !== undefined && { target }) });
     }
   } catch {

@@ -12,7 +12,9 @@ import { mcpPost, type RawResponse } from './raw-request.util.js';
 export class CapturingLogger implements LoggerService {
   readonly lines: string[] = [];
   private record(level: string, args: unknown[]): void {
-    this.lines.push(`${level} ${args.map((arg) => (arg instanceof Error ? `${arg.message} ${arg.stack}` : String(arg))).join(' ')}`);
+    this.lines.push(
+      `${level} ${args.map((arg) => (arg instanceof Error ? `${arg.message} ${arg.stack}` : String(arg))).join(' ')}`,
+    );
   }
   log(...args: unknown[]): void {
     this.record('log', args);
@@ -63,17 +65,33 @@ export async function startAuthApp(
   const moduleOptions = { ...options.module, ...(auth ? { auth: auth(resource) } : {}) };
   const moduleRef = await Test.createTestingModule({ imports: [AuthHttpModule.serve(moduleOptions)] }).compile();
   const logger = new CapturingLogger();
-  const app = adapter === 'fastify' ? moduleRef.createNestApplication(new FastifyAdapter(), { logger }) : moduleRef.createNestApplication({ logger });
+  const app =
+    adapter === 'fastify'
+      ? moduleRef.createNestApplication(new FastifyAdapter(), { logger })
+      : moduleRef.createNestApplication({ logger });
   if (options.prefix) app.setGlobalPrefix(options.prefix);
   await app.listen(port, '127.0.0.1');
-  return { app, origin, mcpUrl: new URL(resource), resource, logger, probe: app.get(AuthProbe), close: () => app.close() };
+  return {
+    app,
+    origin,
+    mcpUrl: new URL(resource),
+    resource,
+    logger,
+    probe: app.get(AuthProbe),
+    close: () => app.close(),
+  };
 }
 
 /** `Authorization: Bearer <token>`. */
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A 2026-07-28 `tools/call` of `name`, with extra headers. */
-export function callTool(app: AuthApp, name: string, headers: Record<string, string | undefined>, params: Record<string, unknown> = {}): Promise<RawResponse> {
+export function callTool(
+  app: AuthApp,
+  name: string,
+  headers: Record<string, string | undefined>,
+  params: Record<string, unknown> = {},
+): Promise<RawResponse> {
   return mcpPost(app.mcpUrl, { method: 'tools/call', params: { name, arguments: {}, ...params }, headers });
 }
 
@@ -82,7 +100,8 @@ export function parseChallenge(value: string | null | undefined): { scheme: stri
   expect(value, 'WWW-Authenticate').toBeTypeOf('string');
   const [, scheme, rest] = /^(\S+)\s+(.*)$/.exec(value!)!;
   const params: Record<string, string> = {};
-  for (const match of rest.matchAll(/([a-z_]+)="((?:[^"\\]|\\.)*)"/g)) params[match[1]] = match[2].replace(/\\(.)/g, '$1');
+  for (const match of rest.matchAll(/([a-z_]+)="((?:[^"\\]|\\.)*)"/g))
+    params[match[1]] = match[2].replace(/\\(.)/g, '$1');
   return { scheme, params };
 }
 

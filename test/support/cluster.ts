@@ -118,7 +118,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<DemoCl
     const failed = started.find((result) => result.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
     replicas.sort((a, b) => a.index - b.index);
-    nginx = await startNginx({ upstreams: replicas.map((replica) => replica.port), sessionRoutes: replicas.map((replica) => replica.route) });
+    nginx = await startNginx({
+      upstreams: replicas.map((replica) => replica.port),
+      sessionRoutes: replicas.map((replica) => replica.route),
+    });
   } catch (error) {
     await dispose();
     throw error;
@@ -134,13 +137,18 @@ export async function startCluster(options: ClusterOptions = {}): Promise<DemoCl
     stateKeys,
     replicaByPid: (pid) => replicas.find((replica) => replica.pid === pid),
     replicaByAddress: (address) => replicas.find((replica) => replica.address === address),
-    output: () => replicas.map((replica) => `--- replica ${replica.index} (pid ${replica.pid})\n${replica.output()}`).join('\n'),
+    output: () =>
+      replicas.map((replica) => `--- replica ${replica.index} (pid ${replica.pid})\n${replica.output()}`).join('\n'),
     dispose,
   };
 }
 
 /** Starts one demo replica and resolves once it printed the URL it listens on. */
-export async function startReplica(index: number, env: Record<string, string>, args: readonly string[] = []): Promise<Replica> {
+export async function startReplica(
+  index: number,
+  env: Record<string, string>,
+  args: readonly string[] = [],
+): Promise<Replica> {
   const child = spawn(
     process.execPath,
     ['--import', `${REPO_ROOT}test/support/ts-child.loader.mjs`, `${REPO_ROOT}apps/demo/src/main.ts`, ...args],

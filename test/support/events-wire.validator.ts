@@ -17,11 +17,20 @@ const tagged = {
   properties: { _meta: { type: 'object', required: ['io.modelcontextprotocol/subscriptionId'] } },
 } as const;
 const cursor = { type: ['string', 'null'] } as const;
-const error = { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } } as const;
+const error = {
+  type: 'object',
+  required: ['code', 'message'],
+  properties: { code: { type: 'integer' }, message: { type: 'string' } },
+} as const;
 
 /** `notifications/events/*` params, by method. */
 const FRAME_SCHEMAS: Readonly<Record<string, object>> = {
-  'notifications/events/active': { allOf: [tagged, { type: 'object', required: ['cursor', 'truncated'], properties: { cursor, truncated: { type: 'boolean' } } }] },
+  'notifications/events/active': {
+    allOf: [
+      tagged,
+      { type: 'object', required: ['cursor', 'truncated'], properties: { cursor, truncated: { type: 'boolean' } } },
+    ],
+  },
   'notifications/events/event': {
     allOf: [
       tagged,
@@ -31,16 +40,23 @@ const FRAME_SCHEMAS: Readonly<Record<string, object>> = {
         properties: {
           eventId: { type: 'string', minLength: 1 },
           name: { type: 'string', minLength: 1 },
-          timestamp: { type: 'string', pattern: '^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?(Z|[+-]\\d\\d:\\d\\d)$' },
+          timestamp: {
+            type: 'string',
+            pattern: '^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?(Z|[+-]\\d\\d:\\d\\d)$',
+          },
           data: { type: 'object' },
           cursor,
         },
       },
     ],
   },
-  'notifications/events/heartbeat': { allOf: [tagged, { type: 'object', required: ['cursor'], properties: { cursor } }] },
+  'notifications/events/heartbeat': {
+    allOf: [tagged, { type: 'object', required: ['cursor'], properties: { cursor } }],
+  },
   'notifications/events/error': { allOf: [tagged, { type: 'object', required: ['error'], properties: { error } }] },
-  'notifications/events/terminated': { allOf: [tagged, { type: 'object', required: ['error'], properties: { error } }] },
+  'notifications/events/terminated': {
+    allOf: [tagged, { type: 'object', required: ['error'], properties: { error } }],
+  },
 };
 
 const validators = new Map(Object.entries(FRAME_SCHEMAS).map(([method, schema]) => [method, ajv.compile(schema)]));
@@ -51,7 +67,8 @@ export function assertEventsFrame(message: WireMessage): void {
     assertMatchesDef('JSONRPCNotification', message, 'notification');
     const validate = validators.get(message.method);
     if (!validate) throw new Error(`an events stream carries only notifications/events/*, got ${message.method}`);
-    if (!validate(message.params)) throw new Error(`${message.method}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(message)}`);
+    if (!validate(message.params))
+      throw new Error(`${message.method}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(message)}`);
     return;
   }
   if (message.error !== undefined) {
@@ -59,7 +76,8 @@ export function assertEventsFrame(message: WireMessage): void {
     return;
   }
   assertMatchesDef('JSONRPCResultResponse', message, 'result response');
-  if (message.result?.resultType !== 'complete') throw new Error(`StreamEventsResult needs resultType "complete": ${JSON.stringify(message)}`);
+  if (message.result?.resultType !== 'complete')
+    throw new Error(`StreamEventsResult needs resultType "complete": ${JSON.stringify(message)}`);
 }
 
 /** An `events/stream` response read as it streams; every frame checked with `assertEventsFrame`. */
@@ -75,10 +93,23 @@ export class EventsStream extends IncrementalSseReader<WireMessage> {
 }
 
 /** Opens `events/stream` (id, params; `x-principal` when `principal` is given) and returns once headers arrived. */
-export async function openEventsStream(url: URL, id: string | number, params: Record<string, unknown>, principal?: string): Promise<EventsStream> {
-  const headers: Record<string, string> = { ...mcpHeaders('events/stream', params), ...(principal !== undefined && { 'x-principal': principal }) };
+export async function openEventsStream(
+  url: URL,
+  id: string | number,
+  params: Record<string, unknown>,
+  principal?: string,
+): Promise<EventsStream> {
+  const headers: Record<string, string> = {
+    ...mcpHeaders('events/stream', params),
+    ...(principal !== undefined && { 'x-principal': principal }),
+  };
   const controller = new AbortController();
-  const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'events/stream', params: { ...params, _meta: requestMeta() } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'events/stream',
+    params: { ...params, _meta: requestMeta() },
+  });
   const response = await fetch(url, { method: 'POST', headers, body, signal: controller.signal });
   return new EventsStream(response, controller);
 }

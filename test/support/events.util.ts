@@ -7,15 +7,37 @@ import { mcpPost, requestMeta, type RawResponse } from './raw-request.util.js';
  */
 
 /** The SEP-3415 codes (the default profile) and the design sketch's (`events.profile: 'openai'`). */
-export const SEP_CODES = { NotFound: -32023, Forbidden: -32024, ResourceExhausted: -32025, Unsupported: -32026, CallbackEndpointError: -32027 } as const;
-export const OPENAI_CODES = { NotFound: -32011, Forbidden: -32012, ResourceExhausted: -32013, Unsupported: -32014, CallbackEndpointError: -32015 } as const;
+export const SEP_CODES = {
+  NotFound: -32023,
+  Forbidden: -32024,
+  ResourceExhausted: -32025,
+  Unsupported: -32026,
+  CallbackEndpointError: -32027,
+} as const;
+export const OPENAI_CODES = {
+  NotFound: -32011,
+  Forbidden: -32012,
+  ResourceExhausted: -32013,
+  Unsupported: -32014,
+  CallbackEndpointError: -32015,
+} as const;
 
 export const EVENTS = 'io.modelcontextprotocol/events';
 export const SUB = 'io.modelcontextprotocol/subscriptionId';
 
 /** One events request over HTTP; `principal` goes in `x-principal`, which the fixture reads as the caller. */
-export async function eventsPost(url: URL, method: string, params: Record<string, unknown>, principal?: string): Promise<RawResponse> {
-  return mcpPost(url, { method, params, meta: requestMeta(), headers: principal === undefined ? {} : { 'x-principal': principal } });
+export async function eventsPost(
+  url: URL,
+  method: string,
+  params: Record<string, unknown>,
+  principal?: string,
+): Promise<RawResponse> {
+  return mcpPost(url, {
+    method,
+    params,
+    meta: requestMeta(),
+    headers: principal === undefined ? {} : { 'x-principal': principal },
+  });
 }
 
 /** The result of a successful answer (HTTP 200, JSON, `resultType: "complete"`). */
@@ -28,7 +50,11 @@ export function resultOf(response: RawResponse): Record<string, any> {
 }
 
 /** The error of a refused request, checked: its HTTP status and JSON-RPC code. */
-export function errorOf(response: RawResponse, code: number, status = 200): { code: number; message: string; data?: any } {
+export function errorOf(
+  response: RawResponse,
+  code: number,
+  status = 200,
+): { code: number; message: string; data?: any } {
   expect(response.status, response.text).toBe(status);
   const body = response.json as { error?: { code: number; message: string; data?: unknown } };
   expect(body.error, response.text).toBeDefined();

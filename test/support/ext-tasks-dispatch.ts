@@ -3,7 +3,12 @@ import type { RawClientDispatch } from '@modelcontextprotocol/ext-tasks/client';
 const PROTOCOL = '2026-07-28';
 
 /** The request field each method's `Mcp-Name` header mirrors (the routes' `nameParam`). */
-const NAME_FIELD: Readonly<Record<string, string>> = { 'tools/call': 'name', 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' };
+const NAME_FIELD: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
 
 /**
  * The `rawDispatch` the official ext-tasks client needs on the 2026-07-28 wire (its `tasks/*` requests): one POST
@@ -22,7 +27,8 @@ export function extTasksRawDispatch(url: URL, callerHeaders: Readonly<Record<str
       ...callerHeaders,
       ...(NAME_FIELD[method] ? { 'mcp-name': String(params[NAME_FIELD[method]]) } : {}),
     };
-    for (const [key, value] of Object.entries(options?.context?.headers ?? {})) headers[key.toLowerCase()] = String(value);
+    for (const [key, value] of Object.entries(options?.context?.headers ?? {}))
+      headers[key.toLowerCase()] = String(value);
     const response = await fetch(url, {
       method: 'POST',
       headers,

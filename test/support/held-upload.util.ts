@@ -33,7 +33,12 @@ export function holdUpload(url: URL, headers: Record<string, string | string[]>,
   const outgoing: ClientRequest = httpRequest(url, {
     method: 'POST',
     agent: false,
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers, 'content-length': String(declared) },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+      'content-length': String(declared),
+    },
   });
   const answer = new Promise<HeldAnswer>((resolve, reject) => {
     outgoing.on('response', (incoming) => {
@@ -49,7 +54,8 @@ export function holdUpload(url: URL, headers: Record<string, string | string[]>,
           json = undefined;
         }
         const responseHeaders = new Headers();
-        for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string') responseHeaders.set(name, value);
+        for (const [name, value] of Object.entries(incoming.headers))
+          if (typeof value === 'string') responseHeaders.set(name, value);
         resolve({ status: incoming.statusCode ?? 0, headers: responseHeaders, text, json });
       });
       incoming.on('error', reject);

@@ -24,7 +24,10 @@ export function ensureInspector(): void {
  */
 export function inspector(args: string[]): Promise<InspectorRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['exec', '--', 'mcp-inspector', '--cli', ...args], { cwd: RUNNER, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['exec', '--', 'mcp-inspector', '--cli', ...args], {
+      cwd: RUNNER,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -44,11 +44,16 @@ export async function startIntrospectionProxy(target: string): Promise<Introspec
     const status = proxy.statusFor.get(token);
     let send: () => void;
     if (status !== undefined) {
-      send = () => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'slow_down' }));
+      send = () =>
+        response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'slow_down' }));
     } else {
       const forwarded = await fetch(target, {
         method: 'POST',
-        headers: { authorization: request.headers.authorization ?? '', 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        headers: {
+          authorization: request.headers.authorization ?? '',
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
         body,
       });
       let text = await forwarded.text();

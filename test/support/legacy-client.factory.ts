@@ -99,23 +99,50 @@ function headersFor(defaults: Record<string, string>, options: LegacyRawOptions)
  * POSTs one JSON-RPC message the way a 2025-11-25 client does after `initialize`: `MCP-Protocol-Version:
  * 2025-11-25`, the session header, no `Mcp-Method`/`Mcp-Name`, no `_meta` envelope.
  */
-export async function legacyPost(url: URL, body: Record<string, unknown>, options: LegacyRawOptions = {}): Promise<LegacyRawResponse> {
+export async function legacyPost(
+  url: URL,
+  body: Record<string, unknown>,
+  options: LegacyRawOptions = {},
+): Promise<LegacyRawResponse> {
   const headers = headersFor(
-    { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LEGACY_VERSION },
+    {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': LEGACY_VERSION,
+    },
     options,
   );
-  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', ...body }), signal: options.signal });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', ...body }),
+    signal: options.signal,
+  });
   const text = await response.text();
   const method = typeof body.method === 'string' ? body.method : undefined;
-  return { status: response.status, headers: response.headers, text, messages: parseBody(text, response.headers.get('content-type'), method) };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    messages: parseBody(text, response.headers.get('content-type'), method),
+  };
 }
 
 /** A GET or DELETE on the endpoint, read to its end (not for open streams: see `openLegacyGet`). */
-export async function legacyVerb(url: URL, verb: 'GET' | 'DELETE', options: LegacyRawOptions = {}): Promise<LegacyRawResponse> {
+export async function legacyVerb(
+  url: URL,
+  verb: 'GET' | 'DELETE',
+  options: LegacyRawOptions = {},
+): Promise<LegacyRawResponse> {
   const headers = headersFor({ accept: 'text/event-stream', 'mcp-protocol-version': LEGACY_VERSION }, options);
   const response = await fetch(url, { method: verb, headers, signal: options.signal });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, messages: parseBody(text, response.headers.get('content-type'), undefined) };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    messages: parseBody(text, response.headers.get('content-type'), undefined),
+  };
 }
 
 let nextInitId = 1;
@@ -126,7 +153,12 @@ let nextInitId = 1;
  */
 export async function rawInitialize(
   url: URL,
-  options: { capabilities?: Record<string, unknown>; protocolVersion?: string; initialized?: boolean; headers?: Record<string, string | undefined> } = {},
+  options: {
+    capabilities?: Record<string, unknown>;
+    protocolVersion?: string;
+    initialized?: boolean;
+    headers?: Record<string, string | undefined>;
+  } = {},
 ): Promise<{ sessionId: string; response: LegacyRawResponse }> {
   const response = await legacyPost(
     url,
@@ -143,7 +175,11 @@ export async function rawInitialize(
   );
   const sessionId = response.headers.get('mcp-session-id') ?? '';
   if (response.status === 200 && options.initialized !== false) {
-    const initialized = await legacyPost(url, { method: 'notifications/initialized' }, { sessionId, headers: options.headers });
+    const initialized = await legacyPost(
+      url,
+      { method: 'notifications/initialized' },
+      { sessionId, headers: options.headers },
+    );
     expect(initialized.status).toBe(202);
   }
   return { sessionId, response };
@@ -164,7 +200,8 @@ export class LegacyStream extends IncrementalSseReader<WireMessage> {
 
   protected validate(message: WireMessage): void {
     const isResponse = !('method' in message);
-    if (isResponse && this.requestMethod === undefined) throw new Error(`a response on the GET stream: ${JSON.stringify(message)}`);
+    if (isResponse && this.requestMethod === undefined)
+      throw new Error(`a response on the GET stream: ${JSON.stringify(message)}`);
     assertValidLegacyServerMessage(message, isResponse ? this.requestMethod : undefined);
   }
 }
@@ -178,12 +215,25 @@ export async function openLegacyGet(url: URL, options: LegacyRawOptions = {}): P
 }
 
 /** POSTs one message like `legacyPost`, but returns once the response headers arrived, with the body still streaming. */
-export async function openLegacyPost(url: URL, body: Record<string, unknown>, options: LegacyRawOptions = {}): Promise<LegacyStream> {
+export async function openLegacyPost(
+  url: URL,
+  body: Record<string, unknown>,
+  options: LegacyRawOptions = {},
+): Promise<LegacyStream> {
   const controller = new AbortController();
   const headers = headersFor(
-    { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LEGACY_VERSION },
+    {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': LEGACY_VERSION,
+    },
     options,
   );
-  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', ...body }), signal: controller.signal });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', ...body }),
+    signal: controller.signal,
+  });
   return new LegacyStream(response, controller, typeof body.method === 'string' ? body.method : undefined);
 }

@@ -81,7 +81,8 @@ const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 export function assertValidLegacyResult(method: string, result: unknown): void {
   assertMatchesLegacyDef('Result', result, `result of ${method}`);
   for (const field of MODERN_RESULT_FIELDS) {
-    if (field in (result as Record<string, unknown>)) fail(`a 2025-11-25 result must not carry "${field}" (new in 2026-07-28, see its changelog)`, result);
+    if (field in (result as Record<string, unknown>))
+      fail(`a 2025-11-25 result must not carry "${field}" (new in 2026-07-28, see its changelog)`, result);
   }
   // A task-augmented tools/call answers a CreateTaskResult instead (spec 2025-11-25: basic/utilities/tasks).
   const isTaskCreation = method === 'tools/call' && typeof result === 'object' && result !== null && 'task' in result;
@@ -99,7 +100,8 @@ export function assertValidLegacyResult(method: string, result: unknown): void {
     // changed: spec 2026-07-28: changelog, "Minor changes").
     for (const tool of (result as { tools: Array<Record<string, unknown>> }).tools) {
       const schema = tool.outputSchema as Record<string, unknown> | undefined;
-      if (schema !== undefined && schema.type !== 'object') fail(`tool "${String(tool.name)}": outputSchema root must be an object`, tool);
+      if (schema !== undefined && schema.type !== 'object')
+        fail(`tool "${String(tool.name)}": outputSchema root must be an object`, tool);
     }
   }
 }
@@ -203,7 +205,12 @@ function splitEvents(buffer: string): { payloads: string[]; rest: string } {
   return { payloads, rest };
 }
 
-function bodyInfo(init: RequestInit | undefined): { method?: string; id?: string | number; isResponse: boolean; parsed?: unknown } {
+function bodyInfo(init: RequestInit | undefined): {
+  method?: string;
+  id?: string | number;
+  isResponse: boolean;
+  parsed?: unknown;
+} {
   if (typeof init?.body !== 'string') return { isResponse: false };
   try {
     const parsed = JSON.parse(init.body) as Record<string, unknown>;
@@ -217,7 +224,6 @@ function bodyInfo(init: RequestInit | undefined): { method?: string; id?: string
     return { isResponse: false };
   }
 }
-
 
 /**
  * A `fetch` wrapper (for `StreamableHTTPClientTransport`'s `fetch` option) that reads a clone of every response as
@@ -298,7 +304,11 @@ export function legacyRecordingFetch(base: typeof fetch = globalThis.fetch): Leg
       return recorded;
     },
     async waitForGet(status = 200, timeoutMs = 3_000) {
-      await until(() => exchanges.some((exchange) => exchange.verb === 'GET' && exchange.status === status), timeoutMs, `a GET answered ${status}`);
+      await until(
+        () => exchanges.some((exchange) => exchange.verb === 'GET' && exchange.status === status),
+        timeoutMs,
+        `a GET answered ${status}`,
+      );
       return exchanges.find((exchange) => exchange.verb === 'GET' && exchange.status === status)!;
     },
     async waitFor(predicate, what, timeoutMs = 3_000) {
@@ -317,19 +327,24 @@ export async function assertAllLegacyValid(recorder: LegacyRecorder | readonly L
   const problems: string[] = [];
   for (const entry of messages) {
     try {
-      if (entry.invalidBody !== undefined) fail(`the server sent a body that is not JSON (status ${entry.status})`, entry.invalidBody);
+      if (entry.invalidBody !== undefined)
+        fail(`the server sent a body that is not JSON (status ${entry.status})`, entry.invalidBody);
       const message = entry.message as Record<string, unknown>;
       const isResponse = isObject(message) && !('method' in message) && ('result' in message || 'error' in message);
       // spec 2025-11-25: basic/transports, "Listening for Messages from the Server"
       if (isResponse && entry.verb === 'GET') fail('the GET stream must not carry responses', message);
       assertValidLegacyServerMessage(message, isResponse ? entry.requestMethod : undefined);
       if (isResponse && entry.requestId !== undefined && !entry.bodyWasResponse && message.id !== entry.requestId) {
-        fail(`response id ${JSON.stringify(message.id)} does not echo the request id ${JSON.stringify(entry.requestId)}`, message);
+        fail(
+          `response id ${JSON.stringify(message.id)} does not echo the request id ${JSON.stringify(entry.requestId)}`,
+          message,
+        );
       }
     } catch (error) {
       problems.push(`[${entry.verb} ${entry.requestMethod ?? '?'} → ${entry.status}] ${(error as Error).message}`);
     }
   }
-  if (problems.length > 0) throw new Error(`${problems.length} invalid legacy server message(s):\n${problems.join('\n\n')}`);
+  if (problems.length > 0)
+    throw new Error(`${problems.length} invalid legacy server message(s):\n${problems.join('\n\n')}`);
   return messages.length;
 }

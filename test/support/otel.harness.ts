@@ -2,7 +2,12 @@ import { context, metrics, propagation, trace, type SpanContext } from '@opentel
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { AggregationTemporality, MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
 
 /** A metric reader the test collects from on demand. */
 class TestMetricReader extends MetricReader {
@@ -28,7 +33,9 @@ export class OtelHarness {
   static install(options: { globalProviders?: boolean } = {}): OtelHarness {
     const harness = new OtelHarness();
     context.setGlobalContextManager(harness.contextManager.enable());
-    propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+    propagation.setGlobalPropagator(
+      new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+    );
     if (options.globalProviders !== false) {
       trace.setGlobalTracerProvider(harness.tracerProvider);
       metrics.setGlobalMeterProvider(harness.meterProvider);
@@ -44,7 +51,13 @@ export class OtelHarness {
   /** The one finished span named exactly `name`; fails when there is not exactly one. */
   span(name: string): ReadableSpan {
     const found = this.exporter.getFinishedSpans().filter((span) => span.name === name);
-    if (found.length !== 1) throw new Error(`expected one span "${name}", found ${found.length}: ${this.exporter.getFinishedSpans().map((s) => s.name).join(', ')}`);
+    if (found.length !== 1)
+      throw new Error(
+        `expected one span "${name}", found ${found.length}: ${this.exporter
+          .getFinishedSpans()
+          .map((s) => s.name)
+          .join(', ')}`,
+      );
     return found[0];
   }
 
@@ -52,7 +65,12 @@ export class OtelHarness {
   async waitForSpans(prefix: string, count: number, timeoutMs = 5000): Promise<ReadableSpan[]> {
     const deadline = Date.now() + timeoutMs;
     while (this.spans(prefix).length < count) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${count} "${prefix}" spans; have ${this.spans().map((s) => s.name).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out waiting for ${count} "${prefix}" spans; have ${this.spans()
+            .map((s) => s.name)
+            .join(', ')}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     return this.spans(prefix);
@@ -67,7 +85,9 @@ export class OtelHarness {
   /** The data points of one metric. */
   async points(name: string): Promise<Array<{ attributes: Record<string, unknown>; value: unknown }>> {
     const collected = await this.collect();
-    const metric = collected.scopeMetrics.flatMap((scope) => scope.metrics).find((entry) => entry.descriptor.name === name);
+    const metric = collected.scopeMetrics
+      .flatMap((scope) => scope.metrics)
+      .find((entry) => entry.descriptor.name === name);
     return (metric?.dataPoints ?? []) as Array<{ attributes: Record<string, unknown>; value: unknown }>;
   }
 

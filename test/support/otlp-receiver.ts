@@ -33,7 +33,9 @@ export class OtlpReceiver {
         request.on('data', (chunk: string) => (body += chunk));
         request.on('end', () => {
           if (request.method === 'POST' && request.url === '/v1/traces') receiver.accept(body);
-          response.writeHead(request.url === '/v1/traces' ? 200 : 404, { 'content-type': 'application/json' }).end('{}');
+          response
+            .writeHead(request.url === '/v1/traces' ? 200 : 404, { 'content-type': 'application/json' })
+            .end('{}');
         });
       }),
     );
@@ -51,7 +53,10 @@ export class OtlpReceiver {
     for (;;) {
       const found = this.spans.find(predicate);
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no matching span after ${timeoutMs} ms; received: ${this.spans.map((span) => span.name).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `no matching span after ${timeoutMs} ms; received: ${this.spans.map((span) => span.name).join(', ')}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -61,7 +66,9 @@ export class OtlpReceiver {
   }
 
   private accept(body: string): void {
-    const payload = JSON.parse(body) as { resourceSpans?: Array<{ resource?: { attributes?: KeyValue[] }; scopeSpans?: Array<{ spans?: RawSpan[] }> }> };
+    const payload = JSON.parse(body) as {
+      resourceSpans?: Array<{ resource?: { attributes?: KeyValue[] }; scopeSpans?: Array<{ spans?: RawSpan[] }> }>;
+    };
     for (const resourceSpans of payload.resourceSpans ?? []) {
       const service = attributesOf(resourceSpans.resource?.attributes)['service.name'] as string | undefined;
       for (const scope of resourceSpans.scopeSpans ?? []) {
@@ -105,7 +112,9 @@ interface RawSpan {
 function attributesOf(list: KeyValue[] | undefined): Record<string, unknown> {
   const attributes: Record<string, unknown> = {};
   for (const { key, value } of list ?? []) {
-    attributes[key] = value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : (value.boolValue ?? value.doubleValue));
+    attributes[key] =
+      value.stringValue ??
+      (value.intValue !== undefined ? Number(value.intValue) : (value.boolValue ?? value.doubleValue));
   }
   return attributes;
 }

@@ -25,12 +25,16 @@ export type PublicApi = Record<string, Record<string, ExportKind>>;
  * is marked `(type only)`: it has no value at run time even when it names a class or a constant.
  */
 export function listPublicApi(): PublicApi {
-  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'libs/mcp/tsconfig.lib.json'), { noEmit: true }, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, 'libs/mcp/tsconfig.lib.json'),
+    { noEmit: true },
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      },
     },
-  });
+  );
   if (!config) throw new Error('libs/mcp/tsconfig.lib.json could not be read');
   const files = Object.values(PUBLIC_ENTRIES).map((file) => join(ROOT, file));
   const program = ts.createProgram(files, config.options);

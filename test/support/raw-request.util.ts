@@ -100,7 +100,13 @@ export async function mcpPost(url: URL, call: RawPost): Promise<RawResponse> {
   } catch {
     json = undefined;
   }
-  return { status: response.status, headers: response.headers, text, json, sentId: call.rawBody === undefined ? (id ?? undefined) : idOf(call.rawBody) };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json,
+    sentId: call.rawBody === undefined ? (id ?? undefined) : idOf(call.rawBody),
+  };
 }
 
 /**
@@ -122,31 +128,44 @@ export function mcpPostViaHttp(url: URL, call: RawPost): Promise<RawResponse> {
   const message: Record<string, unknown> = { jsonrpc: '2.0', method: call.method, params };
   if (id !== null) message.id = id;
   const body = call.rawBody ?? JSON.stringify(message);
-  const headers: Record<string, string> = { ...mcpHeaders(call.method, call.params), 'content-length': String(Buffer.byteLength(body)) };
+  const headers: Record<string, string> = {
+    ...mcpHeaders(call.method, call.params),
+    'content-length': String(Buffer.byteLength(body)),
+  };
   for (const [name, value] of Object.entries(call.headers ?? {})) {
     if (value === undefined) delete headers[name.toLowerCase()];
     else headers[name.toLowerCase()] = value;
   }
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(url, { method: 'POST', headers, ...(call.socketPath !== undefined && { socketPath: call.socketPath }) }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('error', reject);
-      incoming.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try {
-          json = text.length > 0 ? JSON.parse(text) : undefined;
-        } catch {
-          json = undefined;
-        }
-        const responseHeaders = new Headers();
-        for (const [name, value] of Object.entries(incoming.headers)) {
-          if (typeof value === 'string') responseHeaders.set(name, value);
-        }
-        resolve({ status: incoming.statusCode ?? 0, headers: responseHeaders, text, json, sentId: call.rawBody === undefined ? (id ?? undefined) : idOf(call.rawBody) });
-      });
-    });
+    const outgoing = httpRequest(
+      url,
+      { method: 'POST', headers, ...(call.socketPath !== undefined && { socketPath: call.socketPath }) },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('error', reject);
+        incoming.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = text.length > 0 ? JSON.parse(text) : undefined;
+          } catch {
+            json = undefined;
+          }
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(incoming.headers)) {
+            if (typeof value === 'string') responseHeaders.set(name, value);
+          }
+          resolve({
+            status: incoming.statusCode ?? 0,
+            headers: responseHeaders,
+            text,
+            json,
+            sentId: call.rawBody === undefined ? (id ?? undefined) : idOf(call.rawBody),
+          });
+        });
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(body);
   });

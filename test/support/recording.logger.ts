@@ -8,7 +8,9 @@ export class RecordingLogger implements LoggerService {
   readonly debugs: string[] = [];
   log(): void {}
   error(message: unknown, ...rest: unknown[]): void {
-    this.errors.push([message, ...rest].map((part) => (part instanceof Error ? (part.stack ?? part.message) : String(part))).join(' '));
+    this.errors.push(
+      [message, ...rest].map((part) => (part instanceof Error ? (part.stack ?? part.message) : String(part))).join(' '),
+    );
   }
   warn(message: unknown): void {
     this.warnings.push(String(message));

@@ -39,7 +39,9 @@ const STOP_GRACE_MS = 5_000;
  * Every redis-server started by this process and still running, shared by every copy of this module in the process
  * (vitest evaluates it once per test file, in the same worker process). They are killed when the process exits.
  */
-const RUNNING: Set<ChildProcess> = ((globalThis as Record<symbol, unknown>)[Symbol.for('nest-mcp.test.redis-servers')] ??= (() => {
+const RUNNING: Set<ChildProcess> = ((globalThis as Record<symbol, unknown>)[
+  Symbol.for('nest-mcp.test.redis-servers')
+] ??= (() => {
   const running = new Set<ChildProcess>();
   process.once('exit', () => {
     for (const child of running) child.kill('SIGKILL');
@@ -54,7 +56,10 @@ const RUNNING: Set<ChildProcess> = ((globalThis as Record<symbol, unknown>)[Symb
  * of its own, so that the signal that stops the test run does not reach it before it did its job.
  */
 function watchdogFor(pid: number): ChildProcess {
-  const watchdog = spawn('sh', ['-c', `read _; kill -9 ${pid} 2>/dev/null`], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+  const watchdog = spawn('sh', ['-c', `read _; kill -9 ${pid} 2>/dev/null`], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+    detached: true,
+  });
   watchdog.on('error', () => undefined);
   // Neither the watchdog nor its pipe keeps this process alive.
   watchdog.unref();
@@ -67,7 +72,6 @@ export function hasRedisServer(): boolean {
   return spawnSync('redis-server', ['--version']).status === 0;
 }
 
-
 /**
  * Starts `redis-server` on 127.0.0.1 and resolves once it accepts connections. Throws (the test fails) when the
  * binary is missing: `.ci/run` installs it, so a missing server is a broken machine, not a reason to skip.
@@ -76,8 +80,20 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const port = options.port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'nest-mcp-redis-'));
   const args = [
-    '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--daemonize', 'no',
-    '--protected-mode', 'yes', '--loglevel', 'warning',
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--daemonize',
+    'no',
+    '--protected-mode',
+    'yes',
+    '--loglevel',
+    'warning',
     ...(options.aof ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
   ];
   let child: ChildProcess | undefined;

@@ -21,7 +21,9 @@ export type ReleaseTarballs = Record<string, string>;
  * (they name this repository as the project, `npm_config_local_prefix`).
  */
 export function userEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_(package_|lifecycle_|config_(local_)?prefix$)/i.test(key)));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^npm_(package_|lifecycle_|config_(local_)?prefix$)/i.test(key)),
+  );
   return { ...env, ...extra };
 }
 
@@ -33,9 +35,20 @@ export interface CommandRun {
 }
 
 /** Runs `file` with `args` in `cwd`; a command that cannot start or times out rejects. */
-export async function runCommand(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = userEnv(), timeout = 120_000): Promise<CommandRun> {
+export async function runCommand(
+  file: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = userEnv(),
+  timeout = 120_000,
+): Promise<CommandRun> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(file, args, { cwd, env, timeout, maxBuffer: 32 * 1024 * 1024 });
+    const { stdout, stderr } = await promisify(execFile)(file, args, {
+      cwd,
+      env,
+      timeout,
+      maxBuffer: 32 * 1024 * 1024,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: unknown; stdout?: string; stderr?: string };
@@ -101,7 +114,8 @@ export async function releaseTarballs(): Promise<ReleaseTarballs> {
       // Another test file is packing these inputs: wait for it, unless it died holding the lock.
       const owner = Number(readFileSafe(join(lock, 'pid')));
       if (owner > 0 && !isAlive(owner)) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`timed out after ${WAIT_MS} ms waiting for another test's npm run pack (lock ${lock})`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out after ${WAIT_MS} ms waiting for another test's npm run pack (lock ${lock})`);
       await sleep(250);
       continue;
     }
@@ -110,7 +124,8 @@ export async function releaseTarballs(): Promise<ReleaseTarballs> {
       const out = join(CACHE, `${digest}.tmp-${process.pid}`);
       const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
       const packed = await runCommand(npm, ['run', 'pack', '--silent', '--', '--out', out], ROOT, userEnv(), 180_000);
-      if (packed.code !== 0) throw new Error(`npm run pack failed (exit ${packed.code}):\n${packed.stderr}${packed.stdout}`);
+      if (packed.code !== 0)
+        throw new Error(`npm run pack failed (exit ${packed.code}):\n${packed.stderr}${packed.stdout}`);
       tarballsIn(out);
       renameSync(out, done);
       pruneOld(digest);

@@ -75,7 +75,9 @@ export abstract class IncrementalSseReader<M extends object> {
     const deadline = Date.now() + timeoutMs;
     while (!condition()) {
       if (Date.now() > deadline) {
-        throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; frames so far: ${JSON.stringify(this.messages)}`);
+        throw new Error(
+          `timed out after ${timeoutMs} ms waiting for ${what}; frames so far: ${JSON.stringify(this.messages)}`,
+        );
       }
       await sleep(5);
     }
@@ -164,12 +166,21 @@ export async function openStream(url: URL, call: RawPost & { id: string | number
     else headers[name.toLowerCase()] = value;
   }
   const controller = new AbortController();
-  const response = await fetch(url, { method: 'POST', headers, body: call.rawBody ?? JSON.stringify(message), signal: controller.signal });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: call.rawBody ?? JSON.stringify(message),
+    signal: controller.signal,
+  });
   return new OpenStream(response, controller, call.method);
 }
 
 /** Opens `subscriptions/listen` with a filter. */
-export function listen(url: URL, id: string | number, notifications: Record<string, unknown>, meta?: Record<string, unknown>): Promise<OpenStream> {
+export function listen(
+  url: URL,
+  id: string | number,
+  notifications: Record<string, unknown>,
+  meta?: Record<string, unknown>,
+): Promise<OpenStream> {
   return openStream(url, { method: 'subscriptions/listen', id, params: { notifications }, meta });
 }
-

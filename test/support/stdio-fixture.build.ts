@@ -36,9 +36,13 @@ export async function buildStdioFixture(): Promise<string> {
         exclude: [],
       }),
     );
-    await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(CACHE, 'tsconfig.json'), '--noCheck'], {
-      cwd: ROOT,
-    });
+    await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(CACHE, 'tsconfig.json'), '--noCheck'],
+      {
+        cwd: ROOT,
+      },
+    );
     rewriteAlias(join(OUT, 'test'));
     writeFileSync(STAMP, new Date().toISOString());
   });
@@ -67,8 +71,15 @@ function rewriteAlias(dir: string): void {
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
     const file = join(entry.parentPath, entry.name);
-    const specifier = (subpath: string) => relative(entry.parentPath, join(OUT, entries[subpath])).replace(/^(?!\.)/, './');
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/from\s+['"]nest-mcp(|\/backend)['"]/g, (_, subpath: string) => `from '${specifier(subpath)}'`));
+    const specifier = (subpath: string) =>
+      relative(entry.parentPath, join(OUT, entries[subpath])).replace(/^(?!\.)/, './');
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(
+        /from\s+['"]nest-mcp(|\/backend)['"]/g,
+        (_, subpath: string) => `from '${specifier(subpath)}'`,
+      ),
+    );
   }
 }
 
@@ -79,7 +90,8 @@ async function withLock(work: () => Promise<void>): Promise<void> {
       mkdirSync(LOCK);
       break;
     } catch {
-      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 120_000) rmSync(LOCK, { recursive: true, force: true });
+      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 120_000)
+        rmSync(LOCK, { recursive: true, force: true });
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }

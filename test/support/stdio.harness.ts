@@ -7,7 +7,10 @@ import { PassThrough } from 'node:stream';
 export type WireMessage = Record<string, any>;
 
 /** The `_meta` envelope of a 2026-07-28 request, with optional extra keys (progress token, traceparent…). */
-export function modernMeta(extra: Record<string, unknown> = {}, capabilities: Record<string, unknown> = {}): Record<string, unknown> {
+export function modernMeta(
+  extra: Record<string, unknown> = {},
+  capabilities: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     'io.modelcontextprotocol/protocolVersion': '2026-07-28',
     'io.modelcontextprotocol/clientCapabilities': capabilities,
@@ -69,7 +72,10 @@ export class LineCollector {
     const seen = this.messages.find(predicate);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for a message; got ${JSON.stringify(this.messages.slice(-5))}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`timed out waiting for a message; got ${JSON.stringify(this.messages.slice(-5))}`)),
+        timeoutMs,
+      );
       this.waiters.push({
         predicate,
         resolve: (message) => {

@@ -11,8 +11,11 @@ import type { Readable } from 'node:stream';
 
 /** Why user and network namespaces cannot be made here (with what to do about it), or undefined when they can. */
 export function userNamespaceProblem(): string | undefined {
-  const probe = spawnSync('unshare', ['--user', '--map-root-user', '--net', 'ip', 'link', 'set', 'lo', 'up'], { encoding: 'utf8' });
-  if (probe.error) return `cannot run unshare (${probe.error.message}): install util-linux and iproute2 (npm run test:prerequisites)`;
+  const probe = spawnSync('unshare', ['--user', '--map-root-user', '--net', 'ip', 'link', 'set', 'lo', 'up'], {
+    encoding: 'utf8',
+  });
+  if (probe.error)
+    return `cannot run unshare (${probe.error.message}): install util-linux and iproute2 (npm run test:prerequisites)`;
   if (probe.status === 0) return undefined;
   return (
     `this user cannot create a user and network namespace (unshare -rn: ${probe.stderr.trim() || `exit ${probe.status}`}). ` +
@@ -41,13 +44,17 @@ export interface NamespacedCommand {
 /** The argv that runs `spec`: `[setpriv …] unshare … sh -c '<setup>; exec "$@"' sh <command…>`. */
 export function namespacedArgv(spec: NamespacedCommand): string[] {
   const unshare = ['unshare', '--user', '--map-root-user', '--net', ...(spec.mount ? ['--mount'] : [])];
-  const setpriv = spec.asUser === undefined ? [] : ['setpriv', `--reuid=${spec.asUser}`, `--regid=${spec.asUser}`, '--clear-groups'];
+  const setpriv =
+    spec.asUser === undefined ? [] : ['setpriv', `--reuid=${spec.asUser}`, `--regid=${spec.asUser}`, '--clear-groups'];
   const script = [...spec.setup, 'exec "$@"'].join(' && ');
   return [...setpriv, ...unshare, 'sh', '-e', '-c', script, 'sh', ...spec.command];
 }
 
 /** Spawns `spec` with pipes for stdout and stderr. */
-export function spawnNamespaced(spec: NamespacedCommand, options: Omit<SpawnOptions, 'stdio'> = {}): ChildProcessByStdio<null, Readable, Readable> {
+export function spawnNamespaced(
+  spec: NamespacedCommand,
+  options: Omit<SpawnOptions, 'stdio'> = {},
+): ChildProcessByStdio<null, Readable, Readable> {
   const [file, ...args] = namespacedArgv(spec);
   return spawn(file, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
 }
@@ -56,6 +63,7 @@ export function spawnNamespaced(spec: NamespacedCommand, options: Omit<SpawnOpti
 export function runNamespaced(spec: NamespacedCommand): string {
   const [file, ...args] = namespacedArgv(spec);
   const ran = spawnSync(file, args, { encoding: 'utf8' });
-  if (ran.status !== 0) throw new Error(`${args.join(' ')} failed (${ran.error?.message ?? `exit ${ran.status}`}): ${ran.stderr}`);
+  if (ran.status !== 0)
+    throw new Error(`${args.join(' ')} failed (${ran.error?.message ?? `exit ${ran.status}`}): ${ran.stderr}`);
   return ran.stdout;
 }

@@ -11,7 +11,12 @@ export async function until(condition: () => boolean, timeoutMs: number, what: s
 }
 
 /** `until` for a condition that has to ask something (a request, a store read): polled every `intervalMs` (20 ms). */
-export async function untilAsync(condition: () => Promise<boolean>, timeoutMs: number, what: string, intervalMs = 20): Promise<void> {
+export async function untilAsync(
+  condition: () => Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+  intervalMs = 20,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);

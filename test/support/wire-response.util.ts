@@ -103,7 +103,12 @@ export interface RawHttpAnswer {
  * no HTTP client library will send. With `socketPath`, the connection goes to that Unix socket instead (a relay into
  * a network namespace).
  */
-export function rawHttp(url: URL, request: string | Buffer, timeoutMs = 5_000, socketPath?: string): Promise<RawHttpAnswer> {
+export function rawHttp(
+  url: URL,
+  request: string | Buffer,
+  timeoutMs = 5_000,
+  socketPath?: string,
+): Promise<RawHttpAnswer> {
   return new Promise((resolve) => {
     const socket = socketPath === undefined ? connect(Number(url.port), url.hostname) : connect(socketPath);
     const chunks: Buffer[] = [];
@@ -122,11 +127,19 @@ export function rawHttp(url: URL, request: string | Buffer, timeoutMs = 5_000, s
       const head = text.indexOf('\r\n\r\n');
       const statusLine = /^HTTP\/1\.[01] (\d{3})/.exec(text);
       const headers: Record<string, string> = {};
-      for (const line of text.slice(0, head < 0 ? text.length : head).split('\r\n').slice(1)) {
+      for (const line of text
+        .slice(0, head < 0 ? text.length : head)
+        .split('\r\n')
+        .slice(1)) {
         const colon = line.indexOf(':');
         if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
       }
-      resolve({ status: statusLine ? Number(statusLine[1]) : undefined, headers, body: head < 0 ? '' : text.slice(head + 4), error });
+      resolve({
+        status: statusLine ? Number(statusLine[1]) : undefined,
+        headers,
+        body: head < 0 ? '' : text.slice(head + 4),
+        error,
+      });
     });
     socket.end(request);
   });
@@ -137,7 +150,9 @@ export function rawPost(url: URL, headerLines: readonly string[], body: string |
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   const head =
     `POST ${url.pathname} HTTP/1.1\r\n` +
-    [`Host: 127.0.0.1:${url.port}`, 'Connection: close', ...headerLines, `Content-Length: ${bytes.length}`].join('\r\n') +
+    [`Host: 127.0.0.1:${url.port}`, 'Connection: close', ...headerLines, `Content-Length: ${bytes.length}`].join(
+      '\r\n',
+    ) +
     '\r\n\r\n';
   return Buffer.concat([Buffer.from(head, 'latin1'), bytes]);
 }

@@ -26,7 +26,9 @@ export function compilePublishedSchema(schema: unknown, what = 'schema'): (value
   const validate = published.compile(schema as object);
   return (value) => {
     if (!validate(value)) {
-      throw new Error(`${what} rejects ${JSON.stringify(value)}: ${published.errorsText(validate.errors, { separator: '; ' })}`);
+      throw new Error(
+        `${what} rejects ${JSON.stringify(value)}: ${published.errorsText(validate.errors, { separator: '; ' })}`,
+      );
     }
   };
 }
@@ -116,7 +118,8 @@ export function assertValidResult(method: string, result: unknown): void {
     return;
   }
   // Only core result types without a negotiated extension (spec 2026-07-28: basic/index, "ResultType").
-  if (resultType !== 'complete') fail(`unexpected resultType ${JSON.stringify(resultType)} (no extension negotiated)`, result);
+  if (resultType !== 'complete')
+    fail(`unexpected resultType ${JSON.stringify(resultType)} (no extension negotiated)`, result);
   const def = RESULT_DEFS[method];
   if (def) assertMatchesDef(def, result, `result of ${method}`);
   // spec 2026-07-28: server/utilities/pagination, "Response Format" and "Implementation Guidelines"
@@ -149,7 +152,8 @@ export function assertValidServerMessage(message: unknown, requestMethod?: strin
     if (code >= -32099 && code <= -32020 && !(code in ERROR_ENVELOPE_DEFS)) {
       fail(`error code ${code} is reserved for the spec`, message);
     }
-    if (code >= -32019 && code <= -32000) fail(`error code ${code} is a legacy range new servers should not use`, message);
+    if (code >= -32019 && code <= -32000)
+      fail(`error code ${code} is a legacy range new servers should not use`, message);
     if (ERROR_ENVELOPE_DEFS[code]) assertMatchesDef(ERROR_ENVELOPE_DEFS[code], message, `error ${code}`);
     if (ERROR_OBJECT_DEFS[code]) assertMatchesDef(ERROR_OBJECT_DEFS[code], message.error, `error ${code}`);
     return;
@@ -258,12 +262,16 @@ export async function assertAllValid(recorded: RecordingFetch | readonly Recorde
   const problems: string[] = [];
   for (const entry of messages) {
     try {
-      if (entry.invalidBody !== undefined) fail(`the server sent a body that is not JSON (status ${entry.status})`, entry.invalidBody);
+      if (entry.invalidBody !== undefined)
+        fail(`the server sent a body that is not JSON (status ${entry.status})`, entry.invalidBody);
       assertValidServerMessage(entry.message, entry.requestMethod);
       const message = entry.message as Record<string, unknown>;
       const isResponse = 'result' in message || 'error' in message;
       if (isResponse && entry.requestId !== undefined && message.id !== entry.requestId) {
-        fail(`response id ${JSON.stringify(message.id)} does not echo the request id ${JSON.stringify(entry.requestId)}`, message);
+        fail(
+          `response id ${JSON.stringify(message.id)} does not echo the request id ${JSON.stringify(entry.requestId)}`,
+          message,
+        );
       }
     } catch (error) {
       problems.push(`[${entry.requestMethod ?? '?'} → ${entry.status}] ${(error as Error).message}`);

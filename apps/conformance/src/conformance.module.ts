@@ -11,6 +11,14 @@ import { TaskTools } from './task.tools.js';
 /** The server the official MCP conformance suite runs against. */
 @Module({
   imports: [McpModule.forRoot({ name: 'nest-mcp-conformance', version: '1.0.0', skills: CONFORMANCE_SKILLS })],
-  providers: [ContentTools, InputTools, SchemaTools, ConformancePrompts, ConformanceResources, TaskTools, ConformanceSkills],
+  providers: [
+    ContentTools,
+    InputTools,
+    SchemaTools,
+    ConformancePrompts,
+    ConformanceResources,
+    TaskTools,
+    ConformanceSkills,
+  ],
 })
 export class ConformanceModule {}

@@ -14,7 +14,12 @@ export class ConformancePrompts {
     name: 'test_prompt_with_arguments',
     description: 'A prompt with two required arguments',
     arguments: [
-      { name: 'arg1', description: 'First test argument', required: true, complete: (value: string) => ['paris', 'park', 'party'].filter((v) => v.startsWith(value)) },
+      {
+        name: 'arg1',
+        description: 'First test argument',
+        required: true,
+        complete: (value: string) => ['paris', 'park', 'party'].filter((v) => v.startsWith(value)),
+      },
       { name: 'arg2', description: 'Second test argument', required: true },
     ],
   })
@@ -29,7 +34,10 @@ export class ConformancePrompts {
   })
   withEmbeddedResource(@McpArgs('resourceUri') resourceUri: string) {
     return [
-      { role: 'user' as const, content: McpContent.embedded(resourceUri, 'Embedded resource content for testing.', 'text/plain') },
+      {
+        role: 'user' as const,
+        content: McpContent.embedded(resourceUri, 'Embedded resource content for testing.', 'text/plain'),
+      },
       { role: 'user' as const, content: McpContent.text('Please process the embedded resource above.') },
     ];
   }

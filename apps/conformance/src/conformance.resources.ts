@@ -5,17 +5,32 @@ import { PNG_1X1_BASE64 } from './conformance.assets.js';
 /** The conformance suite's resources. */
 @Injectable()
 export class ConformanceResources {
-  @McpResource({ uri: 'test://static-text', name: 'Static Text Resource', description: 'A static text resource', mimeType: 'text/plain' })
+  @McpResource({
+    uri: 'test://static-text',
+    name: 'Static Text Resource',
+    description: 'A static text resource',
+    mimeType: 'text/plain',
+  })
   staticText() {
     return 'This is the content of the static text resource.';
   }
 
-  @McpResource({ uri: 'test://static-binary', name: 'Static Binary Resource', description: 'A static PNG', mimeType: 'image/png' })
+  @McpResource({
+    uri: 'test://static-binary',
+    name: 'Static Binary Resource',
+    description: 'A static PNG',
+    mimeType: 'image/png',
+  })
   staticBinary() {
     return Buffer.from(PNG_1X1_BASE64, 'base64');
   }
 
-  @McpResource({ uri: 'test://watched-resource', name: 'Watched Resource', description: 'A resource to subscribe to', mimeType: 'text/plain' })
+  @McpResource({
+    uri: 'test://watched-resource',
+    name: 'Watched Resource',
+    description: 'A resource to subscribe to',
+    mimeType: 'text/plain',
+  })
   watched() {
     return 'Watched resource content';
   }

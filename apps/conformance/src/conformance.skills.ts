@@ -20,7 +20,11 @@ function fixtureSkillsDirectory(): string {
  * The skills of the conformance fixture (SEP-2640 scenarios): the folder skill `conformance/fixture-basics`, listed
  * first, with a subdirectory, supporting files (text and binary) and the nested skill `nested-helper`.
  */
-export const CONFORMANCE_SKILLS: McpSkillsOptions = { roots: [fixtureSkillsDirectory()], directoryRead: true, ttlMs: 60_000 };
+export const CONFORMANCE_SKILLS: McpSkillsOptions = {
+  roots: [fixtureSkillsDirectory()],
+  directoryRead: true,
+  ttlMs: 60_000,
+};
 
 /** Skills declared by a provider: one reachable only by URI (not listed), one produced at each read (dynamic). */
 @Injectable()
@@ -30,7 +34,8 @@ export class ConformanceSkills {
   @McpSkill({ path: 'internal/unlisted-helper', listed: false })
   unlisted(): McpSkillFiles {
     return {
-      'SKILL.md': '---\nname: unlisted-helper\ndescription: A skill that skills/list leaves out; skills/get and reads still serve it.\n---\n# Unlisted\n',
+      'SKILL.md':
+        '---\nname: unlisted-helper\ndescription: A skill that skills/list leaves out; skills/get and reads still serve it.\n---\n# Unlisted\n',
     };
   }
 
@@ -38,7 +43,8 @@ export class ConformanceSkills {
   dailyDigest(): McpSkillFiles {
     this.reads++;
     return {
-      'SKILL.md': '---\nname: daily-digest\ndescription: A skill whose files are produced at each read.\n---\n# Daily digest\n\nSee data/today.md.\n',
+      'SKILL.md':
+        '---\nname: daily-digest\ndescription: A skill whose files are produced at each read.\n---\n# Daily digest\n\nSee data/today.md.\n',
       'data/today.md': `Produced on read number ${this.reads}.\n`,
     };
   }

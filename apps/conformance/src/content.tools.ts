@@ -34,7 +34,11 @@ export class ContentTools {
     return [
       McpContent.text('Multiple content types test:'),
       McpContent.image(PNG_1X1_BASE64, 'image/png'),
-      McpContent.embedded('test://mixed-content-resource', JSON.stringify({ test: 'data', value: 123 }), 'application/json'),
+      McpContent.embedded(
+        'test://mixed-content-resource',
+        JSON.stringify({ test: 'data', value: 123 }),
+        'application/json',
+      ),
     ];
   }
 

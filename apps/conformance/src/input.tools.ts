@@ -32,7 +32,9 @@ const samplingOf = (text: string) =>
 
 const textOf = (content: unknown): string => {
   const block = Array.isArray(content) ? content[0] : content;
-  return typeof block === 'object' && block !== null && 'text' in block ? String((block as { text: unknown }).text) : '';
+  return typeof block === 'object' && block !== null && 'text' in block
+    ? String((block as { text: unknown }).text)
+    : '';
 };
 
 /** Tools that ask the client for input: elicitation, sampling and roots, one round or several. */
@@ -54,14 +56,20 @@ export class InputTools {
     input: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
   })
   async elicitation(@McpArgs('message') message: string, @McpCtx() ctx: McpToolContext) {
-    const form = McpForm.object({ username: McpForm.string({ description: 'Your username' }), email: McpForm.string({ format: 'email' }).optional() });
+    const form = McpForm.object({
+      username: McpForm.string({ description: 'Your username' }),
+      email: McpForm.string({ format: 'email' }).optional(),
+    });
     const answer = await ctx.elicit('user', McpInput.form(message, form));
     return `User response: action=${answer.action}, content=${JSON.stringify('content' in answer ? answer.content : {})}`;
   }
 
   @McpTool({ name: 'test_elicitation_sep1034_defaults', description: 'Asks for a form with defaults' })
   async defaults(@McpCtx() ctx: McpToolContext) {
-    const answer = await ctx.elicit('defaults', McpInput.form('Please review and update the form fields with defaults', DefaultsForm));
+    const answer = await ctx.elicit(
+      'defaults',
+      McpInput.form('Please review and update the form fields with defaults', DefaultsForm),
+    );
     return `Elicitation completed: action=${answer.action}, content=${JSON.stringify('content' in answer ? answer.content : {})}`;
   }
 
@@ -115,7 +123,10 @@ export class InputTools {
   @McpTool({ name: 'test_input_required_result_multi_round', description: 'Asks two questions in two rounds' })
   async mrtrMultiRound(@McpCtx() ctx: McpToolContext) {
     const first = await ctx.elicit('step1', McpInput.form('Step 1: your name?', NameForm));
-    const second = await ctx.elicit('step2', McpInput.form('Step 2: your colour?', McpForm.object({ color: McpForm.string() })));
+    const second = await ctx.elicit(
+      'step2',
+      McpInput.form('Step 2: your colour?', McpForm.object({ color: McpForm.string() })),
+    );
     return `Completed: ${first.action}, ${second.action}`;
   }
 

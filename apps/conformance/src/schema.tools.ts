@@ -21,7 +21,12 @@ export class SchemaTools {
       properties: {
         name: { type: 'string' },
         address: { $ref: '#/$defs/address' },
-        contact: { anyOf: [{ type: 'string', format: 'email' }, { type: 'string', pattern: '^\\+?[0-9 ]+$' }] },
+        contact: {
+          anyOf: [
+            { type: 'string', format: 'email' },
+            { type: 'string', pattern: '^\\+?[0-9 ]+$' },
+          ],
+        },
         kind: { type: 'string', enum: ['person', 'company'] },
         vatId: { type: 'string' },
       },

@@ -1,6 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { McpArgs, McpCtx, McpError, McpErrorCode, McpForm, McpInput, McpTool, McpToolContext, McpToolError } from 'nest-mcp';
+import {
+  McpArgs,
+  McpCtx,
+  McpError,
+  McpErrorCode,
+  McpForm,
+  McpInput,
+  McpTool,
+  McpToolContext,
+  McpToolError,
+} from 'nest-mcp';
 
 const ConfirmForm = McpForm.object({ confirm: McpForm.boolean({ title: 'Confirm?' }) });
 /** One form for both keys of `multi_input`: the suite answers each with `{ name, confirm }`. */
@@ -27,7 +37,8 @@ export class TaskTools {
 
   @McpTool({
     name: 'slow_compute',
-    description: 'Computes for `seconds` seconds; a task when the client can take one; settles to cancelled when cancelled',
+    description:
+      'Computes for `seconds` seconds; a task when the client can take one; settles to cancelled when cancelled',
     input: {
       type: 'object',
       properties: { seconds: { type: 'number', minimum: 0, maximum: 3600 }, label: { type: 'string' } },
@@ -69,7 +80,11 @@ export class TaskTools {
     return confirmed ? `Deleted ${filename}` : `Kept ${filename}`;
   }
 
-  @McpTool({ name: 'multi_input', description: 'Asks two questions at once (a task with two outstanding inputs)', task: 'required' })
+  @McpTool({
+    name: 'multi_input',
+    description: 'Asks two questions at once (a task with two outstanding inputs)',
+    task: 'required',
+  })
   async multiInput(@McpCtx() ctx: McpToolContext) {
     const answers = await ctx.elicitAll({
       name: McpInput.form('What is your name?', NameAndConfirmForm),

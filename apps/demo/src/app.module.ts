@@ -39,7 +39,15 @@ const OPS_CONSOLE: McpModuleOptions = {
 };
 
 /** The feature modules whose handlers the server for everyone serves. */
-const CONSOLE_FEATURES = [ServicesModule, DeploymentsModule, DeploymentBoardModule, IntegrationsModule, IncidentsModule, BuildsModule, OpsEventsModule];
+const CONSOLE_FEATURES = [
+  ServicesModule,
+  DeploymentsModule,
+  DeploymentBoardModule,
+  IntegrationsModule,
+  IncidentsModule,
+  BuildsModule,
+  OpsEventsModule,
+];
 
 /** The admin server (`/admin/mcp`): the admin tools only, for the admin role (or the `ops:admin` scope). */
 const OPS_ADMIN_CONSOLE: McpModuleOptions = {
@@ -62,7 +70,11 @@ const OPS_ADMIN_CONSOLE: McpModuleOptions = {
     // With REDIS_URL, this process is one replica of a cluster: change events, tasks, used requestStates and runtime
     // registrations live in Redis (nest-mcp-redis), the replicas share MCP_STATE_KEYS, and GET /health reports Redis.
     ...(process.env.REDIS_URL
-      ? mcpOnRedis({ ...OPS_CONSOLE, include: CONSOLE_FEATURES }, { ...OPS_ADMIN_CONSOLE, path: OPS_ADMIN_PATH, include: [AdminModule] }, process.env)
+      ? mcpOnRedis(
+          { ...OPS_CONSOLE, include: CONSOLE_FEATURES },
+          { ...OPS_ADMIN_CONSOLE, path: OPS_ADMIN_PATH, include: [AdminModule] },
+          process.env,
+        )
       : [
           McpModule.forRoot({ ...OPS_CONSOLE, include: CONSOLE_FEATURES }),
           McpModule.forRoot({ ...OPS_ADMIN_CONSOLE, path: OPS_ADMIN_PATH, include: [AdminModule] }),

@@ -38,7 +38,8 @@ async function bootstrap(): Promise<void> {
   // getUrl() reports the bound port, which matters with PORT=0.
   Logger.log(`MCP server (${adapter}) listening on ${await app.getUrl()}/mcp`, 'Bootstrap');
   Logger.log(`Admin server (admins only) on ${await app.getUrl()}/admin/mcp`, 'Bootstrap');
-  if (telemetry) Logger.log(`OpenTelemetry on: traces by OTLP/HTTP, metrics for Prometheus at ${telemetry.metricsUrl}`, 'Bootstrap');
+  if (telemetry)
+    Logger.log(`OpenTelemetry on: traces by OTLP/HTTP, metrics for Prometheus at ${telemetry.metricsUrl}`, 'Bootstrap');
   if (OPS_AUTH) {
     const servers = OPS_AUTH.authorizationServers.join(', ');
     Logger.log(`Authorization on: bearer tokens from ${servers} for ${OPS_AUTH.resource}`, 'Bootstrap');

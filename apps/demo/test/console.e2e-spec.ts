@@ -28,7 +28,9 @@ class FakeReleasePipeline {
     if (step === this.failAt) throw new Error('migration 042 timed out');
     if (step === this.holdAt) {
       signal.throwIfAborted();
-      await new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+      await new Promise((_resolve, reject) =>
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+      );
     }
   }
 }
@@ -85,7 +87,12 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('ops console with nest
 
       const result = await client.callTool('deploy_release', { name: 'checkout-api', version: '4.13.0' });
 
-      expect(result.structured()).toEqual({ service: 'checkout-api', fromVersion: '4.12.0', toVersion: '4.13.0', steps: 6 });
+      expect(result.structured()).toEqual({
+        service: 'checkout-api',
+        fromVersion: '4.12.0',
+        toVersion: '4.13.0',
+        steps: 6,
+      });
       expect(result.progress.map(({ progress }) => progress)).toEqual([1, 2, 3, 4, 5, 6].map((step) => step / 6));
       expect(result.progress.map(({ message }) => message)).toEqual([...RELEASE_STEPS]);
       expect(result.logs).toHaveLength(6);
@@ -94,7 +101,9 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('ops console with nest
         logger: 'deploy_release',
         data: 'checkout-api 4.13.0: step 3/6 (Run the database migrations)',
       });
-      expect((await client.callTool('get_service', { name: 'checkout-api' })).structured()).toMatchObject({ version: '4.13.0' });
+      expect((await client.callTool('get_service', { name: 'checkout-api' })).structured()).toMatchObject({
+        version: '4.13.0',
+      });
     });
 
     it('stops at a failed step and keeps the running version', async () => {
@@ -108,7 +117,9 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('ops console with nest
         'Deploy of 7.1.0 failed: migration 042 timed out at step 3/6 (Run the database migrations). auth-gateway still runs 7.0.2.',
       );
       expect(result.progress).toHaveLength(2);
-      expect(await logsOf(client, 'auth-gateway')).toContain('deploy of 7.1.0 failed: migration 042 timed out at step 3/6');
+      expect(await logsOf(client, 'auth-gateway')).toContain(
+        'deploy of 7.1.0 failed: migration 042 timed out at step 3/6',
+      );
     });
 
     it('stops when the call is cancelled half-way', async () => {
@@ -116,26 +127,38 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('ops console with nest
       pipeline.holdAt = 'Shift the traffic';
       const abort = new AbortController();
 
-      const call = client.callTool('deploy_release', { name: 'payments-worker', version: '2.4.0' }, {
-        signal: abort.signal,
-        onProgress: ({ message }) => message === 'Deploy the canary' && abort.abort(),
-      });
+      const call = client.callTool(
+        'deploy_release',
+        { name: 'payments-worker', version: '2.4.0' },
+        {
+          signal: abort.signal,
+          onProgress: ({ message }) => message === 'Deploy the canary' && abort.abort(),
+        },
+      );
 
       await expect(call).rejects.toThrow();
-      await expect.poll(() => logsOf(client, 'payments-worker')).toContain('deploy of 2.4.0 cancelled at step 5/6 (Shift the traffic)');
-      expect((await client.callTool('get_service', { name: 'payments-worker' })).structured()).toMatchObject({ version: '2.3.1' });
+      await expect
+        .poll(() => logsOf(client, 'payments-worker'))
+        .toContain('deploy of 2.4.0 cancelled at step 5/6 (Shift the traffic)');
+      expect((await client.callTool('get_service', { name: 'payments-worker' })).structured()).toMatchObject({
+        version: '2.3.1',
+      });
     });
 
     it('validates the version against the DTO', async () => {
       const result = await (await connect()).callTool('deploy_release', { name: 'checkout-api', version: 'latest' });
       expect(result.isError).toBe(true);
-      expect(result.text()).toBe('Invalid arguments for tool "deploy_release": version: must be a semver version such as 4.13.0');
+      expect(result.text()).toBe(
+        'Invalid arguments for tool "deploy_release": version: must be a semver version such as 4.13.0',
+      );
     });
   });
 
   describe('decommission_service (admin only, confirmed by a form)', () => {
     it('is refused to a non-admin', async () => {
-      const result = await (await connectAdmin({ capabilities: CAN_ELICIT })).callTool('decommission_service', { name: 'inventory-sync' });
+      const result = await (await connectAdmin({ capabilities: CAN_ELICIT })).callTool('decommission_service', {
+        name: 'inventory-sync',
+      });
       expect(result.isError).toBe(true);
       expect(result.text()).toBe('decommission_service needs the admin role; ask an admin to run it.');
     });
@@ -144,7 +167,9 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('ops console with nest
     it('asks the user to type the name, then removes the service', async () => {
       const client = await connectAdmin({ ...ADMIN, capabilities: CAN_ELICIT });
       client.onElicit((request) => {
-        expect(request.params.message).toBe('Decommission inventory-sync? Its 0 replicas and its logs are deleted for good.');
+        expect(request.params.message).toBe(
+          'Decommission inventory-sync? Its 0 replicas and its logs are deleted for good.',
+        );
         expect(request.params.requestedSchema).toMatchObject({ required: ['confirmName'] });
         return { action: 'accept', content: { confirmName: 'inventory-sync', reason: 'replaced by stock-sync' } };
       });
@@ -153,7 +178,9 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('ops console with nest
 
       expect(result.text()).toBe('Decommissioned inventory-sync (replaced by stock-sync).');
       // list_services is on the server for everyone (/mcp); both servers share the service catalog.
-      const { services } = (await (await connect()).callTool('list_services')).structured<{ services: { name: string }[] }>();
+      const { services } = (await (await connect()).callTool('list_services')).structured<{
+        services: { name: string }[];
+      }>();
       expect(services.map((service) => service.name)).not.toContain('inventory-sync');
     });
     // #endregion docs:decommission
@@ -179,7 +206,9 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('ops console with nest
 
   describe('connect_pagerduty (URL-mode sign-in)', () => {
     it('gives the link to a client that cannot open URLs', async () => {
-      const result = await (await connect({ capabilities: { elicitation: { form: {} } } })).callTool('connect_pagerduty');
+      const result = await (await connect({ capabilities: { elicitation: { form: {} } } })).callTool(
+        'connect_pagerduty',
+      );
       expect(result.text()).toContain(PAGERDUTY_SIGN_IN_URL);
       expect(result.rounds).toBe(1);
     });
@@ -200,7 +229,10 @@ describe.each<Mode>(['in-process', 'express', 'fastify'])('ops console with nest
 
   describe('set_feature_flag (admin only, registers a tool at run time)', () => {
     it('is refused to a non-admin', async () => {
-      const result = await (await connectAdmin()).callTool('set_feature_flag', { flag: 'cost-insights', enabled: true });
+      const result = await (await connectAdmin()).callTool('set_feature_flag', {
+        flag: 'cost-insights',
+        enabled: true,
+      });
       expect(result.text()).toBe('set_feature_flag needs the admin role; ask an admin to run it.');
     });
 

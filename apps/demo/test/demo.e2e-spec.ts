@@ -35,8 +35,14 @@ describe.each(ADAPTERS)('ops-console demo (%s)', (adapter) => {
     it('serves the admin tools at /admin/mcp, and only there; they stay admins only', async () => {
       const admin = await connectClient(new URL(`${running.baseUrl}/admin/mcp`));
       try {
-        expect((await admin.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['decommission_service', 'set_feature_flag']);
-        const refused = await admin.callTool({ name: 'set_feature_flag', arguments: { flag: 'cost-insights', enabled: true } });
+        expect((await admin.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+          'decommission_service',
+          'set_feature_flag',
+        ]);
+        const refused = await admin.callTool({
+          name: 'set_feature_flag',
+          arguments: { flag: 'cost-insights', enabled: true },
+        });
         expect(refused.isError).toBe(true);
         expect(textOf(refused)).toBe('set_feature_flag needs the admin role; ask an admin to run it.');
       } finally {
@@ -99,10 +105,20 @@ describe.each(ADAPTERS)('ops-console demo (%s)', (adapter) => {
       ]);
       expect(JSON.parse(textOf(all))).toEqual(all.structuredContent);
 
-      const filtered = await client.callTool({ name: 'list_services', arguments: { region: 'us-east-1', status: 'degraded' } });
+      const filtered = await client.callTool({
+        name: 'list_services',
+        arguments: { region: 'us-east-1', status: 'degraded' },
+      });
       expect(filtered.structuredContent).toEqual({
         services: [
-          { name: 'search-indexer', status: 'degraded', version: '1.8.4', region: 'us-east-1', owner: 'discovery', replicas: 2 },
+          {
+            name: 'search-indexer',
+            status: 'degraded',
+            version: '1.8.4',
+            region: 'us-east-1',
+            owner: 'discovery',
+            replicas: 2,
+          },
         ],
       });
     });
@@ -118,12 +134,18 @@ describe.each(ADAPTERS)('ops-console demo (%s)', (adapter) => {
     });
 
     it('scale_service validates replicas against the DTO (1..50, integer)', async () => {
-      const scaled = await client.callTool({ name: 'scale_service', arguments: { name: 'checkout-api', replicas: 12 } });
+      const scaled = await client.callTool({
+        name: 'scale_service',
+        arguments: { name: 'checkout-api', replicas: 12 },
+      });
       expect(scaled.isError).toBeFalsy();
       expect(scaled.structuredContent).toMatchObject({ name: 'checkout-api', replicas: 12 });
 
       for (const replicas of [0, 51, 2.5, '3']) {
-        const rejected = await client.callTool({ name: 'scale_service', arguments: { name: 'checkout-api', replicas } });
+        const rejected = await client.callTool({
+          name: 'scale_service',
+          arguments: { name: 'checkout-api', replicas },
+        });
         expect(rejected.isError, `replicas=${JSON.stringify(replicas)}`).toBe(true);
         expect(textOf(rejected)).toMatch(/Invalid arguments for tool "scale_service".*replicas/);
       }
@@ -134,7 +156,10 @@ describe.each(ADAPTERS)('ops-console demo (%s)', (adapter) => {
     });
 
     it('scale_service refuses a stopped service with advice, restart_service brings it back', async () => {
-      const refused = await client.callTool({ name: 'scale_service', arguments: { name: 'inventory-sync', replicas: 2 } });
+      const refused = await client.callTool({
+        name: 'scale_service',
+        arguments: { name: 'inventory-sync', replicas: 2 },
+      });
       expect(refused.isError).toBe(true);
       expect(textOf(refused)).toContain('restart_service');
 
@@ -150,7 +175,10 @@ describe.each(ADAPTERS)('ops-console demo (%s)', (adapter) => {
 
       const logs = await client.readResource({ uri: 'ops://services/inventory-sync/logs' });
       expect(contentsOf(logs).text).toContain('restarted 1 replicas: stuck consumer');
-      const scaled = await client.callTool({ name: 'scale_service', arguments: { name: 'inventory-sync', replicas: 2 } });
+      const scaled = await client.callTool({
+        name: 'scale_service',
+        arguments: { name: 'inventory-sync', replicas: 2 },
+      });
       expect(scaled.structuredContent).toMatchObject({ status: 'running', replicas: 2 });
     });
 
@@ -176,7 +204,10 @@ describe.each(ADAPTERS)('ops-console demo (%s)', (adapter) => {
     });
 
     it('fills the prompt from the catalog, with the logs embedded', async () => {
-      const result = await client.getPrompt({ name: 'incident_summary', arguments: { service: 'search-indexer', severity: 'sev2' } });
+      const result = await client.getPrompt({
+        name: 'incident_summary',
+        arguments: { service: 'search-indexer', severity: 'sev2' },
+      });
       expect(result.messages).toHaveLength(2);
       const [logs, request] = result.messages;
       expect(logs.content).toMatchObject({
@@ -191,9 +222,15 @@ describe.each(ADAPTERS)('ops-console demo (%s)', (adapter) => {
     });
 
     it('rejects a missing or unknown argument as invalid params', async () => {
-      const cases: Array<Record<string, string>> = [{}, { service: 'billing' }, { service: 'auth-gateway', severity: 'sev9' }];
+      const cases: Array<Record<string, string>> = [
+        {},
+        { service: 'billing' },
+        { service: 'auth-gateway', severity: 'sev9' },
+      ];
       for (const args of cases) {
-        const error = await client.getPrompt({ name: 'incident_summary', arguments: args }).catch((caught: unknown) => caught);
+        const error = await client
+          .getPrompt({ name: 'incident_summary', arguments: args })
+          .catch((caught: unknown) => caught);
         expect(error, JSON.stringify(args)).toBeInstanceOf(ProtocolError);
         expect((error as ProtocolError).code).toBe(-32602);
       }
@@ -267,7 +304,10 @@ describe.each(ADAPTERS)('ops-console demo (%s)', (adapter) => {
 
     it('completes the name variable of both templates', async () => {
       for (const uri of ['ops://services/{name}', 'ops://services/{name}/logs']) {
-        const result = await client.complete({ ref: { type: 'ref/resource', uri }, argument: { name: 'name', value: 'c' } });
+        const result = await client.complete({
+          ref: { type: 'ref/resource', uri },
+          argument: { name: 'name', value: 'c' },
+        });
         expect(result.completion.values).toEqual(['checkout-api']);
       }
     });

@@ -53,7 +53,9 @@ describe.each(['in-process', 'http'] as const)('incident_report as a task (%s)',
 
     const asking = await task.waitFor('input_required', FAST_POLL);
     expect(asking.statusMessage).toBe('Reading the recent logs (2/5)'); // the last step before the question
-    expect(asking.inputRequests?.include_logs?.params?.message).toBe('Attach the recent logs of checkout-api to the report?');
+    expect(asking.inputRequests?.include_logs?.params?.message).toBe(
+      'Attach the recent logs of checkout-api to the report?',
+    );
 
     await task.answer('include_logs', { action: 'accept', content: { includeLogs: true } });
     const report = (await task.result(FAST_POLL)).text();

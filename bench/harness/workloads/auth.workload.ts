@@ -17,7 +17,9 @@ const SCRIPT = 'nest-mcp-auth.server.js';
 /** A signing key, its JWKS on a loopback HTTP server (the issuer), and one access token for the bench resource. */
 async function startIssuer(): Promise<{ issuer: string; jwksUri: string; token: string; close(): Promise<void> }> {
   const { privateKey, publicKey } = await generateKeyPair(ALGORITHM, { extractable: true });
-  const jwks = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'bench-key', alg: ALGORITHM, use: 'sig' }] });
+  const jwks = JSON.stringify({
+    keys: [{ ...(await exportJWK(publicKey)), kid: 'bench-key', alg: ALGORITHM, use: 'sig' }],
+  });
   const server: Server = createServer((request, response) => {
     if (request.url === '/jwks') response.writeHead(200, { 'content-type': 'application/json' }).end(jwks);
     else response.writeHead(404).end();
@@ -34,7 +36,12 @@ async function startIssuer(): Promise<{ issuer: string; jwksUri: string; token: 
     .setExpirationTime('1h')
     .setJti('bench-token')
     .sign(privateKey);
-  return { issuer, jwksUri: `${issuer}/jwks`, token, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    issuer,
+    jwksUri: `${issuer}/jwks`,
+    token,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** Checks that the server answers `echo` (with auth: only with the token) before it is measured. */
@@ -42,12 +49,14 @@ async function verifyServer(server: ServerProcess, request: WireRequest, withAut
   const url = server.url('/mcp');
   const answer = await fetch(url, { method: 'POST', headers: request.headers, body: request.body });
   const text = await answer.text();
-  if (answer.status !== 200 || !text.includes('"hello"')) throw new Error(`${server.label}: echo answered ${answer.status}: ${text.slice(0, 300)}`);
+  if (answer.status !== 200 || !text.includes('"hello"'))
+    throw new Error(`${server.label}: echo answered ${answer.status}: ${text.slice(0, 300)}`);
   if (withAuth) {
     const { authorization: _omitted, ...anonymous } = request.headers;
     const refused = await fetch(url, { method: 'POST', headers: anonymous, body: request.body });
     await refused.text();
-    if (refused.status !== 401) throw new Error(`${server.label}: a call without a token answered ${refused.status}, not 401`);
+    if (refused.status !== 401)
+      throw new Error(`${server.label}: a call without a token answered ${refused.status}, not 401`);
   }
 }
 
@@ -61,23 +70,40 @@ export async function runAuth(options: BenchOptions): Promise<AuthResults> {
   const issuer = await startIssuer();
   const request = toolCall(1, 'echo', { text: 'hello' });
   request.headers = { ...request.headers, authorization: `Bearer ${issuer.token}` };
-  const results: AuthResults = { algorithm: ALGORITHM, concurrencies: options.concurrencies, adapters: {}, tokenChars: issuer.token.length };
+  const results: AuthResults = {
+    algorithm: ALGORITHM,
+    concurrencies: options.concurrencies,
+    adapters: {},
+    tokenChars: issuer.token.length,
+  };
   try {
     for (const adapter of ADAPTERS) {
       const withAuth = await ServerProcess.start(`nest-mcp-${adapter} with auth`, {
         script: SCRIPT,
         args: ['--adapter', adapter, '--issuer', issuer.issuer, '--jwks-uri', issuer.jwksUri],
       });
-      const withoutAuth = await ServerProcess.start(`nest-mcp-${adapter} without auth`, { script: SCRIPT, args: ['--adapter', adapter] });
+      const withoutAuth = await ServerProcess.start(`nest-mcp-${adapter} without auth`, {
+        script: SCRIPT,
+        args: ['--adapter', adapter],
+      });
       try {
         await verifyServer(withAuth, request, true);
         await verifyServer(withoutAuth, request, false);
         if (results.verifyUs === undefined) {
-          const micro = await withAuth.request<{ verifyUs: number }>('verify-micro', { token: issuer.token, iterations: options.mode === 'quick' ? 2_000 : 20_000 });
+          const micro = await withAuth.request<{ verifyUs: number }>('verify-micro', {
+            token: issuer.token,
+            iterations: options.mode === 'quick' ? 2_000 : 20_000,
+          });
           results.verifyUs = micro.verifyUs;
           log(`auth: JwtTokenVerifier.verify ${micro.verifyUs.toFixed(1)} µs per call (${ALGORITHM})`);
         }
-        const pair = await measurePair(`auth (${adapter})`, { subject: withAuth, baseline: withoutAuth }, { subject: 'with', baseline: 'without' }, request, options);
+        const pair = await measurePair(
+          `auth (${adapter})`,
+          { subject: withAuth, baseline: withoutAuth },
+          { subject: 'with', baseline: 'without' },
+          request,
+          options,
+        );
         const adapterResults: AuthAdapterResults = {
           rounds: { withAuth: pair.rounds.subject, withoutAuth: pair.rounds.baseline },
           medians: { withAuth: pair.medians.subject, withoutAuth: pair.medians.baseline },
@@ -87,11 +113,20 @@ export async function runAuth(options: BenchOptions): Promise<AuthResults> {
         const before = baselineBuild(SCRIPT);
         if (before) {
           const authArgs = ['--adapter', adapter, '--issuer', issuer.issuer, '--jwks-uri', issuer.jwksUri];
-          const baselineAuth = await ServerProcess.start(`nest-mcp ${before.commit} ${adapter} with auth`, { script: before.script, args: authArgs });
+          const baselineAuth = await ServerProcess.start(`nest-mcp ${before.commit} ${adapter} with auth`, {
+            script: before.script,
+            args: authArgs,
+          });
           try {
             await verifyServer(baselineAuth, request, true);
             const labels = { subject: 'this', baseline: before.commit };
-            const against = await measurePair(`auth (${adapter}) against ${before.commit}`, { subject: withAuth, baseline: baselineAuth }, labels, request, options);
+            const against = await measurePair(
+              `auth (${adapter}) against ${before.commit}`,
+              { subject: withAuth, baseline: baselineAuth },
+              labels,
+              request,
+              options,
+            );
             adapterResults.againstBaseline = { commit: before.commit, cost: against.cost };
           } finally {
             await baselineAuth.stop();
@@ -130,11 +165,20 @@ export function renderAuth(results: AuthResults): string {
   }
   const against = Object.entries(results.adapters).filter(([, adapterResults]) => adapterResults.againstBaseline);
   if (against.length > 0) {
-    lines.push('', `With auth, this build against ${against[0][1].againstBaseline!.commit} (the same token and calls, interleaved):`, '');
-    lines.push('| adapter | concurrency | req/s ratio | p50 ratio | CPU per call this − baseline |', '|---|---:|---:|---:|---:|');
+    lines.push(
+      '',
+      `With auth, this build against ${against[0][1].againstBaseline!.commit} (the same token and calls, interleaved):`,
+      '',
+    );
+    lines.push(
+      '| adapter | concurrency | req/s ratio | p50 ratio | CPU per call this − baseline |',
+      '|---|---:|---:|---:|---:|',
+    );
     for (const [adapter, adapterResults] of against) {
       for (const [concurrency, cost] of Object.entries(adapterResults.againstBaseline!.cost)) {
-        lines.push(`| ${adapter} | ${concurrency} | ${cost.rpsRatio.toFixed(2)} | ${cost.p50Ratio.toFixed(2)} | ${cost.extraCpuUsPerCall.toFixed(0)} µs |`);
+        lines.push(
+          `| ${adapter} | ${concurrency} | ${cost.rpsRatio.toFixed(2)} | ${cost.p50Ratio.toFixed(2)} | ${cost.extraCpuUsPerCall.toFixed(0)} µs |`,
+        );
       }
     }
   }

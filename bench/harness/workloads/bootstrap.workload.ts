@@ -20,11 +20,36 @@ interface Variant {
 function variants(tools: number, quick: boolean): Record<string, Variant> {
   const generated = ['--tools', String(tools)];
   const all: Record<string, Variant> = {
-    'nest-mcp-express-many': { label: `nest-mcp (Express), ${tools} tools`, launch: { script: 'nest-mcp.server.js', args: ['--adapter', 'express', ...generated] }, tools, lists: true },
-    'nest-mcp-express-3': { label: 'nest-mcp (Express), 3 tools', launch: { script: 'nest-mcp.server.js', args: ['--adapter', 'express'] }, tools: 0, lists: true },
-    'nest-mcp-fastify-many': { label: `nest-mcp (Fastify), ${tools} tools`, launch: { script: 'nest-mcp.server.js', args: ['--adapter', 'fastify', ...generated] }, tools, lists: true },
-    'nest-express': { label: 'bare Nest @Post (Express)', launch: { script: 'nest-floor.server.js', args: ['--adapter', 'express'] }, tools: 0, lists: false },
-    'sdk-many': { label: `official SDK v2, ${tools} tools`, launch: { script: 'sdk.server.js', args: generated }, tools, lists: true },
+    'nest-mcp-express-many': {
+      label: `nest-mcp (Express), ${tools} tools`,
+      launch: { script: 'nest-mcp.server.js', args: ['--adapter', 'express', ...generated] },
+      tools,
+      lists: true,
+    },
+    'nest-mcp-express-3': {
+      label: 'nest-mcp (Express), 3 tools',
+      launch: { script: 'nest-mcp.server.js', args: ['--adapter', 'express'] },
+      tools: 0,
+      lists: true,
+    },
+    'nest-mcp-fastify-many': {
+      label: `nest-mcp (Fastify), ${tools} tools`,
+      launch: { script: 'nest-mcp.server.js', args: ['--adapter', 'fastify', ...generated] },
+      tools,
+      lists: true,
+    },
+    'nest-express': {
+      label: 'bare Nest @Post (Express)',
+      launch: { script: 'nest-floor.server.js', args: ['--adapter', 'express'] },
+      tools: 0,
+      lists: false,
+    },
+    'sdk-many': {
+      label: `official SDK v2, ${tools} tools`,
+      launch: { script: 'sdk.server.js', args: generated },
+      tools,
+      lists: true,
+    },
   };
   // A quick run skips the Fastify variant (its boot differs from Express by the adapter only).
   if (quick) delete all['nest-mcp-fastify-many'];
@@ -44,7 +69,8 @@ async function listAll(url: string): Promise<{ pages: number; tools: number; ms:
   do {
     const answer = await postJson(url, toolsList(pages + 1, cursor));
     const page = answer.json as ListPage | undefined;
-    if (answer.status !== 200 || !Array.isArray(page?.result?.tools)) throw new Error(`tools/list answered ${answer.status} ${answer.text.slice(0, 200)}`);
+    if (answer.status !== 200 || !Array.isArray(page?.result?.tools))
+      throw new Error(`tools/list answered ${answer.status} ${answer.text.slice(0, 200)}`);
     pages++;
     tools += page.result.tools.length;
     cursor = page.result.nextCursor;
@@ -72,7 +98,15 @@ export async function runBootstrap(options: BenchOptions): Promise<BootstrapResu
       const server = await ServerProcess.start(variant.label, variant.launch);
       try {
         const rssMb = (await server.memory()).rss / MB;
-        const cell: BootstrapCell = { bootMs: server.bootMs, spawnToReadyMs: server.spawnToReadyMs, rssMb, listAllMs: Number.NaN, pages: 0, tools: 0, firstPageRps: Number.NaN };
+        const cell: BootstrapCell = {
+          bootMs: server.bootMs,
+          spawnToReadyMs: server.spawnToReadyMs,
+          rssMb,
+          listAllMs: Number.NaN,
+          pages: 0,
+          tools: 0,
+          firstPageRps: Number.NaN,
+        };
         if (variant.lists) {
           const url = server.url('/mcp');
           await listAll(url);
@@ -81,7 +115,12 @@ export async function runBootstrap(options: BenchOptions): Promise<BootstrapResu
           cell.listAllMs = median(listings.map((listing) => listing.ms));
           cell.pages = listings[0].pages;
           cell.tools = listings[0].tools;
-          const load = await runLoad({ url, request: toolsList(1), connections: 16, seconds: options.mode === 'quick' ? 0.5 : 2 });
+          const load = await runLoad({
+            url,
+            request: toolsList(1),
+            connections: 16,
+            seconds: options.mode === 'quick' ? 0.5 : 2,
+          });
           cell.firstPageRps = load.rps;
         }
         (results.rounds[id] ??= []).push(cell);

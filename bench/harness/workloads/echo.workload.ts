@@ -14,7 +14,12 @@ export async function runEcho(fleet: Fleet, ids: readonly ServerId[], options: B
 
   log(`echo: warm-up ${options.warmupSeconds} s per server`);
   for (const id of ids) {
-    await runLoad({ url: fleet.get(id).url(SERVERS[id].echoPath), request, connections: 16, seconds: options.warmupSeconds });
+    await runLoad({
+      url: fleet.get(id).url(SERVERS[id].echoPath),
+      request,
+      connections: 16,
+      seconds: options.warmupSeconds,
+    });
   }
 
   for (let round = 0; round < options.rounds; round++) {

@@ -10,7 +10,8 @@ const SCRIPT = 'nest-mcp-ecosystem.server.js';
 async function answers(server: ServerProcess, request: WireRequest, expected: string): Promise<void> {
   const answer = await fetch(server.url('/mcp'), { method: 'POST', headers: request.headers, body: request.body });
   const text = await answer.text();
-  if (answer.status !== 200 || !text.includes(expected)) throw new Error(`${server.label}: answered ${answer.status}: ${text.slice(0, 300)}`);
+  if (answer.status !== 200 || !text.includes(expected))
+    throw new Error(`${server.label}: answered ${answer.status}: ${text.slice(0, 300)}`);
 }
 
 /**

@@ -60,7 +60,11 @@ const wire = (id: string | number, method: string, params: Record<string, unknow
 });
 
 /** A POST whose SSE frames are handed to `onFrame` (its `data:` JSON) until `close()`. */
-function openStream(url: string, request: WireRequest, onFrame: (message: Record<string, any>) => void): Promise<{ close(): void }> {
+function openStream(
+  url: string,
+  request: WireRequest,
+  onFrame: (message: Record<string, any>) => void,
+): Promise<{ close(): void }> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(url, { method: 'POST', headers: request.headers }, (response: IncomingMessage) => {
       if (!String(response.headers['content-type']).startsWith('text/event-stream')) {
@@ -103,9 +107,19 @@ async function post(url: string, request: WireRequest): Promise<Record<string, a
 }
 
 /** Emits a burst on the server and collects the arrival times (harness clock) until `count` arrived. */
-async function burst(server: ServerProcess, offsetMs: number, kind: 'event' | 'listen', count: number, arrivals: Array<{ sentAt: number; at: number }>): Promise<EventsBurstCell> {
+async function burst(
+  server: ServerProcess,
+  offsetMs: number,
+  kind: 'event' | 'listen',
+  count: number,
+  arrivals: Array<{ sentAt: number; at: number }>,
+): Promise<EventsBurstCell> {
   arrivals.length = 0;
-  const emitted = await server.request<{ startedAt: number; endedAt: number }>('emit', { kind, count }, ARRIVAL_TIMEOUT_MS);
+  const emitted = await server.request<{ startedAt: number; endedAt: number }>(
+    'emit',
+    { kind, count },
+    ARRIVAL_TIMEOUT_MS,
+  );
   const deadline = Date.now() + ARRIVAL_TIMEOUT_MS;
   while (arrivals.length < count) {
     if (Date.now() > deadline) throw new Error(`${kind}: ${arrivals.length} of ${count} arrived`);
@@ -113,11 +127,17 @@ async function burst(server: ServerProcess, offsetMs: number, kind: 'event' | 'l
   }
   const latencies = Float64Array.from(arrivals.map((arrival) => arrival.at - (arrival.sentAt - offsetMs))).sort();
   const last = Math.max(...arrivals.map((arrival) => arrival.at));
-  return { perSecond: count / ((last - (emitted.startedAt - offsetMs)) / 1000), p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99) };
+  return {
+    perSecond: count / ((last - (emitted.startedAt - offsetMs)) / 1000),
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+  };
 }
 
 /** A loopback receiver that verifies every delivery with `standardwebhooks` and answers challenges. */
-async function startReceiver(secret: string): Promise<{ url: string; verified: () => number; times: number[]; close(): Promise<void> }> {
+async function startReceiver(
+  secret: string,
+): Promise<{ url: string; verified: () => number; times: number[]; close(): Promise<void> }> {
   const webhook = new Webhook(secret.slice('whsec_'.length));
   let verified = 0;
   const times: number[] = [];
@@ -128,7 +148,10 @@ async function startReceiver(secret: string): Promise<{ url: string; verified: (
       const body = Buffer.concat(chunks).toString('utf8');
       try {
         const payload = webhook.verify(body, incoming.headers as Record<string, string>) as Record<string, any>;
-        if (payload.type === 'verification') return outgoing.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ challenge: payload.challenge }));
+        if (payload.type === 'verification')
+          return outgoing
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ challenge: payload.challenge }));
         verified++;
         times.push(preciseNow());
         outgoing.writeHead(204).end();
@@ -139,20 +162,41 @@ async function startReceiver(secret: string): Promise<{ url: string; verified: (
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hook`, verified: () => verified, times, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    verified: () => verified,
+    times,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
-async function measureAdapter(adapter: (typeof ADAPTERS)[number], options: BenchOptions, count: number, pollBatch: number): Promise<EventsAdapterResults> {
-  const server = await ServerProcess.start(`nest-mcp-${adapter} events`, { script: SCRIPT, args: ['--adapter', adapter] });
+async function measureAdapter(
+  adapter: (typeof ADAPTERS)[number],
+  options: BenchOptions,
+  count: number,
+  pollBatch: number,
+): Promise<EventsAdapterResults> {
+  const server = await ServerProcess.start(`nest-mcp-${adapter} events`, {
+    script: SCRIPT,
+    args: ['--adapter', adapter],
+  });
   try {
     const url = server.url('/mcp');
     const { offsetMs } = await measureClockOffset(server);
     const frames = { push: 0 };
-    const arrivals = { push: [] as Array<{ sentAt: number; at: number }>, listen: [] as Array<{ sentAt: number; at: number }> };
-    const push = await openStream(url, wire('stream-1', 'events/stream', { name: BENCH_EVENT, arguments: {}, cursor: null }, BENCH_EVENT), (message) => {
-      frames.push++;
-      if (message.method === 'notifications/events/event') arrivals.push.push({ sentAt: message.params.data.sentAt, at: preciseNow() });
-    });
+    const arrivals = {
+      push: [] as Array<{ sentAt: number; at: number }>,
+      listen: [] as Array<{ sentAt: number; at: number }>,
+    };
+    const push = await openStream(
+      url,
+      wire('stream-1', 'events/stream', { name: BENCH_EVENT, arguments: {}, cursor: null }, BENCH_EVENT),
+      (message) => {
+        frames.push++;
+        if (message.method === 'notifications/events/event')
+          arrivals.push.push({ sentAt: message.params.data.sentAt, at: preciseNow() });
+      },
+    );
     const listen = await openStream(url, resourceListen('listen-1', BENCH_TICKS_URI), (message) => {
       if (message.method !== 'notifications/resources/updated') return;
       const sentAt = Number(String(message.params.uri).split('/').at(-1));
@@ -167,7 +211,10 @@ async function measureAdapter(adapter: (typeof ADAPTERS)[number], options: Bench
       await burst(server, offsetMs, 'listen', Math.min(count, 200), arrivals.listen);
       for (let round = 0; round < options.rounds; round++) {
         const order: Array<'push' | 'listen'> = round % 2 ? ['listen', 'push'] : ['push', 'listen'];
-        for (const which of order) cells[which].push(await burst(server, offsetMs, which === 'push' ? 'event' : 'listen', count, arrivals[which]));
+        for (const which of order)
+          cells[which].push(
+            await burst(server, offsetMs, which === 'push' ? 'event' : 'listen', count, arrivals[which]),
+          );
       }
     } finally {
       push.close();
@@ -184,7 +231,15 @@ async function measureAdapter(adapter: (typeof ADAPTERS)[number], options: Bench
     const receiver = await startReceiver(secret);
     let webhookPerSecond = Number.NaN;
     try {
-      await post(url, wire('sub-1', 'events/subscribe', { name: BENCH_EVENT, arguments: {}, delivery: { mode: 'webhook', url: receiver.url, secret } }, BENCH_EVENT));
+      await post(
+        url,
+        wire(
+          'sub-1',
+          'events/subscribe',
+          { name: BENCH_EVENT, arguments: {}, delivery: { mode: 'webhook', url: receiver.url, secret } },
+          BENCH_EVENT,
+        ),
+      );
       const rates: number[] = [];
       for (let round = 0; round < options.rounds; round++) {
         const before = receiver.verified();
@@ -198,20 +253,38 @@ async function measureAdapter(adapter: (typeof ADAPTERS)[number], options: Bench
         rates.push(count / ((receiver.times.at(-1)! - started) / 1000));
       }
       webhookPerSecond = round(median(rates), 0);
-      await post(url, wire('unsub-1', 'events/unsubscribe', { name: BENCH_EVENT, arguments: {}, delivery: { url: receiver.url } }, BENCH_EVENT));
+      await post(
+        url,
+        wire(
+          'unsub-1',
+          'events/unsubscribe',
+          { name: BENCH_EVENT, arguments: {}, delivery: { url: receiver.url } },
+          BENCH_EVENT,
+        ),
+      );
     } finally {
       await receiver.close();
     }
 
     // Poll throughput: a cursor from before `pollBatch` events, polled again and again (each answer the same batch).
-    const start = await post(url, wire('poll-0', 'events/poll', { name: BENCH_EVENT, arguments: {}, cursor: null }, BENCH_EVENT));
+    const start = await post(
+      url,
+      wire('poll-0', 'events/poll', { name: BENCH_EVENT, arguments: {}, cursor: null }, BENCH_EVENT),
+    );
     await server.request('emit', { kind: 'event', count: pollBatch }, ARRIVAL_TIMEOUT_MS);
-    const pollRequest = wire('poll-1', 'events/poll', { name: BENCH_EVENT, arguments: {}, cursor: start.cursor, maxEvents: pollBatch }, BENCH_EVENT);
+    const pollRequest = wire(
+      'poll-1',
+      'events/poll',
+      { name: BENCH_EVENT, arguments: {}, cursor: start.cursor, maxEvents: pollBatch },
+      BENCH_EVENT,
+    );
     const check = await post(url, pollRequest);
-    if (check.events.length !== pollBatch) throw new Error(`poll: ${check.events.length} events, expected ${pollBatch}`);
+    if (check.events.length !== pollBatch)
+      throw new Error(`poll: ${check.events.length} events, expected ${pollBatch}`);
     await runLoad({ url, request: pollRequest, connections: 16, seconds: options.warmupSeconds });
     const polls: number[] = [];
-    for (let round = 0; round < options.rounds; round++) polls.push((await runLoad({ url, request: pollRequest, connections: 16, seconds: options.echoSeconds })).rps);
+    for (let round = 0; round < options.rounds; round++)
+      polls.push((await runLoad({ url, request: pollRequest, connections: 16, seconds: options.echoSeconds })).rps);
     const pollPerSecond = round(median(polls), 0);
 
     const pushSummary = summary(cells.push);

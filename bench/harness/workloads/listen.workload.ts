@@ -52,9 +52,12 @@ export async function runListen(ids: readonly ServerId[], options: BenchOptions)
       try {
         const url = server.url(spec.streamPath);
         // Warm the listen path (and check it acknowledges) before the baseline.
-        for (let index = 0; index < 20; index++) held.push(await openHeldStream(url, subscriptionsListen(`warm-${nextId++}`)));
+        for (let index = 0; index < 20; index++)
+          held.push(await openHeldStream(url, subscriptionsListen(`warm-${nextId++}`)));
         if (!held[0].firstFrame.includes('notifications/subscriptions/acknowledged')) {
-          throw new Error(`${spec.label}: the first listen frame is not an acknowledgement: ${held[0].firstFrame.slice(0, 200)}`);
+          throw new Error(
+            `${spec.label}: the first listen frame is not an acknowledgement: ${held[0].firstFrame.slice(0, 200)}`,
+          );
         }
         for (const stream of held.splice(0)) stream.close();
         await sleep(500);
@@ -62,7 +65,11 @@ export async function runListen(ids: readonly ServerId[], options: BenchOptions)
         const started = Date.now();
         while (held.length < options.listenStreams) {
           const batch = Math.min(OPEN_BATCH, options.listenStreams - held.length);
-          held.push(...(await Promise.all(Array.from({ length: batch }, () => openHeldStream(url, subscriptionsListen(nextId++))))));
+          held.push(
+            ...(await Promise.all(
+              Array.from({ length: batch }, () => openHeldStream(url, subscriptionsListen(nextId++))),
+            )),
+          );
         }
         const openSeconds = (Date.now() - started) / 1000;
         await sleep(500);

@@ -17,7 +17,12 @@ const WARM_UP_CALLS = 1_000;
  * JIT code are not counted as growth.
  */
 export async function runMemory(ids: readonly ServerId[], options: BenchOptions): Promise<MemoryResults> {
-  const results: MemoryResults = { calls: options.memoryCalls, idleSeconds: options.idleSeconds, rounds: {}, medians: {} };
+  const results: MemoryResults = {
+    calls: options.memoryCalls,
+    idleSeconds: options.idleSeconds,
+    rounds: {},
+    medians: {},
+  };
   const request = toolCall(1, 'echo', { text: 'hello' });
   const rounds = options.mode === 'quick' ? 1 : Math.max(3, Math.min(options.rounds, 3));
   for (let round = 0; round < rounds; round++) {

@@ -27,7 +27,9 @@ export async function runMrtr(ids: readonly ServerId[], options: BenchOptions): 
   const results: MrtrResults = { concurrency: CONCURRENCY, rounds: {}, medians: {}, codec: {} };
   const servers = new Map<ServerId, ServerProcess>();
   try {
-    await Promise.all(ids.map(async (id) => servers.set(id, await ServerProcess.start(SERVERS[id].label, SERVERS[id].launch))));
+    await Promise.all(
+      ids.map(async (id) => servers.set(id, await ServerProcess.start(SERVERS[id].label, SERVERS[id].launch))),
+    );
     const requests = new Map<ServerId, Record<'plain' | 'seal' | 'replay', WireRequest>>();
     for (const id of ids) {
       const server = servers.get(id) as ServerProcess;
@@ -39,17 +41,33 @@ export async function runMrtr(ids: readonly ServerId[], options: BenchOptions): 
       if (state?.resultType !== 'input_required' || typeof state.requestState !== 'string') {
         throw new Error(`${id}: round 1 of confirm answered ${first.status} ${first.text.slice(0, 300)}`);
       }
-      const replay = toolCall(2, 'confirm', {}, {}, { inputResponses: { confirm: { action: 'accept', content: { confirm: true } } }, requestState: state.requestState });
+      const replay = toolCall(
+        2,
+        'confirm',
+        {},
+        {},
+        {
+          inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+          requestState: state.requestState,
+        },
+      );
       const second = await postJson(url, replay);
-      const text = (second.json as { result?: { content?: { text?: string }[] } } | undefined)?.result?.content?.[0]?.text;
-      if (text !== 'confirmed') throw new Error(`${id}: round 2 of confirm answered ${second.status} ${second.text.slice(0, 300)}`);
+      const text = (second.json as { result?: { content?: { text?: string }[] } } | undefined)?.result?.content?.[0]
+        ?.text;
+      if (text !== 'confirmed')
+        throw new Error(`${id}: round 2 of confirm answered ${second.status} ${second.text.slice(0, 300)}`);
       requests.set(id, { plain: toolCall(3, 'echo', { text: 'hello' }), seal, replay });
       results.codec[id] = await server.request('mrtr-micro', { iterations: options.mode === 'quick' ? 5_000 : 20_000 });
     }
     const kinds = ['plain', 'seal', 'replay'] as const;
     for (const id of ids) {
       for (const kind of kinds) {
-        await runLoad({ url: (servers.get(id) as ServerProcess).url(SERVERS[id].echoPath), request: requests.get(id)![kind], connections: CONCURRENCY, seconds: options.warmupSeconds / 2 });
+        await runLoad({
+          url: (servers.get(id) as ServerProcess).url(SERVERS[id].echoPath),
+          request: requests.get(id)![kind],
+          connections: CONCURRENCY,
+          seconds: options.warmupSeconds / 2,
+        });
       }
     }
     for (let round = 0; round < options.rounds; round++) {
@@ -57,12 +75,19 @@ export async function runMrtr(ids: readonly ServerId[], options: BenchOptions): 
         const url = (servers.get(id) as ServerProcess).url(SERVERS[id].echoPath);
         const cell = {} as MrtrCell;
         for (const kind of kinds) {
-          const load = await runLoad({ url, request: requests.get(id)![kind], connections: CONCURRENCY, seconds: options.mrtrSeconds });
+          const load = await runLoad({
+            url,
+            request: requests.get(id)![kind],
+            connections: CONCURRENCY,
+            seconds: options.mrtrSeconds,
+          });
           if (load.failures > 0) log(`  warning: ${id} ${kind}: ${load.failures} failed requests`);
           cell[kind] = { rps: load.rps, p50Ms: load.p50Ms, p99Ms: load.p99Ms };
         }
         (results.rounds[id] ??= []).push(cell);
-        log(`mrtr round ${round + 1}/${options.rounds} ${id}: plain ${Math.round(cell.plain.rps)}, seal ${Math.round(cell.seal.rps)}, replay ${Math.round(cell.replay.rps)} req/s`);
+        log(
+          `mrtr round ${round + 1}/${options.rounds} ${id}: plain ${Math.round(cell.plain.rps)}, seal ${Math.round(cell.seal.rps)}, replay ${Math.round(cell.replay.rps)} req/s`,
+        );
       }
     }
   } finally {

@@ -32,24 +32,39 @@ function checkFileLimit(listeners: number): void {
   const limit = Number(spawnSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).stdout.trim());
   const needed = listeners + 1_000;
   if (Number.isFinite(limit) && limit < needed) {
-    throw new Error(`ulimit -n is ${limit}: the fan-out to ${listeners} listeners needs about ${needed} open files per process; raise it (ulimit -n ${needed}) or pass --fanout-listeners`);
+    throw new Error(
+      `ulimit -n is ${limit}: the fan-out to ${listeners} listeners needs about ${needed} open files per process; raise it (ulimit -n ${needed}) or pass --fanout-listeners`,
+    );
   }
 }
 
 let sequence = 0;
 
 /** One cell: `updates` updates, each waited for at every listener of every swarm. */
-async function measure(variant: FanOutVariant, publisher: TimedProcess, swarms: TimedProcess[], updates: number): Promise<FanOutCell> {
+async function measure(
+  variant: FanOutVariant,
+  publisher: TimedProcess,
+  swarms: TimedProcess[],
+  updates: number,
+): Promise<FanOutCell> {
   const last: number[] = [];
   const middle: number[] = [];
   const first: number[] = [];
   let missing = 0;
   for (let index = 0; index < updates; index++) {
     const current = ++sequence;
-    const published = await publisher.process.request<{ publishedAt: number }>('publish', { uri: `${BENCH_ITEMS_URI}/fan-${variant}/${current}` });
+    const published = await publisher.process.request<{ publishedAt: number }>('publish', {
+      uri: `${BENCH_ITEMS_URI}/fan-${variant}/${current}`,
+    });
     const start = published.publishedAt - publisher.offsetMs;
     const arrivals = await Promise.all(
-      swarms.map((swarm) => swarm.process.request<Arrivals>('await', { group: variant, sequence: current, timeoutMs: DELIVERY_TIMEOUT_MS }, DELIVERY_TIMEOUT_MS + 10_000)),
+      swarms.map((swarm) =>
+        swarm.process.request<Arrivals>(
+          'await',
+          { group: variant, sequence: current, timeoutMs: DELIVERY_TIMEOUT_MS },
+          DELIVERY_TIMEOUT_MS + 10_000,
+        ),
+      ),
     );
     const local = (value: number, swarm: TimedProcess) => value - swarm.offsetMs - start;
     last.push(Math.max(...arrivals.map((got, at) => local(got.last, swarms[at]))));
@@ -59,7 +74,15 @@ async function measure(variant: FanOutVariant, publisher: TimedProcess, swarms: 
     await sleep(SETTLE_MS);
   }
   const sorted = Float64Array.from(last).sort();
-  return { updates, lastP50Ms: percentile(sorted, 0.5), lastP99Ms: percentile(sorted, 0.99), lastMs: last, medianP50Ms: median(middle), firstP50Ms: median(first), missing };
+  return {
+    updates,
+    lastP50Ms: percentile(sorted, 0.5),
+    lastP99Ms: percentile(sorted, 0.99),
+    lastMs: last,
+    medianP50Ms: median(middle),
+    firstP50Ms: median(first),
+    missing,
+  };
 }
 
 async function reading(server: TimedProcess, before: NodeJS.MemoryUsage, streams: number): Promise<FanOutMemory> {
@@ -83,7 +106,10 @@ export async function runRedisFanOut(options: BenchOptions): Promise<FanOutResul
     swarms: FANOUT_REPLICAS,
     rounds: {},
     medians: {},
-    memory: { memory: { rssBeforeMb: Number.NaN, rssMb: Number.NaN, heapUsedMb: Number.NaN, streams: 0 }, replicas: [] },
+    memory: {
+      memory: { rssBeforeMb: Number.NaN, rssMb: Number.NaN, heapUsedMb: Number.NaN, streams: 0 },
+      replicas: [],
+    },
     openSeconds: {},
   };
   const redis = await startRedis();
@@ -107,21 +133,37 @@ export async function runRedisFanOut(options: BenchOptions): Promise<FanOutResul
       await Promise.all(
         swarms.map((swarm, index) => {
           const server = variant === 'memory' ? memoryServer : replicas[index];
-          return swarm.process.request('open', { group: variant, url: server.process.url('/mcp'), uri: `${BENCH_ITEMS_URI}/fan-${variant}`, count: split[index] }, 300_000);
+          return swarm.process.request(
+            'open',
+            {
+              group: variant,
+              url: server.process.url('/mcp'),
+              uri: `${BENCH_ITEMS_URI}/fan-${variant}`,
+              count: split[index],
+            },
+            300_000,
+          );
         }),
       );
       results.openSeconds[variant] = (Date.now() - begun) / 1000;
-      log(`  ${listeners.toLocaleString('en-US')} listeners open on ${variant === 'memory' ? 'the in-memory process' : `${FANOUT_REPLICAS} Redis replicas`} in ${results.openSeconds[variant]?.toFixed(1)} s`);
+      log(
+        `  ${listeners.toLocaleString('en-US')} listeners open on ${variant === 'memory' ? 'the in-memory process' : `${FANOUT_REPLICAS} Redis replicas`} in ${results.openSeconds[variant]?.toFixed(1)} s`,
+      );
     };
     for (const variant of VARIANTS) await open(variant);
     await sleep(1_000);
     results.memory.memory = await reading(memoryServer, before[0], listeners);
-    results.memory.replicas = await Promise.all(replicas.map((replica, index) => reading(replica, before[index + 1], split[index])));
+    results.memory.replicas = await Promise.all(
+      replicas.map((replica, index) => reading(replica, before[index + 1], split[index])),
+    );
 
     const publisherOf = (variant: FanOutVariant) => (variant === 'memory' ? memoryServer : replicas[0]);
     for (const variant of VARIANTS) {
       const warm = await measure(variant, publisherOf(variant), swarms, WARM_UP_UPDATES);
-      if (warm.missing > 0) throw new Error(`${variant}: ${warm.missing} deliveries of the warm-up did not arrive within ${DELIVERY_TIMEOUT_MS} ms`);
+      if (warm.missing > 0)
+        throw new Error(
+          `${variant}: ${warm.missing} deliveries of the warm-up did not arrive within ${DELIVERY_TIMEOUT_MS} ms`,
+        );
     }
     for (let round = 0; round < options.rounds; round++) {
       for (const variant of rotate(VARIANTS, round)) {

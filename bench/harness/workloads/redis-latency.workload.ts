@@ -26,14 +26,26 @@ interface Setup {
 let sequence = 0;
 
 /** One cell: `updates` updates one after the other, each waited for at every listener before the next. */
-async function measure(variant: LatencyVariant, setup: Setup, swarm: TimedProcess, updates: number): Promise<LatencyCell> {
+async function measure(
+  variant: LatencyVariant,
+  setup: Setup,
+  swarm: TimedProcess,
+  updates: number,
+): Promise<LatencyCell> {
   const latencies: number[] = [];
   const publishCalls: number[] = [];
   let missing = 0;
   for (let index = 0; index < updates; index++) {
     const current = ++sequence;
-    const published = await setup.publisher.process.request<{ publishedAt: number; returnedAt: number }>('publish', { uri: `${BENCH_ITEMS_URI}/${variant}/${current}` });
-    const arrivals = await swarm.process.request<Arrivals>('await', { group: variant, sequence: current, timeoutMs: DELIVERY_TIMEOUT_MS, withTimes: true });
+    const published = await setup.publisher.process.request<{ publishedAt: number; returnedAt: number }>('publish', {
+      uri: `${BENCH_ITEMS_URI}/${variant}/${current}`,
+    });
+    const arrivals = await swarm.process.request<Arrivals>('await', {
+      group: variant,
+      sequence: current,
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+      withTimes: true,
+    });
     const start = published.publishedAt - setup.publisher.offsetMs;
     for (const time of arrivals.times ?? []) latencies.push(time - swarm.offsetMs - start);
     missing += Math.max(0, arrivals.open - arrivals.count);
@@ -78,11 +90,19 @@ export async function runRedisLatency(options: BenchOptions): Promise<LatencyRes
     };
     for (const variant of VARIANTS) {
       const url = setups[variant].listeners.process.url('/mcp');
-      await swarm.process.request('open', { group: variant, url, uri: `${BENCH_ITEMS_URI}/${variant}`, count: LATENCY_LISTENERS });
+      await swarm.process.request('open', {
+        group: variant,
+        url,
+        uri: `${BENCH_ITEMS_URI}/${variant}`,
+        count: LATENCY_LISTENERS,
+      });
     }
     for (const variant of VARIANTS) {
       const warm = await measure(variant, setups[variant], swarm, WARM_UP_UPDATES);
-      if (warm.missing > 0) throw new Error(`${variant}: ${warm.missing} of ${WARM_UP_UPDATES * LATENCY_LISTENERS} warm-up deliveries did not arrive within ${DELIVERY_TIMEOUT_MS} ms`);
+      if (warm.missing > 0)
+        throw new Error(
+          `${variant}: ${warm.missing} of ${WARM_UP_UPDATES * LATENCY_LISTENERS} warm-up deliveries did not arrive within ${DELIVERY_TIMEOUT_MS} ms`,
+        );
     }
     for (let round = 0; round < options.rounds; round++) {
       for (const variant of rotate(VARIANTS, round)) {

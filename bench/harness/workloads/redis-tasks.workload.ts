@@ -30,20 +30,28 @@ interface TaskAnswer {
  * them. Returns the number of `tasks/get`; throws when the task fails, is refused, or does not complete in time.
  */
 async function createAndAwait(urls: readonly string[], index: number): Promise<number> {
-  const created = await postJson(urls[index % urls.length], toolCall(`create-${index}`, 'echo_task', { text: `task ${index}` }, TASKS_META));
+  const created = await postJson(
+    urls[index % urls.length],
+    toolCall(`create-${index}`, 'echo_task', { text: `task ${index}` }, TASKS_META),
+  );
   const task = (created.json as TaskAnswer | undefined)?.result;
-  if (task?.resultType !== 'task' || typeof task.taskId !== 'string') throw new Error(`echo_task answered ${created.status} ${created.text.slice(0, 300)}`);
+  if (task?.resultType !== 'task' || typeof task.taskId !== 'string')
+    throw new Error(`echo_task answered ${created.status} ${created.text.slice(0, 300)}`);
   const deadline = performance.now() + TASK_TIMEOUT_MS;
   for (let polls = 1; ; polls++) {
     const got = await postJson(urls[(index + polls) % urls.length], tasksGet(`get-${index}-${polls}`, task.taskId));
     const answer = (got.json as TaskAnswer | undefined)?.result;
-    if (got.status !== 200 || answer?.status === undefined) throw new Error(`tasks/get answered ${got.status} ${got.text.slice(0, 300)}`);
+    if (got.status !== 200 || answer?.status === undefined)
+      throw new Error(`tasks/get answered ${got.status} ${got.text.slice(0, 300)}`);
     if (answer.status === 'completed') {
-      if (answer.result?.content?.[0]?.text !== `task ${index}`) throw new Error(`task ${task.taskId} completed with ${JSON.stringify(answer.result)?.slice(0, 300)}`);
+      if (answer.result?.content?.[0]?.text !== `task ${index}`)
+        throw new Error(`task ${task.taskId} completed with ${JSON.stringify(answer.result)?.slice(0, 300)}`);
       return polls;
     }
-    if (answer.status === 'failed' || answer.status === 'cancelled') throw new Error(`task ${task.taskId} ${answer.status}: ${got.text.slice(0, 300)}`);
-    if (performance.now() > deadline) throw new Error(`task ${task.taskId} still ${answer.status} after ${TASK_TIMEOUT_MS} ms`);
+    if (answer.status === 'failed' || answer.status === 'cancelled')
+      throw new Error(`task ${task.taskId} ${answer.status}: ${got.text.slice(0, 300)}`);
+    if (performance.now() > deadline)
+      throw new Error(`task ${task.taskId} still ${answer.status} after ${TASK_TIMEOUT_MS} ms`);
     await sleep(POLL_DELAY_MS);
   }
 }
@@ -94,7 +102,13 @@ async function measure(urls: readonly string[], count: number): Promise<TaskThro
  * queue). The two Redis clusters use separate key prefixes on one redis-server, so the idle one takes no work.
  */
 export async function runRedisTasks(options: BenchOptions): Promise<TaskThroughputResults> {
-  const results: TaskThroughputResults = { tasks: options.redisTasks, concurrency: TASK_CONCURRENCY, pollDelayMs: POLL_DELAY_MS, rounds: {}, medians: {} };
+  const results: TaskThroughputResults = {
+    tasks: options.redisTasks,
+    concurrency: TASK_CONCURRENCY,
+    pollDelayMs: POLL_DELAY_MS,
+    rounds: {},
+    medians: {},
+  };
   const redis = await startRedis();
   const processes: TimedProcess[] = [];
   try {
@@ -116,7 +130,10 @@ export async function runRedisTasks(options: BenchOptions): Promise<TaskThroughp
     };
     for (const variant of VARIANTS) {
       const warm = await measure(urls[variant], WARM_UP_TASKS);
-      if (warm.failures > 0) throw new Error(`${variant}: ${warm.failures} of ${WARM_UP_TASKS} warm-up tasks failed (see the warnings above)`);
+      if (warm.failures > 0)
+        throw new Error(
+          `${variant}: ${warm.failures} of ${WARM_UP_TASKS} warm-up tasks failed (see the warnings above)`,
+        );
     }
     for (let round = 0; round < options.rounds; round++) {
       for (const variant of rotate(VARIANTS, round)) {

@@ -16,11 +16,21 @@ export async function runStream(fleet: Fleet, ids: readonly ServerId[], options:
   const results: StreamResults = { counts: options.streamCounts, rounds: {}, medians: {} };
   let nextId = 1;
   const call = async (id: ServerId, n: number): Promise<StreamCell> => {
-    const answer = await streamCall(fleet.get(id).url(SERVERS[id].streamPath), toolCall(nextId++, 'count', { n }, { progressToken: 'bench' }));
-    const text = (answer.final as { result?: { content?: { text?: string }[] } } | undefined)?.result?.content?.[0]?.text;
-    if (answer.status !== 200 || text !== `counted ${n}`) throw new Error(`${id}: count(${n}) did not complete (status ${answer.status})`);
+    const answer = await streamCall(
+      fleet.get(id).url(SERVERS[id].streamPath),
+      toolCall(nextId++, 'count', { n }, { progressToken: 'bench' }),
+    );
+    const text = (answer.final as { result?: { content?: { text?: string }[] } } | undefined)?.result?.content?.[0]
+      ?.text;
+    if (answer.status !== 200 || text !== `counted ${n}`)
+      throw new Error(`${id}: count(${n}) did not complete (status ${answer.status})`);
     if (answer.lastProgress !== n) log(`  note: ${id} count(${n}): last progress received was ${answer.lastProgress}`);
-    return { notificationsPerSec: answer.notifications / (answer.ms / 1000), received: answer.notifications, ms: answer.ms, firstFrameMs: answer.firstFrameMs };
+    return {
+      notificationsPerSec: answer.notifications / (answer.ms / 1000),
+      received: answer.notifications,
+      ms: answer.ms,
+      firstFrameMs: answer.firstFrameMs,
+    };
   };
 
   // Enough streaming for every server's JIT to have optimized its per-frame path before the first measured round
@@ -37,7 +47,9 @@ export async function runStream(fleet: Fleet, ids: readonly ServerId[], options:
         const cell = await call(id, n);
         const byServer = (results.rounds[id] ??= {});
         (byServer[String(n)] ??= []).push(cell);
-        line.push(`${id} ${Math.round(cell.notificationsPerSec)}${cell.received < n ? ` (${cell.received} recv)` : ''}`);
+        line.push(
+          `${id} ${Math.round(cell.notificationsPerSec)}${cell.received < n ? ` (${cell.received} recv)` : ''}`,
+        );
       }
       log(`stream round ${round + 1}/${options.rounds} n=${n}: ${line.join(', ')} notifications/s`);
     }

@@ -12,7 +12,12 @@ import { requestMeta, toolCall, type WireRequest } from '../wire.js';
 
 export const TASKS_SERVERS: ServerId[] = ['nest-mcp-express', 'nest-mcp-fastify'];
 const CONCURRENCY = 16;
-const TASKS_META = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+const TASKS_META = {
+  'io.modelcontextprotocol/clientCapabilities': {
+    elicitation: { form: {} },
+    extensions: { 'io.modelcontextprotocol/tasks': {} },
+  },
+};
 
 interface TaskAnswer {
   result?: { resultType?: string; taskId?: string; status?: string; result?: { content?: { text?: string }[] } };
@@ -27,7 +32,12 @@ function tasksGet(id: string | number, taskId: string): WireRequest {
       'mcp-method': 'tasks/get',
       'mcp-name': taskId,
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tasks/get', params: { taskId, _meta: requestMeta(TASKS_META) } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tasks/get',
+      params: { taskId, _meta: requestMeta(TASKS_META) },
+    }),
   };
 }
 
@@ -35,14 +45,16 @@ function tasksGet(id: string | number, taskId: string): WireRequest {
 async function roundTrip(url: string, create: WireRequest): Promise<number> {
   const created = await postJson(url, create);
   const task = (created.json as TaskAnswer | undefined)?.result;
-  if (task?.resultType !== 'task' || typeof task.taskId !== 'string') throw new Error(`echo_task answered ${created.status} ${created.text.slice(0, 300)}`);
+  if (task?.resultType !== 'task' || typeof task.taskId !== 'string')
+    throw new Error(`echo_task answered ${created.status} ${created.text.slice(0, 300)}`);
   // The result is only in a `tasks/get` answer: at least one, even when the task is already done.
   let polls = 0;
   let status: string | undefined;
   do {
     const got = await postJson(url, tasksGet(`get-${polls}`, task.taskId));
     status = (got.json as TaskAnswer | undefined)?.result?.status;
-    if (got.status !== 200 || status === undefined) throw new Error(`tasks/get answered ${got.status} ${got.text.slice(0, 300)}`);
+    if (got.status !== 200 || status === undefined)
+      throw new Error(`tasks/get answered ${got.status} ${got.text.slice(0, 300)}`);
     if (status === 'failed' || status === 'cancelled') throw new Error(`task ${task.taskId} ${status}`);
     polls++;
   } while (status !== 'completed');
@@ -50,7 +62,11 @@ async function roundTrip(url: string, create: WireRequest): Promise<number> {
 }
 
 /** `workers` closed loops of `step` for `seconds`: completed steps per second, p50/p99 ms, and the steps' mean return value. */
-async function closedLoop(seconds: number, workers: number, step: () => Promise<number>): Promise<{ rps: number; p50Ms: number; p99Ms: number; meanValue: number; failures: number }> {
+async function closedLoop(
+  seconds: number,
+  workers: number,
+  step: () => Promise<number>,
+): Promise<{ rps: number; p50Ms: number; p99Ms: number; meanValue: number; failures: number }> {
   const latencies: number[] = [];
   let total = 0;
   let failures = 0;
@@ -72,7 +88,13 @@ async function closedLoop(seconds: number, workers: number, step: () => Promise<
   );
   const elapsed = (performance.now() - started) / 1000;
   const sorted = Float64Array.from(latencies).sort();
-  return { rps: latencies.length / elapsed, p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), meanValue: latencies.length ? total / latencies.length : Number.NaN, failures };
+  return {
+    rps: latencies.length / elapsed,
+    p50Ms: percentile(sorted, 0.5),
+    p99Ms: percentile(sorted, 0.99),
+    meanValue: latencies.length ? total / latencies.length : Number.NaN,
+    failures,
+  };
 }
 
 /**
@@ -101,11 +123,14 @@ export async function runTasks(ids: readonly ServerId[], options: BenchOptions):
       const create = toolCall(1, 'echo_task', { text: 'hello' }, TASKS_META);
       const first = await postJson(url, create);
       const taskId = (first.json as TaskAnswer | undefined)?.result?.taskId;
-      if (typeof taskId !== 'string') throw new Error(`${id}: echo_task answered ${first.status} ${first.text.slice(0, 300)}`);
+      if (typeof taskId !== 'string')
+        throw new Error(`${id}: echo_task answered ${first.status} ${first.text.slice(0, 300)}`);
       await roundTrip(url, create);
       let done: TaskAnswer['result'];
-      for (let attempt = 0; attempt < 100 && done?.status !== 'completed'; attempt++) done = ((await postJson(url, tasksGet(2, taskId))).json as TaskAnswer).result;
-      if (done?.status !== 'completed' || done.result?.content?.[0]?.text !== 'hello') throw new Error(`${id}: task ${taskId} did not complete with "hello"`);
+      for (let attempt = 0; attempt < 100 && done?.status !== 'completed'; attempt++)
+        done = ((await postJson(url, tasksGet(2, taskId))).json as TaskAnswer).result;
+      if (done?.status !== 'completed' || done.result?.content?.[0]?.text !== 'hello')
+        throw new Error(`${id}: task ${taskId} did not complete with "hello"`);
       requests.set(id, { plain: toolCall(3, 'echo', { text: 'hello' }), create, get: tasksGet(4, taskId) });
     }
     const measure = async (id: ServerId, warm: boolean): Promise<TasksCell> => {

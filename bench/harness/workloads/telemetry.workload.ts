@@ -39,7 +39,8 @@ export interface TelemetryResults {
 async function answers(server: ServerProcess, request: WireRequest): Promise<void> {
   const answer = await fetch(server.url('/mcp'), { method: 'POST', headers: request.headers, body: request.body });
   const text = await answer.text();
-  if (answer.status !== 200 || !text.includes('"hello"')) throw new Error(`${server.label}: answered ${answer.status}: ${text.slice(0, 300)}`);
+  if (answer.status !== 200 || !text.includes('"hello"'))
+    throw new Error(`${server.label}: answered ${answer.status}: ${text.slice(0, 300)}`);
 }
 
 /**
@@ -48,13 +49,21 @@ async function answers(server: ServerProcess, request: WireRequest): Promise<voi
  * order rotates; the `api` ratio is the "free when off" claim, the `sdk` ratio what recording costs.
  */
 export async function runTelemetry(options: BenchOptions): Promise<TelemetryResults> {
-  const request = toolCall(1, 'echo', { text: 'hello' }, { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' });
+  const request = toolCall(
+    1,
+    'echo',
+    { text: 'hello' },
+    { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
+  );
   const results: TelemetryResults = { tool: 'echo', concurrencies: options.concurrencies, adapters: {} };
   for (const adapter of ADAPTERS) {
     const servers = {} as Record<TelemetryMode, ServerProcess>;
     try {
       for (const mode of TELEMETRY_MODES) {
-        servers[mode] = await ServerProcess.start(`nest-mcp-${adapter} telemetry ${mode}`, { script: SCRIPT, args: ['--adapter', adapter, '--mode', mode] });
+        servers[mode] = await ServerProcess.start(`nest-mcp-${adapter} telemetry ${mode}`, {
+          script: SCRIPT,
+          args: ['--adapter', adapter, '--mode', mode],
+        });
         await answers(servers[mode], request);
       }
       results.adapters[adapter] = await measureModes(`telemetry (${adapter})`, servers, request, options);
@@ -65,9 +74,15 @@ export async function runTelemetry(options: BenchOptions): Promise<TelemetryResu
   return results;
 }
 
-async function measureModes(name: string, servers: Record<TelemetryMode, ServerProcess>, request: WireRequest, options: BenchOptions): Promise<TelemetryAdapterResults> {
+async function measureModes(
+  name: string,
+  servers: Record<TelemetryMode, ServerProcess>,
+  request: WireRequest,
+  options: BenchOptions,
+): Promise<TelemetryAdapterResults> {
   log(`${name}: warm-up ${options.warmupSeconds} s per server`);
-  for (const mode of TELEMETRY_MODES) await runLoad({ url: servers[mode].url('/mcp'), request, connections: 16, seconds: options.warmupSeconds });
+  for (const mode of TELEMETRY_MODES)
+    await runLoad({ url: servers[mode].url('/mcp'), request, connections: 16, seconds: options.warmupSeconds });
   const rounds = { sdk: {}, api: {}, off: {} } as TelemetryAdapterResults['rounds'];
   for (let round = 0; round < options.rounds; round++) {
     for (const concurrency of options.concurrencies) {
@@ -90,8 +105,14 @@ async function measureModes(name: string, servers: Record<TelemetryMode, ServerP
       const subject = rounds[mode][concurrency] ?? [];
       const baseline = rounds.off[concurrency] ?? [];
       cost[mode][concurrency] = {
-        rpsRatio: pairedRatio(subject.map((cell) => cell.rps), baseline.map((cell) => cell.rps)),
-        p50Ratio: pairedRatio(subject.map((cell) => cell.p50Ms), baseline.map((cell) => cell.p50Ms)),
+        rpsRatio: pairedRatio(
+          subject.map((cell) => cell.rps),
+          baseline.map((cell) => cell.rps),
+        ),
+        p50Ratio: pairedRatio(
+          subject.map((cell) => cell.p50Ms),
+          baseline.map((cell) => cell.p50Ms),
+        ),
         extraCpuUsPerCall: medians[mode][concurrency].cpuUsPerCall - medians.off[concurrency].cpuUsPerCall,
       };
     }

@@ -9,7 +9,12 @@ import { BENCH_ITEMS_URI } from '../shared/scale-out.constants.js';
  */
 @Injectable()
 export class BenchResources {
-  @McpResource({ uri: BENCH_ITEMS_URI, name: 'items', description: 'The bench items; updates are published under it', mimeType: 'text/plain' })
+  @McpResource({
+    uri: BENCH_ITEMS_URI,
+    name: 'items',
+    description: 'The bench items; updates are published under it',
+    mimeType: 'text/plain',
+  })
   items(): string {
     return 'bench items';
   }

@@ -1,6 +1,12 @@
 import { Injectable, type Type } from '@nestjs/common';
 import { McpArgs, McpCtx, McpForm, McpInput, McpTool, McpToolContext } from '../../../libs/mcp/src/index.js';
-import { COUNT_INPUT_SCHEMA, ECHO_INPUT_SCHEMA, GENERATED_TOOL_SCHEMA, YIELD_EVERY, yieldToIo } from '../shared/bench-tools.constants.js';
+import {
+  COUNT_INPUT_SCHEMA,
+  ECHO_INPUT_SCHEMA,
+  GENERATED_TOOL_SCHEMA,
+  YIELD_EVERY,
+  yieldToIo,
+} from '../shared/bench-tools.constants.js';
 
 /** The answer `confirm` asks for (MRTR workload). */
 export const ConfirmForm = McpForm.object({ confirm: McpForm.boolean({ title: 'Proceed?', default: false }) });
@@ -34,7 +40,12 @@ export class BenchTools {
 /** `echo_task`: `echo` that runs as a task when the request declares the tasks extension (`--tasks`, tasks workload). */
 @Injectable()
 export class BenchTaskTools {
-  @McpTool({ name: 'echo_task', description: 'Returns its text; a task for a client with the tasks extension', input: ECHO_INPUT_SCHEMA, task: 'optional' })
+  @McpTool({
+    name: 'echo_task',
+    description: 'Returns its text; a task for a client with the tasks extension',
+    input: ECHO_INPUT_SCHEMA,
+    task: 'optional',
+  })
   echoTask(@McpArgs('text') text: string): string {
     return text;
   }
@@ -58,11 +69,10 @@ export function generatedToolsProvider(count: number): Type {
     const descriptor = Object.getOwnPropertyDescriptor(GeneratedTools.prototype, name) as PropertyDescriptor;
     Reflect.defineMetadata('design:paramtypes', [String], GeneratedTools.prototype, name);
     McpArgs('text')(GeneratedTools.prototype, name, 0);
-    McpTool({ description: `Generated tool number ${index}, for the bootstrap benchmark`, input: GENERATED_TOOL_SCHEMA })(
-      GeneratedTools.prototype,
-      name,
-      descriptor,
-    );
+    McpTool({
+      description: `Generated tool number ${index}, for the bootstrap benchmark`,
+      input: GENERATED_TOOL_SCHEMA,
+    })(GeneratedTools.prototype, name, descriptor);
   }
   Injectable()(GeneratedTools);
   return GeneratedTools;

@@ -18,7 +18,10 @@ export const COUNT_INPUT_SCHEMA = {
 /** Schema of every generated tool of the bootstrap workload. */
 export const GENERATED_TOOL_SCHEMA = {
   type: 'object',
-  properties: { text: { type: 'string', description: 'Any text' }, repeat: { type: 'integer', minimum: 1, maximum: 10 } },
+  properties: {
+    text: { type: 'string', description: 'Any text' },
+    repeat: { type: 'integer', minimum: 1, maximum: 10 },
+  },
   required: ['text'],
 } as const;
 

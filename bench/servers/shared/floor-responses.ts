@@ -19,7 +19,11 @@ export function echoResponse(body: unknown): object {
   return {
     jsonrpc: '2.0',
     id: call.id ?? null,
-    result: { resultType: 'complete', content: [{ type: 'text', text: String(call.params?.arguments?.text ?? '') }], _meta: SERVER_INFO_META },
+    result: {
+      resultType: 'complete',
+      content: [{ type: 'text', text: String(call.params?.arguments?.text ?? '') }],
+      _meta: SERVER_INFO_META,
+    },
   };
 }
 
@@ -46,7 +50,11 @@ export async function streamCount(body: unknown, sink: FrameSink): Promise<void>
   const token = call.params?._meta?.progressToken ?? 'bench';
   sink.writeHead(200, { ...SSE_HEADERS });
   for (let index = 1; index <= n; index++) {
-    const notification = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: index, total: n } };
+    const notification = {
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: token, progress: index, total: n },
+    };
     sink.write(`event: message\ndata: ${JSON.stringify(notification)}\n\n`);
     if (index % YIELD_EVERY === 0) await yieldToIo();
   }

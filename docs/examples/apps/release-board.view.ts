@@ -4,7 +4,8 @@ import { McpAppView, McpAppViews, McpModule } from 'nest-mcp';
 import { ReleaseTools } from './release-board.tools.js';
 
 /** The single-file HTML of the board, as a build would produce it. */
-const renderBoard = (): string => '<!DOCTYPE html><html><body><main id="board">Waiting for a release…</main></body></html>';
+const renderBoard = (): string =>
+  '<!DOCTYPE html><html><body><main id="board">Waiting for a release…</main></body></html>';
 
 // #region docs:view-method
 @Injectable()

@@ -1,5 +1,13 @@
 import { type CanActivate, type ExecutionContext, ForbiddenException, Injectable, UseGuards } from '@nestjs/common';
-import { McpArgs, type McpAccessToken, McpExecutionContext, McpPrincipal, McpScopes, McpTool, McpToken } from 'nest-mcp';
+import {
+  McpArgs,
+  type McpAccessToken,
+  McpExecutionContext,
+  McpPrincipal,
+  McpScopes,
+  McpTool,
+  McpToken,
+} from 'nest-mcp';
 
 // #region docs:on-call-guard
 /**
@@ -37,7 +45,11 @@ export class DeployTools {
     description: 'Deploys a release',
     input: { type: 'object', properties: { release: { type: 'string' } }, required: ['release'] },
   })
-  deploy(@McpArgs('release') release: string, @McpPrincipal() caller: string, @McpToken() token: McpAccessToken): string {
+  deploy(
+    @McpArgs('release') release: string,
+    @McpPrincipal() caller: string,
+    @McpToken() token: McpAccessToken,
+  ): string {
     // The verified token's content, never the raw bearer string: scopes, client, claims.
     return `deploying ${release} for ${caller} (client ${token.clientId ?? 'unknown'})`;
   }

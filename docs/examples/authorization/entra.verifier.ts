@@ -18,9 +18,16 @@ const KEYS = createRemoteJWKSet(new URL(`https://login.microsoftonline.com/${TEN
 export class EntraTokenVerifier implements McpTokenVerifier {
   async verify(token: string): Promise<McpAccessToken> {
     try {
-      const { payload } = await jwtVerify(token, KEYS, { issuer: ISSUER, audience: API_CLIENT_ID, algorithms: ['RS256'], clockTolerance: 30 });
+      const { payload } = await jwtVerify(token, KEYS, {
+        issuer: ISSUER,
+        audience: API_CLIENT_ID,
+        algorithms: ['RS256'],
+        clockTolerance: 30,
+      });
       const delegated = typeof payload.scp === 'string' ? payload.scp.split(' ') : [];
-      const roles = Array.isArray(payload.roles) ? payload.roles.filter((role): role is string => typeof role === 'string') : [];
+      const roles = Array.isArray(payload.roles)
+        ? payload.roles.filter((role): role is string => typeof role === 'string')
+        : [];
       // `oid` is the user's (or the calling app's) object id: stable across the tenant's applications.
       const subject = typeof payload.oid === 'string' ? payload.oid : payload.sub;
       if (!subject) throw new McpTokenError('The token has no subject');

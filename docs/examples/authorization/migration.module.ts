@@ -1,4 +1,11 @@
-import { type CanActivate, type ExecutionContext, Injectable, Module, UnauthorizedException, UseGuards } from '@nestjs/common';
+import {
+  type CanActivate,
+  type ExecutionContext,
+  Injectable,
+  Module,
+  UnauthorizedException,
+  UseGuards,
+} from '@nestjs/common';
 import { McpModule, McpPrincipal, McpScopes, McpTool } from 'nest-mcp';
 
 /** What a typical JWT guard leaves on the request. */

@@ -1,4 +1,8 @@
-import type { McpCompletionContext as Context, McpCompletionProvider as Provider, McpCompletionReturn as Return } from 'nest-mcp';
+import type {
+  McpCompletionContext as Context,
+  McpCompletionProvider as Provider,
+  McpCompletionReturn as Return,
+} from 'nest-mcp';
 
 /*
  * The completion provider contract as docs/completion.md spells it out, checked against the types nest-mcp exports:
@@ -20,8 +24,8 @@ type McpCompletionReturn = string[] | { values: string[]; total?: number; hasMor
 /** `true` only when A and B are assignable to each other. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
-export const sameAsTheLibrary: [Same<McpCompletionProvider, Provider>, Same<McpCompletionContext, Context>, Same<McpCompletionReturn, Return>] = [
-  true,
-  true,
-  true,
-];
+export const sameAsTheLibrary: [
+  Same<McpCompletionProvider, Provider>,
+  Same<McpCompletionContext, Context>,
+  Same<McpCompletionReturn, Return>,
+] = [true, true, true];

@@ -2,7 +2,10 @@ import { Module } from '@nestjs/common';
 import { McpModule } from 'nest-mcp';
 
 // #region docs:keys-from-env
-const keys = (process.env.MCP_REQUEST_STATE_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean);
+const keys = (process.env.MCP_REQUEST_STATE_KEYS ?? '')
+  .split(',')
+  .map((key) => key.trim())
+  .filter(Boolean);
 
 @Module({
   imports: [

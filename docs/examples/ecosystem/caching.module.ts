@@ -2,7 +2,18 @@ import { Injectable, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CacheModule, CacheTTL } from '@nestjs/cache-manager';
 import { createKeyv } from '@keyv/redis';
-import { McpArgs, McpCtx, McpModule, McpPrompt, McpPublisher, McpResource, McpResourceTemplate, McpTool, type McpResourceContext, type McpToolContext } from 'nest-mcp';
+import {
+  McpArgs,
+  McpCtx,
+  McpModule,
+  McpPrompt,
+  McpPublisher,
+  McpResource,
+  McpResourceTemplate,
+  McpTool,
+  type McpResourceContext,
+  type McpToolContext,
+} from 'nest-mcp';
 import { McpCacheInterceptor, McpCacheScope } from 'nest-mcp/cache-manager';
 import { McpRedis, McpRedisModule } from 'nest-mcp-redis';
 
@@ -34,11 +45,20 @@ export class CatalogTools {
   })
   price(args: { sku: string; currency?: string }, ctx: McpToolContext) {
     this.catalog.runs.price++;
-    return { sku: args.sku, cents: this.catalog.prices.get(args.sku) ?? 0, currency: args.currency ?? 'EUR', quotedFor: ctx.principal ?? null };
+    return {
+      sku: args.sku,
+      cents: this.catalog.prices.get(args.sku) ?? 0,
+      currency: args.currency ?? 'EUR',
+      quotedFor: ctx.principal ?? null,
+    };
   }
 
   /** Not read-only: never cached, whatever the interceptor. */
-  @McpTool({ name: 'reserve', description: 'Reserves a SKU', input: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] } })
+  @McpTool({
+    name: 'reserve',
+    description: 'Reserves a SKU',
+    input: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
+  })
   reserve(args: { sku: string }) {
     this.catalog.runs.reserve++;
     return `reserved ${args.sku}`;
@@ -81,7 +101,12 @@ const principal = (request: unknown) => (request as { headers: Record<string, st
 @Module({
   imports: [
     CacheModule.register({ isGlobal: true, ttl: 60_000 }),
-    McpModule.forRoot({ name: 'catalog', version: '1.0.0', principal, cacheHints: { resourcesRead: { ttlMs: 120_000, cacheScope: 'public' } } }),
+    McpModule.forRoot({
+      name: 'catalog',
+      version: '1.0.0',
+      principal,
+      cacheHints: { resourcesRead: { ttlMs: 120_000, cacheScope: 'public' } },
+    }),
   ],
   providers: [Catalog, CatalogTools, { provide: APP_INTERCEPTOR, useClass: McpCacheInterceptor }],
 })
@@ -93,11 +118,15 @@ export function cachedReplicaModule(redisUrl: string, stateKeys: string[]) {
   // #region docs:caching-redis
   @Module({
     imports: [
-      CacheModule.registerAsync({ isGlobal: true, useFactory: () => ({ stores: [createKeyv(redisUrl)], ttl: 60_000 }) }),
+      CacheModule.registerAsync({
+        isGlobal: true,
+        useFactory: () => ({ stores: [createKeyv(redisUrl)], ttl: 60_000 }),
+      }),
       McpRedisModule.forRoot({ url: redisUrl }),
       McpModule.forRootAsync({
         inject: [McpRedis],
-        useFactory: (redis: McpRedis) => redis.serverOptions({ name: 'catalog', version: '1.0.0', principal, requestState: { keys: stateKeys } }),
+        useFactory: (redis: McpRedis) =>
+          redis.serverOptions({ name: 'catalog', version: '1.0.0', principal, requestState: { keys: stateKeys } }),
       }),
     ],
     providers: [Catalog, CatalogTools, { provide: APP_INTERCEPTOR, useClass: McpCacheInterceptor }],

@@ -50,7 +50,11 @@ export class AuditedTools {
   constructor(private readonly audit: AuditService) {}
 
   @UseGuards(NoGuestsGuard)
-  @McpTool({ name: 'delete_sku', description: 'Deletes a SKU', input: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] } })
+  @McpTool({
+    name: 'delete_sku',
+    description: 'Deletes a SKU',
+    input: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
+  })
   deleteSku(args: { sku: string }) {
     return { ...this.audit.record(`deleted ${args.sku}`) };
   }

@@ -10,4 +10,7 @@ type UrlAnswer = { action: 'accept' | 'decline' | 'cancel' };
 /** `true` only when A and B are assignable to each other. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
-export const sameAsTheLibrary: [Same<FormAnswer<{ confirm: boolean }>, LibraryFormAnswer<{ confirm: boolean }>>, Same<UrlAnswer, LibraryUrlAnswer>] = [true, true];
+export const sameAsTheLibrary: [
+  Same<FormAnswer<{ confirm: boolean }>, LibraryFormAnswer<{ confirm: boolean }>>,
+  Same<UrlAnswer, LibraryUrlAnswer>,
+] = [true, true];

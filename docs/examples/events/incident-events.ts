@@ -34,11 +34,20 @@ const INCIDENT_PAYLOAD = {
 @Injectable()
 export class IncidentEvents {
   /** The matcher: for each subscription, whether this incident reaches it, and as what. */
-  @McpEvent({ name: 'incident.opened', description: 'An incident was opened', input: IncidentFilter, payload: INCIDENT_PAYLOAD })
+  @McpEvent({
+    name: 'incident.opened',
+    description: 'An incident was opened',
+    input: IncidentFilter,
+    payload: INCIDENT_PAYLOAD,
+  })
   incidentOpened(incident: Incident, filter: IncidentFilter, context: McpEventMatchContext) {
     if (filter.severity !== undefined && incident.severity !== filter.severity) return undefined;
     if (filter.service !== undefined && incident.service !== filter.service) return undefined;
-    return { incidentId: incident.id, severity: incident.severity, title: context.delivery === 'webhook' ? incident.title.slice(0, 200) : incident.title };
+    return {
+      incidentId: incident.id,
+      severity: incident.severity,
+      title: context.delivery === 'webhook' ? incident.title.slice(0, 200) : incident.title,
+    };
   }
 
   /** Live only (no replay: every cursor is null), for push streams and webhooks; only for tokens with audit:read. */

@@ -11,12 +11,20 @@ import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trac
 
 const resource = resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME ?? 'my-mcp-server' });
 // Spans by OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318).
-const tracerProvider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
+const tracerProvider = new BasicTracerProvider({
+  resource,
+  spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+});
 // Metrics at http://127.0.0.1:9464/metrics for Prometheus to scrape.
-const meterProvider = new MeterProvider({ resource, readers: [new PrometheusExporter({ host: '127.0.0.1', port: 9464 })] });
+const meterProvider = new MeterProvider({
+  resource,
+  readers: [new PrometheusExporter({ host: '127.0.0.1', port: 9464 })],
+});
 
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+propagation.setGlobalPropagator(
+  new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+);
 trace.setGlobalTracerProvider(tracerProvider);
 metrics.setGlobalMeterProvider(meterProvider);
 // #endregion docs:otel-sdk-setup

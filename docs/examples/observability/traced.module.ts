@@ -7,7 +7,10 @@ import { McpArgs, McpModule, McpTool } from 'nest-mcp';
 export class InventoryTools {
   private readonly tracer = trace.getTracer('inventory');
 
-  @McpTool({ description: 'Counts the stock of a SKU', input: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] } })
+  @McpTool({
+    description: 'Counts the stock of a SKU',
+    input: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
+  })
   async stock(@McpArgs('sku') sku: string): Promise<number> {
     // A child of the `tools/call stock` span: the handler runs inside it.
     return this.tracer.startActiveSpan('inventory.lookup', async (span) => {

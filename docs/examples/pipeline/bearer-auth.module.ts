@@ -1,4 +1,11 @@
-import { Injectable, type MiddlewareConsumer, Module, type NestMiddleware, type NestModule, RequestMethod } from '@nestjs/common';
+import {
+  Injectable,
+  type MiddlewareConsumer,
+  Module,
+  type NestMiddleware,
+  type NestModule,
+  RequestMethod,
+} from '@nestjs/common';
 import { McpCtx, McpModule, McpTool, McpToolContext } from 'nest-mcp';
 
 /** An HTTP request after authentication. */
@@ -46,7 +53,9 @@ export class AgentTools {
 
 // #region docs:bearer-auth
 @Module({
-  imports: [McpModule.forRoot({ name: 'agents', version: '1.0.0', principal: (req) => (req as AuthedRequest).user?.sub })],
+  imports: [
+    McpModule.forRoot({ name: 'agents', version: '1.0.0', principal: (req) => (req as AuthedRequest).user?.sub }),
+  ],
   providers: [AgentTools],
 })
 export class AppModule implements NestModule {

@@ -2,8 +2,10 @@ import { createParamDecorator, type ExecutionContext, Injectable } from '@nestjs
 import { McpExecutionContext, McpTool, McpToolContext } from 'nest-mcp';
 
 // #region docs:caller-agent
-const CallerAgent = createParamDecorator((_data: unknown, context: ExecutionContext) =>
-  McpExecutionContext.create(context).getRequest<{ headers: Record<string, string> }>().headers['user-agent']);
+const CallerAgent = createParamDecorator(
+  (_data: unknown, context: ExecutionContext) =>
+    McpExecutionContext.create(context).getRequest<{ headers: Record<string, string> }>().headers['user-agent'],
+);
 
 @Injectable()
 export class AgentTools {

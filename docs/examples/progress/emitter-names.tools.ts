@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { McpCtx, McpTool, McpToolContext, type CountingProgressEmitter, type PercentageCompleteProgressEmitter } from 'nest-mcp';
+import {
+  McpCtx,
+  McpTool,
+  McpToolContext,
+  type CountingProgressEmitter,
+  type PercentageCompleteProgressEmitter,
+} from 'nest-mcp';
 
 /** The emitters under the progress-emitter design's names (ADR 0021): aliases of `PercentProgress` and `CountingProgress`. */
 @Injectable()

@@ -14,7 +14,11 @@ export class SharedPlugins implements OnModuleInit {
   /** On any one replica, at run time: every replica lists `echo` once this resolves. */
   async enable(): Promise<void> {
     await this.registry.registerTool(
-      { name: 'echo', description: 'Echoes its text', input: { type: 'object', properties: { text: { type: 'string' } } } },
+      {
+        name: 'echo',
+        description: 'Echoes its text',
+        input: { type: 'object', properties: { text: { type: 'string' } } },
+      },
       'echo',
     );
   }

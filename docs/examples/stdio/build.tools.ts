@@ -13,11 +13,18 @@ async function text(stream: NodeJS.ReadableStream): Promise<string> {
 @Injectable()
 export class BuildTools {
   // #region docs:wrap
-  @McpTool({ description: 'Builds a package', input: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } })
+  @McpTool({
+    description: 'Builds a package',
+    input: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+  })
   async build(@McpArgs('name') name: string, @McpCtx() ctx: McpToolContext) {
     // The build script prints ProgressEvent lines (and anything else) on stderr, its report on stdout.
     const child = spawn('node', ['scripts/build.mjs', name], { signal: ctx.signal, stdio: ['ignore', 'pipe', 'pipe'] });
-    const [report, , [code]] = await Promise.all([text(child.stdout), ctx.progressFrom(child.stderr), once(child, 'close')]);
+    const [report, , [code]] = await Promise.all([
+      text(child.stdout),
+      ctx.progressFrom(child.stderr),
+      once(child, 'close'),
+    ]);
     return code === 0 ? report : `The build of ${name} failed (exit code ${code}).`;
   }
   // #endregion docs:wrap

@@ -15,7 +15,12 @@ const listTools = {
   jsonrpc: '2.0',
   id: 1,
   method: 'tools/list',
-  params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+  params: {
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    },
+  },
 };
 stdin.write(`${JSON.stringify(listTools)}\n`); // one JSON-RPC message per line
 stdin.end(); // answers what is in flight, then closes

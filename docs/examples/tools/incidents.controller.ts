@@ -96,7 +96,11 @@ export class IncidentsController {
   constructor(private readonly incidents: IncidentStore) {}
 
   @Get()
-  @McpTool({ name: 'list_incidents', description: 'Lists incidents, optionally by status', annotations: { readOnlyHint: true } })
+  @McpTool({
+    name: 'list_incidents',
+    description: 'Lists incidents, optionally by status',
+    annotations: { readOnlyHint: true },
+  })
   list(@Query() query: ListIncidentsQuery) {
     return { incidents: this.incidents.list(query.status) };
   }

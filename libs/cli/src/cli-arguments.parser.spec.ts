@@ -21,7 +21,18 @@ function usageError(argv: string[]): string {
 
 describe('parseCliArguments', () => {
   it('reads a call on an HTTP target with typed options anywhere, in both spellings', () => {
-    const parsed = invocation(['call', '--arg', 'n=3', 'http://127.0.0.1:3000/mcp', '--plain', 'count', '--arg=note=a=b', '--answer', 'confirm={"ok":true}', '--timeout=5000']);
+    const parsed = invocation([
+      'call',
+      '--arg',
+      'n=3',
+      'http://127.0.0.1:3000/mcp',
+      '--plain',
+      'count',
+      '--arg=note=a=b',
+      '--answer',
+      'confirm={"ok":true}',
+      '--timeout=5000',
+    ]);
     expect(parsed).toMatchObject({
       command: 'call',
       name: 'count',
@@ -44,7 +55,18 @@ describe('parseCliArguments', () => {
   });
 
   it('reads --env and --inherit-env for a stdio target', () => {
-    const parsed = invocation(['call', '--stdio', 'srv', 't', '--env', 'API_KEY', '--env=MODE=a=b', '--env', 'EMPTY=', '--inherit-env']);
+    const parsed = invocation([
+      'call',
+      '--stdio',
+      'srv',
+      't',
+      '--env',
+      'API_KEY',
+      '--env=MODE=a=b',
+      '--env',
+      'EMPTY=',
+      '--inherit-env',
+    ]);
     expect(parsed.env).toEqual([
       ['API_KEY', undefined],
       ['MODE', 'a=b'],
@@ -55,7 +77,9 @@ describe('parseCliArguments', () => {
   });
 
   it('reads --json as an object', () => {
-    expect(invocation(['prompt', 'https://x.test/mcp', 'greet', '--json', '{"who":"Ada"}']).json).toEqual({ who: 'Ada' });
+    expect(invocation(['prompt', 'https://x.test/mcp', 'greet', '--json', '{"who":"Ada"}']).json).toEqual({
+      who: 'Ada',
+    });
   });
 
   it('answers --help and --version before anything else', () => {

@@ -41,7 +41,13 @@ export interface CliInvocation {
 export type CliRequest = { kind: 'run'; invocation: CliInvocation } | { kind: 'help' } | { kind: 'version' };
 
 const COMMANDS: ReadonlySet<string> = new Set(['tools', 'call', 'read', 'prompt', 'events']);
-const NEEDS_NAME: Record<CliCommand, string | undefined> = { tools: undefined, call: '<tool>', read: '<uri>', prompt: '<name>', events: undefined };
+const NEEDS_NAME: Record<CliCommand, string | undefined> = {
+  tools: undefined,
+  call: '<tool>',
+  read: '<uri>',
+  prompt: '<name>',
+  events: undefined,
+};
 /** Commands whose name is optional. */
 const OPTIONAL_NAME: ReadonlySet<CliCommand> = new Set(['events']);
 const APPLICABLE_OPTIONS: Record<CliCommand, string[]> = {
@@ -52,7 +58,16 @@ const APPLICABLE_OPTIONS: Record<CliCommand, string[]> = {
   events: ['--arg', '--json', '--follow', '--poll', '--cursor'],
 };
 const VALUE_OPTIONS = new Set(['--stdio', '--arg', '--json', '--answer', '--timeout', '--env', '--cursor']);
-const FLAG_OPTIONS = new Set(['--plain', '--verbose', '--inherit-env', '--help', '-h', '--version', '--follow', '--poll']);
+const FLAG_OPTIONS = new Set([
+  '--plain',
+  '--verbose',
+  '--inherit-env',
+  '--help',
+  '-h',
+  '--version',
+  '--follow',
+  '--poll',
+]);
 /** Options about the process `--stdio` starts. */
 const STDIO_OPTIONS = ['--env', '--inherit-env'];
 
@@ -91,7 +106,8 @@ export function parseCliArguments(argv: readonly string[]): CliRequest {
 
   const command = positional.shift();
   if (command === undefined) throw CliError.usage('missing command: tools, call, read, prompt or events');
-  if (!COMMANDS.has(command)) throw CliError.usage(`unknown command "${command}": expected tools, call, read, prompt or events`);
+  if (!COMMANDS.has(command))
+    throw CliError.usage(`unknown command "${command}": expected tools, call, read, prompt or events`);
   const target = readTarget(positional, single(values, '--stdio'));
   const nameLabel = NEEDS_NAME[command as CliCommand];
   const name = nameLabel || OPTIONAL_NAME.has(command as CliCommand) ? positional.shift() : undefined;
@@ -99,16 +115,19 @@ export function parseCliArguments(argv: readonly string[]): CliRequest {
   if (positional.length > 0) throw CliError.usage(`unexpected argument "${positional[0]}"`);
   const applicable = APPLICABLE_OPTIONS[command as CliCommand];
   for (const option of ['--arg', '--json', '--answer', '--cursor', '--follow', '--poll']) {
-    if ((values.has(option) || flags.has(option)) && !applicable.includes(option)) throw CliError.usage(`${option} does not apply to ${command}`);
+    if ((values.has(option) || flags.has(option)) && !applicable.includes(option))
+      throw CliError.usage(`${option} does not apply to ${command}`);
   }
   if (command === 'events' && name === undefined) {
     for (const option of ['--arg', '--json', '--cursor', '--follow', '--poll']) {
-      if (values.has(option) || flags.has(option)) throw CliError.usage(`${option} needs an event type: nest-mcp events <target> <name> ${option}`);
+      if (values.has(option) || flags.has(option))
+        throw CliError.usage(`${option} needs an event type: nest-mcp events <target> <name> ${option}`);
     }
   }
   if (flags.has('--poll') && !flags.has('--follow')) throw CliError.usage('--poll applies with --follow');
   for (const option of STDIO_OPTIONS) {
-    if (target.kind !== 'stdio' && (values.has(option) || flags.has(option))) throw CliError.usage(`${option} applies to --stdio targets only`);
+    if (target.kind !== 'stdio' && (values.has(option) || flags.has(option)))
+      throw CliError.usage(`${option} applies to --stdio targets only`);
   }
 
   return {
@@ -146,7 +165,8 @@ function readTarget(positional: string[], stdio: string | undefined): CliTarget 
   } catch {
     throw CliError.usage(`"${first}" is not a URL; give an http(s) URL or --stdio "<command>"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw CliError.usage(`unsupported URL scheme ${url.protocol}; use http(s) or --stdio`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw CliError.usage(`unsupported URL scheme ${url.protocol}; use http(s) or --stdio`);
   return { kind: 'http', url };
 }
 
@@ -178,13 +198,15 @@ function readJson(text: string | undefined): Record<string, unknown> | undefined
   } catch {
     throw CliError.usage('--json is not valid JSON');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw CliError.usage('--json must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw CliError.usage('--json must be a JSON object');
   return value as Record<string, unknown>;
 }
 
 function readTimeout(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
-  if (!Number.isInteger(value) || value <= 0) throw CliError.usage('--timeout must be a positive number of milliseconds');
+  if (!Number.isInteger(value) || value <= 0)
+    throw CliError.usage('--timeout must be a positive number of milliseconds');
   return value;
 }

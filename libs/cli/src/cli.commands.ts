@@ -35,7 +35,12 @@ type Tool = { name: string; inputSchema?: Record<string, unknown> };
 /** Runs the invocation's command against a connected client. */
 export async function runCommand(invocation: CliInvocation, context: CommandContext): Promise<CommandOutcome> {
   const { client } = context;
-  const options = { onprogress: context.onprogress, signal: context.signal, timeout: context.timeoutMs, resetTimeoutOnProgress: true };
+  const options = {
+    onprogress: context.onprogress,
+    signal: context.signal,
+    timeout: context.timeoutMs,
+    resetTimeoutOnProgress: true,
+  };
   const _meta = { traceparent: context.traceparent };
   switch (invocation.command) {
     case 'tools':
@@ -44,13 +49,24 @@ export async function runCommand(invocation: CliInvocation, context: CommandCont
       const tool = (await listAllTools(client, context.signal)).find((candidate) => candidate.name === invocation.name);
       const args = buildArguments(invocation.args, invocation.json, tool?.inputSchema);
       const result = await callTool(client, { name: invocation.name!, arguments: args, _meta }, options, context);
-      return { result, failure: result.isError === true ? `tool error: ${firstText(result.content) ?? 'the tool reported an error'}` : undefined };
+      return {
+        result,
+        failure:
+          result.isError === true
+            ? `tool error: ${firstText(result.content) ?? 'the tool reported an error'}`
+            : undefined,
+      };
     }
     case 'read':
-      return { result: (await client.readResource({ uri: invocation.name!, _meta }, options)) as Record<string, unknown> };
+      return {
+        result: (await client.readResource({ uri: invocation.name!, _meta }, options)) as Record<string, unknown>,
+      };
     case 'prompt':
       return {
-        result: (await client.getPrompt({ name: invocation.name!, arguments: buildPromptArguments(invocation.args, invocation.json), _meta }, options)) as Record<string, unknown>,
+        result: (await client.getPrompt(
+          { name: invocation.name!, arguments: buildPromptArguments(invocation.args, invocation.json), _meta },
+          options,
+        )) as Record<string, unknown>,
       };
     case 'events': {
       const result = await runEvents(invocation, context.tasks.channel, context.signal, context.events);
@@ -65,7 +81,12 @@ export async function runCommand(invocation: CliInvocation, context: CommandCont
  * `tools/call`; when the server answers with a task, the task is followed to its end (the client rejects the
  * `resultType: "task"` it cannot read; the channel kept the task).
  */
-async function callTool(client: Client, params: Parameters<Client['callTool']>[0], options: Parameters<Client['callTool']>[1], context: CommandContext): Promise<Record<string, unknown>> {
+async function callTool(
+  client: Client,
+  params: Parameters<Client['callTool']>[0],
+  options: Parameters<Client['callTool']>[1],
+  context: CommandContext,
+): Promise<Record<string, unknown>> {
   const { channel } = context.tasks;
   channel.created = undefined;
   try {

@@ -62,7 +62,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return fail(io, error);
   }
   const responder = new RecordingResponder(
-    interactive && io.stdin.isTTY ? new TerminalFormResponder(io.stdin, io.stderr, () => reporter.suspend()) : new ScriptedResponder(invocation.answers),
+    interactive && io.stdin.isTTY
+      ? new TerminalFormResponder(io.stdin, io.stderr, () => reporter.suspend())
+      : new ScriptedResponder(invocation.answers),
   );
   const abort = new AbortController();
   const onInterrupt = () => abort.abort(new CliError('interrupted', CliExitCode.Interrupted));
@@ -73,13 +75,22 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     target = await connectTarget(invocation.target, {
       responder,
-      serverStderr: invocation.verbose ? { write: (chunk) => (reporter.suspend(), io.stderr.write(serverStderr.write(chunk))) } : undefined,
+      serverStderr: invocation.verbose
+        ? { write: (chunk) => (reporter.suspend(), io.stderr.write(serverStderr.write(chunk))) }
+        : undefined,
       onProgress: new ProgressRelay(reporter).onprogress,
-      serverEnvironment: buildServerEnvironment(process.env, { inherit: invocation.inheritEnv, entries: invocation.env }),
+      serverEnvironment: buildServerEnvironment(process.env, {
+        inherit: invocation.inheritEnv,
+        entries: invocation.env,
+      }),
     });
     const outcome = await runCommand(invocation, {
       client: target.client,
-      tasks: { channel: target.tasks, responder, onStatus: (task) => reporter.reportStatus(task.taskId, task.status, task.statusMessage) },
+      tasks: {
+        channel: target.tasks,
+        responder,
+        onStatus: (task) => reporter.reportStatus(task.taskId, task.status, task.statusMessage),
+      },
       // Asks for progress (the client adds a token); the values are read off the transport by `onProgress`.
       onprogress: () => undefined,
       signal: abort.signal,
@@ -88,7 +99,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       events: { out: io.stdout, err: io.stderr, forPeople: !invocation.plain && Boolean(io.stdout.isTTY) },
     });
     reporter.finish();
-    if (outcome.result) printResult(invocation.command, outcome.result, io.stdout, !invocation.plain && Boolean(io.stdout.isTTY));
+    if (outcome.result)
+      printResult(invocation.command, outcome.result, io.stdout, !invocation.plain && Boolean(io.stdout.isTTY));
     if (outcome.failure) return fail(io, new CliError(outcome.failure));
     return CliExitCode.Ok;
   } catch (error) {
@@ -121,7 +133,10 @@ class RecordingResponder implements ElicitationResponder {
 
 /** Writes the one line that says why (often the server's words: escaped), and gives the exit code. */
 function fail(io: CliIo, error: unknown): number {
-  const message = sanitizeTerminalText((error instanceof Error ? error.message : String(error)).split('\n', 1)[0], { multiline: false }) || 'unknown error';
+  const message =
+    sanitizeTerminalText((error instanceof Error ? error.message : String(error)).split('\n', 1)[0], {
+      multiline: false,
+    }) || 'unknown error';
   const usage = error instanceof CliError && error.exitCode === CliExitCode.Usage;
   io.stderr.write(`nest-mcp: ${message}${usage ? ' (see nest-mcp --help)' : ''}\n`);
   return error instanceof CliError ? error.exitCode : CliExitCode.Failed;

@@ -40,7 +40,8 @@ export async function runEvents(
   const types = await listEventTypes(channel);
   if (invocation.name === undefined) return { events: types };
   const type = types.find((candidate) => candidate.name === invocation.name);
-  if (!type) throw new CliError(`no event type named ${JSON.stringify(invocation.name)} (nest-mcp events <target> lists them)`);
+  if (!type)
+    throw new CliError(`no event type named ${JSON.stringify(invocation.name)} (nest-mcp events <target> lists them)`);
   const args = buildArguments(invocation.args, invocation.json, type.inputSchema as never);
   const cursor = invocation.cursor ?? null;
   if (!invocation.follow) return channel.request('events/poll', { name: type.name, arguments: args, cursor });
@@ -73,9 +74,12 @@ async function streamEvents(
 ): Promise<void> {
   const onNotification = ({ method, params }: ChannelNotification) => {
     if (method === 'notifications/events/event') printer.event(params);
-    else if (method === 'notifications/events/active' && params.truncated === true) printer.control({ type: 'truncated', cursor: params.cursor ?? null });
-    else if (method === 'notifications/events/terminated') printer.control({ type: 'terminated', error: params.error ?? null });
-    else if (method === 'notifications/events/error') printer.note(`the server could not read its event log for a moment: ${describeError(params.error)}`);
+    else if (method === 'notifications/events/active' && params.truncated === true)
+      printer.control({ type: 'truncated', cursor: params.cursor ?? null });
+    else if (method === 'notifications/events/terminated')
+      printer.control({ type: 'terminated', error: params.error ?? null });
+    else if (method === 'notifications/events/error')
+      printer.note(`the server could not read its event log for a moment: ${describeError(params.error)}`);
   };
   const done = channel.stream('events/stream', { name, arguments: args, cursor }, onNotification);
   await Promise.race([done, aborted(signal)]);
@@ -92,7 +96,10 @@ async function pollEvents(
 ): Promise<void> {
   let at = cursor;
   while (!signal.aborted) {
-    const result = await Promise.race([channel.request('events/poll', { name, arguments: args, cursor: at }), aborted(signal)]);
+    const result = await Promise.race([
+      channel.request('events/poll', { name, arguments: args, cursor: at }),
+      aborted(signal),
+    ]);
     if (!result) return;
     if (result.truncated === true) printer.control({ type: 'truncated', cursor: result.cursor ?? null });
     for (const event of (result.events ?? []) as Record<string, unknown>[]) printer.event(event);
@@ -115,12 +122,18 @@ class EventLinePrinter {
     const { eventId, name, timestamp, data, cursor } = params;
     if (!this.output.forPeople) return this.json({ eventId, name, timestamp, data, cursor: cursor ?? null });
     const time = typeof timestamp === 'string' ? timestamp : '';
-    this.output.out.write(`${sanitizeTerminalText(`${time}  ${String(name)}  ${String(eventId)}  ${JSON.stringify(data)}`, { multiline: false })}\n`);
+    this.output.out.write(
+      `${sanitizeTerminalText(`${time}  ${String(name)}  ${String(eventId)}  ${JSON.stringify(data)}`, { multiline: false })}\n`,
+    );
   }
 
   control(line: Record<string, unknown>): void {
     if (!this.output.forPeople) return this.json(line);
-    this.note(line.type === 'truncated' ? 'events may have been missed here (the server resumed later than the cursor)' : `the server ended the stream: ${describeError(line.error)}`);
+    this.note(
+      line.type === 'truncated'
+        ? 'events may have been missed here (the server resumed later than the cursor)'
+        : `the server ended the stream: ${describeError(line.error)}`,
+    );
   }
 
   note(text: string): void {

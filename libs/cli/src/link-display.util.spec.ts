@@ -3,19 +3,34 @@ import { describeLink } from './link-display.util.js';
 
 describe('describeLink', () => {
   it('shows an http(s) link with the host it opens', () => {
-    expect(describeLink('https://evil.example/path?q=1')).toEqual({ text: 'https://evil.example/path?q=1 (host: evil.example)', openable: true, host: 'evil.example' });
-    expect(describeLink('HTTP://Example.COM:8080/a')).toEqual({ text: 'http://example.com:8080/a (host: example.com:8080)', openable: true, host: 'example.com:8080' });
+    expect(describeLink('https://evil.example/path?q=1')).toEqual({
+      text: 'https://evil.example/path?q=1 (host: evil.example)',
+      openable: true,
+      host: 'evil.example',
+    });
+    expect(describeLink('HTTP://Example.COM:8080/a')).toEqual({
+      text: 'http://example.com:8080/a (host: example.com:8080)',
+      openable: true,
+      host: 'example.com:8080',
+    });
     expect(describeLink('http://[::1]:3000/').host).toBe('[::1]:3000');
   });
 
   it('shows an internationalized host in punycode, so a look-alike cannot pass for the real one', () => {
     // Cyrillic "аррӏе.com", not apple.com.
-    expect(describeLink('https://аррӏе.com/login')).toMatchObject({ text: 'https://xn--80ak6aa92e.com/login (host: xn--80ak6aa92e.com)', host: 'xn--80ak6aa92e.com' });
+    expect(describeLink('https://аррӏе.com/login')).toMatchObject({
+      text: 'https://xn--80ak6aa92e.com/login (host: xn--80ak6aa92e.com)',
+      host: 'xn--80ak6aa92e.com',
+    });
   });
 
   it('says that a user name before @ is not the host', () => {
-    expect(describeLink('https://good.example@evil.example/x').text).toBe('https://good.example@evil.example/x (host: evil.example; "good.example@" is a user name, not the host)');
-    expect(describeLink('https://good.example:secret@evil.example/').text).toBe('https://good.example:secret@evil.example/ (host: evil.example; "good.example:…@" is a user name, not the host)');
+    expect(describeLink('https://good.example@evil.example/x').text).toBe(
+      'https://good.example@evil.example/x (host: evil.example; "good.example@" is a user name, not the host)',
+    );
+    expect(describeLink('https://good.example:secret@evil.example/').text).toBe(
+      'https://good.example:secret@evil.example/ (host: evil.example; "good.example:…@" is a user name, not the host)',
+    );
   });
 
   it('never shows a control or bidi character of the URL raw', () => {
@@ -35,6 +50,9 @@ describe('describeLink', () => {
   });
 
   it('flags something that is not a URL, escaped', () => {
-    expect(describeLink('not a url \x1b[2J')).toEqual({ text: 'not a url \\x1b[2J (not a valid URL)', openable: false });
+    expect(describeLink('not a url \x1b[2J')).toEqual({
+      text: 'not a url \\x1b[2J (not a valid URL)',
+      openable: false,
+    });
   });
 });

@@ -30,11 +30,16 @@ export function describeLink(raw: string): LinkDisplay {
   // The serialized form is ASCII already; the sanitizer only guards against a parser that would let a control through.
   const href = sanitizeTerminalText(url.href, { multiline: false });
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { text: `${href} (not an http(s) link: ${sanitizeTerminalText(url.protocol, { multiline: false })})`, openable: false };
+    return {
+      text: `${href} (not an http(s) link: ${sanitizeTerminalText(url.protocol, { multiline: false })})`,
+      openable: false,
+    };
   }
   const notes = [`host: ${url.host}`];
   if (url.username || url.password) {
-    notes.push(`"${sanitizeTerminalText(url.username, { multiline: false })}${url.password ? ':…' : ''}@" is a user name, not the host`);
+    notes.push(
+      `"${sanitizeTerminalText(url.username, { multiline: false })}${url.password ? ':…' : ''}@" is a user name, not the host`,
+    );
   }
   return { text: `${href} (${notes.join('; ')})`, openable: true, host: url.host };
 }

@@ -44,16 +44,29 @@ class InPlaceStdioClientTransport extends StdioClientTransport {}
 export async function connectTarget(target: CliTarget, options: ConnectOptions): Promise<ConnectedTarget> {
   const clientInfo = { name: 'nest-mcp-cli', version: CLI_VERSION };
   const clientCapabilities = { elicitation: { form: {}, url: {} }, extensions: { [TASKS_EXTENSION]: {} } };
-  const client = new Client(clientInfo, { capabilities: clientCapabilities, versionNegotiation: { mode: { pin: CLI_PROTOCOL_VERSION } } });
+  const client = new Client(clientInfo, {
+    capabilities: clientCapabilities,
+    versionNegotiation: { mode: { pin: CLI_PROTOCOL_VERSION } },
+  });
   // For an input request embedded in an MRTR result, the context's request id is the server's input request key.
-  client.setRequestHandler('elicitation/create', async (request, context) =>
-    (await options.responder.answer(String(context.mcpReq.id), request.params as unknown as ElicitationParams)) as ElicitResult,
+  client.setRequestHandler(
+    'elicitation/create',
+    async (request, context) =>
+      (await options.responder.answer(
+        String(context.mcpReq.id),
+        request.params as unknown as ElicitationParams,
+      )) as ElicitResult,
   );
   let transport: Transport;
   if (target.kind === 'http') {
     transport = new StreamableHTTPClientTransport(target.url);
   } else {
-    const stdio = new InPlaceStdioClientTransport({ command: target.command, args: target.args, env: options.serverEnvironment ?? {}, stderr: 'pipe' });
+    const stdio = new InPlaceStdioClientTransport({
+      command: target.command,
+      args: target.args,
+      env: options.serverEnvironment ?? {},
+      stderr: 'pipe',
+    });
     stdio.stderr?.on('data', (chunk: Buffer) => options.serverStderr?.write(chunk));
     transport = stdio;
   }
@@ -74,7 +87,12 @@ function tapProgress(transport: Transport, listener: (progress: ClientProgress) 
   transport.onmessage = (message, extra) => {
     if ('method' in message && message.method === 'notifications/progress' && !('id' in message)) {
       const { progress, total, message: text } = (message.params ?? {}) as Record<string, unknown>;
-      if (typeof progress === 'number') listener({ progress, total: typeof total === 'number' ? total : undefined, message: typeof text === 'string' ? text : undefined });
+      if (typeof progress === 'number')
+        listener({
+          progress,
+          total: typeof total === 'number' ? total : undefined,
+          message: typeof text === 'string' ? text : undefined,
+        });
     }
     deliver?.call(transport, message, extra);
   };

@@ -29,14 +29,20 @@ export class NdjsonProgressReporter implements ProgressReporter {
    */
   static async open(stream: { write(chunk: string): unknown }, traceparent?: string): Promise<NdjsonProgressReporter> {
     const codec = await import('nest-mcp/progress').catch((error: unknown) => {
-      throw new CliError(`cannot load nest-mcp, which nest-mcp-cli needs beside it (npm i -D nest-mcp): ${error instanceof Error ? error.message : String(error)}`);
+      throw new CliError(
+        `cannot load nest-mcp, which nest-mcp-cli needs beside it (npm i -D nest-mcp): ${error instanceof Error ? error.message : String(error)}`,
+      );
     });
     return new NdjsonProgressReporter(stream, traceparent, codec);
   }
 
   report(progress: number, total: number | undefined, message: string | undefined): void {
     const { createProgressEvent, formatProgressEvent } = this.codec;
-    this.stream.write(escapeUnsafeJson(formatProgressEvent(createProgressEvent({ progress, total, message }, { traceparent: this.traceparent }))));
+    this.stream.write(
+      escapeUnsafeJson(
+        formatProgressEvent(createProgressEvent({ progress, total, message }, { traceparent: this.traceparent })),
+      ),
+    );
   }
 
   /** One line `{"task":{"taskId","status","statusMessage"}}` per change, beside the `ProgressEvent` lines. */

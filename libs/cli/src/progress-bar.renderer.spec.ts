@@ -26,13 +26,17 @@ describe('ProgressBarRenderer', () => {
     const screen = new Screen(200);
     const bar = new ProgressBarRenderer(screen, 'job\x1b[2J');
     bar.report(1, 2, 'a\x1b]52;c;aGk=\x07 b\r\x1b[3A c\u009b2J d\u202e e\nf');
-    expect(screen.written).toBe('\x1b[?25l\r\x1b[2Kjob\\x1b[2J [███████████████░░░░░░░░░░░░░░░]  50% a\\x1b]52;c;aGk=\\x07 b \\x1b[3A c\\x9b2J d\\u202e e f');
+    expect(screen.written).toBe(
+      '\x1b[?25l\r\x1b[2Kjob\\x1b[2J [███████████████░░░░░░░░░░░░░░░]  50% a\\x1b]52;c;aGk=\\x07 b \\x1b[3A c\\x9b2J d\\u202e e f',
+    );
   });
 
   it('spins without a total, and keeps the line within the terminal width', () => {
     const screen = new Screen(30);
     const bar = new ProgressBarRenderer(screen, 'job');
-    expect(bar.line(7, undefined, 'a rather long message that will not fit on the line')).toMatch(/^⠋ job 7 a rather long mes.*…$/);
+    expect(bar.line(7, undefined, 'a rather long message that will not fit on the line')).toMatch(
+      /^⠋ job 7 a rather long mes.*…$/,
+    );
     expect([...bar.line(7, undefined, 'x'.repeat(100))].length).toBeLessThanOrEqual(29);
     // the spinner moves on at every value
     expect(bar.line(0.25, undefined, undefined)).toBe('⠹ job 0.25');

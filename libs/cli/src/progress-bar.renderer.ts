@@ -38,7 +38,11 @@ export class ProgressBarRenderer implements ProgressReporter {
 
   /** A task's status on the same line: `⠋ label working: message` (the server's strings escaped). */
   reportStatus(_taskId: string, status: string, message: string | undefined): void {
-    this.write(this.fit(`${SPINNER[this.frame++ % SPINNER.length]} ${this.label} ${sanitizeTerminalText(status, { multiline: false })}${message ? `: ${clean(message)}` : ''}`));
+    this.write(
+      this.fit(
+        `${SPINNER[this.frame++ % SPINNER.length]} ${this.label} ${sanitizeTerminalText(status, { multiline: false })}${message ? `: ${clean(message)}` : ''}`,
+      ),
+    );
   }
 
   suspend(): void {

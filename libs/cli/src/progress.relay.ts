@@ -19,7 +19,8 @@ export class ProgressRelay {
   constructor(private readonly reporter: ProgressReporter) {}
 
   readonly onprogress = (update: ClientProgress): void => {
-    if (typeof update.progress !== 'number' || !Number.isFinite(update.progress) || update.progress <= this.last) return;
+    if (typeof update.progress !== 'number' || !Number.isFinite(update.progress) || update.progress <= this.last)
+      return;
     this.last = update.progress;
     this.reporter.report(update.progress, update.total, update.message);
   };

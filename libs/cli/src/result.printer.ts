@@ -10,7 +10,12 @@ type Block = Record<string, any>;
  * Everything here is the server's: in JSON no control character is left raw, and on a terminal each one is shown
  * escaped; an http(s) resource link shows the host it goes to.
  */
-export function printResult(command: CliCommand, result: Record<string, any>, out: { write(chunk: string): unknown }, forPeople: boolean): void {
+export function printResult(
+  command: CliCommand,
+  result: Record<string, any>,
+  out: { write(chunk: string): unknown },
+  forPeople: boolean,
+): void {
   if (!forPeople) {
     out.write(`${escapeUnsafeJson(JSON.stringify(result))}\n`);
     return;
@@ -20,14 +25,16 @@ export function printResult(command: CliCommand, result: Record<string, any>, ou
     case 'tools': {
       const tools = (result.tools ?? []) as Block[];
       const width = Math.max(0, ...tools.map((tool) => String(tool.name).length));
-      for (const tool of tools) lines.push(`${String(tool.name).padEnd(width)}  ${firstLine(tool.description ?? tool.title ?? '')}`.trimEnd());
+      for (const tool of tools)
+        lines.push(`${String(tool.name).padEnd(width)}  ${firstLine(tool.description ?? tool.title ?? '')}`.trimEnd());
       if (tools.length === 0) lines.push('(no tools)');
       break;
     }
     case 'call': {
       const content = (result.content ?? []) as Block[];
       for (const block of content) lines.push(describeBlock(block));
-      if (content.length === 0 && result.structuredContent !== undefined) lines.push(JSON.stringify(result.structuredContent, null, 2));
+      if (content.length === 0 && result.structuredContent !== undefined)
+        lines.push(JSON.stringify(result.structuredContent, null, 2));
       break;
     }
     case 'read':
@@ -35,18 +42,23 @@ export function printResult(command: CliCommand, result: Record<string, any>, ou
       break;
     case 'prompt':
       if (result.description) lines.push(`# ${result.description}`);
-      for (const message of (result.messages ?? []) as Block[]) lines.push(`${message.role}: ${describeBlock(message.content ?? {})}`);
+      for (const message of (result.messages ?? []) as Block[])
+        lines.push(`${message.role}: ${describeBlock(message.content ?? {})}`);
       break;
     case 'events':
       if (Array.isArray(result.events) && result.cursor === undefined) {
         // The catalog: name, delivery modes, description.
         const types = result.events as Block[];
         const width = Math.max(0, ...types.map((type) => String(type.name).length));
-        for (const type of types) lines.push(`${String(type.name).padEnd(width)}  [${((type.delivery ?? []) as string[]).join(', ')}]  ${firstLine(type.description ?? '')}`.trimEnd());
+        for (const type of types)
+          lines.push(
+            `${String(type.name).padEnd(width)}  [${((type.delivery ?? []) as string[]).join(', ')}]  ${firstLine(type.description ?? '')}`.trimEnd(),
+          );
         if (types.length === 0) lines.push('(no event types)');
       } else {
         // One poll: its events, then where to resume.
-        for (const event of (result.events ?? []) as Block[]) lines.push(`${event.timestamp}  ${event.name}  ${event.eventId}  ${JSON.stringify(event.data)}`);
+        for (const event of (result.events ?? []) as Block[])
+          lines.push(`${event.timestamp}  ${event.name}  ${event.eventId}  ${JSON.stringify(event.data)}`);
         if ((result.events ?? []).length === 0) lines.push('(no events)');
         if (result.truncated === true) lines.push('(events may have been missed before these: truncated)');
         lines.push(`cursor: ${result.cursor ?? 'null'}`);

@@ -2,21 +2,37 @@ import { describe, expect, it } from 'vitest';
 import { CliError, CliExitCode } from './cli.error.js';
 import { ScriptedResponder } from './scripted.responder.js';
 
-const FORM = { mode: 'form' as const, message: 'Run\n deploy?', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' }, note: { type: 'string' } } } };
+const FORM = {
+  mode: 'form' as const,
+  message: 'Run\n deploy?',
+  requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' }, note: { type: 'string' } } },
+};
 
 describe('ScriptedResponder', () => {
   it('accepts with a JSON object, or answers with an action', async () => {
-    const responder = new ScriptedResponder(new Map([['a', '{"confirm":true}'], ['b', 'decline'], ['c', 'cancel'], ['d', 'accept']]));
+    const responder = new ScriptedResponder(
+      new Map([
+        ['a', '{"confirm":true}'],
+        ['b', 'decline'],
+        ['c', 'cancel'],
+        ['d', 'accept'],
+      ]),
+    );
     expect(await responder.answer('a', FORM)).toEqual({ action: 'accept', content: { confirm: true } });
     expect(await responder.answer('b', FORM)).toEqual({ action: 'decline' });
     expect(await responder.answer('c', FORM)).toEqual({ action: 'cancel' });
-    expect(await responder.answer('d', { mode: 'url', message: 'Sign in', url: 'https://x.test' })).toEqual({ action: 'accept', content: {} });
+    expect(await responder.answer('d', { mode: 'url', message: 'Sign in', url: 'https://x.test' })).toEqual({
+      action: 'accept',
+      content: {},
+    });
   });
 
   it('names the missing --answer, with an example built from the form', async () => {
     const error = await new ScriptedResponder(new Map()).answer('confirm', FORM).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(CliError);
-    expect((error as CliError).message).toBe(`input required: "confirm" (Run deploy?); pass --answer confirm='{"confirm":"…","note":"…"}'`);
+    expect((error as CliError).message).toBe(
+      `input required: "confirm" (Run deploy?); pass --answer confirm='{"confirm":"…","note":"…"}'`,
+    );
     expect((error as CliError).exitCode).toBe(CliExitCode.Failed);
   });
 
@@ -33,11 +49,17 @@ describe('ScriptedResponder', () => {
   it('fails instead of sending a refused answer again', async () => {
     const responder = new ScriptedResponder(new Map([['confirm', '{"confirm":"yes"}']]));
     await responder.answer('confirm', FORM);
-    await expect(responder.answer('confirm', FORM)).rejects.toThrow('the server did not accept the answer to "confirm" (Run deploy?)');
+    await expect(responder.answer('confirm', FORM)).rejects.toThrow(
+      'the server did not accept the answer to "confirm" (Run deploy?)',
+    );
   });
 
   it('refuses an answer that is neither an object nor an action', async () => {
-    await expect(new ScriptedResponder(new Map([['k', '[1]']])).answer('k', FORM)).rejects.toThrow('--answer k must be a JSON object');
-    await expect(new ScriptedResponder(new Map([['k', 'nope']])).answer('k', FORM)).rejects.toThrow(/must be a JSON object, or accept/);
+    await expect(new ScriptedResponder(new Map([['k', '[1]']])).answer('k', FORM)).rejects.toThrow(
+      '--answer k must be a JSON object',
+    );
+    await expect(new ScriptedResponder(new Map([['k', 'nope']])).answer('k', FORM)).rejects.toThrow(
+      /must be a JSON object, or accept/,
+    );
   });
 });

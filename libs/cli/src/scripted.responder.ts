@@ -21,20 +21,28 @@ export class ScriptedResponder implements ElicitationResponder {
     if (link && !link.openable) return { action: 'decline' };
     const raw = this.answers.get(key);
     if (raw === undefined) {
-      if (link) throw new CliError(`input required: "${key}" (${oneLine(params.message)}); open ${link.text}, then pass --answer ${key}=accept`);
+      if (link)
+        throw new CliError(
+          `input required: "${key}" (${oneLine(params.message)}); open ${link.text}, then pass --answer ${key}=accept`,
+        );
       const fields = Object.keys(params.requestedSchema?.properties ?? {});
-      throw new CliError(`input required: "${key}" (${oneLine(params.message)}); pass --answer ${key}='${JSON.stringify(Object.fromEntries(fields.map((field) => [field, '…'])))}'`);
+      throw new CliError(
+        `input required: "${key}" (${oneLine(params.message)}); pass --answer ${key}='${JSON.stringify(Object.fromEntries(fields.map((field) => [field, '…'])))}'`,
+      );
     }
-    if (this.used.has(key)) throw new CliError(`the server did not accept the answer to "${key}" (${oneLine(params.message)})`);
+    if (this.used.has(key))
+      throw new CliError(`the server did not accept the answer to "${key}" (${oneLine(params.message)})`);
     this.used.add(key);
-    if (ACTIONS.has(raw)) return raw === 'accept' ? { action: 'accept', content: {} } : { action: raw as 'decline' | 'cancel' };
+    if (ACTIONS.has(raw))
+      return raw === 'accept' ? { action: 'accept', content: {} } : { action: raw as 'decline' | 'cancel' };
     let content: unknown;
     try {
       content = JSON.parse(raw);
     } catch {
       throw CliError.usage(`--answer ${key} must be a JSON object, or accept, decline or cancel`);
     }
-    if (typeof content !== 'object' || content === null || Array.isArray(content)) throw CliError.usage(`--answer ${key} must be a JSON object`);
+    if (typeof content !== 'object' || content === null || Array.isArray(content))
+      throw CliError.usage(`--answer ${key} must be a JSON object`);
     return { action: 'accept', content: content as Record<string, unknown> };
   }
 }

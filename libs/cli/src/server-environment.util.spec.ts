@@ -24,7 +24,19 @@ const SHELL_ENV = {
 describe.runIf(process.platform !== 'win32')('buildServerEnvironment', () => {
   it('passes only the minimal environment by default: no secrets, no NODE_OPTIONS', () => {
     const env = buildServerEnvironment(SHELL_ENV, { inherit: false, entries: [] });
-    expect(Object.keys(env).sort()).toEqual(['HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'TMPDIR', 'TZ', 'USER']);
+    expect(Object.keys(env).sort()).toEqual([
+      'HOME',
+      'LANG',
+      'LC_ALL',
+      'LC_CTYPE',
+      'LOGNAME',
+      'PATH',
+      'SHELL',
+      'TERM',
+      'TMPDIR',
+      'TZ',
+      'USER',
+    ]);
     expect(env.PATH).toBe('/usr/bin');
   });
 
@@ -34,7 +46,9 @@ describe.runIf(process.platform !== 'win32')('buildServerEnvironment', () => {
   });
 
   it('leaves out an exported shell function, as the official client does', () => {
-    expect(buildServerEnvironment({ PATH: '() { :; }; echo pwned', HOME: '/h' }, { inherit: false, entries: [] })).toEqual({ HOME: '/h' });
+    expect(
+      buildServerEnvironment({ PATH: '() { :; }; echo pwned', HOME: '/h' }, { inherit: false, entries: [] }),
+    ).toEqual({ HOME: '/h' });
   });
 
   it('adds what --env sets or names, in order; a named variable the CLI lacks stays unset', () => {
@@ -54,6 +68,9 @@ describe.runIf(process.platform !== 'win32')('buildServerEnvironment', () => {
   });
 
   it('passes everything with --inherit-env', () => {
-    expect(buildServerEnvironment(SHELL_ENV, { inherit: true, entries: [['EXTRA', '1']] })).toEqual({ ...SHELL_ENV, EXTRA: '1' });
+    expect(buildServerEnvironment(SHELL_ENV, { inherit: true, entries: [['EXTRA', '1']] })).toEqual({
+      ...SHELL_ENV,
+      EXTRA: '1',
+    });
   });
 });

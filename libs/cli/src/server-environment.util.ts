@@ -6,10 +6,13 @@ import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/client/stdio';
  * formats and where it writes. Never `NODE_OPTIONS` (it can load code into a Node server: `--require`, `--import`)
  * nor anything that may hold a secret.
  */
-const EXTRA_NAMES = process.platform === 'win32' ? ['TMP', 'TEMP', 'LANG', 'TZ'] : ['LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR'];
+const EXTRA_NAMES =
+  process.platform === 'win32' ? ['TMP', 'TEMP', 'LANG', 'TZ'] : ['LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR'];
 
 /** The variables a stdio server started by the CLI gets from the CLI's environment by default. */
-export const MINIMAL_SERVER_ENVIRONMENT: readonly string[] = [...new Set([...DEFAULT_INHERITED_ENV_VARS, ...EXTRA_NAMES])];
+export const MINIMAL_SERVER_ENVIRONMENT: readonly string[] = [
+  ...new Set([...DEFAULT_INHERITED_ENV_VARS, ...EXTRA_NAMES]),
+];
 
 /** What the user asked to pass on top of the minimal environment. */
 export interface ServerEnvironmentRequest {
@@ -27,7 +30,10 @@ export interface ServerEnvironmentRequest {
  *
  * @example buildServerEnvironment(process.env, { inherit: false, entries: [['API_KEY', undefined], ['MODE', 'dev']] })
  */
-export function buildServerEnvironment(source: NodeJS.ProcessEnv, request: ServerEnvironmentRequest): Record<string, string> {
+export function buildServerEnvironment(
+  source: NodeJS.ProcessEnv,
+  request: ServerEnvironmentRequest,
+): Record<string, string> {
   const env: Record<string, string> = {};
   if (request.inherit) {
     for (const [name, value] of Object.entries(source)) if (value !== undefined) env[name] = value;

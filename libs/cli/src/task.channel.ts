@@ -66,12 +66,21 @@ export class TaskChannel {
         const waiting = this.pending.get(id);
         if (waiting) {
           this.pending.delete(id);
-          if ('error' in message) waiting.reject(new Error(String((message.error as { message?: unknown })?.message ?? 'the server answered with an error')));
-          else waiting.resolve(((message as { result?: Record<string, unknown> }).result ?? {}) as Record<string, unknown>);
+          if ('error' in message)
+            waiting.reject(
+              new Error(
+                String((message.error as { message?: unknown })?.message ?? 'the server answered with an error'),
+              ),
+            );
+          else
+            waiting.resolve(
+              ((message as { result?: Record<string, unknown> }).result ?? {}) as Record<string, unknown>,
+            );
           return;
         }
         const result = (message as { result?: Record<string, unknown> }).result;
-        if (result?.resultType === 'task' && typeof result.taskId === 'string') this.created = result as unknown as WireTask;
+        if (result?.resultType === 'task' && typeof result.taskId === 'string')
+          this.created = result as unknown as WireTask;
       }
       deliver?.call(transport, message, extra);
     };
@@ -81,7 +90,11 @@ export class TaskChannel {
    * Sends a long-lived request (`events/stream`): the notifications tagged with its id go to `onNotification` (not to
    * the client), and the promise settles with its closing result.
    */
-  stream(method: string, params: Record<string, unknown>, onNotification: (notification: ChannelNotification) => void): Promise<Record<string, unknown>> {
+  stream(
+    method: string,
+    params: Record<string, unknown>,
+    onNotification: (notification: ChannelNotification) => void,
+  ): Promise<Record<string, unknown>> {
     const id = `nest-mcp-cli-stream-${++this.sequence}`;
     this.streams.set(id, onNotification);
     const done = this.request(method, params, id);
@@ -91,7 +104,11 @@ export class TaskChannel {
   }
 
   /** Sends `method` with the CLI's envelope and resolves with its result (rejects with the server's error message). */
-  request(method: string, params: Record<string, unknown>, id = `nest-mcp-cli-task-${++this.sequence}`): Promise<Record<string, unknown>> {
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    id = `nest-mcp-cli-task-${++this.sequence}`,
+  ): Promise<Record<string, unknown>> {
     const _meta = {
       'io.modelcontextprotocol/protocolVersion': CLI_PROTOCOL_VERSION,
       'io.modelcontextprotocol/clientInfo': this.envelope.clientInfo,
@@ -99,10 +116,12 @@ export class TaskChannel {
     };
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.transport.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta } } as never).catch((error: unknown) => {
-        this.pending.delete(id);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      });
+      this.transport
+        .send({ jsonrpc: '2.0', id, method, params: { ...params, _meta } } as never)
+        .catch((error: unknown) => {
+          this.pending.delete(id);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        });
     });
   }
 }

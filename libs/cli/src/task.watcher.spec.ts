@@ -26,22 +26,37 @@ describe('watchTask', () => {
       { status: 'completed', result: { resultType: 'complete', content: [] } },
     ]);
     const shown: string[] = [];
-    const result = await watchTask(created, { channel, responder: noAnswers, onStatus: (task) => shown.push(task.status), signal: new AbortController().signal });
+    const result = await watchTask(created, {
+      channel,
+      responder: noAnswers,
+      onStatus: (task) => shown.push(task.status),
+      signal: new AbortController().signal,
+    });
     expect(result).toEqual({ content: [] });
     expect(shown).toEqual(['working', 'input_required', 'completed']);
-    expect(sent.filter(([method]) => method === 'tasks/update')).toEqual([['tasks/update', { taskId: 't1', inputResponses: { go: { action: 'decline' } } }]]);
+    expect(sent.filter(([method]) => method === 'tasks/update')).toEqual([
+      ['tasks/update', { taskId: 't1', inputResponses: { go: { action: 'decline' } } }],
+    ]);
   });
 
   it('sends tasks/cancel once on abort and rejects with exit code 130', async () => {
     const { channel, sent } = fakeChannel([]);
     const abort = new AbortController();
-    const watching = watchTask({ ...created, pollIntervalMs: 60_000 }, { channel, responder: noAnswers, onStatus: () => abort.abort(), signal: abort.signal });
-    await expect(watching).rejects.toMatchObject({ exitCode: CliExitCode.Interrupted, message: 'interrupted: task t1 cancelled' });
+    const watching = watchTask(
+      { ...created, pollIntervalMs: 60_000 },
+      { channel, responder: noAnswers, onStatus: () => abort.abort(), signal: abort.signal },
+    );
+    await expect(watching).rejects.toMatchObject({
+      exitCode: CliExitCode.Interrupted,
+      message: 'interrupted: task t1 cancelled',
+    });
     expect(sent).toEqual([['tasks/cancel', { taskId: 't1' }]]);
   });
 
   it('rejects with the error of a failed task', async () => {
     const { channel } = fakeChannel([{ status: 'failed', error: { code: -32603, message: 'boom' } }]);
-    await expect(watchTask(created, { channel, responder: noAnswers, onStatus: () => {}, signal: new AbortController().signal })).rejects.toThrow('task t1 failed: boom');
+    await expect(
+      watchTask(created, { channel, responder: noAnswers, onStatus: () => {}, signal: new AbortController().signal }),
+    ).rejects.toThrow('task t1 failed: boom');
   });
 });

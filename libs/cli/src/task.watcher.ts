@@ -35,7 +35,8 @@ export async function watchTask(created: WireTask, watch: TaskWatch): Promise<Re
       if (seen !== shown) watch.onStatus(task);
       shown = seen;
       if (task.status === 'completed') return withoutResultType(task.result ?? {});
-      if (task.status === 'failed') throw new CliError(`task ${task.taskId} failed: ${task.error?.message ?? 'no reason given'}`);
+      if (task.status === 'failed')
+        throw new CliError(`task ${task.taskId} failed: ${task.error?.message ?? 'no reason given'}`);
       if (task.status === 'cancelled') throw new CliError(`task ${task.taskId} was cancelled`);
       if (task.status === 'input_required') await answerInputs(task, watch, answered);
       else await sleep(Math.max(MIN_POLL_MS, task.pollIntervalMs ?? DEFAULT_POLL_MS), undefined, { signal });
@@ -60,10 +61,12 @@ async function answerInputs(task: WireTask, watch: TaskWatch, answered: Set<stri
   const inputResponses: Record<string, unknown> = {};
   for (const [key, request] of Object.entries(task.inputRequests ?? {})) {
     if (answered.has(key)) continue;
-    if (request.method !== 'elicitation/create') throw new CliError(`task ${task.taskId} asks for ${request.method}, which the CLI cannot answer`);
+    if (request.method !== 'elicitation/create')
+      throw new CliError(`task ${task.taskId} asks for ${request.method}, which the CLI cannot answer`);
     answered.add(key);
     inputResponses[key] = await watch.responder.answer(key, (request.params ?? {}) as unknown as ElicitationParams);
   }
-  if (Object.keys(inputResponses).length > 0) await watch.channel.request('tasks/update', { taskId: task.taskId, inputResponses });
+  if (Object.keys(inputResponses).length > 0)
+    await watch.channel.request('tasks/update', { taskId: task.taskId, inputResponses });
   else await sleep(Math.max(MIN_POLL_MS, task.pollIntervalMs ?? DEFAULT_POLL_MS), undefined, { signal: watch.signal });
 }

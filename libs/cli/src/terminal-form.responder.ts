@@ -74,7 +74,10 @@ export class TerminalFormResponder implements ElicitationResponder {
     }
   }
 
-  private async urlAnswer(params: ElicitationParams, ask: (query: string) => Promise<string>): Promise<ElicitationAnswer> {
+  private async urlAnswer(
+    params: ElicitationParams,
+    ask: (query: string) => Promise<string>,
+  ): Promise<ElicitationAnswer> {
     const link = describeLink(String(params.url));
     if (!link.openable) {
       this.output.write(`  Declined, the server asked to open ${link.text}\n`);
@@ -88,13 +91,23 @@ export class TerminalFormResponder implements ElicitationResponder {
   }
 
   /** Asks one field until the reply fits its schema; `undefined` for an optional field left empty. */
-  private async askField(name: string, schema: FieldSchema, required: boolean, ask: (query: string) => Promise<string>): Promise<unknown> {
+  private async askField(
+    name: string,
+    schema: FieldSchema,
+    required: boolean,
+    ask: (query: string) => Promise<string>,
+  ): Promise<unknown> {
     const title = inline(typeof schema.title === 'string' ? schema.title : name);
     if (typeof schema.description === 'string') this.output.write(`  ${DIM}${block(schema.description)}${RESET}\n`);
     const choices = choicesOf(schema.type === 'array' ? (schema.items as FieldSchema | undefined) : schema);
     if (choices) choices.forEach((choice, index) => this.output.write(`    ${index + 1}) ${inline(choice.title)}\n`));
     const hint = inline(
-      [fieldHint(schema, choices), schema.default !== undefined ? `default ${JSON.stringify(schema.default)}` : required ? '' : 'optional'].filter(Boolean).join(', '),
+      [
+        fieldHint(schema, choices),
+        schema.default !== undefined ? `default ${JSON.stringify(schema.default)}` : required ? '' : 'optional',
+      ]
+        .filter(Boolean)
+        .join(', '),
     );
     for (;;) {
       const reply = await ask(`  ${title}${hint ? ` ${DIM}(${hint})${RESET}` : ''}: `);
@@ -120,20 +133,31 @@ function choicesOf(schema: FieldSchema | undefined): Choice[] | undefined {
   }
   const options = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
   if (!options) return undefined;
-  return (options as FieldSchema[]).filter((option) => option.const !== undefined).map((option) => ({ value: String(option.const), title: String(option.title ?? option.const) }));
+  return (options as FieldSchema[])
+    .filter((option) => option.const !== undefined)
+    .map((option) => ({ value: String(option.const), title: String(option.title ?? option.const) }));
 }
 
 function fieldHint(schema: FieldSchema, choices: Choice[] | undefined): string {
   if (choices) return schema.type === 'array' ? 'numbers, comma-separated' : `1-${choices.length}`;
   if (schema.type === 'boolean') return 'y/n';
   if (schema.type === 'integer' || schema.type === 'number') {
-    const range = [schema.minimum !== undefined ? `≥ ${schema.minimum}` : '', schema.maximum !== undefined ? `≤ ${schema.maximum}` : ''].filter(Boolean).join(' ');
+    const range = [
+      schema.minimum !== undefined ? `≥ ${schema.minimum}` : '',
+      schema.maximum !== undefined ? `≤ ${schema.maximum}` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
     return [schema.type, range].filter(Boolean).join(' ');
   }
   return typeof schema.format === 'string' ? schema.format : '';
 }
 
-function parseField(reply: string, schema: FieldSchema, choices: Choice[] | undefined): { ok: true; value: unknown } | { ok: false; reason: string } {
+function parseField(
+  reply: string,
+  schema: FieldSchema,
+  choices: Choice[] | undefined,
+): { ok: true; value: unknown } | { ok: false; reason: string } {
   if (choices) {
     const pick = (text: string): string | undefined => {
       const index = Number(text);
@@ -142,10 +166,14 @@ function parseField(reply: string, schema: FieldSchema, choices: Choice[] | unde
     };
     if (schema.type === 'array') {
       const values = reply.split(',').map((part) => pick(part.trim()));
-      return values.every((value) => value !== undefined) ? { ok: true, value: values } : { ok: false, reason: `pick numbers between 1 and ${choices.length}` };
+      return values.every((value) => value !== undefined)
+        ? { ok: true, value: values }
+        : { ok: false, reason: `pick numbers between 1 and ${choices.length}` };
     }
     const value = pick(reply);
-    return value !== undefined ? { ok: true, value } : { ok: false, reason: `pick a number between 1 and ${choices.length}` };
+    return value !== undefined
+      ? { ok: true, value }
+      : { ok: false, reason: `pick a number between 1 and ${choices.length}` };
   }
   switch (schema.type) {
     case 'boolean': {
@@ -157,15 +185,20 @@ function parseField(reply: string, schema: FieldSchema, choices: Choice[] | unde
     case 'integer':
     case 'number': {
       const value = Number(reply);
-      if (!Number.isFinite(value) || (schema.type === 'integer' && !Number.isInteger(value))) return { ok: false, reason: `a${schema.type === 'integer' ? 'n integer' : ' number'} is needed` };
-      if (typeof schema.minimum === 'number' && value < schema.minimum) return { ok: false, reason: `at least ${schema.minimum}` };
-      if (typeof schema.maximum === 'number' && value > schema.maximum) return { ok: false, reason: `at most ${schema.maximum}` };
+      if (!Number.isFinite(value) || (schema.type === 'integer' && !Number.isInteger(value)))
+        return { ok: false, reason: `a${schema.type === 'integer' ? 'n integer' : ' number'} is needed` };
+      if (typeof schema.minimum === 'number' && value < schema.minimum)
+        return { ok: false, reason: `at least ${schema.minimum}` };
+      if (typeof schema.maximum === 'number' && value > schema.maximum)
+        return { ok: false, reason: `at most ${schema.maximum}` };
       return { ok: true, value };
     }
     default: {
       const length = [...reply].length;
-      if (typeof schema.minLength === 'number' && length < schema.minLength) return { ok: false, reason: `at least ${schema.minLength} characters` };
-      if (typeof schema.maxLength === 'number' && length > schema.maxLength) return { ok: false, reason: `at most ${schema.maxLength} characters` };
+      if (typeof schema.minLength === 'number' && length < schema.minLength)
+        return { ok: false, reason: `at least ${schema.minLength} characters` };
+      if (typeof schema.maxLength === 'number' && length > schema.maxLength)
+        return { ok: false, reason: `at most ${schema.maxLength} characters` };
       return { ok: true, value: reply };
     }
   }

@@ -21,7 +21,12 @@ describe('TerminalTextDecoder', () => {
   it('gives the same safe text however the bytes are cut', () => {
     const length = Buffer.byteLength(text);
     for (let cut = 0; cut <= length; cut++) expect(feed(text, [cut])).toBe(expected);
-    expect(feed(text, Array.from({ length }, (_, index) => index))).toBe(expected);
+    expect(
+      feed(
+        text,
+        Array.from({ length }, (_, index) => index),
+      ),
+    ).toBe(expected);
   });
 
   it('gives back a held carriage return or escape at the end, escaped', () => {

@@ -15,7 +15,8 @@ describe('sanitizeTerminalText', () => {
   it('shows every C0 control escaped, except the line feed and tab of multiline text, and DEL', () => {
     for (let code = 0; code < 0x20; code++) {
       const char = String.fromCharCode(code);
-      const expected = char === '\n' || char === '\t' ? char : char === '\r' ? '\\r' : `\\x${code.toString(16).padStart(2, '0')}`;
+      const expected =
+        char === '\n' || char === '\t' ? char : char === '\r' ? '\\r' : `\\x${code.toString(16).padStart(2, '0')}`;
       expect(sanitizeTerminalText(`a${char}b`)).toBe(`a${expected}b`);
     }
     expect(sanitizeTerminalText('a\x7fb')).toBe('a\\x7fb');
@@ -33,10 +34,18 @@ describe('sanitizeTerminalText', () => {
 
   it.each([
     // Escape sequences: inert and visible.
-    ['CSI cursor movement and screen clearing', '\x1b[2J\x1b[H\x1b[3A\x1b[10;20H', '\\x1b[2J\\x1b[H\\x1b[3A\\x1b[10;20H'],
+    [
+      'CSI cursor movement and screen clearing',
+      '\x1b[2J\x1b[H\x1b[3A\x1b[10;20H',
+      '\\x1b[2J\\x1b[H\\x1b[3A\\x1b[10;20H',
+    ],
     ['OSC 52 clipboard write, BEL-terminated', '\x1b]52;c;cm0gLXJmIH4K\x07', '\\x1b]52;c;cm0gLXJmIH4K\\x07'],
     ['OSC 52, ST-terminated', '\x1b]52;c;aGk=\x1b\\', '\\x1b]52;c;aGk=\\x1b\\'],
-    ['OSC 8 hyperlink showing another host', '\x1b]8;;https://evil.example/\x1b\\https://good.example/\x1b]8;;\x1b\\', '\\x1b]8;;https://evil.example/\\x1b\\https://good.example/\\x1b]8;;\\x1b\\'],
+    [
+      'OSC 8 hyperlink showing another host',
+      '\x1b]8;;https://evil.example/\x1b\\https://good.example/\x1b]8;;\x1b\\',
+      '\\x1b]8;;https://evil.example/\\x1b\\https://good.example/\\x1b]8;;\\x1b\\',
+    ],
     ['OSC 0 window title', '\x1b]0;pwned\x07', '\\x1b]0;pwned\\x07'],
     ['DCS', '\x1bP1$r0m\x1b\\', '\\x1bP1$r0m\\x1b\\'],
     ['APC, PM and SOS', '\x1b_apc\x1b\\\x1b^pm\x1b\\\x1bXsos\x1b\\', '\\x1b_apc\\x1b\\\\x1b^pm\\x1b\\\\x1bXsos\\x1b\\'],
@@ -49,9 +58,17 @@ describe('sanitizeTerminalText', () => {
     ['CRLF, then a carriage return at the end', 'one\r\ntwo\r', 'one\ntwo\\r'],
     ['a carriage return before CRLF', 'one\r\r\ntwo', 'one\\r\ntwo'],
     // Colour codes (SGR) are dropped, but not an 8-bit CSI that looks like one.
-    ['colour codes (SGR)', '\x1b[32mLOG\x1b[39m \x1b[1;38;5;208mwarn\x1b[0m \x1b[38:2::255:0:0mrgb\x1b[m', 'LOG warn rgb'],
+    [
+      'colour codes (SGR)',
+      '\x1b[32mLOG\x1b[39m \x1b[1;38;5;208mwarn\x1b[0m \x1b[38:2::255:0:0mrgb\x1b[m',
+      'LOG warn rgb',
+    ],
     ['an 8-bit CSI that looks like a colour code', '\u009b31mred', '\\x9b31mred'],
-    ['a colour code between the halves of a sequence (dropping it never joins them into a live one)', '\x1b\x1b[0m[2J', '\\x1b[2J'],
+    [
+      'a colour code between the halves of a sequence (dropping it never joins them into a live one)',
+      '\x1b\x1b[0m[2J',
+      '\\x1b[2J',
+    ],
   ])('shows %s safely', (_name, raw, shown) => {
     expect(sanitizeTerminalText(raw)).toBe(shown);
   });
@@ -80,7 +97,21 @@ describe('sanitizeTerminalText', () => {
         expect(sanitizeTerminalText(text)).not.toMatch(RAW_CONTROL_MULTILINE);
       }),
     );
-    const alphabet = fc.constantFrom('\x1b', '[', ']', '\r', '\n', '\x07', '\\', 'm', '0', ';', '\u009b', '\u202e', 'a');
+    const alphabet = fc.constantFrom(
+      '\x1b',
+      '[',
+      ']',
+      '\r',
+      '\n',
+      '\x07',
+      '\\',
+      'm',
+      '0',
+      ';',
+      '\u009b',
+      '\u202e',
+      'a',
+    );
     fc.assert(
       fc.property(fc.array(alphabet, { maxLength: 60 }), (chars) => {
         expect(sanitizeTerminalText(chars.join(''))).not.toMatch(RAW_CONTROL_MULTILINE);

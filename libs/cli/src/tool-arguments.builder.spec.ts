@@ -30,11 +30,29 @@ describe('buildArguments', () => {
         undefined,
         SCHEMA,
       ),
-    ).toEqual({ name: '007', count: 3, ratio: 0.5, force: true, tags: ['a', 'b'], options: { deep: true }, nullable: '42' });
+    ).toEqual({
+      name: '007',
+      count: 3,
+      ratio: 0.5,
+      force: true,
+      tags: ['a', 'b'],
+      options: { deep: true },
+      nullable: '42',
+    });
   });
 
   it('without a schema, sends what reads as JSON as JSON and the rest as text', () => {
-    expect(buildArguments([['a', '3'], ['b', 'true'], ['c', 'hello'], ['d', '{"x":1}']], undefined)).toEqual({ a: 3, b: true, c: 'hello', d: { x: 1 } });
+    expect(
+      buildArguments(
+        [
+          ['a', '3'],
+          ['b', 'true'],
+          ['c', 'hello'],
+          ['d', '{"x":1}'],
+        ],
+        undefined,
+      ),
+    ).toEqual({ a: 3, b: true, c: 'hello', d: { x: 1 } });
   });
 
   it('merges --json first, --arg winning', () => {
@@ -53,6 +71,11 @@ describe('buildArguments', () => {
 
 describe('buildPromptArguments', () => {
   it('sends strings only', () => {
-    expect(buildPromptArguments([['who', '42']], { n: 3, obj: { a: 1 }, s: 'x' })).toEqual({ n: '3', obj: '{"a":1}', s: 'x', who: '42' });
+    expect(buildPromptArguments([['who', '42']], { n: 3, obj: { a: 1 }, s: 'x' })).toEqual({
+      n: '3',
+      obj: '{"a":1}',
+      s: 'x',
+      who: '42',
+    });
   });
 });

@@ -7,7 +7,11 @@ type JsonSchema = Record<string, unknown>;
  * the tool declares one (`--arg count=3` sends the number 3, `--arg name=007` the string "007"); without a schema a
  * value that reads as JSON is sent as JSON, anything else as a string. `--arg` wins over `--json` on the same key.
  */
-export function buildArguments(pairs: readonly [string, string][], json: Record<string, unknown> | undefined, inputSchema?: JsonSchema): Record<string, unknown> {
+export function buildArguments(
+  pairs: readonly [string, string][],
+  json: Record<string, unknown> | undefined,
+  inputSchema?: JsonSchema,
+): Record<string, unknown> {
   const properties = isObject(inputSchema?.properties) ? inputSchema.properties : {};
   const result: Record<string, unknown> = { ...json };
   for (const [key, raw] of pairs) {
@@ -18,9 +22,13 @@ export function buildArguments(pairs: readonly [string, string][], json: Record<
 }
 
 /** Prompt arguments are strings on the wire (spec), whatever they look like. */
-export function buildPromptArguments(pairs: readonly [string, string][], json: Record<string, unknown> | undefined): Record<string, string> {
+export function buildPromptArguments(
+  pairs: readonly [string, string][],
+  json: Record<string, unknown> | undefined,
+): Record<string, string> {
   const result: Record<string, string> = {};
-  for (const [key, value] of Object.entries(json ?? {})) result[key] = typeof value === 'string' ? value : JSON.stringify(value);
+  for (const [key, value] of Object.entries(json ?? {}))
+    result[key] = typeof value === 'string' ? value : JSON.stringify(value);
   for (const [key, value] of pairs) result[key] = value;
   return result;
 }
@@ -32,7 +40,8 @@ function coerce(key: string, raw: string, schema: JsonSchema | undefined): unkno
     case 'integer':
     case 'number': {
       const value = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(value)) throw CliError.usage(`--arg ${key} must be a number, got "${raw}"`);
+      if (raw.trim() === '' || !Number.isFinite(value))
+        throw CliError.usage(`--arg ${key} must be a number, got "${raw}"`);
       return value;
     }
     case 'boolean': {

@@ -46,7 +46,11 @@ export class RoundWorker<T> extends Worker<T> {
     }
   }
 
-  override processJob(job: Job<T>, token: string, fetchNextCallback?: () => boolean): ReturnType<Worker<T>['processJob']> {
+  override processJob(
+    job: Job<T>,
+    token: string,
+    fetchNextCallback?: () => boolean,
+  ): ReturnType<Worker<T>['processJob']> {
     const handled = super.processJob(job, token, fetchNextCallback);
     this.track(handled);
     this.taken.get(token)?.();

@@ -105,7 +105,8 @@ export class BullMqTaskRunner implements McpTaskRunner, OnModuleDestroy, OnAppli
         if (TASK_ID.test(message)) this.executor?.abort(message);
       })
       .catch((error: unknown) => {
-        if (!this.stopping) this.logger.error(`Could not subscribe to task cancellations: ${(error as Error)?.message ?? String(error)}`);
+        if (!this.stopping)
+          this.logger.error(`Could not subscribe to task cancellations: ${(error as Error)?.message ?? String(error)}`);
         return undefined;
       });
   }
@@ -116,11 +117,20 @@ export class BullMqTaskRunner implements McpTaskRunner, OnModuleDestroy, OnAppli
     const jobId = `${taskId}.${randomBytes(6).toString('base64url')}`;
     try {
       await withTimeout(
-        this.producer().add('round', { taskId }, { jobId, removeOnComplete: KEEP_COMPLETED, removeOnFail: KEEP_FAILED }),
+        this.producer().add(
+          'round',
+          { taskId },
+          { jobId, removeOnComplete: KEEP_COMPLETED, removeOnFail: KEEP_FAILED },
+        ),
         this.options.commandTimeoutMs,
       );
     } catch (error) {
-      throw new McpError(McpErrorCode.InternalError, `Task queue unavailable: ${(error as Error)?.message ?? String(error)}`, { retryAfterSeconds: 5 }, 503);
+      throw new McpError(
+        McpErrorCode.InternalError,
+        `Task queue unavailable: ${(error as Error)?.message ?? String(error)}`,
+        { retryAfterSeconds: 5 },
+        503,
+      );
     }
   }
 
@@ -130,7 +140,9 @@ export class BullMqTaskRunner implements McpTaskRunner, OnModuleDestroy, OnAppli
       await this.connection.commands.publish(this.options.key('task-abort'), taskId);
     } catch (error) {
       // The task is cancelled in the store already: a round elsewhere runs on, but nothing it writes is kept.
-      this.logger.warn(`Could not ask other replicas to abort task ${taskId}: ${(error as Error)?.message ?? String(error)}`);
+      this.logger.warn(
+        `Could not ask other replicas to abort task ${taskId}: ${(error as Error)?.message ?? String(error)}`,
+      );
     }
   }
 
@@ -157,9 +169,13 @@ export class BullMqTaskRunner implements McpTaskRunner, OnModuleDestroy, OnAppli
 
   /** For the health indicator: whether this replica's worker runs, and the queue's job counts. */
   async status(): Promise<McpTaskQueueStatus> {
-    let worker: McpTaskQueueStatus['worker'] = !this.worker || this.closing ? 'closed' : this.workerClient?.status === 'ready' ? 'running' : 'disconnected';
+    let worker: McpTaskQueueStatus['worker'] =
+      !this.worker || this.closing ? 'closed' : this.workerClient?.status === 'ready' ? 'running' : 'disconnected';
     try {
-      const counts = await withTimeout(this.producer().getJobCounts('waiting', 'active', 'delayed'), Math.min(STATUS_TIMEOUT_MS, this.options.commandTimeoutMs));
+      const counts = await withTimeout(
+        this.producer().getJobCounts('waiting', 'active', 'delayed'),
+        Math.min(STATUS_TIMEOUT_MS, this.options.commandTimeoutMs),
+      );
       this.lastCounts = { waiting: counts.waiting ?? 0, active: counts.active ?? 0, delayed: counts.delayed ?? 0 };
     } catch {
       // Redis does not answer: the last counts known, and a worker that cannot take rounds.
@@ -210,9 +226,15 @@ export class BullMqTaskRunner implements McpTaskRunner, OnModuleDestroy, OnAppli
    */
   private producer(): Queue<RoundJobData> {
     if (this.queue) return this.queue;
-    const client = this.connection.duplicate({ maxRetriesPerRequest: 1, commandTimeout: this.options.commandTimeoutMs });
+    const client = this.connection.duplicate({
+      maxRetriesPerRequest: 1,
+      commandTimeout: this.options.commandTimeoutMs,
+    });
     this.producerClient = client;
-    const queue = new Queue<RoundJobData>(this.options.tasks.queueName, { connection: client, prefix: this.options.keyPrefix });
+    const queue = new Queue<RoundJobData>(this.options.tasks.queueName, {
+      connection: client,
+      prefix: this.options.keyPrefix,
+    });
     queue.on('error', () => undefined); // the connection logs its errors once per outage
     this.queue = queue;
     return queue;
@@ -220,7 +242,9 @@ export class BullMqTaskRunner implements McpTaskRunner, OnModuleDestroy, OnAppli
 
   private async shutdown(): Promise<void> {
     const { commandTimeoutMs, tasks } = this.options;
-    const stop = await withTimeout(this.stopAborts ?? Promise.resolve(undefined), commandTimeoutMs).catch(() => undefined);
+    const stop = await withTimeout(this.stopAborts ?? Promise.resolve(undefined), commandTimeoutMs).catch(
+      () => undefined,
+    );
     stop?.();
     const worker = this.worker;
     this.stopTakingRounds();

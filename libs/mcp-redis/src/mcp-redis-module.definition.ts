@@ -7,6 +7,9 @@ export const {
   OPTIONS_TYPE: MCP_REDIS_OPTIONS_TYPE,
   ASYNC_OPTIONS_TYPE: MCP_REDIS_ASYNC_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<McpRedisModuleOptions>({ moduleName: 'McpRedis' })
-  .setExtras<{ isGlobal?: boolean }>({ isGlobal: true }, (definition, extras) => ({ ...definition, global: extras.isGlobal }))
+  .setExtras<{ isGlobal?: boolean }>({ isGlobal: true }, (definition, extras) => ({
+    ...definition,
+    global: extras.isGlobal,
+  }))
   .setClassMethodName('forRoot')
   .build();

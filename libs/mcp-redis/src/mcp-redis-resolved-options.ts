@@ -17,14 +17,18 @@ export class McpRedisResolvedOptions {
   constructor(@Inject(MCP_REDIS_MODULE_OPTIONS) readonly raw: McpRedisModuleOptions) {
     const prefix = raw.keyPrefix ?? 'nest-mcp';
     if (typeof prefix !== 'string' || !/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) {
-      throw new Error(`McpRedisModule: keyPrefix must be 1-64 characters of A-Z a-z 0-9 _ . : - (got ${JSON.stringify(prefix)})`);
+      throw new Error(
+        `McpRedisModule: keyPrefix must be 1-64 characters of A-Z a-z 0-9 _ . : - (got ${JSON.stringify(prefix)})`,
+      );
     }
     this.keyPrefix = prefix;
     this.commandTimeoutMs = positive('commandTimeoutMs', raw.commandTimeoutMs, 5_000);
     const tasks = raw.tasks ?? {};
     const queueName = tasks.queueName ?? 'tasks';
     if (!/^[A-Za-z0-9_.-]{1,64}$/.test(queueName)) {
-      throw new Error(`McpRedisModule: tasks.queueName must be 1-64 characters of A-Z a-z 0-9 _ . - (got ${JSON.stringify(queueName)})`);
+      throw new Error(
+        `McpRedisModule: tasks.queueName must be 1-64 characters of A-Z a-z 0-9 _ . - (got ${JSON.stringify(queueName)})`,
+      );
     }
     this.tasks = {
       queueName,
@@ -49,7 +53,9 @@ export class McpRedisResolvedOptions {
       stalledIntervalMs: positive('events.stalledIntervalMs', events.stalledIntervalMs, 30_000),
       maxStalledCount: positive('events.maxStalledCount', events.maxStalledCount, 2),
     };
-    this.requestState = { maxStatesPerCaller: positive('requestState.maxStatesPerCaller', raw.requestState?.maxStatesPerCaller, 10_000) };
+    this.requestState = {
+      maxStatesPerCaller: positive('requestState.maxStatesPerCaller', raw.requestState?.maxStatesPerCaller, 10_000),
+    };
   }
 
   /** `<keyPrefix>:<parts…>`: every key and channel of the module. */
@@ -70,6 +76,7 @@ interface McpRedisTasksResolved {
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`McpRedisModule: ${name} must be a positive integer (got ${String(value)})`);
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new Error(`McpRedisModule: ${name} must be a positive integer (got ${String(value)})`);
   return value;
 }

@@ -73,7 +73,10 @@ export class McpRedis {
       ...options,
       eventBus: this.eventBus,
       registryState: this.registryState,
-      requestState: { ...options.requestState, singleUse: options.requestState?.singleUse === false ? false : this.requestStateStore },
+      requestState: {
+        ...options.requestState,
+        singleUse: options.requestState?.singleUse === false ? false : this.requestStateStore,
+      },
       tasks: { ...options.tasks, store: this.taskStore, runner: this.taskRunner },
       events: {
         ...options.events,

@@ -92,7 +92,9 @@ export class RedisEventBus implements McpEventBus, OnModuleDestroy {
     if (this.closed) return;
     const message = encodeEvent(this.origin, event);
     if (message === undefined) {
-      this.logger.error(`A ${event.type} event is not plain JSON of at most 1 MiB: it reached this replica's listeners only`);
+      this.logger.error(
+        `A ${event.type} event is not plain JSON of at most 1 MiB: it reached this replica's listeners only`,
+      );
       return;
     }
     if (this.inFlight >= MAX_PUBLISHES_IN_FLIGHT) {
@@ -137,10 +139,13 @@ export class RedisEventBus implements McpEventBus, OnModuleDestroy {
 
   private listenRemote(): void {
     const stopResync = this.connection.onResubscribed(() => this.deliver({ type: 'resync' }));
-    const stop = this.connection.subscribe(this.channel, (message) => this.receive(message)).catch((error: unknown) => {
-      if (!this.closed) this.logger.warn(`Could not subscribe to ${this.channel}: ${(error as Error)?.message ?? String(error)}`);
-      return undefined;
-    });
+    const stop = this.connection
+      .subscribe(this.channel, (message) => this.receive(message))
+      .catch((error: unknown) => {
+        if (!this.closed)
+          this.logger.warn(`Could not subscribe to ${this.channel}: ${(error as Error)?.message ?? String(error)}`);
+        return undefined;
+      });
     this.remote = { stop, stopResync };
   }
 

@@ -16,14 +16,31 @@ describe('the Redis event codec', () => {
   });
 
   it('accepts the longest URI nest-mcp serves, percent-encoded characters included', () => {
-    for (const uri of [`file:///${'a'.repeat(MAX_EVENT_URI_LENGTH - 8)}`, 'file:///caf%C3%A9.txt', 'urn:isbn:0451450523']) {
-      expect(decodeEvent(wrap({ type: 'resourceUpdated', uri }))).toEqual({ origin: 'replica-a', event: { type: 'resourceUpdated', uri } });
+    for (const uri of [
+      `file:///${'a'.repeat(MAX_EVENT_URI_LENGTH - 8)}`,
+      'file:///caf%C3%A9.txt',
+      'urn:isbn:0451450523',
+    ]) {
+      expect(decodeEvent(wrap({ type: 'resourceUpdated', uri }))).toEqual({
+        origin: 'replica-a',
+        event: { type: 'resourceUpdated', uri },
+      });
     }
   });
 
   it('rebuilds the event from its known fields only', () => {
-    const decoded = decodeEvent(wrap({ type: 'resourceUpdated', uri: 'config://app', extra: { big: true }, audience: { principals: ['bob'], x: 1 } }));
-    expect(decoded).toEqual({ origin: 'replica-a', event: { type: 'resourceUpdated', uri: 'config://app', audience: { principals: ['bob'] } } });
+    const decoded = decodeEvent(
+      wrap({
+        type: 'resourceUpdated',
+        uri: 'config://app',
+        extra: { big: true },
+        audience: { principals: ['bob'], x: 1 },
+      }),
+    );
+    expect(decoded).toEqual({
+      origin: 'replica-a',
+      event: { type: 'resourceUpdated', uri: 'config://app', audience: { principals: ['bob'] } },
+    });
   });
 
   it.each([
@@ -39,11 +56,20 @@ describe('the Redis event codec', () => {
     ['resourceUpdated without a uri', wrap({ type: 'resourceUpdated' })],
     ['resourceUpdated with a numeric uri', wrap({ type: 'resourceUpdated', uri: 42 })],
     ['resourceUpdated with an empty uri', wrap({ type: 'resourceUpdated', uri: '' })],
-    ['resourceUpdated with a uri too long', wrap({ type: 'resourceUpdated', uri: `file:///${'a'.repeat(MAX_EVENT_URI_LENGTH)}` })],
+    [
+      'resourceUpdated with a uri too long',
+      wrap({ type: 'resourceUpdated', uri: `file:///${'a'.repeat(MAX_EVENT_URI_LENGTH)}` }),
+    ],
     // The bus is a trust boundary: what McpPublisher would refuse (isResourceUri) is dropped when it arrives.
-    ['resourceUpdated with an escape sequence in its uri', wrap({ type: 'resourceUpdated', uri: 'config://app\u001b]52;c;aGk=\u0007' })],
+    [
+      'resourceUpdated with an escape sequence in its uri',
+      wrap({ type: 'resourceUpdated', uri: 'config://app\u001b]52;c;aGk=\u0007' }),
+    ],
     ['resourceUpdated with a NUL in its uri', wrap({ type: 'resourceUpdated', uri: 'config://a\u0000pp' })],
-    ['resourceUpdated with a newline in its uri', wrap({ type: 'resourceUpdated', uri: 'config://app\r\ndata: forged' })],
+    [
+      'resourceUpdated with a newline in its uri',
+      wrap({ type: 'resourceUpdated', uri: 'config://app\r\ndata: forged' }),
+    ],
     ['resourceUpdated with a DEL in its uri', wrap({ type: 'resourceUpdated', uri: 'config://app\u007f' })],
     ['resourceUpdated with a space in its uri', wrap({ type: 'resourceUpdated', uri: 'config://my app' })],
     ['resourceUpdated with a uri without a scheme', wrap({ type: 'resourceUpdated', uri: '/etc/passwd' })],

@@ -49,7 +49,8 @@ export function decodeEvent(message: unknown): RedisEventEnvelope | undefined {
   }
   if (!isRecord(parsed) || typeof parsed.origin !== 'string' || !isRecord(parsed.event)) return undefined;
   const event = parsed.event;
-  if (event.type === 'resync') return event.audience === undefined ? { origin: parsed.origin, event: { type: 'resync' } } : undefined;
+  if (event.type === 'resync')
+    return event.audience === undefined ? { origin: parsed.origin, event: { type: 'resync' } } : undefined;
   if (typeof event.type !== 'string' || !NOTIFIED_TYPES.has(event.type)) return undefined;
   let audience: { principals: string[] } | undefined;
   if (event.audience !== undefined) {

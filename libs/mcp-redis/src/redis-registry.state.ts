@@ -68,7 +68,12 @@ export class RedisRegistryState implements McpRegistryState {
   }
 
   async commit(key: string, record: McpRegistryRecord | undefined): Promise<void> {
-    const token = await this.redis.nestMcpRegistryCommit(this.recordsKey, this.tokenKey, key, record === undefined ? '' : JSON.stringify(record));
+    const token = await this.redis.nestMcpRegistryCommit(
+      this.recordsKey,
+      this.tokenKey,
+      key,
+      record === undefined ? '' : JSON.stringify(record),
+    );
     // Announced after the commit, on the same connection: a replica that hears of it reads a state that has it.
     await this.redis.publish(this.channel, token);
   }
@@ -83,7 +88,10 @@ export class RedisRegistryState implements McpRegistryState {
     for (let index = 0; index + 1 < flat.length; index += 2) {
       const record = parseRecord(flat[index + 1]);
       if (record) records[flat[index]] = record;
-      else this.logger.error(`Ignored the malformed record ${JSON.stringify(flat[index].slice(0, 200))} in ${this.recordsKey}`);
+      else
+        this.logger.error(
+          `Ignored the malformed record ${JSON.stringify(flat[index].slice(0, 200))} in ${this.recordsKey}`,
+        );
     }
     return { token, records };
   }
@@ -92,10 +100,12 @@ export class RedisRegistryState implements McpRegistryState {
     this.listeners.add(listener);
     if (!this.remote) {
       const stopResync = this.connection.onResubscribed(() => this.notify());
-      const stop = this.connection.subscribe(this.channel, () => this.notify()).catch((error: unknown) => {
-        this.logger.warn(`Could not subscribe to ${this.channel}: ${(error as Error)?.message ?? String(error)}`);
-        return undefined;
-      });
+      const stop = this.connection
+        .subscribe(this.channel, () => this.notify())
+        .catch((error: unknown) => {
+          this.logger.warn(`Could not subscribe to ${this.channel}: ${(error as Error)?.message ?? String(error)}`);
+          return undefined;
+        });
       this.remote = { stop, stopResync };
     }
     return () => {
@@ -130,9 +140,15 @@ function parseRecord(json: string | undefined): McpRegistryRecord | undefined {
   if (!isObject(value)) return undefined;
   if (value.disabled === true && Object.keys(value).length === 1) return { disabled: true };
   const registered = value.registered;
-  if (!isObject(registered) || !isObject(registered.options) || typeof registered.handler !== 'string') return undefined;
-  if (!['tool', 'prompt', 'resource', 'appView', 'resourceTemplate'].includes(registered.type as string)) return undefined;
-  if (registered.scopes !== undefined && !(Array.isArray(registered.scopes) && registered.scopes.every((scope) => typeof scope === 'string'))) return undefined;
+  if (!isObject(registered) || !isObject(registered.options) || typeof registered.handler !== 'string')
+    return undefined;
+  if (!['tool', 'prompt', 'resource', 'appView', 'resourceTemplate'].includes(registered.type as string))
+    return undefined;
+  if (
+    registered.scopes !== undefined &&
+    !(Array.isArray(registered.scopes) && registered.scopes.every((scope) => typeof scope === 'string'))
+  )
+    return undefined;
   if (registered.uri !== undefined && typeof registered.uri !== 'string') return undefined;
   return value as McpRegistryRecord;
 }

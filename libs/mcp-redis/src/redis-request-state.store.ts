@@ -83,7 +83,9 @@ export class RedisRequestStateStore implements McpRequestStateStore {
 
   async consume(stateId: string, expiresAt: number, caller?: string): Promise<boolean> {
     if (typeof stateId !== 'string' || stateId.length === 0 || stateId.length > MAX_STATE_ID_LENGTH) {
-      throw McpError.invalidParams(`Invalid requestState: its id must be a string of 1 to ${MAX_STATE_ID_LENGTH} characters`);
+      throw McpError.invalidParams(
+        `Invalid requestState: its id must be a string of 1 to ${MAX_STATE_ID_LENGTH} characters`,
+      );
     }
     if (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt)) {
       throw McpError.invalidParams('Invalid requestState: its expiry must be a finite number of epoch milliseconds');
@@ -121,7 +123,10 @@ export class RedisRequestStateStore implements McpRequestStateStore {
   }
 
   private callerFull(oldestExpiresAt: number, now: number): McpError {
-    const retryAfterSeconds = Math.max(1, Math.ceil(((Number.isFinite(oldestExpiresAt) ? oldestExpiresAt : now) - now) / 1000));
+    const retryAfterSeconds = Math.max(
+      1,
+      Math.ceil(((Number.isFinite(oldestExpiresAt) ? oldestExpiresAt : now) - now) / 1000),
+    );
     const limit = this.options.requestState.maxStatesPerCaller;
     return new McpError(
       McpErrorCode.InternalError,
@@ -136,7 +141,9 @@ export class RedisRequestStateStore implements McpRequestStateStore {
   private unavailable(error: unknown): McpError {
     if (!this.failing) {
       this.failing = true;
-      this.logger.warn(`Redis did not record a used requestState, so retries are refused: ${(error as Error)?.message ?? String(error)}`);
+      this.logger.warn(
+        `Redis did not record a used requestState, so retries are refused: ${(error as Error)?.message ?? String(error)}`,
+      );
     }
     return new McpError(
       McpErrorCode.InternalError,

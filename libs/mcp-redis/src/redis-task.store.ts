@@ -58,13 +58,21 @@ export class RedisTaskStore implements McpTaskStore, OnModuleDestroy {
     const outcome = await this.call(() =>
       CREATE_TASK.run(
         this.connection.commands,
-        [this.recordKey(record.taskId), owner.byExpiry, owner.byCreation, this.options.key('task-index', 'all'), this.options.key('task-index', 'seq')],
+        [
+          this.recordKey(record.taskId),
+          owner.byExpiry,
+          owner.byCreation,
+          this.options.key('task-index', 'all'),
+          this.options.key('task-index', 'seq'),
+        ],
         [Date.now(), JSON.stringify(record), record.taskId, expiry, maxTasksPerOwner, maxTasks, this.channel],
       ),
     );
     if (outcome === 'ok') return;
     if (outcome === 'owner') {
-      throw tooMany(`Too many tasks for this caller (tasks.maxTasksPerOwner: ${maxTasksPerOwner}); wait for some to expire`);
+      throw tooMany(
+        `Too many tasks for this caller (tasks.maxTasksPerOwner: ${maxTasksPerOwner}); wait for some to expire`,
+      );
     }
     if (outcome === 'total') throw tooMany(`Too many tasks on this server (tasks.maxTasks: ${maxTasks})`);
     throw McpError.internal('Task id collision');
@@ -79,7 +87,10 @@ export class RedisTaskStore implements McpTaskStore, OnModuleDestroy {
     return this.read(taskId);
   }
 
-  async update(taskId: string, mutate: (current: McpTaskRecord) => McpTaskRecord | undefined): Promise<McpTaskRecord | undefined> {
+  async update(
+    taskId: string,
+    mutate: (current: McpTaskRecord) => McpTaskRecord | undefined,
+  ): Promise<McpTaskRecord | undefined> {
     for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
       const current = await this.read(taskId);
       if (!current) return undefined;
@@ -94,15 +105,25 @@ export class RedisTaskStore implements McpTaskStore, OnModuleDestroy {
         lastUpdatedAt: Date.now(),
       };
       const json = JSON.stringify(stored);
-      const outcome = await this.call(() => UPDATE_TASK.run(this.connection.commands, [this.recordKey(taskId)], [current.version, json, this.channel]));
+      const outcome = await this.call(() =>
+        UPDATE_TASK.run(this.connection.commands, [this.recordKey(taskId)], [current.version, json, this.channel]),
+      );
       if (outcome === 'ok') return JSON.parse(json) as McpTaskRecord;
       if (outcome === 'gone') return undefined;
       // 'conflict': another writer committed first; read its version and apply `mutate` to it.
     }
-    throw new McpError(McpErrorCode.InternalError, `Task store busy: task ${taskId} changed ${MAX_UPDATE_ATTEMPTS} times during one update`, { retryAfterSeconds: 1 }, 503);
+    throw new McpError(
+      McpErrorCode.InternalError,
+      `Task store busy: task ${taskId} changed ${MAX_UPDATE_ATTEMPTS} times during one update`,
+      { retryAfterSeconds: 1 },
+      503,
+    );
   }
 
-  async list(owner: string | null, page: { cursor?: string; limit: number }): Promise<{ tasks: McpTaskRecord[]; nextCursor?: string }> {
+  async list(
+    owner: string | null,
+    page: { cursor?: string; limit: number },
+  ): Promise<{ tasks: McpTaskRecord[]; nextCursor?: string }> {
     const keys = this.ownerKeys(owner);
     const now = Date.now();
     const ids = await this.call(async () => {
@@ -127,13 +148,16 @@ export class RedisTaskStore implements McpTaskStore, OnModuleDestroy {
 
   watch(listener: (record: McpTaskRecord) => void): () => void {
     this.listeners.add(listener);
-    this.subscription ??= this.connection.subscribe(this.channel, (message) => this.receive(message)).catch((error: unknown) => {
-      // Shutting down while Redis was unreachable: the subscription was given up on purpose.
-      if (!this.stopping) this.logger.error(`Could not subscribe to task changes: ${(error as Error)?.message ?? String(error)}`);
-      // The next `watch` tries again.
-      this.subscription = undefined;
-      return undefined;
-    });
+    this.subscription ??= this.connection
+      .subscribe(this.channel, (message) => this.receive(message))
+      .catch((error: unknown) => {
+        // Shutting down while Redis was unreachable: the subscription was given up on purpose.
+        if (!this.stopping)
+          this.logger.error(`Could not subscribe to task changes: ${(error as Error)?.message ?? String(error)}`);
+        // The next `watch` tries again.
+        this.subscription = undefined;
+        return undefined;
+      });
     return () => this.listeners.delete(listener);
   }
 
@@ -200,7 +224,10 @@ export class RedisTaskStore implements McpTaskStore, OnModuleDestroy {
   /** An owner's two indexes; the owner is hashed so that any principal makes a short, safe key. */
   private ownerKeys(owner: string | null): { byExpiry: string; byCreation: string } {
     const id = owner === null ? 'anonymous' : createHash('sha256').update(owner).digest('base64url');
-    return { byExpiry: this.options.key('task-index', 'owner', id, 'expiry'), byCreation: this.options.key('task-index', 'owner', id, 'created') };
+    return {
+      byExpiry: this.options.key('task-index', 'owner', id, 'expiry'),
+      byCreation: this.options.key('task-index', 'owner', id, 'created'),
+    };
   }
 }
 

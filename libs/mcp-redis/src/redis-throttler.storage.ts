@@ -41,7 +41,13 @@ export interface RedisThrottlerRecord {
 }
 
 type ScriptedRedis = Redis & {
-  nestMcpThrottle(hitsKey: string, blockKey: string, ttl: number, limit: number, blockDuration: number): Promise<[number, number, number, number]>;
+  nestMcpThrottle(
+    hitsKey: string,
+    blockKey: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+  ): Promise<[number, number, number, number]>;
 };
 
 /**
@@ -80,7 +86,13 @@ export class RedisThrottlerStorage {
   }
 
   /** Counts one hit of `key` for the throttler `throttlerName` (the throttler's `ThrottlerStorage.increment`). */
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<RedisThrottlerRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<RedisThrottlerRecord> {
     const slot = `{${throttlerName}:${key}}`;
     let answer: [number, number, number, number];
     try {
@@ -92,7 +104,10 @@ export class RedisThrottlerStorage {
         Math.max(1, Math.ceil(blockDuration)),
       );
     } catch (error) {
-      if (!this.failing) this.logger.error(`Rate limits cannot be counted, calls are refused until Redis is back: ${(error as Error).message}`);
+      if (!this.failing)
+        this.logger.error(
+          `Rate limits cannot be counted, calls are refused until Redis is back: ${(error as Error).message}`,
+        );
       this.failing = true;
       throw new ServiceUnavailableException('Rate limits cannot be counted right now; retry later');
     }

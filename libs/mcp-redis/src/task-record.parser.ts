@@ -36,7 +36,8 @@ export function parseTaskRecord(text: string): McpTaskRecord | undefined {
     Array.isArray(record.issuedKeys) &&
     (record.requiredScopes === undefined || isStringArray(record.requiredScopes)) &&
     (record.accessToken === undefined || isAccessToken(record.accessToken)) &&
-    (record.traceContext === undefined || (isObject(record.traceContext) && typeof record.traceContext.traceparent === 'string')) &&
+    (record.traceContext === undefined ||
+      (isObject(record.traceContext) && typeof record.traceContext.traceparent === 'string')) &&
     Number.isSafeInteger(record.version);
   return valid ? (record as unknown as McpTaskRecord) : undefined;
 }

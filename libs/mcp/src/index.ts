@@ -38,7 +38,13 @@ export { McpResourceTemplate, type McpResourceTemplateOptions } from './decorato
 export { McpAppView } from './decorators/mcp-app-view.decorator.js';
 export type { McpAppViewOptions } from './decorators/mcp-app-options.interface.js';
 export { McpSkill, type McpSkillOptions, type McpSkillFiles } from './skills/index.js';
-export { McpEvent, type McpEventOptions, type McpEventMatcher, type McpEventMatchContext, type McpEventAuthorizer } from './events/index.js';
+export {
+  McpEvent,
+  type McpEventOptions,
+  type McpEventMatcher,
+  type McpEventMatchContext,
+  type McpEventAuthorizer,
+} from './events/index.js';
 export { McpScopes } from './decorators/mcp-scopes.decorator.js';
 
 // A handler's parameters: its arguments, its context, the HTTP request, and who is calling.
@@ -108,9 +114,19 @@ export { McpSkillDefinitionError } from './skills/index.js';
 export { McpEventDefinitionError } from './events/index.js';
 
 // At run time: handlers added and removed, change notifications published, events emitted, views from files.
-export { McpRegistry, type McpRuntimeHandler, type McpRuntimeHandlerOptions, type McpRuntimeHandlerRef } from './discovery/mcp.registry.js';
+export {
+  McpRegistry,
+  type McpRuntimeHandler,
+  type McpRuntimeHandlerOptions,
+  type McpRuntimeHandlerRef,
+} from './discovery/mcp.registry.js';
 // Several servers in one application (docs/servers.md): each server's registry and publisher, by its name.
-export { getMcpPublisherToken, getMcpRegistryToken, InjectMcpPublisher, InjectMcpRegistry } from './config/server-tokens.js';
+export {
+  getMcpPublisherToken,
+  getMcpRegistryToken,
+  InjectMcpPublisher,
+  InjectMcpRegistry,
+} from './config/server-tokens.js';
 export { McpPublisher, type McpPublishOptions } from './subscriptions/mcp.publisher.js';
 export { McpEvents, McpEventTypes, type McpEmitOptions } from './events/index.js';
 export { McpAppViews, declaresApps } from './apps/index.js';

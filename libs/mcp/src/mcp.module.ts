@@ -99,13 +99,27 @@ export class McpModule extends McpConfigurableModuleClass {
   }
 }
 
-function withServer(definition: DynamicModule, path = DEFAULT_PATH, isGlobal = true, include?: McpModuleExtras['include'], name?: string): DynamicModule {
+function withServer(
+  definition: DynamicModule,
+  path = DEFAULT_PATH,
+  isGlobal = true,
+  include?: McpModuleExtras['include'],
+  name?: string,
+): DynamicModule {
   return {
     ...definition,
     global: isGlobal,
     imports: [...(definition.imports ?? []), DiscoveryModule],
     controllers: [createMcpHttpController(path)],
-    exports: [McpRegistry, McpPublisher, MCP_EVENT_BUS, MCP_TASK_STORE, McpEvents, McpEventTypes, ...(name ? serverTokens(name).map((provider) => provider.provide) : [])],
+    exports: [
+      McpRegistry,
+      McpPublisher,
+      MCP_EVENT_BUS,
+      MCP_TASK_STORE,
+      McpEvents,
+      McpEventTypes,
+      ...(name ? serverTokens(name).map((provider) => provider.provide) : []),
+    ],
     providers: [
       ...(name ? serverTokens(name) : []),
       McpServerScope,

@@ -18,6 +18,8 @@ export class OpsAdminGuard implements CanActivate {
     if (mcp?.getAccessToken()) return true;
     const request = context.switchToHttp().getRequest<{ headers: Record<string, string | string[] | undefined> }>();
     if (request.headers[OPS_ROLE_HEADER] === OPS_ADMIN_ROLE) return true;
-    throw new ForbiddenException(`${mcp?.getHandlerName() ?? 'this action'} needs the ${OPS_ADMIN_ROLE} role; ask an admin to run it.`);
+    throw new ForbiddenException(
+      `${mcp?.getHandlerName() ?? 'this action'} needs the ${OPS_ADMIN_ROLE} role; ask an admin to run it.`,
+    );
   }
 }

@@ -23,10 +23,15 @@ const WILDCARD_HOSTS = new Set(['', '0.0.0.0', '::', '[::]']);
  * issuer, for this console's URI, with `ops:read` / `ops:write` / `ops:admin` scopes (admin ⊃ write ⊃ read).
  */
 export function opsAuthOptions(env: OpsAuthEnv, argv: readonly string[] = []): McpAuthOptions | undefined {
-  const issuers = (env.AUTH_ISSUER ?? '').split(',').map((issuer) => issuer.trim()).filter((issuer) => issuer !== '');
+  const issuers = (env.AUTH_ISSUER ?? '')
+    .split(',')
+    .map((issuer) => issuer.trim())
+    .filter((issuer) => issuer !== '');
   if (issuers.length === 0) {
     if (argv.includes('--auth')) {
-      throw new Error('--auth needs AUTH_ISSUER (the authorization server); `npm start -- --auth` starts a local one and sets it');
+      throw new Error(
+        '--auth needs AUTH_ISSUER (the authorization server); `npm start -- --auth` starts a local one and sets it',
+      );
     }
     return undefined;
   }
@@ -45,7 +50,9 @@ export function opsAuthOptions(env: OpsAuthEnv, argv: readonly string[] = []): M
 function defaultResource(env: OpsAuthEnv): string {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port <= 0) {
-    throw new Error('With AUTH_ISSUER, set a fixed PORT or AUTH_RESOURCE: tokens name the console\'s URI, port included');
+    throw new Error(
+      "With AUTH_ISSUER, set a fixed PORT or AUTH_RESOURCE: tokens name the console's URI, port included",
+    );
   }
   const host = WILDCARD_HOSTS.has(env.HOST ?? '127.0.0.1') ? '127.0.0.1' : (env.HOST ?? '127.0.0.1');
   return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}/mcp`;

@@ -26,7 +26,8 @@ export class DecommissionTools {
   @UseGuards(OpsAdminGuard)
   async decommissionService(@McpArgs('name') name: string, @McpCtx() ctx: McpToolContext): Promise<string> {
     const service = this.catalog.find(name);
-    if (!service) throw new McpToolError(`No service named "${name}". Known services: ${this.catalog.names().join(', ')}.`);
+    if (!service)
+      throw new McpToolError(`No service named "${name}". Known services: ${this.catalog.names().join(', ')}.`);
     if (!ctx.canElicit('form')) {
       throw new McpToolError(
         `decommission_service needs the user's confirmation and this client cannot show forms; decommission ${name} from the console UI.`,
@@ -35,10 +36,14 @@ export class DecommissionTools {
     // Nothing changes before this point: on the retry that carries the answer, the method runs again from the top.
     const answer = await ctx.elicit(
       'confirm',
-      McpInput.form(`Decommission ${name}? Its ${service.replicas} replicas and its logs are deleted for good.`, DecommissionForm),
+      McpInput.form(
+        `Decommission ${name}? Its ${service.replicas} replicas and its logs are deleted for good.`,
+        DecommissionForm,
+      ),
     );
     if (answer.action !== 'accept') return `Kept ${name}: the user did not confirm.`;
-    if (answer.content.confirmName !== name) return `Kept ${name}: "${answer.content.confirmName}" does not match the service name.`;
+    if (answer.content.confirmName !== name)
+      return `Kept ${name}: "${answer.content.confirmName}" does not match the service name.`;
     this.catalog.decommission(name);
     return `Decommissioned ${name}${answer.content.reason ? ` (${answer.content.reason})` : ''}.`;
   }

@@ -41,14 +41,20 @@ export class BuildPackageTool {
     const out = await mkdtemp(join(tmpdir(), `ops-console-build-${name}-`));
     try {
       // The request's traceparent, so that the command's events carry its trace ids.
-      const traceparent = typeof ctx.requestMeta.traceparent === 'string' ? { TRACEPARENT: ctx.requestMeta.traceparent } : {};
+      const traceparent =
+        typeof ctx.requestMeta.traceparent === 'string' ? { TRACEPARENT: ctx.requestMeta.traceparent } : {};
       const child = spawn(process.execPath, [this.script, name, '--out', out], {
         signal: ctx.signal,
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, ...traceparent },
       });
-      const [report, , [code]] = await Promise.all([text(child.stdout), ctx.progressFrom(child.stderr), once(child, 'close')]);
-      if (code !== 0) throw new McpToolError(`The build of ${name} failed (exit code ${code}); its output is in the server's log.`);
+      const [report, , [code]] = await Promise.all([
+        text(child.stdout),
+        ctx.progressFrom(child.stderr),
+        once(child, 'close'),
+      ]);
+      if (code !== 0)
+        throw new McpToolError(`The build of ${name} failed (exit code ${code}); its output is in the server's log.`);
       return JSON.parse(report) as BuildReportDto;
     } finally {
       await rm(out, { recursive: true, force: true });

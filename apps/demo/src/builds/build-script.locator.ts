@@ -11,6 +11,7 @@ export function locateBuildScript(from: string = fileURLToPath(import.meta.url))
   for (let dir = dirname(from); ; dir = dirname(dir)) {
     const candidate = join(dir, BUILD_SCRIPT);
     if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) throw new Error(`${BUILD_SCRIPT} was not found above ${from}: the demo runs from a checkout of the repository`);
+    if (dirname(dir) === dir)
+      throw new Error(`${BUILD_SCRIPT} was not found above ${from}: the demo runs from a checkout of the repository`);
   }
 }

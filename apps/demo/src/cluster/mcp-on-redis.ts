@@ -33,9 +33,14 @@ export function mcpOnRedis(
   env: ClusterEnv,
 ): Array<DynamicModule | Type> {
   const lockMs = env.MCP_TASK_LOCK_MS ? Number(env.MCP_TASK_LOCK_MS) : undefined;
-  const keys = (env.MCP_STATE_KEYS ?? '').split(',').map((key) => key.trim()).filter((key) => key !== '');
+  const keys = (env.MCP_STATE_KEYS ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
   if (keys.length === 0) {
-    throw new Error('REDIS_URL is set but MCP_STATE_KEYS is not: give every replica the same key (openssl rand -base64 32)');
+    throw new Error(
+      'REDIS_URL is set but MCP_STATE_KEYS is not: give every replica the same key (openssl rand -base64 32)',
+    );
   }
   return [
     McpRedisModule.forRoot({ url: env.REDIS_URL, tasks: { lockDurationMs: lockMs, stalledIntervalMs: lockMs } }),
@@ -43,7 +48,8 @@ export function mcpOnRedis(
       name: options.name,
       include: options.include,
       inject: [McpRedis],
-      useFactory: (redis: McpRedis) => redis.serverOptions({
+      useFactory: (redis: McpRedis) =>
+        redis.serverOptions({
           ...options,
           sessionRoute: env.MCP_SESSION_ROUTE || undefined,
           requestState: { ...options.requestState, keys },

@@ -39,7 +39,10 @@ export class DeploymentBoardTools {
   })
   cancelDeployment(@McpArgs('name') name: string): RolloutDto {
     const rollout = this.find(name);
-    if (!rollout.cancel()) throw new McpToolError(`The rollout of ${name} ${rollout.state.version} already ended (${rollout.state.status}).`);
+    if (!rollout.cancel())
+      throw new McpToolError(
+        `The rollout of ${name} ${rollout.state.version} already ended (${rollout.state.status}).`,
+      );
     // The pipeline stops at once; deploy_release records the outcome, which the next status shows.
     return rollout.state;
   }

@@ -8,7 +8,13 @@ export class Rollout {
   /** Aborts when the `deploy_release` call is cancelled, or when someone cancels the rollout from the board. */
   readonly signal: AbortSignal;
 
-  constructor(service: string, version: string, fromVersion: string, steps: readonly string[], callSignal: AbortSignal) {
+  constructor(
+    service: string,
+    version: string,
+    fromVersion: string,
+    steps: readonly string[],
+    callSignal: AbortSignal,
+  ) {
     this.current = { service, version, fromVersion, status: 'running', steps: [...steps], completed: 0 };
     this.signal = AbortSignal.any([callSignal, this.cancellation.signal]);
   }
@@ -47,7 +53,13 @@ export class RolloutTracker {
   private readonly latest = new Map<string, Rollout>();
 
   /** Records a rollout that starts now; its steps must run under `rollout.signal`. */
-  start(service: string, version: string, fromVersion: string, steps: readonly string[], callSignal: AbortSignal): Rollout {
+  start(
+    service: string,
+    version: string,
+    fromVersion: string,
+    steps: readonly string[],
+    callSignal: AbortSignal,
+  ): Rollout {
     const rollout = new Rollout(service, version, fromVersion, steps, callSignal);
     this.latest.set(service, rollout);
     return rollout;

@@ -31,10 +31,15 @@ export class DeploymentsTools {
     // Hosts with MCP Apps show the rollout live on the deployment board (apps/demo/src/deployment-board).
     app: { view: DEPLOYMENT_BOARD_VIEW },
   })
-  async deployRelease(@McpArgs() { name, version }: DeployReleaseDto, @McpCtx() ctx: McpToolContext): Promise<DeploymentDto> {
+  async deployRelease(
+    @McpArgs() { name, version }: DeployReleaseDto,
+    @McpCtx() ctx: McpToolContext,
+  ): Promise<DeploymentDto> {
     const service = this.catalog.find(name);
-    if (!service) throw new McpToolError(`No service named "${name}". Known services: ${this.catalog.names().join(', ')}.`);
-    if (service.status === ServiceStatus.Stopped) throw new McpToolError(`${name} is stopped; restart it with restart_service first.`);
+    if (!service)
+      throw new McpToolError(`No service named "${name}". Known services: ${this.catalog.names().join(', ')}.`);
+    if (service.status === ServiceStatus.Stopped)
+      throw new McpToolError(`${name} is stopped; restart it with restart_service first.`);
     if (service.version === version) throw new McpToolError(`${name} already runs ${version}.`);
 
     const progress = ctx.percentProgress();
@@ -52,7 +57,12 @@ export class DeploymentsTools {
         this.catalog.note(name, `deploy of ${version} ${outcome} at ${where}`);
         const message = `Deploy of ${version} ${outcome} at ${where}. ${name} still runs ${service.version}.`;
         rollout.end(rollout.signal.aborted ? 'cancelled' : 'failed', message);
-        await this.finished({ service: name, version, fromVersion: service.version, outcome: rollout.signal.aborted ? 'cancelled' : 'failed' });
+        await this.finished({
+          service: name,
+          version,
+          fromVersion: service.version,
+          outcome: rollout.signal.aborted ? 'cancelled' : 'failed',
+        });
         throw new McpToolError(message);
       }
       rollout.advance();

@@ -21,7 +21,9 @@ export class FeatureFlags implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.registry.provideHandler<{ name?: string }>(ESTIMATE_COSTS_HANDLER, ({ name }) => estimateCosts(this.catalog, name));
+    this.registry.provideHandler<{ name?: string }>(ESTIMATE_COSTS_HANDLER, ({ name }) =>
+      estimateCosts(this.catalog, name),
+    );
   }
 
   /** Whether the flag is on (on every replica alike). */

@@ -11,7 +11,13 @@ import { OpenIncidentTool } from './open-incident.tool.js';
  */
 @Module({
   imports: [ServicesModule],
-  providers: [{ provide: INCIDENT_STEP_MS, useFactory: () => stepMs(process.env.INCIDENT_STEP_MS) }, IncidentInvestigation, IncidentsTools, LogSummaryTool, OpenIncidentTool],
+  providers: [
+    { provide: INCIDENT_STEP_MS, useFactory: () => stepMs(process.env.INCIDENT_STEP_MS) },
+    IncidentInvestigation,
+    IncidentsTools,
+    LogSummaryTool,
+    OpenIncidentTool,
+  ],
 })
 export class IncidentsModule {}
 

@@ -32,9 +32,13 @@ export class IncidentsTools {
     input: IncidentReportDto,
     task: 'required',
   })
-  async incidentReport(@McpArgs() { service: name, severity }: IncidentReportDto, @McpCtx() ctx: McpToolContext): Promise<string> {
+  async incidentReport(
+    @McpArgs() { service: name, severity }: IncidentReportDto,
+    @McpCtx() ctx: McpToolContext,
+  ): Promise<string> {
     const service = this.catalog.find(name);
-    if (!service) throw new McpToolError(`No service named "${name}". Known services: ${this.catalog.names().join(', ')}.`);
+    if (!service)
+      throw new McpToolError(`No service named "${name}". Known services: ${this.catalog.names().join(', ')}.`);
     const taskId = ctx.taskId ?? 'inline';
     const progress = ctx.percentProgress(); // in a task, each step becomes the task's statusMessage
     let includeLogs = false;
@@ -42,7 +46,10 @@ export class IncidentsTools {
       for (const [index, step] of INCIDENT_STEPS.entries()) {
         if (index === STEPS_BEFORE_QUESTION) {
           // The task waits in input_required until tasks/update answers; the handler then replays from the top.
-          const answer = await ctx.elicit('include_logs', McpInput.form(`Attach the recent logs of ${name} to the report?`, IncludeLogsForm));
+          const answer = await ctx.elicit(
+            'include_logs',
+            McpInput.form(`Attach the recent logs of ${name} to the report?`, IncludeLogsForm),
+          );
           includeLogs = answer.action === 'accept' && answer.content.includeLogs;
         }
         progress.emit(index / INCIDENT_STEPS.length, `${step} (${index + 1}/${INCIDENT_STEPS.length})`);

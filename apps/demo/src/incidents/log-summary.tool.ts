@@ -28,14 +28,23 @@ export class LogSummaryTool {
   })
   async summarizeLogs(@McpArgs('name') name: string, @McpCtx() ctx: McpToolContext): Promise<string> {
     const logs = this.catalog.logsOf(name);
-    if (!logs) throw new McpToolError(`No service named "${name}". Known services: ${this.catalog.names().join(', ')}.`);
+    if (!logs)
+      throw new McpToolError(`No service named "${name}". Known services: ${this.catalog.names().join(', ')}.`);
     // The fallback: a client that did not declare sampling would make ctx.elicit fail with -32021.
     if (!ctx.supports('sampling')) return digest(name, logs);
     const answer = await ctx.elicit(
       'summary',
       McpInput.sampling({
         systemPrompt: 'You help an on-call engineer. Be factual and brief.',
-        messages: [{ role: 'user', content: { type: 'text', text: `Summarise the recent logs of ${name} in two sentences:\n${logs.join('\n')}` } }],
+        messages: [
+          {
+            role: 'user',
+            content: {
+              type: 'text',
+              text: `Summarise the recent logs of ${name} in two sentences:\n${logs.join('\n')}`,
+            },
+          },
+        ],
         maxTokens: 200,
       }),
     );
@@ -47,12 +56,19 @@ export class LogSummaryTool {
 /** What a client without sampling gets: how many lines there are, and the latest ones as they are. */
 function digest(name: string, logs: readonly string[]): string {
   const latest = logs.slice(-DIGEST_LINES).map((line) => `  ${line}`);
-  return [`${name} has ${logs.length} recent log line(s); the latest:`, ...latest, '(No summary: this client cannot sample.)'].join('\n');
+  return [
+    `${name} has ${logs.length} recent log line(s); the latest:`,
+    ...latest,
+    '(No summary: this client cannot sample.)',
+  ].join('\n');
 }
 
 /** The text of a sampled message (one content block, or the text blocks of a list). */
 function textOf(answer: SamplingAnswer): string {
-  const blocks = (Array.isArray(answer.content) ? answer.content : [answer.content]) as Array<{ type?: string; text?: unknown }>;
+  const blocks = (Array.isArray(answer.content) ? answer.content : [answer.content]) as Array<{
+    type?: string;
+    text?: unknown;
+  }>;
   return blocks
     .filter((block) => block.type === 'text' && typeof block.text === 'string')
     .map((block) => block.text as string)

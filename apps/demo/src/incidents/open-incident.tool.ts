@@ -26,7 +26,8 @@ export class OpenIncidentTool {
     annotations: { idempotentHint: false },
   })
   async openIncident(@McpArgs() { service, title, severity = DEFAULT_SEVERITY }: OpenIncidentDto): Promise<string> {
-    if (!this.catalog.find(service)) throw new McpToolError(`No service named "${service}". Known services: ${this.catalog.names().join(', ')}.`);
+    if (!this.catalog.find(service))
+      throw new McpToolError(`No service named "${service}". Known services: ${this.catalog.names().join(', ')}.`);
     const incidentId = `INC-${randomBytes(4).toString('hex').toUpperCase()}`;
     const incident: IncidentOpened = { incidentId, service, severity, title };
     // The incident's own id is the event's: a subscriber that sees it twice (a retried webhook) knows it is one.

@@ -13,7 +13,8 @@ export class IntegrationsTools {
   @McpTool({
     name: 'connect_pagerduty',
     title: 'Connect PagerDuty',
-    description: 'Links the console to PagerDuty so incidents can page the owning team. The user signs in to PagerDuty in their browser.',
+    description:
+      'Links the console to PagerDuty so incidents can page the owning team. The user signs in to PagerDuty in their browser.',
     annotations: { openWorldHint: true },
   })
   async connectPagerDuty(@McpCtx() ctx: McpToolContext): Promise<string> {

@@ -16,9 +16,21 @@ export interface DemoTelemetry {
  * (docs/observability.md). The SDK packages are loaded only with `--otel`.
  */
 export async function startDemoTelemetry(env: NodeJS.ProcessEnv = process.env): Promise<DemoTelemetry> {
-  const [{ AsyncLocalStorageContextManager }, { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator }, { resourceFromAttributes }] =
-    await Promise.all([import('@opentelemetry/context-async-hooks'), import('@opentelemetry/core'), import('@opentelemetry/resources')]);
-  const [{ BasicTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { MeterProvider }, { PrometheusExporter }] = await Promise.all([
+  const [
+    { AsyncLocalStorageContextManager },
+    { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator },
+    { resourceFromAttributes },
+  ] = await Promise.all([
+    import('@opentelemetry/context-async-hooks'),
+    import('@opentelemetry/core'),
+    import('@opentelemetry/resources'),
+  ]);
+  const [
+    { BasicTracerProvider, BatchSpanProcessor },
+    { OTLPTraceExporter },
+    { MeterProvider },
+    { PrometheusExporter },
+  ] = await Promise.all([
     import('@opentelemetry/sdk-trace-base'),
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@opentelemetry/sdk-metrics'),
@@ -26,13 +38,18 @@ export async function startDemoTelemetry(env: NodeJS.ProcessEnv = process.env): 
   ]);
   const resource = resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME ?? 'nest-mcp-demo' });
   // The exporter reads the OTLP endpoint variables itself.
-  const tracerProvider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter(), { scheduledDelayMillis: 500 })] });
+  const tracerProvider = new BasicTracerProvider({
+    resource,
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter(), { scheduledDelayMillis: 500 })],
+  });
   const host = env.OTEL_EXPORTER_PROMETHEUS_HOST ?? '127.0.0.1';
   const port = Number(env.OTEL_EXPORTER_PROMETHEUS_PORT ?? 9464);
   const prometheus = new PrometheusExporter({ host, port });
   const meterProvider = new MeterProvider({ resource, readers: [prometheus] });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+  propagation.setGlobalPropagator(
+    new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+  );
   trace.setGlobalTracerProvider(tracerProvider);
   metrics.setGlobalMeterProvider(meterProvider);
   return {

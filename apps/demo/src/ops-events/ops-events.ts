@@ -41,7 +41,11 @@ export class OpsEvents {
     name: 'deployment.finished',
     description: 'A rollout of a release ended (succeeded, failed or cancelled)',
     input: DeploymentFilterDto,
-    payload: { type: 'object', properties: { service: STRING, version: STRING, fromVersion: STRING, outcome: STRING }, required: ['service', 'version', 'outcome'] },
+    payload: {
+      type: 'object',
+      properties: { service: STRING, version: STRING, fromVersion: STRING, outcome: STRING },
+      required: ['service', 'version', 'outcome'],
+    },
   })
   deploymentFinished(deployment: DeploymentFinished, filter: DeploymentFilterDto): DeploymentFinished | undefined {
     if (filter.service !== undefined && deployment.service !== filter.service) return undefined;
@@ -53,7 +57,11 @@ export class OpsEvents {
     name: 'incident.opened',
     description: 'An incident was opened on a service',
     input: IncidentFilterDto,
-    payload: { type: 'object', properties: { incidentId: STRING, service: STRING, severity: STRING, title: STRING }, required: ['incidentId', 'service', 'severity'] },
+    payload: {
+      type: 'object',
+      properties: { incidentId: STRING, service: STRING, severity: STRING, title: STRING },
+      required: ['incidentId', 'service', 'severity'],
+    },
   })
   incidentOpened(incident: IncidentOpened, filter: IncidentFilterDto): IncidentOpened | undefined {
     if (filter.service !== undefined && incident.service !== filter.service) return undefined;
@@ -65,7 +73,11 @@ export class OpsEvents {
     name: 'service.status_changed',
     description: "A service's status changed (running, degraded, stopped)",
     input: ServiceFilterDto,
-    payload: { type: 'object', properties: { service: STRING, from: STRING, to: STRING }, required: ['service', 'from', 'to'] },
+    payload: {
+      type: 'object',
+      properties: { service: STRING, from: STRING, to: STRING },
+      required: ['service', 'from', 'to'],
+    },
   })
   serviceStatusChanged(change: ServiceStatusChanged, filter: ServiceFilterDto): ServiceStatusChanged | undefined {
     return filter.service === undefined || change.service === filter.service ? change : undefined;

@@ -20,7 +20,10 @@ export class ServiceCatalog {
     SEED_SERVICES.map((service) => [service.name, { ...service }]),
   );
   private readonly logs = new Map<string, string[]>(
-    SEED_SERVICES.map(({ name, version, replicas }) => [name, [logLine(`deployed version ${version} (${replicas} replicas)`)]]),
+    SEED_SERVICES.map(({ name, version, replicas }) => [
+      name,
+      [logLine(`deployed version ${version} (${replicas} replicas)`)],
+    ]),
   );
 
   constructor(
@@ -124,7 +127,9 @@ export class ServiceCatalog {
   private statusChanged(name: string, from: ServiceStatus, to: ServiceStatus): void {
     if (from === to) return;
     // Like the change notices below: the change is made either way; a log that cannot take the event costs one event.
-    this.events.emit('service.status_changed', { service: name, from, to }).catch((error: unknown) => this.logger.warn(`Could not emit the status change of ${name}: ${String(error)}`));
+    this.events
+      .emit('service.status_changed', { service: name, from, to })
+      .catch((error: unknown) => this.logger.warn(`Could not emit the status change of ${name}: ${String(error)}`));
   }
 
   /** Every change of a service appends to its log: listeners of the service and of its logs are told. */
@@ -134,7 +139,9 @@ export class ServiceCatalog {
     this.logs.set(name, lines.slice(-MAX_LOG_LINES));
     for (const uri of [`ops://services/${name}`, `ops://services/${name}/logs`]) {
       // The change is made either way: a bus that cannot carry the news (Redis down) costs listeners one update.
-      this.publisher.resourceUpdated(uri).catch((error: unknown) => this.logger.warn(`Could not publish ${uri}: ${String(error)}`));
+      this.publisher
+        .resourceUpdated(uri)
+        .catch((error: unknown) => this.logger.warn(`Could not publish ${uri}: ${String(error)}`));
     }
   }
 }

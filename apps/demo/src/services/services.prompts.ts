@@ -22,7 +22,11 @@ export class ServicesPrompts {
     // #region docs:incident-summary-arguments
     arguments: [
       { name: 'service', description: 'The affected service', required: true, complete: 'completeService' },
-      { name: 'severity', description: `One of ${INCIDENT_SEVERITIES.join(', ')} (default ${DEFAULT_SEVERITY})`, complete: 'completeSeverity' },
+      {
+        name: 'severity',
+        description: `One of ${INCIDENT_SEVERITIES.join(', ')} (default ${DEFAULT_SEVERITY})`,
+        complete: 'completeSeverity',
+      },
     ],
     // #endregion docs:incident-summary-arguments
   })

@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { McpArgs, McpContent, McpTool, McpToolError, type McpCallToolResult } from 'nest-mcp';
 import { OPS_READ, OPS_WRITE, OpsScopes } from '../access/index.js';
-import { ListServicesDto, RestartServiceDto, ScaleServiceDto, ServiceDto, ServiceListDto, ServiceNameDto } from './dto/index.js';
+import {
+  ListServicesDto,
+  RestartServiceDto,
+  ScaleServiceDto,
+  ServiceDto,
+  ServiceListDto,
+  ServiceNameDto,
+} from './dto/index.js';
 import type { ManagedService } from './managed-service.interface.js';
 import { ServiceCatalog } from './service-catalog.service.js';
 import { ServiceStatus } from './service-status.enum.js';
@@ -74,8 +81,14 @@ export class ServicesTools {
     const service = this.catalog.restart(name, reason);
     return {
       content: [
-        McpContent.text(`Restarted ${service.name} (${service.version}): ${service.replicas} replicas are ${service.status}.`),
-        McpContent.resourceLink({ uri: `ops://services/${service.name}/logs`, name: `${service.name} logs`, mimeType: 'text/plain' }),
+        McpContent.text(
+          `Restarted ${service.name} (${service.version}): ${service.replicas} replicas are ${service.status}.`,
+        ),
+        McpContent.resourceLink({
+          uri: `ops://services/${service.name}/logs`,
+          name: `${service.name} logs`,
+          mimeType: 'text/plain',
+        }),
       ],
     };
   }

@@ -4,7 +4,12 @@
  * ends, its result; meanwhile the board polls `deployment_status` and may call `cancel_deployment` — app-only tools
  * the host forwards to the console's MCP server. Bundled into one HTML file by scripts/build-demo-views.mjs.
  */
-import { App, applyDocumentTheme, applyHostStyleVariables, type McpUiHostContext } from '@modelcontextprotocol/ext-apps';
+import {
+  App,
+  applyDocumentTheme,
+  applyHostStyleVariables,
+  type McpUiHostContext,
+} from '@modelcontextprotocol/ext-apps';
 
 /** A rollout as `deployment_status` and `cancel_deployment` return it (RolloutDto on the server). */
 interface Rollout {
@@ -87,7 +92,10 @@ async function poll(): Promise<void> {
   pollTimer = undefined;
   if (!service) return;
   try {
-    const result = (await app.callServerTool({ name: 'deployment_status', arguments: { name: service } })) as ToolResult;
+    const result = (await app.callServerTool({
+      name: 'deployment_status',
+      arguments: { name: service },
+    })) as ToolResult;
     if (!result.isError) render(result.structuredContent as Rollout);
   } catch (error) {
     showMessage(`The status is unavailable: ${(error as Error).message}`);
@@ -104,7 +112,10 @@ function stopPolling(): void {
 /** Shows the call's final result, with the rollout's last state read once more. */
 async function showResult(result: ToolResult): Promise<void> {
   if (service) {
-    const status = (await app.callServerTool({ name: 'deployment_status', arguments: { name: service } })) as ToolResult;
+    const status = (await app.callServerTool({
+      name: 'deployment_status',
+      arguments: { name: service },
+    })) as ToolResult;
     if (!status.isError) render(status.structuredContent as Rollout);
   }
   if (result.isError) {
@@ -131,7 +142,13 @@ function render(rollout: Rollout | undefined): void {
       const item = document.createElement('li');
       item.textContent = step;
       item.dataset.state =
-        index < rollout.completed ? 'done' : index === rollout.completed ? (rollout.status === 'running' ? 'current' : 'stopped') : 'pending';
+        index < rollout.completed
+          ? 'done'
+          : index === rollout.completed
+            ? rollout.status === 'running'
+              ? 'current'
+              : 'stopped'
+            : 'pending';
       if (index === rollout.completed && rollout.status === 'succeeded') item.dataset.state = 'done';
       return item;
     }),

@@ -62,7 +62,8 @@ export class BullMqWebhookDeliveryQueue implements McpWebhookDeliveryQueue, OnAp
   ) {}
 
   async enqueue(delivery: McpWebhookDelivery, delayMs: number): Promise<void> {
-    if (this.producerClosed) throw McpError.internal('Webhook deliveries are not queued on this server any more (shutting down)');
+    if (this.producerClosed)
+      throw McpError.internal('Webhook deliveries are not queued on this server any more (shutting down)');
     const jobId = createHash('sha256').update(`${delivery.jobId}\n${delivery.attempt}`).digest('base64url');
     try {
       await withTimeout(
@@ -76,7 +77,12 @@ export class BullMqWebhookDeliveryQueue implements McpWebhookDeliveryQueue, OnAp
         this.options.commandTimeoutMs,
       );
     } catch (error) {
-      throw new McpError(McpErrorCode.InternalError, `Webhook queue unavailable: ${(error as Error)?.message ?? String(error)}`, { retryAfterSeconds: 5 }, 503);
+      throw new McpError(
+        McpErrorCode.InternalError,
+        `Webhook queue unavailable: ${(error as Error)?.message ?? String(error)}`,
+        { retryAfterSeconds: 5 },
+        503,
+      );
     }
   }
 
@@ -123,9 +129,14 @@ export class BullMqWebhookDeliveryQueue implements McpWebhookDeliveryQueue, OnAp
     return this.close();
   }
 
-  private async run(job: Job<McpWebhookDelivery>, handle: (delivery: McpWebhookDelivery) => Promise<void>): Promise<void> {
+  private async run(
+    job: Job<McpWebhookDelivery>,
+    handle: (delivery: McpWebhookDelivery) => Promise<void>,
+  ): Promise<void> {
     if (!isDelivery(job.data)) {
-      this.logger.warn(`Dropped job ${String(job.id)} of queue ${this.options.events.queueName}: it is not a webhook delivery`);
+      this.logger.warn(
+        `Dropped job ${String(job.id)} of queue ${this.options.events.queueName}: it is not a webhook delivery`,
+      );
       return;
     }
     await handle(job.data);
@@ -142,14 +153,18 @@ export class BullMqWebhookDeliveryQueue implements McpWebhookDeliveryQueue, OnAp
       void worker.pause(true).catch(() => undefined);
       this.blockingClient?.disconnect();
       if (!(await this.attemptsEnded(worker, events.lockDurationMs))) {
-        this.logger.warn('Webhook attempts in flight did not end in time: their jobs are made again when their locks expire');
+        this.logger.warn(
+          'Webhook attempts in flight did not end in time: their jobs are made again when their locks expire',
+        );
       }
       await withTimeout(worker.close(true), commandTimeoutMs).catch(() => undefined);
       this.dropBlockingClient();
     }
     this.producerClosed = true;
     await withTimeout(this.queue?.close() ?? Promise.resolve(), commandTimeoutMs).catch(() => undefined);
-    await Promise.all([this.workerClient, this.producerClient].map((client) => client && closeRedisClient(client, commandTimeoutMs)));
+    await Promise.all(
+      [this.workerClient, this.producerClient].map((client) => client && closeRedisClient(client, commandTimeoutMs)),
+    );
   }
 
   /** `true` once the worker handles no job, `false` after `ms` or as soon as its connection is down. */
@@ -187,9 +202,15 @@ export class BullMqWebhookDeliveryQueue implements McpWebhookDeliveryQueue, OnAp
   /** The producer, made on first use; its commands fail fast (one reconnection attempt, the command timeout). */
   private producer(): Queue<McpWebhookDelivery> {
     if (this.queue) return this.queue;
-    const client = this.connection.duplicate({ maxRetriesPerRequest: 1, commandTimeout: this.options.commandTimeoutMs });
+    const client = this.connection.duplicate({
+      maxRetriesPerRequest: 1,
+      commandTimeout: this.options.commandTimeoutMs,
+    });
     this.producerClient = client;
-    const queue = new Queue<McpWebhookDelivery>(this.options.events.queueName, { connection: client, prefix: this.options.keyPrefix });
+    const queue = new Queue<McpWebhookDelivery>(this.options.events.queueName, {
+      connection: client,
+      prefix: this.options.keyPrefix,
+    });
     queue.on('error', () => undefined); // the connection logs its errors once per outage
     this.queue = queue;
     return queue;

@@ -76,13 +76,19 @@ export class RedisEventStore implements McpEventStore, OnApplicationBootstrap, O
       return null;
     }
     const [epoch, id] = (await this.bounded(
-      APPEND_EVENT.run(this.connection.commands, [this.logKey(event.name), this.epochs, this.trimmed], [event.name, newEpoch(), json, retention.maxEvents, retention.windowMs, this.channel]),
+      APPEND_EVENT.run(
+        this.connection.commands,
+        [this.logKey(event.name), this.epochs, this.trimmed],
+        [event.name, newEpoch(), json, retention.maxEvents, retention.windowMs, this.channel],
+      ),
     )) as [string, string];
     return positionOf(epoch, id);
   }
 
   async head(name: string): Promise<string> {
-    const [epoch, id] = (await this.bounded(LOG_HEAD.run(this.connection.commands, [this.logKey(name), this.epochs, this.trimmed], [name, newEpoch()]))) as [string, string];
+    const [epoch, id] = (await this.bounded(
+      LOG_HEAD.run(this.connection.commands, [this.logKey(name), this.epochs, this.trimmed], [name, newEpoch()]),
+    )) as [string, string];
     return positionOf(epoch, id);
   }
 
@@ -145,19 +151,36 @@ export class RedisEventStore implements McpEventStore, OnApplicationBootstrap, O
     name: string,
     start: string,
     options: McpEventReadOptions,
-  ): Promise<{ epoch: string; lastId: string; trimmedId: string; entries: Array<{ id: string; event?: McpStoredEvent }> }> {
+  ): Promise<{
+    epoch: string;
+    lastId: string;
+    trimmedId: string;
+    entries: Array<{ id: string; event?: McpStoredEvent }>;
+  }> {
     const [epoch, lastId, trimmedId, raw] = (await this.bounded(
-      READ_LOG.run(this.connection.commands, [this.logKey(name), this.epochs, this.trimmed], [name, newEpoch(), start, options.retention.windowMs, options.limit + 1]),
+      READ_LOG.run(
+        this.connection.commands,
+        [this.logKey(name), this.epochs, this.trimmed],
+        [name, newEpoch(), start, options.retention.windowMs, options.limit + 1],
+      ),
     )) as [string, string, string, Array<[string, string[]]>];
-    return { epoch, lastId, trimmedId, entries: raw.map(([id, fields]) => ({ id, event: this.decode(fields[1], name) })) };
+    return {
+      epoch,
+      lastId,
+      trimmedId,
+      entries: raw.map(([id, fields]) => ({ id, event: this.decode(fields[1], name) })),
+    };
   }
 
   private listenRemote(): void {
     const stopResync = this.connection.onResubscribed(() => void this.catchUp());
-    const stop = this.connection.subscribe(this.channel, (message) => this.receive(message)).catch((error: unknown) => {
-      if (!this.closed) this.logger.warn(`Could not subscribe to ${this.channel}: ${(error as Error)?.message ?? String(error)}`);
-      return undefined;
-    });
+    const stop = this.connection
+      .subscribe(this.channel, (message) => this.receive(message))
+      .catch((error: unknown) => {
+        if (!this.closed)
+          this.logger.warn(`Could not subscribe to ${this.channel}: ${(error as Error)?.message ?? String(error)}`);
+        return undefined;
+      });
     this.remote = { stop, stopResync };
   }
 
@@ -200,7 +223,10 @@ export class RedisEventStore implements McpEventStore, OnApplicationBootstrap, O
       for (const [name, at] of [...this.heard]) {
         let start = `(${at.id}`;
         for (let count = 0; count < MAX_CATCH_UP; count += CATCH_UP_BATCH) {
-          const read = await this.readLog(name, start, { limit: CATCH_UP_BATCH, retention: { windowMs: 0, maxEvents: Number.MAX_SAFE_INTEGER } });
+          const read = await this.readLog(name, start, {
+            limit: CATCH_UP_BATCH,
+            retention: { windowMs: 0, maxEvents: Number.MAX_SAFE_INTEGER },
+          });
           if (read.epoch !== at.epoch) break;
           const entries = read.entries.slice(0, CATCH_UP_BATCH);
           for (const entry of entries) {
@@ -212,7 +238,9 @@ export class RedisEventStore implements McpEventStore, OnApplicationBootstrap, O
         }
       }
     } catch (error) {
-      this.logger.warn(`Could not catch up on the event logs after a Redis outage: ${(error as Error)?.message ?? String(error)}`);
+      this.logger.warn(
+        `Could not catch up on the event logs after a Redis outage: ${(error as Error)?.message ?? String(error)}`,
+      );
     } finally {
       const held = this.held ?? [];
       this.held = undefined;

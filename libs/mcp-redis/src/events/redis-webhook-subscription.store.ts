@@ -1,10 +1,20 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { McpWebhookDeliveryState, McpWebhookSubscriptionRecord, McpWebhookSubscriptionStore } from 'nest-mcp/backend';
+import type {
+  McpWebhookDeliveryState,
+  McpWebhookSubscriptionRecord,
+  McpWebhookSubscriptionStore,
+} from 'nest-mcp/backend';
 import { McpRedisConnection } from '../mcp-redis.connection.js';
 import { McpRedisResolvedOptions } from '../mcp-redis-resolved-options.js';
 import { withTimeout } from '../with-timeout.js';
-import { COUNT_LIVE, DELETE_SUBSCRIPTION, PUT_SUBSCRIPTION, RECORD_DELIVERY, TRACK_PENDING } from './webhook-store.scripts.js';
+import {
+  COUNT_LIVE,
+  DELETE_SUBSCRIPTION,
+  PUT_SUBSCRIPTION,
+  RECORD_DELIVERY,
+  TRACK_PENDING,
+} from './webhook-store.scripts.js';
 
 /** Records read per pipeline when listing a type's subscriptions. */
 const LIST_BATCH = 200;
@@ -38,7 +48,9 @@ export class RedisWebhookSubscriptionStore implements McpWebhookSubscriptionStor
 
   async get(key: string): Promise<McpWebhookSubscriptionRecord | undefined> {
     if (!STORE_KEY.test(key)) return undefined;
-    const [record, delivery] = await this.bounded(this.connection.commands.hmget(this.recordKey(key), 'record', 'delivery'));
+    const [record, delivery] = await this.bounded(
+      this.connection.commands.hmget(this.recordKey(key), 'record', 'delivery'),
+    );
     return this.parse(record, delivery);
   }
 
@@ -48,7 +60,12 @@ export class RedisWebhookSubscriptionStore implements McpWebhookSubscriptionStor
     await this.bounded(
       PUT_SUBSCRIPTION.run(
         this.connection.commands,
-        [this.recordKey(record.key), this.pendingKey(record.key), this.byNameKey(record.name), this.byPrincipalKey(record.principal)],
+        [
+          this.recordKey(record.key),
+          this.pendingKey(record.key),
+          this.byNameKey(record.name),
+          this.byPrincipalKey(record.principal),
+        ],
         [Date.now(), JSON.stringify(rest), record.incarnation, JSON.stringify(delivery), record.key, expiry],
       ),
     );
@@ -58,10 +75,16 @@ export class RedisWebhookSubscriptionStore implements McpWebhookSubscriptionStor
     const record = await this.get(key);
     if (!record) {
       // Expired or never there; its index entries (if any) are dropped when they are next pruned.
-      if (STORE_KEY.test(key)) await this.bounded(this.connection.commands.del(this.recordKey(key), this.pendingKey(key)));
+      if (STORE_KEY.test(key))
+        await this.bounded(this.connection.commands.del(this.recordKey(key), this.pendingKey(key)));
       return false;
     }
-    const keys = [this.recordKey(key), this.pendingKey(key), this.byNameKey(record.name), this.byPrincipalKey(record.principal)];
+    const keys = [
+      this.recordKey(key),
+      this.pendingKey(key),
+      this.byNameKey(record.name),
+      this.byPrincipalKey(record.principal),
+    ];
     return (await this.bounded(DELETE_SUBSCRIPTION.run(this.connection.commands, keys, [key]))) === 1;
   }
 
@@ -73,7 +96,8 @@ export class RedisWebhookSubscriptionStore implements McpWebhookSubscriptionStor
     const records: McpWebhookSubscriptionRecord[] = [];
     for (let start = 0; start < keys.length; start += LIST_BATCH) {
       const pipeline = commands.pipeline();
-      for (const key of keys.slice(start, start + LIST_BATCH)) pipeline.hmget(this.recordKey(key), 'record', 'delivery');
+      for (const key of keys.slice(start, start + LIST_BATCH))
+        pipeline.hmget(this.recordKey(key), 'record', 'delivery');
       const answers = (await this.bounded(pipeline.exec())) ?? [];
       for (const [error, fields] of answers) {
         if (error) throw error;
@@ -86,11 +110,15 @@ export class RedisWebhookSubscriptionStore implements McpWebhookSubscriptionStor
   }
 
   async countByPrincipal(principal: string): Promise<number> {
-    return Number(await this.bounded(COUNT_LIVE.run(this.connection.commands, [this.byPrincipalKey(principal)], [Date.now()])));
+    return Number(
+      await this.bounded(COUNT_LIVE.run(this.connection.commands, [this.byPrincipalKey(principal)], [Date.now()])),
+    );
   }
 
   async recordDelivery(key: string, incarnation: string, state: McpWebhookDeliveryState): Promise<void> {
-    await this.bounded(RECORD_DELIVERY.run(this.connection.commands, [this.recordKey(key)], [incarnation, JSON.stringify(state)]));
+    await this.bounded(
+      RECORD_DELIVERY.run(this.connection.commands, [this.recordKey(key)], [incarnation, JSON.stringify(state)]),
+    );
   }
 
   async verifiedUntil(principal: string, url: string): Promise<number | undefined> {
@@ -100,11 +128,15 @@ export class RedisWebhookSubscriptionStore implements McpWebhookSubscriptionStor
 
   async markVerified(principal: string, url: string, until: number): Promise<void> {
     if (until <= Date.now()) return;
-    await this.bounded(this.connection.commands.set(this.consentKey(principal, url), String(until), 'PXAT', String(until)));
+    await this.bounded(
+      this.connection.commands.set(this.consentKey(principal, url), String(until), 'PXAT', String(until)),
+    );
   }
 
   async trackPending(key: string, position: string): Promise<void> {
-    await this.bounded(TRACK_PENDING.run(this.connection.commands, [this.recordKey(key), this.pendingKey(key)], [position]));
+    await this.bounded(
+      TRACK_PENDING.run(this.connection.commands, [this.recordKey(key), this.pendingKey(key)], [position]),
+    );
   }
 
   async settlePending(key: string, position: string): Promise<void> {
@@ -124,8 +156,16 @@ export class RedisWebhookSubscriptionStore implements McpWebhookSubscriptionStor
   private parse(record: string | null, delivery: string | null): McpWebhookSubscriptionRecord | undefined {
     if (record === null) return undefined;
     try {
-      const parsed = { ...(JSON.parse(record) as Omit<McpWebhookSubscriptionRecord, 'delivery'>), delivery: JSON.parse(delivery ?? '{}') as McpWebhookDeliveryState };
-      if (typeof parsed.key !== 'string' || typeof parsed.incarnation !== 'string' || typeof parsed.sealedSecret !== 'string') return undefined;
+      const parsed = {
+        ...(JSON.parse(record) as Omit<McpWebhookSubscriptionRecord, 'delivery'>),
+        delivery: JSON.parse(delivery ?? '{}') as McpWebhookDeliveryState,
+      };
+      if (
+        typeof parsed.key !== 'string' ||
+        typeof parsed.incarnation !== 'string' ||
+        typeof parsed.sealedSecret !== 'string'
+      )
+        return undefined;
       if (parsed.expiresAt !== null && parsed.expiresAt <= Date.now()) return undefined;
       return parsed;
     } catch {

@@ -53,7 +53,9 @@ export class McpRedisHealthIndicator {
   ) {}
 
   /** Checks the Redis connection and the task queue; `key` names the indicator in the health report. */
-  async isHealthy<const Key extends string = 'mcp-redis'>(key: Key = 'mcp-redis' as Key): Promise<HealthIndicatorResult<Key>> {
+  async isHealthy<const Key extends string = 'mcp-redis'>(
+    key: Key = 'mcp-redis' as Key,
+  ): Promise<HealthIndicatorResult<Key>> {
     const indicator = this.health.check(key);
     const [pong, queue] = await Promise.all([
       this.connection.ping(),

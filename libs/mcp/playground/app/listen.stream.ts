@@ -37,7 +37,10 @@ export class ListenStream {
     };
     this.state.update((state) => ({ ...state, phase: 'open', problem: undefined }));
     const heard = (notification: JsonRpcNotification) =>
-      this.state.update((state) => ({ ...state, heard: [{ at: Date.now(), notification }, ...state.heard].slice(0, 200) }));
+      this.state.update((state) => ({
+        ...state,
+        heard: [{ at: Date.now(), notification }, ...state.heard].slice(0, 200),
+      }));
     this.client
       .request('subscriptions/listen', { notifications }, { signal: abort.signal, onNotification: heard })
       .then(() => this.state.update((state) => ({ ...state, phase: 'closed', problem: 'The server ended the stream' })))

@@ -75,7 +75,8 @@ export class McpCall {
       if (result.resultType === 'task') await this.follow(result as unknown as Task);
       else this.patch({ phase: 'done', result, prompt: undefined });
     } catch (error) {
-      if (this.cancelRequested) this.patch({ phase: 'cancelled', prompt: undefined, problem: 'Cancelled: the page closed the request stream' });
+      if (this.cancelRequested)
+        this.patch({ phase: 'cancelled', prompt: undefined, problem: 'Cancelled: the page closed the request stream' });
       else this.patch({ phase: 'failed', prompt: undefined, problem: (error as Error).message });
     }
   }
@@ -110,9 +111,20 @@ export class McpCall {
   private heard(notification: JsonRpcNotification): void {
     const params = notification.params ?? {};
     if (notification.method === 'notifications/progress') {
-      this.patch({ progress: { progress: Number(params.progress), total: typeof params.total === 'number' ? params.total : undefined, message: params.message as string | undefined } });
+      this.patch({
+        progress: {
+          progress: Number(params.progress),
+          total: typeof params.total === 'number' ? params.total : undefined,
+          message: params.message as string | undefined,
+        },
+      });
     } else if (notification.method === 'notifications/message') {
-      this.patch({ logs: [...this.state.value.logs, { level: String(params.level), logger: params.logger as string | undefined, data: params.data }] });
+      this.patch({
+        logs: [
+          ...this.state.value.logs,
+          { level: String(params.level), logger: params.logger as string | undefined, data: params.data },
+        ],
+      });
     }
   }
 
@@ -125,18 +137,28 @@ export class McpCall {
     while (!TERMINAL.has(current.status) && !this.polling.signal.aborted) {
       await sleep(current.pollIntervalMs ?? 1000, this.polling.signal);
       if (this.polling.signal.aborted) return;
-      const { resultType: __, ...next } = await this.client.request<Task & { resultType?: string }>('tasks/get', { taskId: task.taskId });
+      const { resultType: __, ...next } = await this.client.request<Task & { resultType?: string }>('tasks/get', {
+        taskId: task.taskId,
+      });
       current = next;
       this.patch({ task: current });
-      const keys = Object.keys(current.inputRequests ?? {}).sort().join(',');
+      const keys = Object.keys(current.inputRequests ?? {})
+        .sort()
+        .join(',');
       if (current.status === 'input_required' && keys !== '' && keys !== asked) {
         asked = keys;
         void this.answerTask(current);
       }
     }
     if (current.status === 'completed') this.patch({ phase: 'done', result: current.result, prompt: undefined });
-    else if (current.status === 'cancelled') this.patch({ phase: 'cancelled', prompt: undefined, problem: current.statusMessage ?? 'The task was cancelled' });
-    else if (current.status === 'failed') this.patch({ phase: 'failed', prompt: undefined, problem: current.error?.message ?? current.statusMessage ?? 'The task failed' });
+    else if (current.status === 'cancelled')
+      this.patch({ phase: 'cancelled', prompt: undefined, problem: current.statusMessage ?? 'The task was cancelled' });
+    else if (current.status === 'failed')
+      this.patch({
+        phase: 'failed',
+        prompt: undefined,
+        problem: current.error?.message ?? current.statusMessage ?? 'The task failed',
+      });
   }
 
   private async answerTask(task: Task): Promise<void> {

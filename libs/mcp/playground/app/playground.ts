@@ -47,7 +47,7 @@ export class Playground {
     try {
       const discover = await this.client.request<DiscoverResult>('server/discover');
       const capabilities = discover.capabilities ?? {};
-      const list = <T,>(capability: string, method: string, key: string) =>
+      const list = <T>(capability: string, method: string, key: string) =>
         capability in capabilities ? this.client.listAll<T>(method, key) : Promise.resolve<T[]>([]);
       const [tools, prompts, resources, templates] = await Promise.all([
         list<Tool>('tools', 'tools/list', 'tools'),

@@ -33,7 +33,11 @@ export function redirectUri(): string {
 }
 
 async function json(url: string, init?: RequestInit): Promise<Record<string, unknown>> {
-  const response = await fetch(url, { credentials: 'omit', ...init, headers: { accept: 'application/json', ...init?.headers } });
+  const response = await fetch(url, {
+    credentials: 'omit',
+    ...init,
+    headers: { accept: 'application/json', ...init?.headers },
+  });
   const text = await response.text();
   if (!response.ok) throw new Error(`${url} answered ${response.status}: ${text.slice(0, 300)}`);
   return JSON.parse(text) as Record<string, unknown>;
@@ -44,11 +48,17 @@ async function json(url: string, init?: RequestInit): Promise<Record<string, unk
  * `resource_metadata`, or the path-suffixed well-known URI) and the authorization server's metadata (RFC 8414 location
  * first, then OpenID Connect discovery).
  */
-export async function planSignIn(resourceMetadata: string | undefined, scopes: readonly string[] | undefined): Promise<SignInPlan> {
-  const path = resourceMetadata ? new URL(resourceMetadata, location.href).pathname : `/.well-known/oauth-protected-resource${location.pathname}`;
+export async function planSignIn(
+  resourceMetadata: string | undefined,
+  scopes: readonly string[] | undefined,
+): Promise<SignInPlan> {
+  const path = resourceMetadata
+    ? new URL(resourceMetadata, location.href).pathname
+    : `/.well-known/oauth-protected-resource${location.pathname}`;
   const prm = await json(path);
   const issuer = (prm.authorization_servers as string[] | undefined)?.[0];
-  if (typeof prm.resource !== 'string' || typeof issuer !== 'string') throw new Error(`${path} names no resource or authorization server`);
+  if (typeof prm.resource !== 'string' || typeof issuer !== 'string')
+    throw new Error(`${path} names no resource or authorization server`);
   const issuerUrl = new URL(issuer);
   const candidates = [
     `${issuerUrl.origin}/.well-known/oauth-authorization-server${issuerUrl.pathname.replace(/\/$/, '')}`,
@@ -87,7 +97,8 @@ export function registeredClient(plan: SignInPlan): string | undefined {
 
 /** Dynamic client registration (RFC 7591): a public client whose redirect URI is the endpoint. */
 export async function registerClient(plan: SignInPlan): Promise<string> {
-  if (!plan.registrationEndpoint) throw new Error(`${plan.issuer} offers no client registration: give the page a client id`);
+  if (!plan.registrationEndpoint)
+    throw new Error(`${plan.issuer} offers no client registration: give the page a client id`);
   const registered = await json(plan.registrationEndpoint, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -101,19 +112,36 @@ export async function registerClient(plan: SignInPlan): Promise<string> {
   });
   if (typeof registered.client_id !== 'string') throw new Error('The registration answered no client_id');
   const saved = JSON.parse(localStorage.getItem(CLIENT_KEY) ?? '{}') as Record<string, string>;
-  localStorage.setItem(CLIENT_KEY, JSON.stringify({ ...saved, [`${plan.issuer} ${redirectUri()}`]: registered.client_id }));
+  localStorage.setItem(
+    CLIENT_KEY,
+    JSON.stringify({ ...saved, [`${plan.issuer} ${redirectUri()}`]: registered.client_id }),
+  );
   return registered.client_id;
 }
 
-const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 const randomString = () => base64url(crypto.getRandomValues(new Uint8Array(32)));
 
 /** Sends the browser to the authorization server (PKCE S256, `resource`, the plan's scopes). */
 export async function startSignIn(plan: SignInPlan, clientId: string): Promise<void> {
-  if (!crypto.subtle) throw new Error('Signing in needs a secure context: open the playground on localhost, 127.0.0.1 or https');
+  if (!crypto.subtle)
+    throw new Error('Signing in needs a secure context: open the playground on localhost, 127.0.0.1 or https');
   const verifier = randomString();
-  const challenge = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
-  const pending: PendingSignIn = { state: randomString(), verifier, clientId, tokenEndpoint: plan.tokenEndpoint, resource: plan.resource, redirectUri: redirectUri() };
+  const challenge = base64url(
+    new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))),
+  );
+  const pending: PendingSignIn = {
+    state: randomString(),
+    verifier,
+    clientId,
+    tokenEndpoint: plan.tokenEndpoint,
+    resource: plan.resource,
+    redirectUri: redirectUri(),
+  };
   sessionStorage.setItem(PENDING_KEY, JSON.stringify(pending));
   const url = new URL(plan.authorizationEndpoint);
   url.search = new URLSearchParams({
@@ -139,8 +167,12 @@ export async function completeSignIn(): Promise<string | undefined> {
   const pending = JSON.parse(sessionStorage.getItem(PENDING_KEY) ?? 'null') as PendingSignIn | null;
   sessionStorage.removeItem(PENDING_KEY);
   history.replaceState(null, '', location.pathname);
-  if (query.has('error')) throw new Error(`The authorization server refused: ${query.get('error')} ${query.get('error_description') ?? ''}`.trim());
-  if (!pending || query.get('state') !== pending.state) throw new Error('This sign-in answer is not the one the page asked for (state mismatch)');
+  if (query.has('error'))
+    throw new Error(
+      `The authorization server refused: ${query.get('error')} ${query.get('error_description') ?? ''}`.trim(),
+    );
+  if (!pending || query.get('state') !== pending.state)
+    throw new Error('This sign-in answer is not the one the page asked for (state mismatch)');
   const token = await json(pending.tokenEndpoint, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

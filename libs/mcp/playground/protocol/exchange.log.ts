@@ -27,7 +27,12 @@ export class ExchangeLog {
 
   open(request: JsonRpcRequest): number {
     const seq = ++this.seq;
-    const exchange: Exchange = { seq, method: request.method, messages: [{ direction: 'sent', at: Date.now(), message: request }], state: 'open' };
+    const exchange: Exchange = {
+      seq,
+      method: request.method,
+      messages: [{ direction: 'sent', at: Date.now(), message: request }],
+      state: 'open',
+    };
     this.exchanges.update((list) => [exchange, ...list].slice(0, ExchangeLog.LIMIT));
     return seq;
   }
@@ -37,7 +42,10 @@ export class ExchangeLog {
   }
 
   received(seq: number, message: ExchangeMessage['message']): void {
-    this.patch(seq, (exchange) => ({ ...exchange, messages: [...exchange.messages, { direction: 'received', at: Date.now(), message }] }));
+    this.patch(seq, (exchange) => ({
+      ...exchange,
+      messages: [...exchange.messages, { direction: 'received', at: Date.now(), message }],
+    }));
   }
 
   close(seq: number, state: Exchange['state'], problem?: string): void {

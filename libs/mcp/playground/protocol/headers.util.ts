@@ -25,7 +25,8 @@ export function standardHeaders(message: JsonRpcRequest): Record<string, string>
   return headers;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The `Mcp-Param-*` headers of a `tools/call`: each argument whose property schema carries `x-mcp-header`, found
@@ -37,8 +38,18 @@ export function paramHeaders(inputSchema: unknown, args: unknown): Record<string
     if (!isObject(schema) || !isObject(schema.properties) || !isObject(value)) return;
     for (const [property, subschema] of Object.entries(schema.properties)) {
       const argument = value[property];
-      if (isObject(subschema) && typeof subschema['x-mcp-header'] === 'string' && argument !== undefined && argument !== null) {
-        const text = typeof argument === 'string' ? argument : typeof argument === 'object' ? JSON.stringify(argument) : String(argument);
+      if (
+        isObject(subschema) &&
+        typeof subschema['x-mcp-header'] === 'string' &&
+        argument !== undefined &&
+        argument !== null
+      ) {
+        const text =
+          typeof argument === 'string'
+            ? argument
+            : typeof argument === 'object'
+              ? JSON.stringify(argument)
+              : String(argument);
         headers[`mcp-param-${subschema['x-mcp-header'].toLowerCase()}`] = headerValue(text);
       }
       visit(subschema, argument);

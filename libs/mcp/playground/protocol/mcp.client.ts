@@ -36,7 +36,11 @@ export class McpClient {
   ) {}
 
   /** Sends one request and resolves with its result; a JSON-RPC error rejects with `McpRpcError`. */
-  async request<T = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<T> {
+  async request<T = Record<string, unknown>>(
+    method: string,
+    params: Record<string, unknown> = {},
+    options: RequestOptions = {},
+  ): Promise<T> {
     const id = this.nextId++;
     const { _meta: givenMeta, ...rest } = params as { _meta?: Record<string, unknown> };
     const meta: Record<string, unknown> = {
@@ -82,7 +86,10 @@ export class McpClient {
     }
     const text = await response.text();
     if (!type.startsWith('application/json') || text === '') {
-      throw this.challengeOf(response) ?? new Error(`HTTP ${response.status} ${type || 'without content type'}: ${text.slice(0, 200)}`);
+      throw (
+        this.challengeOf(response) ??
+        new Error(`HTTP ${response.status} ${type || 'without content type'}: ${text.slice(0, 200)}`)
+      );
     }
     const frame = JSON.parse(text) as JsonRpcResponse;
     this.log.received(seq, frame);
@@ -97,9 +104,19 @@ export class McpClient {
   /** A 401, or a 403 for a scope: the challenge, for the sign-in panel. */
   private challengeOf(response: Response, message?: string): AuthRequiredError | undefined {
     const challenge = parseBearerChallenge(response.headers.get('www-authenticate'));
-    if (response.status !== 401 && !(response.status === 403 && challenge.error === 'insufficient_scope')) return undefined;
-    const description = challenge.error_description ?? message ?? (response.status === 401 ? 'Sign in to use this server' : 'A broader scope is needed');
-    return new AuthRequiredError(response.status, challenge.resource_metadata, challenge.scope, challenge.error, description);
+    if (response.status !== 401 && !(response.status === 403 && challenge.error === 'insufficient_scope'))
+      return undefined;
+    const description =
+      challenge.error_description ??
+      message ??
+      (response.status === 401 ? 'Sign in to use this server' : 'A broader scope is needed');
+    return new AuthRequiredError(
+      response.status,
+      challenge.resource_metadata,
+      challenge.scope,
+      challenge.error,
+      description,
+    );
   }
 
   /** Every page of a list (`tools/list`, …), following `nextCursor`. */

@@ -3,7 +3,9 @@
  * fields joined by newlines, a blank line ends an event; comments and other fields are skipped).
  */
 export async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const reader = body.pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>).getReader();
+  const reader = body
+    .pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>)
+    .getReader();
   let buffer = '';
   let data: string[] = [];
   try {

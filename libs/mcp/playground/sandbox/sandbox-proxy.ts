@@ -14,7 +14,8 @@ interface ViewCsp {
 }
 
 /** Origins from `_meta.ui.csp`, kept only when they look like origins (a value must never add a directive). */
-const sources = (list: string[] | undefined) => (list ?? []).filter((source) => /^https?:\/\/[a-z0-9.*:[\]-]+$/i.test(source)).join(' ');
+const sources = (list: string[] | undefined) =>
+  (list ?? []).filter((source) => /^https?:\/\/[a-z0-9.*:[\]-]+$/i.test(source)).join(' ');
 
 /** The view's policy: inline code and its declared origins; no network unless declared (ext-apps, "Security"). */
 function policyOf(csp: ViewCsp = {}): string {
@@ -50,7 +51,8 @@ window.addEventListener('message', (event: MessageEvent) => {
   const message = event.data as { method?: unknown; params?: Record<string, unknown> } | undefined;
   if (event.source === window.parent) {
     if (typeof message?.method === 'string' && message.method.startsWith(PREFIX)) {
-      if (message.method === `${PREFIX}resource-ready`) load((message.params ?? {}) as { html?: string; csp?: ViewCsp });
+      if (message.method === `${PREFIX}resource-ready`)
+        load((message.params ?? {}) as { html?: string; csp?: ViewCsp });
       return;
     }
     inner?.contentWindow?.postMessage(message, '*');

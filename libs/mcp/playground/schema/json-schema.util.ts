@@ -10,12 +10,32 @@ export interface Choice {
 }
 
 /** What a form control a schema gets: one of the kinds below, or `raw` (JSON text) when no control expresses it. */
-export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'choice' | 'multi-choice' | 'array' | 'object' | 'raw';
+export type FieldKind =
+  | 'string'
+  | 'number'
+  | 'integer'
+  | 'boolean'
+  | 'choice'
+  | 'multi-choice'
+  | 'array'
+  | 'object'
+  | 'raw';
 
-export const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isSchema = (value: unknown): value is Schema =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Keywords a form does not express: a schema with one of them is edited as raw JSON. */
-const RAW_KEYWORDS = ['$ref', '$dynamicRef', 'allOf', 'anyOf', 'not', 'if', 'prefixItems', 'patternProperties', 'dependentSchemas'];
+const RAW_KEYWORDS = [
+  '$ref',
+  '$dynamicRef',
+  'allOf',
+  'anyOf',
+  'not',
+  'if',
+  'prefixItems',
+  'patternProperties',
+  'dependentSchemas',
+];
 
 /** The `type` of a schema, when it names one (a `[type, "null"]` pair counts as the type). */
 function typeOf(schema: Schema): string | undefined {
@@ -34,7 +54,10 @@ export function choicesOf(schema: Schema): Choice[] | undefined {
   if (Array.isArray(schema.enum)) return schema.enum.map((value) => ({ value, label: String(value) }));
   const options = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
   if (options && options.length > 0 && options.every((option) => isSchema(option) && 'const' in option)) {
-    return (options as Schema[]).map((option) => ({ value: option.const, label: typeof option.title === 'string' ? option.title : String(option.const) }));
+    return (options as Schema[]).map((option) => ({
+      value: option.const,
+      label: typeof option.title === 'string' ? option.title : String(option.const),
+    }));
   }
   if ('const' in schema) return [{ value: schema.const, label: String(schema.const) }];
   return undefined;
@@ -68,8 +91,14 @@ export function fieldKindOf(schema: unknown): FieldKind {
 /** The properties of an object schema, in their declared order, with whether each is required. */
 export function propertiesOf(schema: Schema): Array<{ name: string; schema: Schema; required: boolean }> {
   const properties = isSchema(schema.properties) ? schema.properties : {};
-  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : []);
-  return Object.entries(properties).map(([name, property]) => ({ name, schema: isSchema(property) ? property : {}, required: required.has(name) }));
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : [],
+  );
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    schema: isSchema(property) ? property : {},
+    required: required.has(name),
+  }));
 }
 
 /** The value a form starts with: `default` where given, objects filled in from their properties' defaults. */

@@ -1,6 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { JsonValue } from '../protocol/wire.types.js';
-import { choicesOf, fieldKindOf, inputTypeOf, isSchema, labelOf, propertiesOf, type Schema } from './json-schema.util.js';
+import {
+  choicesOf,
+  fieldKindOf,
+  inputTypeOf,
+  isSchema,
+  labelOf,
+  propertiesOf,
+  type Schema,
+} from './json-schema.util.js';
 
 /** A form control for one value of a schema. `undefined` means "not given" (left out of the arguments). */
 interface FieldProps {
@@ -18,7 +26,17 @@ interface FieldProps {
  * `oneOf`/`anyOf` of `const`), arrays (of choices as checkboxes, of anything else as a list), nested objects, `required`
  * and `default`. What a control cannot express (`$ref`, `anyOf`, tuples, maps…) is edited as JSON in place.
  */
-export function SchemaForm({ id, schema, value, onChange }: { id: string; schema: Schema; value: JsonValue | undefined; onChange: (value: JsonValue | undefined) => void }) {
+export function SchemaForm({
+  id,
+  schema,
+  value,
+  onChange,
+}: {
+  id: string;
+  schema: Schema;
+  value: JsonValue | undefined;
+  onChange: (value: JsonValue | undefined) => void;
+}) {
   return <Field path={id} name="" schema={schema} required value={value} onChange={onChange} />;
 }
 
@@ -52,7 +70,12 @@ function Labelled({ path, name, schema, required, children }: FieldProps & { chi
       {name !== '' && (
         <label for={path}>
           {labelOf(name, schema)}
-          {required && <span class="required" title="required"> *</span>}
+          {required && (
+            <span class="required" title="required">
+              {' '}
+              *
+            </span>
+          )}
         </label>
       )}
       {children}
@@ -149,7 +172,12 @@ function BooleanField(props: FieldProps) {
   return (
     <div class="field checkbox" data-field={props.path}>
       <label>
-        <input id={props.path} type="checkbox" checked={props.value === true} onChange={(event) => props.onChange(event.currentTarget.checked)} />{' '}
+        <input
+          id={props.path}
+          type="checkbox"
+          checked={props.value === true}
+          onChange={(event) => props.onChange(event.currentTarget.checked)}
+        />{' '}
         {labelOf(props.name, props.schema)}
       </label>
       {typeof props.schema.description === 'string' && <small class="hint">{props.schema.description}</small>}
@@ -195,7 +223,9 @@ function MultiChoiceField(props: FieldProps) {
               type="checkbox"
               checked={has(choice.value)}
               onChange={(event) => {
-                const next = event.currentTarget.checked ? [...picked, choice.value] : picked.filter((entry) => JSON.stringify(entry) !== JSON.stringify(choice.value));
+                const next = event.currentTarget.checked
+                  ? [...picked, choice.value]
+                  : picked.filter((entry) => JSON.stringify(entry) !== JSON.stringify(choice.value));
                 props.onChange(next.length === 0 && !props.required ? undefined : next);
               }}
             />{' '}
@@ -210,7 +240,8 @@ function MultiChoiceField(props: FieldProps) {
 function ArrayField(props: FieldProps) {
   const items = Array.isArray(props.value) ? props.value : [];
   const itemSchema = props.schema.items as Schema;
-  const set = (next: Array<JsonValue | undefined>) => props.onChange(next.filter((item): item is JsonValue => item !== undefined));
+  const set = (next: Array<JsonValue | undefined>) =>
+    props.onChange(next.filter((item): item is JsonValue => item !== undefined));
   return (
     <fieldset class="array" data-field={props.path}>
       <legend>

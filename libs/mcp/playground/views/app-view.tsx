@@ -20,7 +20,19 @@ interface ViewContent {
  * arguments and, when the call ends, its result. The view's own requests (tool calls, reads) are made by the page's
  * client — so they show in the raw JSON-RPC panel — and only for tools visible to apps.
  */
-export function AppView({ playground, tool, uri, args, call }: { playground: Playground; tool: Tool; uri: string; args: Record<string, unknown>; call: McpCall }) {
+export function AppView({
+  playground,
+  tool,
+  uri,
+  args,
+  call,
+}: {
+  playground: Playground;
+  tool: Tool;
+  uri: string;
+  args: Record<string, unknown>;
+  call: McpCall;
+}) {
   const frame = useRef<HTMLIFrameElement>(null);
   const [status, setStatus] = useState('loading the view');
   const bridgeRef = useRef<Promise<AppBridge | undefined>>(undefined);
@@ -38,7 +50,15 @@ export function AppView({ playground, tool, uri, args, call }: { playground: Pla
         null,
         CLIENT_INFO,
         { serverTools: {}, serverResources: {}, openLinks: {}, logging: {} },
-        { hostContext: { theme: 'light', displayMode: 'inline', platform: 'web', locale: navigator.language, toolInfo: { tool: tool as never } } },
+        {
+          hostContext: {
+            theme: 'light',
+            displayMode: 'inline',
+            platform: 'web',
+            locale: navigator.language,
+            toolInfo: { tool: tool as never },
+          },
+        },
       );
       bridge.oncalltool = async (params) => {
         const { catalog } = playground.connection.value as { catalog?: { tools: Tool[] } };
@@ -46,9 +66,13 @@ export function AppView({ playground, tool, uri, args, call }: { playground: Pla
         const visibility = target?._meta?.ui?.visibility ?? ['model', 'app'];
         // ext-apps spec, "Visibility": a view may call only tools visible to apps.
         if (!target || !visibility.includes('app')) throw new Error(`The view may not call ${params.name}`);
-        return (await playground.client.request('tools/call', { name: params.name, arguments: params.arguments ?? {} })) as never;
+        return (await playground.client.request('tools/call', {
+          name: params.name,
+          arguments: params.arguments ?? {},
+        })) as never;
       };
-      bridge.onreadresource = async (params) => (await playground.client.request('resources/read', { uri: params.uri })) as never;
+      bridge.onreadresource = async (params) =>
+        (await playground.client.request('resources/read', { uri: params.uri })) as never;
       bridge.onopenlink = async ({ url }) => {
         if (/^https?:\/\//i.test(url)) window.open(url, '_blank', 'noopener,noreferrer');
         return {};
@@ -62,7 +86,11 @@ export function AppView({ playground, tool, uri, args, call }: { playground: Pla
       await bridge.connect(new PostMessageTransport(outer.contentWindow!, outer.contentWindow!));
       outer.src = `${location.pathname}?${SANDBOX_QUERY}`;
       await sandboxReady;
-      await bridge.sendSandboxResourceReady({ html: content.text, csp: content._meta?.ui?.csp, permissions: content._meta?.ui?.permissions } as never);
+      await bridge.sendSandboxResourceReady({
+        html: content.text,
+        csp: content._meta?.ui?.csp,
+        permissions: content._meta?.ui?.permissions,
+      } as never);
       await initialized;
       setStatus('');
       await bridge.sendToolInput({ arguments: args });
@@ -81,7 +109,8 @@ export function AppView({ playground, tool, uri, args, call }: { playground: Pla
   useEffect(
     () =>
       call.state.subscribe((state) => {
-        if (state.phase === 'done' && state.result) void bridgeRef.current?.then((bridge) => bridge?.sendToolResult(state.result as FinalResult as never));
+        if (state.phase === 'done' && state.result)
+          void bridgeRef.current?.then((bridge) => bridge?.sendToolResult(state.result as FinalResult as never));
       }),
     [call],
   );

@@ -16,7 +16,8 @@ const PHASE_LABEL: Record<string, string> = {
 /** A call in progress or done: its progress bar, log lines, input requests, task and result. */
 export function CallPanel({ call }: { call: McpCall }) {
   const state = useStore(call.state);
-  const cancellable = state.phase === 'running' || state.phase === 'input' || (state.phase === 'task' && state.task !== undefined);
+  const cancellable =
+    state.phase === 'running' || state.phase === 'input' || (state.phase === 'task' && state.task !== undefined);
   return (
     <section class="call" data-testid="call" data-phase={state.phase}>
       <header>
@@ -32,7 +33,9 @@ export function CallPanel({ call }: { call: McpCall }) {
         <div class="progress" data-testid="progress">
           <progress value={state.progress.progress} max={state.progress.total ?? undefined} />
           <span>
-            {state.progress.total !== undefined ? `${Math.round((state.progress.progress / state.progress.total) * 100)}%` : state.progress.progress}
+            {state.progress.total !== undefined
+              ? `${Math.round((state.progress.progress / state.progress.total) * 100)}%`
+              : state.progress.progress}
             {state.progress.message && ` — ${state.progress.message}`}
           </span>
         </div>

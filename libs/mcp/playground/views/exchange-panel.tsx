@@ -12,7 +12,8 @@ export function ExchangePanel({ log }: { log: ExchangeLog }) {
           <summary>
             <span class="seq">#{exchange.seq}</span> <strong>{exchange.method}</strong>{' '}
             <span class="meta">
-              {exchange.httpStatus !== undefined && `HTTP ${exchange.httpStatus}`} {exchange.contentType?.split(';')[0]} · {exchange.messages.length} message
+              {exchange.httpStatus !== undefined && `HTTP ${exchange.httpStatus}`} {exchange.contentType?.split(';')[0]}{' '}
+              · {exchange.messages.length} message
               {exchange.messages.length === 1 ? '' : 's'} · {exchange.state}
             </span>
           </summary>

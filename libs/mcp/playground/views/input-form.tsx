@@ -15,7 +15,8 @@ export function InputForm({ prompt }: { prompt: InputPrompt }) {
     Object.fromEntries(entries.map(([key, request]) => [key, initialAnswer(request.method, request.params)])),
   );
   const set = (key: string, answer: unknown) => setAnswers((old) => ({ ...old, [key]: answer }));
-  const answerAll = (action: 'decline' | 'cancel') => prompt.submit(Object.fromEntries(entries.map(([key]) => [key, { action }])));
+  const answerAll = (action: 'decline' | 'cancel') =>
+    prompt.submit(Object.fromEntries(entries.map(([key]) => [key, { action }])));
   return (
     <form
       class="input-form"
@@ -67,7 +68,15 @@ function initialAnswer(method: string, params: Record<string, unknown>): unknown
 }
 
 /** A URL step: the server wants the user to open a page; accepting opens it in a new tab. */
-function UrlStep({ params, answer, onAnswer }: { params: Record<string, unknown>; answer: unknown; onAnswer: (answer: unknown) => void }) {
+function UrlStep({
+  params,
+  answer,
+  onAnswer,
+}: {
+  params: Record<string, unknown>;
+  answer: unknown;
+  onAnswer: (answer: unknown) => void;
+}) {
   const url = String(params.url ?? '');
   const safe = /^https?:\/\//i.test(url);
   const opened = (answer as { action?: string }).action === 'accept';
@@ -93,7 +102,15 @@ function UrlStep({ params, answer, onAnswer }: { params: Record<string, unknown>
 }
 
 /** An input request the page has no form for (sampling, roots): its answer is typed as JSON. */
-function RawAnswer({ method, params, onAnswer }: { method: string; params: Record<string, unknown>; onAnswer: (answer: unknown) => void }) {
+function RawAnswer({
+  method,
+  params,
+  onAnswer,
+}: {
+  method: string;
+  params: Record<string, unknown>;
+  onAnswer: (answer: unknown) => void;
+}) {
   const [problem, setProblem] = useState<string>();
   return (
     <div class="raw-answer">

@@ -5,12 +5,23 @@ import { useStore } from '../app/store.js';
 /** Opens a `subscriptions/listen` stream with a filter, and shows what arrives on it. */
 export function ListenPanel({ stream }: { stream: ListenStream }) {
   const state = useStore(stream.state);
-  const [filter, setFilter] = useState<ListenFilter>({ toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: [], taskIds: [] });
+  const [filter, setFilter] = useState<ListenFilter>({
+    toolsListChanged: true,
+    promptsListChanged: true,
+    resourcesListChanged: true,
+    resourceSubscriptions: [],
+    taskIds: [],
+  });
   const [uris, setUris] = useState('');
   const [taskIds, setTaskIds] = useState('');
   const flag = (key: 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged', label: string) => (
     <label>
-      <input type="checkbox" checked={filter[key]} onChange={(event) => setFilter({ ...filter, [key]: event.currentTarget.checked })} /> {label}
+      <input
+        type="checkbox"
+        checked={filter[key]}
+        onChange={(event) => setFilter({ ...filter, [key]: event.currentTarget.checked })}
+      />{' '}
+      {label}
     </label>
   );
   const list = (text: string) => text.split(/[\s,]+/).filter(Boolean);
@@ -28,8 +39,16 @@ export function ListenPanel({ stream }: { stream: ListenStream }) {
           {flag('promptsListChanged', 'prompts')}
           {flag('resourcesListChanged', 'resources')}
         </div>
-        <input placeholder="resource URIs to follow (space-separated)" value={uris} onInput={(event) => setUris(event.currentTarget.value)} />
-        <input placeholder="task ids to follow (space-separated)" value={taskIds} onInput={(event) => setTaskIds(event.currentTarget.value)} />
+        <input
+          placeholder="resource URIs to follow (space-separated)"
+          value={uris}
+          onInput={(event) => setUris(event.currentTarget.value)}
+        />
+        <input
+          placeholder="task ids to follow (space-separated)"
+          value={taskIds}
+          onInput={(event) => setTaskIds(event.currentTarget.value)}
+        />
         <button type="submit" class={state.phase === 'open' ? '' : 'primary'} data-testid="listen-toggle">
           {state.phase === 'open' ? 'Close the stream' : 'Open a listen stream'}
         </button>

@@ -37,7 +37,11 @@ export function PlaygroundApp({ playground }: { playground: Playground }) {
           )}
           <span class="badge">{PROTOCOL_VERSION}</span>
           {token && (
-            <button type="button" class="small" onClick={() => (playground.token.set(undefined), void playground.refresh())}>
+            <button
+              type="button"
+              class="small"
+              onClick={() => (playground.token.set(undefined), void playground.refresh())}
+            >
               Sign out
             </button>
           )}
@@ -72,10 +76,22 @@ export function PlaygroundApp({ playground }: { playground: Playground }) {
         </section>
         <section class="activity">
           <div class="tabs" role="tablist">
-            <button type="button" role="tab" class={activity === 'exchanges' ? 'active' : ''} data-tab="exchanges" onClick={() => setActivity('exchanges')}>
+            <button
+              type="button"
+              role="tab"
+              class={activity === 'exchanges' ? 'active' : ''}
+              data-tab="exchanges"
+              onClick={() => setActivity('exchanges')}
+            >
               Raw JSON-RPC
             </button>
-            <button type="button" role="tab" class={activity === 'listen' ? 'active' : ''} data-tab="listen" onClick={() => setActivity('listen')}>
+            <button
+              type="button"
+              role="tab"
+              class={activity === 'listen' ? 'active' : ''}
+              data-tab="listen"
+              onClick={() => setActivity('listen')}
+            >
               Listen
             </button>
           </div>

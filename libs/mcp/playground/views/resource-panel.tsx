@@ -6,7 +6,9 @@ import { CallPanel } from './call-panel.js';
 
 /** The variables of a URI template (RFC 6570), operators aside: `ops://services/{name}` → `name`. */
 function variablesOf(template: string): string[] {
-  return [...template.matchAll(/\{[+#./;?&]?([^}]+)\}/g)].flatMap((match) => match[1].split(',').map((name) => name.replace(/[*:].*$/, '')));
+  return [...template.matchAll(/\{[+#./;?&]?([^}]+)\}/g)].flatMap((match) =>
+    match[1].split(',').map((name) => name.replace(/[*:].*$/, '')),
+  );
 }
 
 /** Expands simple `{name}` variables (values percent-encoded); operators other than none are expanded the same way. */
@@ -23,7 +25,15 @@ function expand(template: string, values: Record<string, string>): string {
 }
 
 /** A resource (read at once) or a template (its variables filled in first), read with `resources/read`. */
-export function ResourcePanel({ playground, resource, template }: { playground: Playground; resource?: Resource; template?: ResourceTemplate }) {
+export function ResourcePanel({
+  playground,
+  resource,
+  template,
+}: {
+  playground: Playground;
+  resource?: Resource;
+  template?: ResourceTemplate;
+}) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [call, setCall] = useState<McpCall>();
   useEffect(() => () => call?.dispose(), [call]);
@@ -49,7 +59,12 @@ export function ResourcePanel({ playground, resource, template }: { playground: 
           variablesOf(template.uriTemplate).map((name) => (
             <div class="field" key={name}>
               <label for={`var-${name}`}>{name}</label>
-              <input id={`var-${name}`} required value={values[name] ?? ''} onInput={(event) => setValues({ ...values, [name]: event.currentTarget.value })} />
+              <input
+                id={`var-${name}`}
+                required
+                value={values[name] ?? ''}
+                onInput={(event) => setValues({ ...values, [name]: event.currentTarget.value })}
+              />
             </div>
           ))}
         <div class="buttons">

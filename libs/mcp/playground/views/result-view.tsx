@@ -17,7 +17,13 @@ function Block({ block }: { block: ContentBlock }) {
     case 'text':
       return <pre class="text">{block.text}</pre>;
     case 'image':
-      return <img class="image" alt="content block of the result" src={`data:${block.mimeType ?? 'image/png'};base64,${block.data ?? ''}`} />;
+      return (
+        <img
+          class="image"
+          alt="content block of the result"
+          src={`data:${block.mimeType ?? 'image/png'};base64,${block.data ?? ''}`}
+        />
+      );
     case 'resource_link':
       return (
         <p class="link">
@@ -40,7 +46,8 @@ function Block({ block }: { block: ContentBlock }) {
 export function ResultView({ result }: { result: FinalResult }) {
   const content = (result.content as ContentBlock[] | undefined) ?? [];
   const messages = (result.messages as Array<{ role: string; content: ContentBlock }> | undefined) ?? [];
-  const contents = (result.contents as Array<{ uri: string; text?: string; blob?: string; mimeType?: string }> | undefined) ?? [];
+  const contents =
+    (result.contents as Array<{ uri: string; text?: string; blob?: string; mimeType?: string }> | undefined) ?? [];
   return (
     <section class={`result${result.isError === true ? ' is-error' : ''}`} data-testid="result">
       <h4>{result.isError === true ? 'Tool error' : 'Result'}</h4>
@@ -58,7 +65,11 @@ export function ResultView({ result }: { result: FinalResult }) {
           <code>
             {item.uri} {item.mimeType && `(${item.mimeType})`}
           </code>
-          {item.text !== undefined ? <pre class="text">{item.text}</pre> : <p>{item.blob?.length ?? 0} base64 characters</p>}
+          {item.text !== undefined ? (
+            <pre class="text">{item.text}</pre>
+          ) : (
+            <p>{item.blob?.length ?? 0} base64 characters</p>
+          )}
         </div>
       ))}
       {result.structuredContent !== undefined && (

@@ -40,7 +40,12 @@ export function SignIn({ playground, challenge }: { playground: Playground; chal
       >
         <div class="field">
           <label for="client-id">OAuth client id</label>
-          <input id="client-id" value={clientId} placeholder="registered dynamically when left empty" onInput={(event) => setClientId(event.currentTarget.value)} />
+          <input
+            id="client-id"
+            value={clientId}
+            placeholder="registered dynamically when left empty"
+            onInput={(event) => setClientId(event.currentTarget.value)}
+          />
           <small class="hint">A public client whose redirect URI is {location.origin + location.pathname}</small>
         </div>
         <button type="submit" class="primary" disabled={busy} data-testid="sign-in-button">
@@ -56,7 +61,13 @@ export function SignIn({ playground, challenge }: { playground: Playground; chal
       >
         <div class="field">
           <label for="token">Or paste an access token</label>
-          <input id="token" type="password" autocomplete="off" value={pasted} onInput={(event) => setPasted(event.currentTarget.value)} />
+          <input
+            id="token"
+            type="password"
+            autocomplete="off"
+            value={pasted}
+            onInput={(event) => setPasted(event.currentTarget.value)}
+          />
         </div>
         <button type="submit" disabled={pasted.trim() === ''}>
           Use this token

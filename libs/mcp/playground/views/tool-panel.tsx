@@ -20,7 +20,12 @@ export function ToolPanel({ playground, tool }: { playground: Playground; tool: 
 
   const start = () => {
     const given = (args ?? {}) as Record<string, unknown>;
-    const next = new McpCall(playground.client, 'tools/call', { name: tool.name, arguments: given }, paramHeaders(tool.inputSchema, given));
+    const next = new McpCall(
+      playground.client,
+      'tools/call',
+      { name: tool.name, arguments: given },
+      paramHeaders(tool.inputSchema, given),
+    );
     setCall({ call: next, args: given });
     void next.run();
   };
@@ -83,7 +88,9 @@ export function ToolPanel({ playground, tool }: { playground: Playground; tool: 
         </div>
       </form>
       {call && <CallPanel key={call.call} call={call.call} />}
-      {call && viewUri && <AppView key={call.call} playground={playground} tool={tool} uri={viewUri} args={call.args} call={call.call} />}
+      {call && viewUri && (
+        <AppView key={call.call} playground={playground} tool={tool} uri={viewUri} args={call.args} call={call.call} />
+      )}
     </article>
   );
 }

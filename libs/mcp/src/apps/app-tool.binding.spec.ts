@@ -11,12 +11,19 @@ describe('toolAppBinding', () => {
   });
 
   it('writes a declared visibility; exactly ["app"] is app-only and may have no view', () => {
-    expect(toolAppBinding({ visibility: ['app'] }, undefined)).toEqual({ visibility: ['app'], appOnly: true, meta: { ui: { visibility: ['app'] } } });
+    expect(toolAppBinding({ visibility: ['app'] }, undefined)).toEqual({
+      visibility: ['app'],
+      appOnly: true,
+      meta: { ui: { visibility: ['app'] } },
+    });
     expect(toolAppBinding({ view: 'ui://v', visibility: ['model', 'app'] }, undefined)?.appOnly).toBe(false);
   });
 
   it('reads a hand-written _meta.ui (or the flat key alone) and normalises it', () => {
-    expect(toolAppBinding(undefined, { 'ui/resourceUri': 'ui://v' })?.meta).toEqual({ ui: { resourceUri: 'ui://v' }, 'ui/resourceUri': 'ui://v' });
+    expect(toolAppBinding(undefined, { 'ui/resourceUri': 'ui://v' })?.meta).toEqual({
+      ui: { resourceUri: 'ui://v' },
+      'ui/resourceUri': 'ui://v',
+    });
     expect(toolAppBinding(undefined, { ui: { resourceUri: 'ui://v', visibility: ['app'] } })?.appOnly).toBe(true);
     expect(toolAppBinding(undefined, { other: true })).toBeUndefined();
     expect(toolAppBinding(undefined, undefined)).toBeUndefined();
@@ -27,11 +34,17 @@ describe('toolAppBinding', () => {
     expect(() => toolAppBinding({ view: 'ui://a b' }, undefined)).toThrow('must be a ui:// URI');
     expect(() => toolAppBinding({}, undefined)).toThrow('app needs a view');
     expect(() => toolAppBinding({ view: 'ui://v', visibility: [] }, undefined)).toThrow('non-empty array');
-    expect(() => toolAppBinding({ view: 'ui://v', visibility: ['user' as 'app'] }, undefined)).toThrow(`"user" is neither 'model' nor 'app'`);
+    expect(() => toolAppBinding({ view: 'ui://v', visibility: ['user' as 'app'] }, undefined)).toThrow(
+      `"user" is neither 'model' nor 'app'`,
+    );
     expect(() => toolAppBinding({ view: 'ui://v', visibility: ['app', 'app'] }, undefined)).toThrow('twice');
     expect(() => toolAppBinding({ view: 'ui://v' }, { ui: { resourceUri: 'ui://v' } })).toThrow('not both');
-    expect(() => toolAppBinding(undefined, { ui: { resourceUri: 'ui://v', csp: {} } })).toThrow('_meta.ui.csp belongs on the view');
-    expect(() => toolAppBinding(undefined, { ui: { resourceUri: 'ui://a' }, 'ui/resourceUri': 'ui://b' })).toThrow('name different views');
+    expect(() => toolAppBinding(undefined, { ui: { resourceUri: 'ui://v', csp: {} } })).toThrow(
+      '_meta.ui.csp belongs on the view',
+    );
+    expect(() => toolAppBinding(undefined, { ui: { resourceUri: 'ui://a' }, 'ui/resourceUri': 'ui://b' })).toThrow(
+      'name different views',
+    );
   });
 
   it('recognises ui:// URIs case-insensitively by scheme', () => {

@@ -22,7 +22,11 @@ export interface McpToolAppBinding {
 
 /** Whether `uri` is a `ui://` URI a `resources/read` can name (absolute, printable ASCII). */
 export function isAppViewUri(uri: unknown): uri is string {
-  return typeof uri === 'string' && ABSOLUTE_ASCII_URI.test(uri) && uri.slice(0, MCP_APP_URI_SCHEME.length).toLowerCase() === MCP_APP_URI_SCHEME;
+  return (
+    typeof uri === 'string' &&
+    ABSOLUTE_ASCII_URI.test(uri) &&
+    uri.slice(0, MCP_APP_URI_SCHEME.length).toLowerCase() === MCP_APP_URI_SCHEME
+  );
 }
 
 /**
@@ -31,7 +35,10 @@ export function isAppViewUri(uri: unknown): uri is string {
  * a view that is not a `ui://` URI, an unknown or empty visibility, a view missing on a tool the model may call,
  * view-only keys (`csp`, `permissions`, …) on the tool, or two views that disagree.
  */
-export function toolAppBinding(app: McpToolAppOptions | undefined, meta: McpMeta | undefined): McpToolAppBinding | undefined {
+export function toolAppBinding(
+  app: McpToolAppOptions | undefined,
+  meta: McpMeta | undefined,
+): McpToolAppBinding | undefined {
   const declaredUi = meta?.ui;
   const flat = meta?.[MCP_APP_RESOURCE_URI_META_KEY];
   if (app === undefined) {
@@ -53,7 +60,9 @@ function fromMeta(ui: unknown, flat: unknown): McpToolAppOptions {
   }
   const nested = ui?.resourceUri;
   if (nested !== undefined && flat !== undefined && nested !== flat) {
-    throw new Error(`_meta.ui.resourceUri (${String(nested)}) and _meta["ui/resourceUri"] (${String(flat)}) name different views`);
+    throw new Error(
+      `_meta.ui.resourceUri (${String(nested)}) and _meta["ui/resourceUri"] (${String(flat)}) name different views`,
+    );
   }
   return { view: (nested ?? flat) as string | undefined, visibility: ui?.visibility as McpAppVisibility[] | undefined };
 }
@@ -61,9 +70,11 @@ function fromMeta(ui: unknown, flat: unknown): McpToolAppOptions {
 function bind(app: McpToolAppOptions, meta: McpMeta): McpToolAppBinding {
   const { view, visibility } = app;
   if (visibility !== undefined) {
-    if (!Array.isArray(visibility) || visibility.length === 0) throw new Error(`app visibility must be a non-empty array of 'model' and 'app'`);
+    if (!Array.isArray(visibility) || visibility.length === 0)
+      throw new Error(`app visibility must be a non-empty array of 'model' and 'app'`);
     for (const value of visibility) {
-      if (!VISIBILITIES.has(value)) throw new Error(`app visibility ${JSON.stringify(value)} is neither 'model' nor 'app'`);
+      if (!VISIBILITIES.has(value))
+        throw new Error(`app visibility ${JSON.stringify(value)} is neither 'model' nor 'app'`);
     }
     if (new Set(visibility).size !== visibility.length) throw new Error('app visibility lists a value twice');
   }
@@ -71,7 +82,9 @@ function bind(app: McpToolAppOptions, meta: McpMeta): McpToolAppBinding {
   if (view === undefined) {
     if (!appOnly) throw new Error(`app needs a view (a ui:// URI) unless the tool is app-only (visibility: ['app'])`);
   } else if (!isAppViewUri(view)) {
-    throw new Error(`app view ${JSON.stringify(view)} must be a ui:// URI of printable ASCII (MCP Apps views live at ui:// URIs)`);
+    throw new Error(
+      `app view ${JSON.stringify(view)} must be a ui:// URI of printable ASCII (MCP Apps views live at ui:// URIs)`,
+    );
   }
   const { ui: declaredUi, [MCP_APP_RESOURCE_URI_META_KEY]: _flat, ...rest } = meta;
   const ui = {
@@ -81,5 +94,10 @@ function bind(app: McpToolAppOptions, meta: McpMeta): McpToolAppBinding {
   };
   // The flat key is deprecated but still read by older hosts: written with the same value (ext-apps registerAppTool).
   const written: McpMeta = { ...rest, ui, ...(view !== undefined && { [MCP_APP_RESOURCE_URI_META_KEY]: view }) };
-  return Object.freeze({ ...(view !== undefined && { view }), ...(visibility !== undefined && { visibility: Object.freeze([...visibility]) }), appOnly, meta: written });
+  return Object.freeze({
+    ...(view !== undefined && { view }),
+    ...(visibility !== undefined && { visibility: Object.freeze([...visibility]) }),
+    appOnly,
+    meta: written,
+  });
 }

@@ -31,10 +31,14 @@ export const McpAppViews = {
         try {
           html = await readFile(file, 'utf8');
         } catch (error) {
-          throw new Error(`nest-mcp: the MCP Apps view ${uri} cannot read its file ${file}: ${(error as Error).message}`);
+          throw new Error(
+            `nest-mcp: the MCP Apps view ${uri} cannot read its file ${file}: ${(error as Error).message}`,
+          );
         }
         if (!HTML5_DOCTYPE.test(html)) {
-          throw new Error(`nest-mcp: the MCP Apps view ${uri} reads ${file}, which is not an HTML5 document (<!DOCTYPE html>)`);
+          throw new Error(
+            `nest-mcp: the MCP Apps view ${uri} reads ${file}, which is not an HTML5 document (<!DOCTYPE html>)`,
+          );
         }
         this.html = html;
       }

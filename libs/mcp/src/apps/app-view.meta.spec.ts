@@ -6,7 +6,10 @@ describe('appViewSettings', () => {
     expect(appViewSettings({})).toEqual({ ttlMs: 3_600_000 });
     expect(
       appViewSettings({
-        csp: { connectDomains: ['https://api.example.com'], resourceDomains: ['https://*.cdn.example.com:8443/assets/'] },
+        csp: {
+          connectDomains: ['https://api.example.com'],
+          resourceDomains: ['https://*.cdn.example.com:8443/assets/'],
+        },
         permissions: { microphone: {}, clipboardWrite: {} },
         domain: 'a1b2.example-host.com',
         prefersBorder: false,
@@ -14,7 +17,10 @@ describe('appViewSettings', () => {
       }),
     ).toEqual({
       ui: {
-        csp: { connectDomains: ['https://api.example.com'], resourceDomains: ['https://*.cdn.example.com:8443/assets/'] },
+        csp: {
+          connectDomains: ['https://api.example.com'],
+          resourceDomains: ['https://*.cdn.example.com:8443/assets/'],
+        },
         permissions: { microphone: {}, clipboardWrite: {} },
         domain: 'a1b2.example-host.com',
         prefersBorder: false,
@@ -24,8 +30,12 @@ describe('appViewSettings', () => {
   });
 
   it('refuses values that would change the policy hosts build, or that hosts do not know', () => {
-    expect(() => appViewSettings({ csp: { connectDomains: ["https://a.com 'unsafe-eval'"] } })).toThrow('csp.connectDomains has');
-    expect(() => appViewSettings({ csp: { connectDomains: ['https://a.com;script-src *'] } })).toThrow('is not an origin');
+    expect(() => appViewSettings({ csp: { connectDomains: ["https://a.com 'unsafe-eval'"] } })).toThrow(
+      'csp.connectDomains has',
+    );
+    expect(() => appViewSettings({ csp: { connectDomains: ['https://a.com;script-src *'] } })).toThrow(
+      'is not an origin',
+    );
     expect(() => appViewSettings({ csp: { scriptDomains: [] } as never })).toThrow('csp.scriptDomains is not one of');
     expect(() => appViewSettings({ permissions: { usb: {} } as never })).toThrow('permissions.usb is not one of');
     expect(() => appViewSettings({ domain: ' ' })).toThrow('domain must be a non-empty string');
@@ -38,7 +48,14 @@ describe('appViewResult', () => {
   it('is one item with the MCP Apps MIME type, the HTML, _meta.ui and the ttlMs', () => {
     const settings = appViewSettings({ prefersBorder: true });
     expect(appViewResult('ui://v', '<!DOCTYPE html>', settings)).toEqual({
-      contents: [{ uri: 'ui://v', mimeType: 'text/html;profile=mcp-app', text: '<!DOCTYPE html>', _meta: { ui: { prefersBorder: true } } }],
+      contents: [
+        {
+          uri: 'ui://v',
+          mimeType: 'text/html;profile=mcp-app',
+          text: '<!DOCTYPE html>',
+          _meta: { ui: { prefersBorder: true } },
+        },
+      ],
       ttlMs: 3_600_000,
     });
     expect(appViewResult('ui://v', new TextEncoder().encode('<p>'), { ttlMs: 5 }).contents).toEqual([

@@ -30,12 +30,15 @@ export function appViewSettings(options: McpAppViewOptions): McpAppViewSettings 
     if (!isJsonObject(options.csp)) throw new Error('csp must be an object of domain lists');
     const csp: Record<string, string[]> = {};
     for (const [key, value] of Object.entries(options.csp)) {
-      if (!(CSP_KEYS as readonly string[]).includes(key)) throw new Error(`csp.${key} is not one of ${CSP_KEYS.join(', ')}`);
+      if (!(CSP_KEYS as readonly string[]).includes(key))
+        throw new Error(`csp.${key} is not one of ${CSP_KEYS.join(', ')}`);
       if (value === undefined) continue;
       if (!Array.isArray(value)) throw new Error(`csp.${key} must be an array of origins`);
       for (const origin of value) {
         if (typeof origin !== 'string' || !CSP_ORIGIN.test(origin)) {
-          throw new Error(`csp.${key} has ${JSON.stringify(origin)}, which is not an origin such as https://api.example.com`);
+          throw new Error(
+            `csp.${key} has ${JSON.stringify(origin)}, which is not an origin such as https://api.example.com`,
+          );
         }
       }
       csp[key] = [...value];
@@ -54,7 +57,8 @@ export function appViewSettings(options: McpAppViewOptions): McpAppViewSettings 
     ui.permissions = permissions;
   }
   if (options.domain !== undefined) {
-    if (typeof options.domain !== 'string' || options.domain.trim() === '') throw new Error('domain must be a non-empty string');
+    if (typeof options.domain !== 'string' || options.domain.trim() === '')
+      throw new Error('domain must be a non-empty string');
     ui.domain = options.domain;
   }
   if (options.prefersBorder !== undefined) {
@@ -71,11 +75,21 @@ export function appViewSettings(options: McpAppViewOptions): McpAppViewSettings 
  * MCP Apps MIME type, the HTML as `text` (a string) or base64 `blob` (bytes), `_meta.ui` on the item, and the view's
  * `ttlMs`. Anything else throws a `TypeError` (a view is one HTML document).
  */
-export function appViewResult(uri: string, returned: unknown, settings: McpAppViewSettings): McpReadResourceResult & { ttlMs: number } {
+export function appViewResult(
+  uri: string,
+  returned: unknown,
+  settings: McpAppViewSettings,
+): McpReadResourceResult & { ttlMs: number } {
   let body: { text: string } | { blob: string };
   if (typeof returned === 'string') body = { text: returned };
-  else if (returned instanceof Uint8Array) body = { blob: Buffer.from(returned.buffer, returned.byteOffset, returned.byteLength).toString('base64') };
+  else if (returned instanceof Uint8Array)
+    body = { blob: Buffer.from(returned.buffer, returned.byteOffset, returned.byteLength).toString('base64') };
   else throw new TypeError('an MCP Apps view must return its HTML document, as a string or bytes');
-  const item = { uri, mimeType: MCP_APP_MIME_TYPE, ...body, ...(settings.ui && { _meta: { ui: settings.ui } }) } as McpResourceContents;
+  const item = {
+    uri,
+    mimeType: MCP_APP_MIME_TYPE,
+    ...body,
+    ...(settings.ui && { _meta: { ui: settings.ui } }),
+  } as McpResourceContents;
   return { contents: [item], ttlMs: settings.ttlMs };
 }

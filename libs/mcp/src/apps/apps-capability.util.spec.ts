@@ -14,7 +14,9 @@ describe('the client side of the MCP Apps extension', () => {
   });
 
   it('is kept for a session as a fresh bounded object', () => {
-    const declared = { extensions: { [UI]: { mimeTypes: ['text/html;profile=mcp-app', 'x'.repeat(1000)], extra: {} } } };
+    const declared = {
+      extensions: { [UI]: { mimeTypes: ['text/html;profile=mcp-app', 'x'.repeat(1000)], extra: {} } },
+    };
     expect(keptAppsExtension(declared)).toEqual({ [UI]: { mimeTypes: ['text/html;profile=mcp-app'] } });
     expect(keptAppsExtension({})).toBeUndefined();
   });

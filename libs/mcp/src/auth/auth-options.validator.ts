@@ -41,7 +41,9 @@ export function validateAuthOptions(options: unknown): Readonly<McpAuthOptions> 
 
   const ways = (['verifier', 'introspection', 'jwt'] as const).filter((name) => auth[name] !== undefined);
   if (ways.length > 1) {
-    problem(`"auth.${ways.join('" and "auth.')}" are exclusive: tokens are verified one way (a custom verifier, introspection, or JWTs)`);
+    problem(
+      `"auth.${ways.join('" and "auth.')}" are exclusive: tokens are verified one way (a custom verifier, introspection, or JWTs)`,
+    );
   }
   if (auth.verifier !== undefined && typeof (auth.verifier as { verify?: unknown })?.verify !== 'function') {
     problem('"auth.verifier" must be an object with a verify(token) method');
@@ -60,17 +62,24 @@ export function validateAuthOptions(options: unknown): Readonly<McpAuthOptions> 
   }
 
   if (problems.length === 1) throw new Error(`McpModule: option ${problems[0]}`);
-  if (problems.length > 1) throw new Error(`McpModule: invalid "auth" options:\n${problems.map((text) => `  - ${text}`).join('\n')}`);
+  if (problems.length > 1)
+    throw new Error(`McpModule: invalid "auth" options:\n${problems.map((text) => `  - ${text}`).join('\n')}`);
 
   const valid = options as McpAuthOptions;
   return {
     ...valid,
     authorizationServers: [...valid.authorizationServers],
     ...(valid.scopesSupported ? { scopesSupported: [...valid.scopesSupported] } : {}),
-    ...(valid.jwt ? { jwt: { ...valid.jwt, ...(valid.jwt.algorithms ? { algorithms: [...valid.jwt.algorithms] } : {}) } } : {}),
+    ...(valid.jwt
+      ? { jwt: { ...valid.jwt, ...(valid.jwt.algorithms ? { algorithms: [...valid.jwt.algorithms] } : {}) } }
+      : {}),
     ...(valid.introspection ? { introspection: { ...valid.introspection } } : {}),
     ...(valid.scopeHierarchy
-      ? { scopeHierarchy: Object.fromEntries(Object.entries(valid.scopeHierarchy).map(([scope, implied]) => [scope, [...implied]])) }
+      ? {
+          scopeHierarchy: Object.fromEntries(
+            Object.entries(valid.scopeHierarchy).map(([scope, implied]) => [scope, [...implied]]),
+          ),
+        }
       : {}),
   };
 }
@@ -170,7 +179,8 @@ function checkHierarchy(value: unknown, problem: (text: string) => void): void {
     return;
   }
   for (const [scope, implied] of Object.entries(value)) {
-    if (!SCOPE_TOKEN.test(scope)) problem(`"auth.scopeHierarchy" has a key that is not a scope: ${JSON.stringify(scope)}`);
+    if (!SCOPE_TOKEN.test(scope))
+      problem(`"auth.scopeHierarchy" has a key that is not a scope: ${JSON.stringify(scope)}`);
     checkScopes(implied, `"auth.scopeHierarchy[${JSON.stringify(scope)}]"`, problem);
   }
 }

@@ -6,7 +6,17 @@ export const DEFAULT_JWT_ALGORITHMS: readonly string[] = ['RS256', 'PS256', 'ES2
  * and an HMAC algorithm would let anyone who knows the (public) verification key sign tokens.
  */
 export const SUPPORTED_JWT_ALGORITHMS: readonly string[] = [
-  'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
 ];
 
 /** Clock skew tolerated for `exp` and `nbf` by default, in seconds (`auth.jwt.clockToleranceSec`). */

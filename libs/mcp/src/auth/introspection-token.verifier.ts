@@ -22,7 +22,10 @@ import { TokenCache, tokenCacheKey } from './token.cache.js';
 import { clientIdOfClaims, numericDateClaim, scopesOfClaims } from './token-claims.util.js';
 
 /** What `IntrospectionTokenVerifier` needs of the `auth` options (`introspection` is required). */
-export type IntrospectionTokenVerifierOptions = Pick<McpAuthOptions, 'resource' | 'authorizationServers' | 'introspection'>;
+export type IntrospectionTokenVerifierOptions = Pick<
+  McpAuthOptions,
+  'resource' | 'authorizationServers' | 'introspection'
+>;
 
 /** Limits and logging of `IntrospectionTokenVerifier`, beyond the module options (defaults in `auth.constants.ts`). */
 export interface IntrospectionTokenVerifierSettings {
@@ -102,7 +105,8 @@ export class IntrospectionTokenVerifier implements McpTokenVerifier {
   ) {
     if (!options.introspection) throw new Error('IntrospectionTokenVerifier: the "introspection" options are required');
     this.introspection = options.introspection;
-    const { clientId, clientSecret, cacheTtlMs, inactiveCacheTtlMs, maxInFlight, requireAudience } = options.introspection;
+    const { clientId, clientSecret, cacheTtlMs, inactiveCacheTtlMs, maxInFlight, requireAudience } =
+      options.introspection;
     this.cacheTtlMs = cacheTtlMs ?? DEFAULT_INTROSPECTION_CACHE_TTL_MS;
     this.inactiveCacheTtlMs = inactiveCacheTtlMs ?? DEFAULT_INTROSPECTION_INACTIVE_CACHE_TTL_MS;
     this.maxInFlight = maxInFlight ?? DEFAULT_INTROSPECTION_MAX_IN_FLIGHT;
@@ -153,7 +157,8 @@ export class IntrospectionTokenVerifier implements McpTokenVerifier {
       // The answer will not change for a while: inactive stays inactive, another audience stays another. A token
       // not valid yet will be soon, so that one is asked again.
       const refusal = error as McpTokenError;
-      if (refusal.description !== McpTokenMessages.notYetValid) this.refused.set(key, refusal, Date.now() + this.inactiveCacheTtlMs);
+      if (refusal.description !== McpTokenMessages.notYetValid)
+        this.refused.set(key, refusal, Date.now() + this.inactiveCacheTtlMs);
       throw refusal;
     }
     if (this.cacheTtlMs > 0) {
@@ -191,7 +196,8 @@ export class IntrospectionTokenVerifier implements McpTokenVerifier {
       return { active: false };
     }
     if (status !== 200) throw this.tokenFailed(key, `status ${status}`);
-    if (!body || typeof body.active !== 'boolean') throw this.tokenFailed(key, 'the answer is not an introspection response');
+    if (!body || typeof body.active !== 'boolean')
+      throw this.tokenFailed(key, 'the answer is not an introspection response');
     this.answered();
     return body;
   }
@@ -204,7 +210,8 @@ export class IntrospectionTokenVerifier implements McpTokenVerifier {
     }
     const now = Date.now() / 1000;
     const expiresAt = numericDateClaim(answer, 'exp');
-    if (answer.exp !== undefined && expiresAt === undefined) throw new McpTokenError(McpTokenMessages.invalidClaim('exp'));
+    if (answer.exp !== undefined && expiresAt === undefined)
+      throw new McpTokenError(McpTokenMessages.invalidClaim('exp'));
     if (expiresAt !== undefined && expiresAt <= now - this.clockToleranceSec) {
       throw new McpTokenError(McpTokenMessages.expired);
     }
@@ -247,7 +254,8 @@ export class IntrospectionTokenVerifier implements McpTokenVerifier {
     this.refused.set(key, refusal, now + this.retryAfterFailureMs, now);
     for (const [failed, at] of this.failing) if (at <= now - this.retryAfterFailureMs) this.failing.delete(failed);
     if (this.retryAfterFailureMs > 0) this.failing.set(key, now);
-    if (this.failing.size >= this.outageThreshold) return this.outage(`${this.failing.size} tokens in a row could not be checked (last: ${reason})`);
+    if (this.failing.size >= this.outageThreshold)
+      return this.outage(`${this.failing.size} tokens in a row could not be checked (last: ${reason})`);
     return refusal;
   }
 

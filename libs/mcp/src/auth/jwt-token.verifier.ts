@@ -98,7 +98,9 @@ export class JwtTokenVerifier implements McpTokenVerifier {
     this.logger = settings.logger ?? new Logger(JwtTokenVerifier.name);
     this.fetchTimeoutMs = settings.fetchTimeoutMs ?? DEFAULT_AUTH_FETCH_TIMEOUT_MS;
     this.verifiedTtlMs = settings.verifiedCacheTtlMs ?? DEFAULT_VERIFIED_JWT_CACHE_TTL_MS;
-    this.verified = new TokenCache(this.verifiedTtlMs > 0 ? (settings.verifiedCacheEntries ?? DEFAULT_VERIFIED_JWT_CACHE_ENTRIES) : 0);
+    this.verified = new TokenCache(
+      this.verifiedTtlMs > 0 ? (settings.verifiedCacheEntries ?? DEFAULT_VERIFIED_JWT_CACHE_ENTRIES) : 0,
+    );
     this.sourceSettings = {
       timeoutMs: this.fetchTimeoutMs,
       cooldownMs: settings.keysCooldownMs ?? DEFAULT_JWKS_COOLDOWN_MS,

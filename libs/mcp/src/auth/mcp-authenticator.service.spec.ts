@@ -2,7 +2,12 @@ import { Logger } from '@nestjs/common';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resolvedOptions } from '../../../../test/support/resolved-options.factory.js';
 import type { McpAuthOptions } from '../config/mcp-options.interface.js';
-import { type McpAccessToken, McpAuthError, McpTokenError, type McpTokenVerifier } from '../protocol/access-token.interface.js';
+import {
+  type McpAccessToken,
+  McpAuthError,
+  McpTokenError,
+  type McpTokenVerifier,
+} from '../protocol/access-token.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { McpAuthenticator } from './mcp-authenticator.service.js';
 
@@ -13,7 +18,8 @@ const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJl';
 /** A verifier of the application's own (the `auth.verifier` option): accepts TOKEN as alice, refuses the rest. */
 class TableVerifier implements McpTokenVerifier {
   async verify(token: string): Promise<McpAccessToken> {
-    if (token === TOKEN) return { subject: 'alice', scopes: ['mcp:read'], clientId: 'app', claims: { sub: 'alice', tenant: 't1' } };
+    if (token === TOKEN)
+      return { subject: 'alice', scopes: ['mcp:read'], clientId: 'app', claims: { sub: 'alice', tenant: 't1' } };
     throw new McpTokenError('The token expired');
   }
 }
@@ -21,7 +27,13 @@ class TableVerifier implements McpTokenVerifier {
 function authenticator(auth: Partial<McpAuthOptions> = {}): McpAuthenticator {
   return new McpAuthenticator(
     resolvedOptions({
-      auth: { resource: RESOURCE, authorizationServers: ['https://id.example.com'], scopesSupported: ['mcp:read'], verifier: new TableVerifier(), ...auth },
+      auth: {
+        resource: RESOURCE,
+        authorizationServers: ['https://id.example.com'],
+        scopesSupported: ['mcp:read'],
+        verifier: new TableVerifier(),
+        ...auth,
+      },
     }),
   );
 }
@@ -47,22 +59,33 @@ describe('McpAuthenticator', () => {
   });
 
   it('resolves a valid bearer token to its caller (the subject, or `auth.principal`)', async () => {
-    await expect(authenticator().authenticate(`Bearer ${TOKEN}`, '/mcp')).resolves.toMatchObject({ principal: 'alice', accessToken: { subject: 'alice' } });
+    await expect(authenticator().authenticate(`Bearer ${TOKEN}`, '/mcp')).resolves.toMatchObject({
+      principal: 'alice',
+      accessToken: { subject: 'alice' },
+    });
     const mapped = authenticator({ principal: (token) => `${token.claims.tenant}:${token.subject}` });
     await expect(mapped.authenticate(`bearer   ${TOKEN}`, '/mcp')).resolves.toMatchObject({ principal: 't1:alice' });
   });
 
-  it.each([undefined, '', '   ', 'Basic dXNlcjpwYXNz', 'Negotiate abc'])('no bearer credentials (%j) → 401 without error code', async (header) => {
-    const error = await refusal(authenticator().authenticate(header, '/mcp'));
-    expect(error.httpStatus).toBe(401);
-    expect(error.challenge).toBe(`Bearer resource_metadata="${PRM}", scope="mcp:read"`);
-  });
+  it.each([undefined, '', '   ', 'Basic dXNlcjpwYXNz', 'Negotiate abc'])(
+    'no bearer credentials (%j) → 401 without error code',
+    async (header) => {
+      const error = await refusal(authenticator().authenticate(header, '/mcp'));
+      expect(error.httpStatus).toBe(401);
+      expect(error.challenge).toBe(`Bearer resource_metadata="${PRM}", scope="mcp:read"`);
+    },
+  );
 
-  it.each(['Bearer', 'Bearer a b', 'Bearer a,b', 'Bearer ==', 'Bearer\ttoken'])('a malformed Bearer header (%j) → 400 invalid_request', async (header) => {
-    const error = await refusal(authenticator().authenticate(header, '/mcp'));
-    expect(error.httpStatus).toBe(400);
-    expect(error.challenge).toMatch(/^Bearer resource_metadata="[^"]+", scope="mcp:read", error="invalid_request", error_description="/);
-  });
+  it.each(['Bearer', 'Bearer a b', 'Bearer a,b', 'Bearer ==', 'Bearer\ttoken'])(
+    'a malformed Bearer header (%j) → 400 invalid_request',
+    async (header) => {
+      const error = await refusal(authenticator().authenticate(header, '/mcp'));
+      expect(error.httpStatus).toBe(400);
+      expect(error.challenge).toMatch(
+        /^Bearer resource_metadata="[^"]+", scope="mcp:read", error="invalid_request", error_description="/,
+      );
+    },
+  );
 
   it('a token in the query string → 400 invalid_request, with or without a header; another parameter is fine', async () => {
     for (const header of [undefined, `Bearer ${TOKEN}`]) {
@@ -71,7 +94,9 @@ describe('McpAuthenticator', () => {
       expect(error.challenge).toContain('query string');
       expect(`${error.message} ${error.challenge}`).not.toContain(TOKEN);
     }
-    await expect(authenticator().authenticate(`Bearer ${TOKEN}`, '/mcp?not_access_token_really=1')).resolves.toBeDefined();
+    await expect(
+      authenticator().authenticate(`Bearer ${TOKEN}`, '/mcp?not_access_token_really=1'),
+    ).resolves.toBeDefined();
   });
 
   it("a refused token → 401 invalid_token with the verifier's description, never the token", async () => {
@@ -98,35 +123,56 @@ describe('McpAuthenticator', () => {
 
   it('an `auth.principal` that throws or returns no string → 500, logged', async () => {
     vi.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
-    for (const principal of [() => { throw new Error('no'); }, () => 42 as unknown as string, () => '']) {
-      const error = await authenticator({ principal }).authenticate(`Bearer ${TOKEN}`, '/mcp').catch((thrown: unknown) => thrown);
+    for (const principal of [
+      () => {
+        throw new Error('no');
+      },
+      () => 42 as unknown as string,
+      () => '',
+    ]) {
+      const error = await authenticator({ principal })
+        .authenticate(`Bearer ${TOKEN}`, '/mcp')
+        .catch((thrown: unknown) => thrown);
       expect(error).toBeInstanceOf(McpError);
       expect((error as McpError).httpStatus).toBe(500);
     }
   });
 
   it('two Authorization headers → 400 invalid_request, whatever they hold; one of them alone is fine', async () => {
-    for (const headers of [[`Bearer ${TOKEN}`, `Bearer ${TOKEN}`], [`Bearer ${TOKEN}`, 'Basic dXNlcjpwYXNz'], ['', `Bearer ${TOKEN}`]]) {
+    for (const headers of [
+      [`Bearer ${TOKEN}`, `Bearer ${TOKEN}`],
+      [`Bearer ${TOKEN}`, 'Basic dXNlcjpwYXNz'],
+      ['', `Bearer ${TOKEN}`],
+    ]) {
       const error = await refusal(authenticator().authenticate(headers, '/mcp'));
       expect(error.httpStatus).toBe(400);
-      expect(error.challenge).toContain('error="invalid_request", error_description="Only one Authorization header may be sent"');
+      expect(error.challenge).toContain(
+        'error="invalid_request", error_description="Only one Authorization header may be sent"',
+      );
     }
-    await expect(authenticator().authenticate([`Bearer ${TOKEN}`], '/mcp')).resolves.toMatchObject({ principal: 'alice' });
+    await expect(authenticator().authenticate([`Bearer ${TOKEN}`], '/mcp')).resolves.toMatchObject({
+      principal: 'alice',
+    });
   });
 
-  it.each(['access%5Ftoken', 'access%5ftoken', 'ACCESS_TOKEN', 'access_token%5B%5D', 'access_token[x]', 'acc%65ss_token'])(
-    'a query token spelled %s → 400 invalid_request',
-    async (name) => {
-      const error = await refusal(authenticator().authenticate(`Bearer ${TOKEN}`, `/mcp?a=1&${name}=${TOKEN}`));
-      expect(error.httpStatus).toBe(400);
-      expect(error.challenge).toContain('query string');
-    },
-  );
+  it.each([
+    'access%5Ftoken',
+    'access%5ftoken',
+    'ACCESS_TOKEN',
+    'access_token%5B%5D',
+    'access_token[x]',
+    'acc%65ss_token',
+  ])('a query token spelled %s → 400 invalid_request', async (name) => {
+    const error = await refusal(authenticator().authenticate(`Bearer ${TOKEN}`, `/mcp?a=1&${name}=${TOKEN}`));
+    expect(error.httpStatus).toBe(400);
+    expect(error.challenge).toContain('query string');
+  });
 
   it('with several issuers the default principal is `<issuer>#<subject>`; a token naming no issuer is refused', async () => {
     const issuers = ['https://id.example.com', 'https://other.example.com'];
     const tokenOf = (issuer?: string) => ({ subject: 'alice', scopes: [], issuer, claims: {} });
-    const of = (issuer?: string) => authenticator({ authorizationServers: issuers, verifier: { verify: async () => tokenOf(issuer) } });
+    const of = (issuer?: string) =>
+      authenticator({ authorizationServers: issuers, verifier: { verify: async () => tokenOf(issuer) } });
     await expect(of('https://other.example.com').authenticate(`Bearer ${TOKEN}`, '/mcp')).resolves.toMatchObject({
       principal: 'https://other.example.com#alice',
     });

@@ -1,7 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { McpAuthOptions } from '../config/mcp-options.interface.js';
 import { McpResolvedOptions } from '../config/resolved-options.js';
-import { type McpAccessToken, McpAuthError, McpTokenError, type McpTokenVerifier } from '../protocol/access-token.interface.js';
+import {
+  type McpAccessToken,
+  McpAuthError,
+  McpTokenError,
+  type McpTokenVerifier,
+} from '../protocol/access-token.interface.js';
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { McpTokenMessages } from './auth.messages.js';
@@ -64,7 +69,9 @@ export class McpAuthenticator {
     const auth = validateAuthOptions(options.auth);
     this.auth = auth;
     const introspection = auth.introspection;
-    this.verifier = auth.verifier ?? (introspection ? new IntrospectionTokenVerifier({ ...auth, introspection }) : new JwtTokenVerifier(auth));
+    this.verifier =
+      auth.verifier ??
+      (introspection ? new IntrospectionTokenVerifier({ ...auth, introspection }) : new JwtTokenVerifier(auth));
     this.metadataLocation = protectedResourceMetadataLocation(auth.resource);
     this.missingTokenChallenge = this.challenge();
   }
@@ -84,7 +91,10 @@ export class McpAuthenticator {
    * keeps only the first — and its URL (a token in the query string is refused). Resolves with the caller; rejects with
    * `McpAuthError` (400 or 401, with its challenge).
    */
-  async authenticate(authorization: string | readonly string[] | undefined, url: string | undefined): Promise<McpAuthenticatedCaller> {
+  async authenticate(
+    authorization: string | readonly string[] | undefined,
+    url: string | undefined,
+  ): Promise<McpAuthenticatedCaller> {
     const auth = this.requireEnabled();
     if (url !== undefined && hasQueryToken(url)) {
       throw this.invalidRequest('The access token must be sent in the Authorization header, never in the query string');
@@ -180,7 +190,8 @@ export class McpAuthenticator {
   }
 
   private requireEnabled(): Readonly<McpAuthOptions> {
-    if (!this.auth) throw new McpError(McpErrorCode.InternalError, 'Internal error: authorization is not configured', undefined, 500);
+    if (!this.auth)
+      throw new McpError(McpErrorCode.InternalError, 'Internal error: authorization is not configured', undefined, 500);
     return this.auth;
   }
 }

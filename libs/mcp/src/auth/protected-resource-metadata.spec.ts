@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { buildProtectedResourceMetadata, protectedResourceMetadataLocation, protectedResourceMetadataUrl } from './protected-resource-metadata.js';
+import {
+  buildProtectedResourceMetadata,
+  protectedResourceMetadataLocation,
+  protectedResourceMetadataUrl,
+} from './protected-resource-metadata.js';
 
 describe('buildProtectedResourceMetadata', () => {
   it('publishes the resource, its authorization servers and header-only bearer tokens', () => {
     expect(
-      buildProtectedResourceMetadata({ resource: 'https://mcp.example.com/mcp', authorizationServers: ['https://id.example.com'] }),
+      buildProtectedResourceMetadata({
+        resource: 'https://mcp.example.com/mcp',
+        authorizationServers: ['https://id.example.com'],
+      }),
     ).toEqual({
       resource: 'https://mcp.example.com/mcp',
       authorization_servers: ['https://id.example.com'],

@@ -37,9 +37,13 @@ export interface McpProtectedResourceMetadataLocation {
  * `protectedResourceMetadataLocation`.
  */
 export function buildProtectedResourceMetadata(
-  options: Pick<McpAuthOptions, 'resource' | 'authorizationServers' | 'scopesSupported' | 'resourceName' | 'resourceDocumentation'>,
+  options: Pick<
+    McpAuthOptions,
+    'resource' | 'authorizationServers' | 'scopesSupported' | 'resourceName' | 'resourceDocumentation'
+  >,
 ): McpProtectedResourceMetadata {
-  const scopes = options.scopesSupported && [...new Set(options.scopesSupported)].filter((scope) => scope !== OFFLINE_ACCESS_SCOPE);
+  const scopes =
+    options.scopesSupported && [...new Set(options.scopesSupported)].filter((scope) => scope !== OFFLINE_ACCESS_SCOPE);
   return {
     resource: options.resource,
     authorization_servers: [...options.authorizationServers],

@@ -14,7 +14,9 @@ describe('resource URIs', () => {
 
   it('finds the resource in a string or array audience, and nothing in other shapes', () => {
     expect(audienceIncludes('https://mcp.example.com/mcp', 'https://mcp.example.com/mcp')).toBe(true);
-    expect(audienceIncludes(['https://other.example.com', 'HTTPS://MCP.EXAMPLE.COM/mcp'], 'https://mcp.example.com/mcp')).toBe(true);
+    expect(
+      audienceIncludes(['https://other.example.com', 'HTTPS://MCP.EXAMPLE.COM/mcp'], 'https://mcp.example.com/mcp'),
+    ).toBe(true);
     expect(audienceIncludes(['https://other.example.com'], 'https://mcp.example.com/mcp')).toBe(false);
     expect(audienceIncludes(undefined, 'https://mcp.example.com/mcp')).toBe(false);
     expect(audienceIncludes({ aud: 'https://mcp.example.com/mcp' }, 'https://mcp.example.com/mcp')).toBe(false);
@@ -22,6 +24,8 @@ describe('resource URIs', () => {
 
   it('knows the loopback hosts', () => {
     expect(['localhost', '127.0.0.1', '127.9.8.7', '[::1]'].every(isLoopbackHostname)).toBe(true);
-    expect(['example.com', '127.example.com', '10.0.0.1', 'localhost.example.com'].some(isLoopbackHostname)).toBe(false);
+    expect(['example.com', '127.example.com', '10.0.0.1', 'localhost.example.com'].some(isLoopbackHostname)).toBe(
+      false,
+    );
   });
 });

@@ -19,12 +19,20 @@ describe('McpScopeMatcher', () => {
     expect(matcher.satisfies(['deploy:admin'], ['deploy:read'])).toBe(true);
     expect(matcher.satisfies(['deploy:admin'], ['deploy:write', 'audit:read', 'deploy:admin'])).toBe(true);
     expect(matcher.satisfies(['deploy:write'], ['deploy:read'])).toBe(true);
-    expect([...matcher.expand(['deploy:admin'])].sort()).toEqual(['audit:read', 'deploy:admin', 'deploy:read', 'deploy:write']);
+    expect([...matcher.expand(['deploy:admin'])].sort()).toEqual([
+      'audit:read',
+      'deploy:admin',
+      'deploy:read',
+      'deploy:write',
+    ]);
   });
 
   it('never lets a narrower scope satisfy a broader one', () => {
     expect(matcher.satisfies(['deploy:read'], ['deploy:write'])).toBe(false);
-    expect(matcher.missing(['deploy:write'], ['deploy:admin', 'deploy:read', 'audit:read'])).toEqual(['deploy:admin', 'audit:read']);
+    expect(matcher.missing(['deploy:write'], ['deploy:admin', 'deploy:read', 'audit:read'])).toEqual([
+      'deploy:admin',
+      'audit:read',
+    ]);
   });
 
   it('accepts cycles: scopes on a cycle imply each other', () => {

@@ -10,9 +10,14 @@ describe('buildBearerChallenge', () => {
 
   it('adds the scopes, without offline_access, duplicates or invalid tokens', () => {
     expect(
-      buildBearerChallenge({ resourceMetadata: PRM, scopes: ['files:read', 'offline_access', 'files:read', 'a b', 'x"y', 'files:write'] }),
+      buildBearerChallenge({
+        resourceMetadata: PRM,
+        scopes: ['files:read', 'offline_access', 'files:read', 'a b', 'x"y', 'files:write'],
+      }),
     ).toBe(`Bearer resource_metadata="${PRM}", scope="files:read files:write"`);
-    expect(buildBearerChallenge({ resourceMetadata: PRM, scopes: ['offline_access'] })).toBe(`Bearer resource_metadata="${PRM}"`);
+    expect(buildBearerChallenge({ resourceMetadata: PRM, scopes: ['offline_access'] })).toBe(
+      `Bearer resource_metadata="${PRM}"`,
+    );
   });
 
   it('adds the error and its description', () => {
@@ -45,16 +50,26 @@ describe('buildBearerChallenge', () => {
   });
 
   it('escapes quotes and backslashes in quoted values and drops control characters', () => {
-    expect(buildBearerChallenge({ resourceMetadata: 'https://x/a"b\\c\r\n' })).toBe('Bearer resource_metadata="https://x/a\\"b\\\\c"');
+    expect(buildBearerChallenge({ resourceMetadata: 'https://x/a"b\\c\r\n' })).toBe(
+      'Bearer resource_metadata="https://x/a\\"b\\\\c"',
+    );
   });
 
   it('leaves out a description without an error, and an error code that is not one', () => {
-    expect(buildBearerChallenge({ resourceMetadata: PRM, errorDescription: 'alone' })).toBe(`Bearer resource_metadata="${PRM}"`);
-    expect(buildBearerChallenge({ resourceMetadata: PRM, error: 'bad"code' })).toBe(`Bearer resource_metadata="${PRM}"`);
+    expect(buildBearerChallenge({ resourceMetadata: PRM, errorDescription: 'alone' })).toBe(
+      `Bearer resource_metadata="${PRM}"`,
+    );
+    expect(buildBearerChallenge({ resourceMetadata: PRM, error: 'bad"code' })).toBe(
+      `Bearer resource_metadata="${PRM}"`,
+    );
   });
 
   it('shortens a very long description', () => {
-    const header = buildBearerChallenge({ resourceMetadata: PRM, error: 'invalid_token', errorDescription: 'x'.repeat(1000) });
+    const header = buildBearerChallenge({
+      resourceMetadata: PRM,
+      error: 'invalid_token',
+      errorDescription: 'x'.repeat(1000),
+    });
     expect(/error_description="([^"]*)"/.exec(header)?.[1]).toHaveLength(300);
   });
 });

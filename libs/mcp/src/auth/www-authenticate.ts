@@ -42,7 +42,8 @@ export function buildBearerChallenge(challenge: McpBearerChallenge): string {
   if (scopes.length) parameters.push(`scope=${quoted(scopes.join(' '))}`);
   if (challenge.error !== undefined && ERROR_CODE.test(challenge.error)) {
     parameters.push(`error=${quoted(challenge.error)}`);
-    if (challenge.errorDescription) parameters.push(`error_description=${quoted(sanitizeDescription(challenge.errorDescription))}`);
+    if (challenge.errorDescription)
+      parameters.push(`error_description=${quoted(sanitizeDescription(challenge.errorDescription))}`);
   }
   return `Bearer ${parameters.join(', ')}`;
 }
@@ -54,10 +55,6 @@ function quoted(value: string): string {
 }
 
 function sanitizeDescription(description: string): string {
-  const cleaned = description
-    .replace(/"/g, "'")
-    .replace(/\\/g, '/')
-    .replace(NOT_DESCRIPTION_CHARACTER, ' ')
-    .trim();
+  const cleaned = description.replace(/"/g, "'").replace(/\\/g, '/').replace(NOT_DESCRIPTION_CHARACTER, ' ').trim();
   return cleaned.length > MAX_DESCRIPTION_LENGTH ? `${cleaned.slice(0, MAX_DESCRIPTION_LENGTH - 3)}...` : cleaned;
 }

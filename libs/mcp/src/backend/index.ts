@@ -27,7 +27,10 @@ export { InMemoryTaskStore, InMemoryTaskRunner, McpTaskWorker, type InMemoryTask
 
 // Single-use `requestState`: the store of used states, and the in-memory default.
 export type { McpRequestStateStore } from '../protocol/request-state-store.interface.js';
-export { InMemoryRequestStateStore, type InMemoryRequestStateStoreOptions } from '../mrtr/in-memory-request-state.store.js';
+export {
+  InMemoryRequestStateStore,
+  type InMemoryRequestStateStoreOptions,
+} from '../mrtr/in-memory-request-state.store.js';
 
 // Runtime changes of the lists shared by replicas (ADR 0027): the registry state contract and its records.
 export {
@@ -60,12 +63,20 @@ export {
   type McpWebhookSubscriptionRecord,
   type McpWebhookDeliveryState,
 } from '../protocol/webhook-subscription-store.interface.js';
-export { MCP_WEBHOOK_DELIVERY_QUEUE, type McpWebhookDeliveryQueue, type McpWebhookDelivery } from '../protocol/webhook-delivery-queue.interface.js';
+export {
+  MCP_WEBHOOK_DELIVERY_QUEUE,
+  type McpWebhookDeliveryQueue,
+  type McpWebhookDelivery,
+} from '../protocol/webhook-delivery-queue.interface.js';
 export { InMemoryEventStore, InMemoryWebhookSubscriptionStore, InMemoryWebhookDeliveryQueue } from '../events/index.js';
 
 // Access tokens: the verifier contract and its refusal, the built-in JWT and introspection verifiers.
 export { McpTokenError, type McpTokenVerifier } from '../protocol/access-token.interface.js';
-export { JwtTokenVerifier, type JwtTokenVerifierOptions, type JwtTokenVerifierSettings } from '../auth/jwt-token.verifier.js';
+export {
+  JwtTokenVerifier,
+  type JwtTokenVerifierOptions,
+  type JwtTokenVerifierSettings,
+} from '../auth/jwt-token.verifier.js';
 export {
   IntrospectionTokenVerifier,
   type IntrospectionTokenVerifierOptions,
@@ -90,7 +101,13 @@ export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../protoco
 export { MetaKeys, McpHeaders } from '../protocol/meta-keys.constants.js';
 export { TASKS_EXTENSION } from '../protocol/task.constants.js';
 export { SKILLS_EXTENSION } from '../skills/index.js';
-export { MCP_APPS_EXTENSION, MCP_APP_MIME_TYPE, MCP_APP_RESOURCE_URI_META_KEY, DEFAULT_APP_VIEW_TTL_MS, withAppsExtension } from '../apps/index.js';
+export {
+  MCP_APPS_EXTENSION,
+  MCP_APP_MIME_TYPE,
+  MCP_APP_RESOURCE_URI_META_KEY,
+  DEFAULT_APP_VIEW_TTL_MS,
+  withAppsExtension,
+} from '../apps/index.js';
 export {
   EVENTS_EXTENSION,
   EVENTS_PROFILES,
@@ -130,7 +147,12 @@ export type {
 export type { SamplingRequestParams } from '../mrtr/input-answers.interface.js';
 
 // Shapes one level down in the options of `nest-mcp`: module options, decorator options, hook parameters.
-export type { McpJwtOptions, McpIntrospectionOptions, McpSkillRoot, McpWebhookOptions } from '../config/mcp-options.interface.js';
+export type {
+  McpJwtOptions,
+  McpIntrospectionOptions,
+  McpSkillRoot,
+  McpWebhookOptions,
+} from '../config/mcp-options.interface.js';
 export type { McpToolTaskSupport } from '../decorators/mcp-tool.decorator.js';
 export type { McpPromptArgumentOptions } from '../decorators/mcp-prompt.decorator.js';
 export type {
@@ -141,7 +163,12 @@ export type {
   McpCompanionPromptOptions,
   McpCompanionPromptMessages,
 } from '../decorators/mcp-app-options.interface.js';
-export type { McpEventReplayOptions, McpEmittedEvent, McpEventTypeAccess, McpEventTypeDescriptor } from '../events/index.js';
+export type {
+  McpEventReplayOptions,
+  McpEmittedEvent,
+  McpEventTypeAccess,
+  McpEventTypeDescriptor,
+} from '../events/index.js';
 export type { McpHandlerKind } from '../protocol/mcp-caller.interface.js';
 export type { SchemaInput, JsonSchemaObject } from '../schema/index.js';
 export type { McpThrottlerOptions } from '../context/mcp-throttler.options.js';

@@ -10,6 +10,7 @@ import { MCP_CACHE_SCOPE_METADATA } from './mcp-cache.constants.js';
  * @example `@McpCacheScope('public') @McpResource({ uri: 'catalog://skus', name: 'skus' })`
  */
 export const McpCacheScope = (scope: 'private' | 'public'): MethodDecorator & ClassDecorator => {
-  if (scope !== 'private' && scope !== 'public') throw new TypeError(`@McpCacheScope takes 'private' or 'public', got ${String(scope)}`);
+  if (scope !== 'private' && scope !== 'public')
+    throw new TypeError(`@McpCacheScope takes 'private' or 'public', got ${String(scope)}`);
   return SetMetadata(MCP_CACHE_SCOPE_METADATA, scope);
 };

@@ -1,4 +1,12 @@
-import { type CallHandler, type ExecutionContext, Inject, Injectable, Logger, type NestInterceptor, type OnModuleDestroy } from '@nestjs/common';
+import {
+  type CallHandler,
+  type ExecutionContext,
+  Inject,
+  Injectable,
+  Logger,
+  type NestInterceptor,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { CACHE_MANAGER, CACHE_TTL_METADATA } from '@nestjs/cache-manager';
 import type { Cache } from 'cache-manager';
@@ -96,7 +104,8 @@ export class McpCacheInterceptor implements NestInterceptor, OnModuleDestroy {
       generations = await this.generationsOf(plan, markers);
       const hit = entry === undefined ? undefined : current(entry, generations);
       if (hit) {
-        if (plan.resource) plan.resource.servedCache = { remainingMs: await this.remainingMs(plan, hit.e), shared: plan.shared };
+        if (plan.resource)
+          plan.resource.servedCache = { remainingMs: await this.remainingMs(plan, hit.e), shared: plan.shared };
         return of(hit.b ? Buffer.from(hit.v as string, 'base64') : hit.v);
       }
     } catch (error) {
@@ -137,8 +146,13 @@ export class McpCacheInterceptor implements NestInterceptor, OnModuleDestroy {
   }
 
   /** `@CacheTTL` of the method, else of the class (a number or a function of the context); undefined: the store's. */
-  private async ttlOf(context: ExecutionContext, targets: Parameters<Reflector['getAllAndOverride']>[1]): Promise<number | undefined> {
-    const declared = this.reflector.getAllAndOverride<number | ((context: ExecutionContext) => number | Promise<number>) | undefined>(CACHE_TTL_METADATA, targets);
+  private async ttlOf(
+    context: ExecutionContext,
+    targets: Parameters<Reflector['getAllAndOverride']>[1],
+  ): Promise<number | undefined> {
+    const declared = this.reflector.getAllAndOverride<
+      number | ((context: ExecutionContext) => number | Promise<number>) | undefined
+    >(CACHE_TTL_METADATA, targets);
     const ttl = typeof declared === 'function' ? await declared(context) : declared;
     return typeof ttl === 'number' && Number.isFinite(ttl) && ttl > 0 ? ttl : undefined;
   }
@@ -155,7 +169,9 @@ export class McpCacheInterceptor implements NestInterceptor, OnModuleDestroy {
    */
   private async generationsOf(plan: CachePlan, markers: ReadonlyArray<string | undefined>): Promise<string[]> {
     const generations = markers.map((marker) => marker ?? randomUUID());
-    const minted = plan.generationKeys.flatMap((key, index) => (markers[index] === undefined ? [{ key, value: generations[index], ttl: MARKER_TTL_MS }] : []));
+    const minted = plan.generationKeys.flatMap((key, index) =>
+      markers[index] === undefined ? [{ key, value: generations[index], ttl: MARKER_TTL_MS }] : [],
+    );
     if (minted.length > 0) await this.cache.mset(minted);
     return generations;
   }
@@ -175,7 +191,8 @@ export class McpCacheInterceptor implements NestInterceptor, OnModuleDestroy {
     }
     try {
       await this.cache.set(plan.entryKey, text, plan.ttlMs);
-      if (plan.resource) plan.resource.servedCache = { remainingMs: await this.remainingMs(plan, envelope.e), shared: plan.shared };
+      if (plan.resource)
+        plan.resource.servedCache = { remainingMs: await this.remainingMs(plan, envelope.e), shared: plan.shared };
     } catch (error) {
       this.logger.warn(`Cannot write the cache: ${(error as Error).message}`);
     }
@@ -183,7 +200,12 @@ export class McpCacheInterceptor implements NestInterceptor, OnModuleDestroy {
   }
 
   private onChange(event: McpChangeEvent): void {
-    const marker = event.type === 'resourceUpdated' ? resourceGeneration(event.uri) : event.type === 'resync' ? GLOBAL_GENERATION : undefined;
+    const marker =
+      event.type === 'resourceUpdated'
+        ? resourceGeneration(event.uri)
+        : event.type === 'resync'
+          ? GLOBAL_GENERATION
+          : undefined;
     if (!marker) return;
     const written = this.cache.set(marker, randomUUID(), MARKER_TTL_MS).catch((error: Error) => {
       this.logger.warn(`Cannot invalidate the cache after ${event.type}: ${error.message}`);

@@ -1,6 +1,12 @@
 import type { McpCallSettings } from '../protocol/call-settings.interface.js';
 import { Inject, Injectable } from '@nestjs/common';
-import { MCP_LOG_LEVELS, type McpCacheHints, type McpCacheScope, type McpImplementation, type McpLogLevel } from '../protocol/mcp-wire.interface.js';
+import {
+  MCP_LOG_LEVELS,
+  type McpCacheHints,
+  type McpCacheScope,
+  type McpImplementation,
+  type McpLogLevel,
+} from '../protocol/mcp-wire.interface.js';
 import { MCP_MODULE_OPTIONS } from './mcp-module-definition.js';
 import { isAbsolute, resolve } from 'node:path';
 import type {
@@ -108,7 +114,8 @@ export class McpResolvedOptions {
     });
     this.instructions = options.instructions;
     this.allowedHosts = options.allowedHosts && new Set(options.allowedHosts.map((host) => host.toLowerCase()));
-    this.allowedOrigins = options.allowedOrigins && new Set(options.allowedOrigins.map((origin) => origin.toLowerCase()));
+    this.allowedOrigins =
+      options.allowedOrigins && new Set(options.allowedOrigins.map((origin) => origin.toLowerCase()));
     this.maxBodyBytes = positive(options.maxBodyBytes, 4 * 1024 * 1024, 'maxBodyBytes');
     this.pageSize = positive(options.pageSize, 100, 'pageSize');
     this.requestStateKeys = options.requestState?.keys ?? [];
@@ -125,7 +132,11 @@ export class McpResolvedOptions {
       throw new Error(`McpModule: option "progressFromWithoutToken" must be 'stderr' or 'drop'`);
     }
     [this.logging, this.defaultLogLevel] = resolveLogging(options.logging);
-    this.callSettings = Object.freeze({ logging: this.logging, defaultLogLevel: this.defaultLogLevel, progressFromWithoutToken: this.progressFromWithoutToken });
+    this.callSettings = Object.freeze({
+      logging: this.logging,
+      defaultLogLevel: this.defaultLogLevel,
+      progressFromWithoutToken: this.progressFromWithoutToken,
+    });
     this.cacheHints = options.cacheHints ?? {};
     this.maxQueuedFrames = positive(options.streaming?.maxQueuedFrames, 128, 'streaming.maxQueuedFrames');
     this.maxQueuedBytes = positive(options.streaming?.maxQueuedBytes, 64 * 1024, 'streaming.maxQueuedBytes');
@@ -136,7 +147,11 @@ export class McpResolvedOptions {
     this.aroundHandler = options.aroundHandler;
     this.telemetry = resolveTelemetry(options.telemetry);
     this.maxListenStreams = positive(options.maxListenStreams, 10_000, 'maxListenStreams');
-    this.maxListenStreamsPerPrincipal = positive(options.maxListenStreamsPerPrincipal, 100, 'maxListenStreamsPerPrincipal');
+    this.maxListenStreamsPerPrincipal = positive(
+      options.maxListenStreamsPerPrincipal,
+      100,
+      'maxListenStreamsPerPrincipal',
+    );
     this.maxListenStreamsPerAddress = positive(options.maxListenStreamsPerAddress, 100, 'maxListenStreamsPerAddress');
     if (options.authorizeDelivery !== undefined && typeof options.authorizeDelivery !== 'function') {
       throw new Error('McpModule: option "authorizeDelivery" must be a function');
@@ -145,7 +160,11 @@ export class McpResolvedOptions {
     this.keepAliveMs = positive(options.keepAliveMs, 15_000, 'keepAliveMs');
     this.callTimeoutMs = options.callTimeoutMs === 0 ? 0 : positive(options.callTimeoutMs, 5 * 60_000, 'callTimeoutMs');
     this.maxCallsInFlight = positive(options.maxCallsInFlight, 1_000, 'maxCallsInFlight');
-    this.maxCallsInFlightPerPrincipal = positive(options.maxCallsInFlightPerPrincipal, 128, 'maxCallsInFlightPerPrincipal');
+    this.maxCallsInFlightPerPrincipal = positive(
+      options.maxCallsInFlightPerPrincipal,
+      128,
+      'maxCallsInFlightPerPrincipal',
+    );
     this.maxCallsInFlightPerAddress = positive(options.maxCallsInFlightPerAddress, 128, 'maxCallsInFlightPerAddress');
     this.shutdownTimeoutMs = positive(options.shutdownTimeoutMs, 10_000, 'shutdownTimeoutMs');
     this.maxJsonDepth = positive(options.maxJsonDepth, 64, 'maxJsonDepth');
@@ -193,8 +212,14 @@ function resolveTelemetry(options: false | McpTelemetryOptions | undefined): Mcp
     throw new Error('McpModule: option "telemetry" must be false or an object');
   }
   const given = options ?? {};
-  for (const key of ['recordToolArguments', 'recordToolResults', 'recordPromptVariables', 'resourceUriInMetrics'] as const) {
-    if (given[key] !== undefined && typeof given[key] !== 'boolean') throw new Error(`McpModule: option "telemetry.${key}" must be a boolean`);
+  for (const key of [
+    'recordToolArguments',
+    'recordToolResults',
+    'recordPromptVariables',
+    'resourceUriInMetrics',
+  ] as const) {
+    if (given[key] !== undefined && typeof given[key] !== 'boolean')
+      throw new Error(`McpModule: option "telemetry.${key}" must be a boolean`);
   }
   if (given.tracerProvider !== undefined && typeof given.tracerProvider?.getTracer !== 'function') {
     throw new Error('McpModule: option "telemetry.tracerProvider" must have getTracer(name, version)');
@@ -233,7 +258,8 @@ export interface McpResolvedTasksOptions {
 function resolveTasks(tasks: McpTasksOptions): McpResolvedTasksOptions {
   const maxTtlMs = positive(tasks.maxTtlMs, 24 * 60 * 60_000, 'tasks.maxTtlMs');
   const defaultTtlMs = positive(tasks.defaultTtlMs, Math.min(60 * 60_000, maxTtlMs), 'tasks.defaultTtlMs');
-  if (defaultTtlMs > maxTtlMs) throw new Error('McpModule: option "tasks.defaultTtlMs" must not exceed "tasks.maxTtlMs"');
+  if (defaultTtlMs > maxTtlMs)
+    throw new Error('McpModule: option "tasks.defaultTtlMs" must not exceed "tasks.maxTtlMs"');
   return {
     store: tasks.store,
     runner: tasks.runner,
@@ -271,14 +297,19 @@ export interface McpResolvedSkillsOptions {
 }
 
 function resolveSkills(skills: McpSkillsOptions | undefined): McpResolvedSkillsOptions {
-  if (skills !== undefined && (typeof skills !== 'object' || skills === null)) throw new Error('McpModule: option "skills" must be an object');
+  if (skills !== undefined && (typeof skills !== 'object' || skills === null))
+    throw new Error('McpModule: option "skills" must be an object');
   const roots = (skills?.roots ?? []).map((root, index): McpResolvedSkillRoot => {
     const given = typeof root === 'string' ? { directory: root } : root;
     if (typeof given?.directory !== 'string' || given.directory.length === 0) {
-      throw new Error(`McpModule: option "skills.roots[${index}]" must be a directory path or { directory, prefix?, scopes?, listed? }`);
+      throw new Error(
+        `McpModule: option "skills.roots[${index}]" must be a directory path or { directory, prefix?, scopes?, listed? }`,
+      );
     }
-    if (given.prefix !== undefined && typeof given.prefix !== 'string') throw new Error(`McpModule: option "skills.roots[${index}].prefix" must be a string`);
-    if (given.scopes !== undefined && !Array.isArray(given.scopes)) throw new Error(`McpModule: option "skills.roots[${index}].scopes" must be an array of strings`);
+    if (given.prefix !== undefined && typeof given.prefix !== 'string')
+      throw new Error(`McpModule: option "skills.roots[${index}].prefix" must be a string`);
+    if (given.scopes !== undefined && !Array.isArray(given.scopes))
+      throw new Error(`McpModule: option "skills.roots[${index}].scopes" must be an array of strings`);
     return Object.freeze({
       directory: isAbsolute(given.directory) ? given.directory : resolve(given.directory),
       prefix: given.prefix ?? '',
@@ -287,13 +318,21 @@ function resolveSkills(skills: McpSkillsOptions | undefined): McpResolvedSkillsO
     });
   });
   const cacheScope = skills?.cacheScope ?? 'public';
-  if (cacheScope !== 'public' && cacheScope !== 'private') throw new Error(`McpModule: option "skills.cacheScope" must be 'public' or 'private'`);
+  if (cacheScope !== 'public' && cacheScope !== 'private')
+    throw new Error(`McpModule: option "skills.cacheScope" must be 'public' or 'private'`);
   if (skills?.directoryRead !== undefined && typeof skills.directoryRead !== 'boolean') {
     throw new Error('McpModule: option "skills.directoryRead" must be a boolean');
   }
   const ttlMs = skills?.ttlMs ?? 60_000;
-  if (!Number.isInteger(ttlMs) || ttlMs < 0) throw new Error('McpModule: option "skills.ttlMs" must be a non-negative integer');
-  return Object.freeze({ declared: skills !== undefined, roots: Object.freeze(roots), directoryRead: skills?.directoryRead ?? true, ttlMs, cacheScope });
+  if (!Number.isInteger(ttlMs) || ttlMs < 0)
+    throw new Error('McpModule: option "skills.ttlMs" must be a non-negative integer');
+  return Object.freeze({
+    declared: skills !== undefined,
+    roots: Object.freeze(roots),
+    directoryRead: skills?.directoryRead ?? true,
+    ttlMs,
+    cacheScope,
+  });
 }
 
 /** The `events.webhooks` options with their defaults; the store and queue stay as given (undefined: in memory). */
@@ -338,17 +377,21 @@ export interface McpResolvedEventsOptions {
 const MAX_HEARTBEAT_MS = 30_000;
 
 function resolveEvents(events: McpEventsOptions | undefined): McpResolvedEventsOptions {
-  if (events !== undefined && (typeof events !== 'object' || events === null)) throw new Error('McpModule: option "events" must be an object');
+  if (events !== undefined && (typeof events !== 'object' || events === null))
+    throw new Error('McpModule: option "events" must be an object');
   const given = events ?? {};
   const profile = given.profile ?? 'sep-3415';
-  if (profile !== 'sep-3415' && profile !== 'openai') throw new Error(`McpModule: option "events.profile" must be 'sep-3415' or 'openai'`);
+  if (profile !== 'sep-3415' && profile !== 'openai')
+    throw new Error(`McpModule: option "events.profile" must be 'sep-3415' or 'openai'`);
   const webhookId = given.webhookId ?? 'eventId';
-  if (webhookId !== 'eventId' && webhookId !== 'perMessage') throw new Error(`McpModule: option "events.webhookId" must be 'eventId' or 'perMessage'`);
+  if (webhookId !== 'eventId' && webhookId !== 'perMessage')
+    throw new Error(`McpModule: option "events.webhookId" must be 'eventId' or 'perMessage'`);
   if (given.topLevelCapability !== undefined && typeof given.topLevelCapability !== 'boolean') {
     throw new Error('McpModule: option "events.topLevelCapability" must be a boolean');
   }
   const heartbeatMs = positive(given.heartbeatMs, 20_000, 'events.heartbeatMs');
-  if (heartbeatMs > MAX_HEARTBEAT_MS) throw new Error(`McpModule: option "events.heartbeatMs" must be at most ${MAX_HEARTBEAT_MS}`);
+  if (heartbeatMs > MAX_HEARTBEAT_MS)
+    throw new Error(`McpModule: option "events.heartbeatMs" must be at most ${MAX_HEARTBEAT_MS}`);
   return Object.freeze({
     profile,
     topLevelCapability: given.topLevelCapability ?? true,
@@ -375,11 +418,17 @@ function resolveWebhooks(webhooks: McpWebhookOptions): McpResolvedWebhookOptions
     throw new Error('McpModule: options "events.webhooks.minTtlMs" ≤ "defaultTtlMs" ≤ "maxTtlMs" must hold');
   }
   for (const flag of ['allowNoExpiry', 'allowInsecureLoopback'] as const) {
-    if (webhooks[flag] !== undefined && typeof webhooks[flag] !== 'boolean') throw new Error(`McpModule: option "${name(flag)}" must be a boolean`);
+    if (webhooks[flag] !== undefined && typeof webhooks[flag] !== 'boolean')
+      throw new Error(`McpModule: option "${name(flag)}" must be a boolean`);
   }
   const preverified = webhooks.preverifiedUrls ?? [];
-  if (!Array.isArray(preverified) || !preverified.every((prefix) => typeof prefix === 'string' && /^https:\/\/[^/]+\//.test(prefix))) {
-    throw new Error(`McpModule: option "${name('preverifiedUrls')}" must be https:// URL prefixes that end their host with a "/"`);
+  if (
+    !Array.isArray(preverified) ||
+    !preverified.every((prefix) => typeof prefix === 'string' && /^https:\/\/[^/]+\//.test(prefix))
+  ) {
+    throw new Error(
+      `McpModule: option "${name('preverifiedUrls')}" must be https:// URL prefixes that end their host with a "/"`,
+    );
   }
   const allowNoExpiry = webhooks.allowNoExpiry ?? false;
   if (allowNoExpiry && webhooks.store?.durable !== true) {
@@ -395,14 +444,22 @@ function resolveWebhooks(webhooks: McpWebhookOptions): McpResolvedWebhookOptions
     defaultTtlMs,
     maxTtlMs,
     allowNoExpiry,
-    maxSubscriptionsPerPrincipal: positive(webhooks.maxSubscriptionsPerPrincipal, 100, name('maxSubscriptionsPerPrincipal')),
+    maxSubscriptionsPerPrincipal: positive(
+      webhooks.maxSubscriptionsPerPrincipal,
+      100,
+      name('maxSubscriptionsPerPrincipal'),
+    ),
     maxPendingPerSubscription: positive(webhooks.maxPendingPerSubscription, 1_000, name('maxPendingPerSubscription')),
     timeoutMs: positive(webhooks.timeoutMs, 10_000, name('timeoutMs')),
     maxAttempts: Math.floor(positive(webhooks.maxAttempts, 5, name('maxAttempts'))),
     retryWindowMs: positive(webhooks.retryWindowMs, 15 * 60_000, name('retryWindowMs')),
     retryBaseMs: positive(webhooks.retryBaseMs, 1_000, name('retryBaseMs')),
     verificationTtlMs: positive(webhooks.verificationTtlMs, 60 * 60_000, name('verificationTtlMs')),
-    maxVerificationsPerHostPerMinute: positive(webhooks.maxVerificationsPerHostPerMinute, 60, name('maxVerificationsPerHostPerMinute')),
+    maxVerificationsPerHostPerMinute: positive(
+      webhooks.maxVerificationsPerHostPerMinute,
+      60,
+      name('maxVerificationsPerHostPerMinute'),
+    ),
     preverifiedUrls: Object.freeze([...preverified]),
     secretGraceMs: positive(webhooks.secretGraceMs, 15 * 60_000, name('secretGraceMs')),
     allowInsecureLoopback: webhooks.allowInsecureLoopback ?? false,
@@ -412,7 +469,8 @@ function resolveWebhooks(webhooks: McpWebhookOptions): McpResolvedWebhookOptions
 function resolveAuth(options: McpModuleOptions): Readonly<McpAuthOptions> | undefined {
   const auth = options.auth;
   if (auth === undefined) return undefined;
-  if (typeof auth !== 'object' || auth === null) throw new Error('McpModule: option "auth" must be an object (McpAuthOptions)');
+  if (typeof auth !== 'object' || auth === null)
+    throw new Error('McpModule: option "auth" must be an object (McpAuthOptions)');
   if (options.principal !== undefined) {
     throw new Error(
       'McpModule: options "principal" and "auth" cannot be used together: with "auth" the caller is the subject of the ' +
@@ -448,7 +506,11 @@ function requireSharedKeys(options: McpModuleOptions, keys: readonly string[]): 
 }
 
 function isShared(component: unknown): boolean {
-  return typeof component === 'object' && component !== null && (component as { sharedAcrossReplicas?: unknown }).sharedAcrossReplicas === true;
+  return (
+    typeof component === 'object' &&
+    component !== null &&
+    (component as { sharedAcrossReplicas?: unknown }).sharedAcrossReplicas === true
+  );
 }
 
 function componentName(component: unknown): string {
@@ -470,7 +532,10 @@ function resolvePlayground(playground: McpModuleOptions['playground']): Readonly
   if (playground.clientId !== undefined && (typeof playground.clientId !== 'string' || playground.clientId === '')) {
     throw new Error('McpModule: option "playground.clientId" must be a non-empty string');
   }
-  if (playground.scopes !== undefined && (!Array.isArray(playground.scopes) || !playground.scopes.every((scope) => typeof scope === 'string'))) {
+  if (
+    playground.scopes !== undefined &&
+    (!Array.isArray(playground.scopes) || !playground.scopes.every((scope) => typeof scope === 'string'))
+  ) {
     throw new Error('McpModule: option "playground.scopes" must be an array of strings');
   }
   return Object.freeze({
@@ -492,11 +557,15 @@ function resolveLogging(logging: McpModuleOptions['logging']): [boolean, McpLogL
   return [true, level];
 }
 
-function singleUseStore(singleUse: boolean | McpRequestStateStore | undefined): true | McpRequestStateStore | undefined {
+function singleUseStore(
+  singleUse: boolean | McpRequestStateStore | undefined,
+): true | McpRequestStateStore | undefined {
   if (singleUse === undefined || singleUse === false) return undefined;
   if (singleUse === true) return true;
   if (typeof singleUse?.consume !== 'function') {
-    throw new Error('McpModule: option "requestState.singleUse" must be true, false or a store with a consume(stateId, expiresAt) method');
+    throw new Error(
+      'McpModule: option "requestState.singleUse" must be true, false or a store with a consume(stateId, expiresAt) method',
+    );
   }
   return singleUse;
 }

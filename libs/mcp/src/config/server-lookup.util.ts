@@ -17,7 +17,10 @@ export function mcpServerNames(app: INestApplicationContext): string[] {
   }
   return [...modules.values()]
     .filter((module) => module.providers.has(MCP_MODULE_OPTIONS_EXTRAS))
-    .map((module) => (module.providers.get(McpResolvedOptions)?.instance as McpResolvedOptions | undefined)?.serverInfo.name ?? '?');
+    .map(
+      (module) =>
+        (module.providers.get(McpResolvedOptions)?.instance as McpResolvedOptions | undefined)?.serverInfo.name ?? '?',
+    );
 }
 
 /** Throws when `server` is not given and the application has several servers: which one is meant is not known. */
@@ -25,6 +28,8 @@ export function requireServerChoice(app: INestApplicationContext, server: string
   if (server !== undefined) return;
   const names = mcpServerNames(app);
   if (names.length > 1) {
-    throw new Error(`${who}: the application has ${names.length} MCP servers (${names.map((name) => `"${name}"`).join(', ')}): pass { server: '<name>' }`);
+    throw new Error(
+      `${who}: the application has ${names.length} MCP servers (${names.map((name) => `"${name}"`).join(', ')}): pass { server: '<name>' }`,
+    );
   }
 }

@@ -1,7 +1,15 @@
 import { Inject } from '@nestjs/common';
 
 /** What one named server provides under a token of its own (`McpModule.forRoot({ name, … })`). */
-export type McpServerPart = 'registry' | 'publisher' | 'runner' | 'dispatcher' | 'wire' | 'options' | 'extras' | 'stdio';
+export type McpServerPart =
+  | 'registry'
+  | 'publisher'
+  | 'runner'
+  | 'dispatcher'
+  | 'wire'
+  | 'options'
+  | 'extras'
+  | 'stdio';
 
 /** @internal The token under which the server called `name` provides `part`. */
 export function mcpServerToken(name: string, part: McpServerPart): string {
@@ -28,11 +36,13 @@ export function getMcpPublisherToken(name: string): string {
  *
  * @example `constructor(@InjectMcpRegistry('admin') private readonly registry: McpRegistry) {}`
  */
-export const InjectMcpRegistry = (name: string): ParameterDecorator & PropertyDecorator => Inject(getMcpRegistryToken(name));
+export const InjectMcpRegistry = (name: string): ParameterDecorator & PropertyDecorator =>
+  Inject(getMcpRegistryToken(name));
 
 /**
  * Injects the `McpPublisher` of the server called `name`.
  *
  * @example `constructor(@InjectMcpPublisher('admin') private readonly publisher: McpPublisher) {}`
  */
-export const InjectMcpPublisher = (name: string): ParameterDecorator & PropertyDecorator => Inject(getMcpPublisherToken(name));
+export const InjectMcpPublisher = (name: string): ParameterDecorator & PropertyDecorator =>
+  Inject(getMcpPublisherToken(name));

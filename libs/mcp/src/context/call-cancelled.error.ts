@@ -16,7 +16,10 @@ export class McpCallCancelledError extends McpError {
     /** The signal's reason (`Error('The server is shutting down')`, `Error('The task was cancelled')`…). */
     reason: unknown,
   ) {
-    super(McpErrorCode.InternalError, `The call was cancelled (${reason instanceof Error ? reason.message : String(reason)})`);
+    super(
+      McpErrorCode.InternalError,
+      `The call was cancelled (${reason instanceof Error ? reason.message : String(reason)})`,
+    );
     this.name = 'McpCallCancelledError';
   }
 }

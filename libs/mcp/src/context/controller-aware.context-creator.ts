@@ -6,7 +6,10 @@ import type { ExternalContextCreator, ModulesContainer } from '@nestjs/core';
  * controller names by class (`@UseGuards(OnCallGuard)`) cannot be instantiated and are silently left out. Only the
  * public `getContextModuleKey` is overridden: every other member is the shared creator's (its caches included).
  */
-export function controllerAwareContextCreator(creator: ExternalContextCreator, modules: ModulesContainer): ExternalContextCreator {
+export function controllerAwareContextCreator(
+  creator: ExternalContextCreator,
+  modules: ModulesContainer,
+): ExternalContextCreator {
   const getContextModuleKey = (type: Function | undefined): string => {
     const key = creator.getContextModuleKey(type);
     if (key || !type) return key;

@@ -48,7 +48,9 @@ export function callQuietlyWhenCancelled(
 /** `error` as the call's failure: an `McpCallCancelledError` wrapping it once `signal` has fired. */
 function cancelledOr(error: unknown, signal: AbortSignal | undefined, handler: string): unknown {
   if (!signal?.aborted || error instanceof McpCallCancelledError) return error;
-  cancellationLogger.debug(`${handler} ended after its call was cancelled: ${(error as Error)?.name ?? 'Error'}: ${(error as Error)?.message ?? String(error)}`);
+  cancellationLogger.debug(
+    `${handler} ended after its call was cancelled: ${(error as Error)?.name ?? 'Error'}: ${(error as Error)?.message ?? String(error)}`,
+  );
   return new McpCallCancelledError(error, signal.reason);
 }
 

@@ -34,7 +34,11 @@ function standIn(method: (...args: unknown[]) => unknown): (...args: unknown[]) 
  * logs it (`quietWhenCancelled`). Only a method that takes its context (parameter `contextIndex`) can see
  * `ctx.signal`, so only such a method is wrapped: the others, and their calls, cost nothing more.
  */
-function cancellationAware(method: (...args: unknown[]) => unknown, methodName: string, contextIndex: number | undefined): (...args: unknown[]) => unknown {
+function cancellationAware(
+  method: (...args: unknown[]) => unknown,
+  methodName: string,
+  contextIndex: number | undefined,
+): (...args: unknown[]) => unknown {
   if (contextIndex === undefined) return method;
   const signalOf = (args: unknown[]) => (args[contextIndex] as MrtrContext | undefined)?.signal;
   const label = `Handler "${methodName}"`;
@@ -45,7 +49,8 @@ function cancellationAware(method: (...args: unknown[]) => unknown, methodName: 
 
 /** The index of the parameter that receives the context (`@McpCtx()` or a parameter typed with one), if any. */
 function contextParamIndex(target: object, methodName: string): number | undefined {
-  const params: Record<string, { index: number }> = Reflect.getMetadata(MCP_PARAM_ARGS_METADATA, target, methodName) ?? {};
+  const params: Record<string, { index: number }> =
+    Reflect.getMetadata(MCP_PARAM_ARGS_METADATA, target, methodName) ?? {};
   const key = Object.keys(params).find((name) => name.startsWith(`${McpParamType.CONTEXT}:`));
   return key === undefined ? undefined : params[key].index;
 }
@@ -102,7 +107,11 @@ export class McpHandlerFactory {
     return this.handler(
       wrapper,
       (instance, mode) => this.routes.wrap(instance, methodName, binding, mode),
-      (input, context) => [routeToolRequest(context.httpRequest, input, binding, context as McpToolContext), context.httpResponse, undefined],
+      (input, context) => [
+        routeToolRequest(context.httpRequest, input, binding, context as McpToolContext),
+        context.httpResponse,
+        undefined,
+      ],
     );
   }
 
@@ -122,7 +131,8 @@ export class McpHandlerFactory {
     // Decided once per handler: without the option a call pays nothing for it.
     return {
       invoke: (input, context) => around(handlerCall(context), () => handler.invoke(input, context)),
-      authorize: (input, context) => around(handlerCall(context), () => handler.authorize!(input, context)).then(() => undefined),
+      authorize: (input, context) =>
+        around(handlerCall(context), () => handler.authorize!(input, context)).then(() => undefined),
     };
   }
 
@@ -137,7 +147,8 @@ export class McpHandlerFactory {
       let unguarded: HandlerFn | undefined;
       let guards: HandlerFn | undefined;
       return {
-        invoke: (input, context) => (context.taskAuthorized ? (unguarded ??= wrapFor(instance, 'unguarded')) : fn)(...argsOf(input, context)),
+        invoke: (input, context) =>
+          (context.taskAuthorized ? (unguarded ??= wrapFor(instance, 'unguarded')) : fn)(...argsOf(input, context)),
         authorize: async (input, context) => {
           await (guards ??= wrapFor(instance, 'guards'))(...argsOf(input, context));
         },
@@ -167,7 +178,10 @@ export class McpHandlerFactory {
   private wrap(instance: object, methodName: string, mode: PipelineMode = 'full'): HandlerFn {
     const method = (instance as Record<string, (...args: unknown[]) => unknown>)[methodName];
     const drift = mode === 'unguarded' ? undefined : this.principalDrift;
-    const target = mode === 'guards' ? standIn(method) : cancellationAware(method, methodName, contextParamIndex(instance.constructor, methodName));
+    const target =
+      mode === 'guards'
+        ? standIn(method)
+        : cancellationAware(method, methodName, contextParamIndex(instance.constructor, methodName));
     // Checked after the guards (and interceptors), before the method: the identity must not change once dispatched.
     const callback = drift ? drift.guard(target) : target;
     const fn = this.externalContextCreator.create(
@@ -212,7 +226,8 @@ function handlerCall(context: MrtrContext): McpHandlerCall {
  * receives an execution context whose arguments are `[httpRequest, httpResponse, input, context]`).
  */
 function declareImplicitParams(target: Type, methodName: string): void {
-  const declared: Record<string, ParamMetadata> = Reflect.getMetadata(MCP_PARAM_ARGS_METADATA, target, methodName) ?? {};
+  const declared: Record<string, ParamMetadata> =
+    Reflect.getMetadata(MCP_PARAM_ARGS_METADATA, target, methodName) ?? {};
   const routeParams: Record<string, ParamMetadata> = Reflect.getMetadata(ROUTE_ARGS_METADATA, target, methodName) ?? {};
   const metadata: Record<string, ParamMetadata> = { ...declared };
   for (const [key, param] of Object.entries(routeParams)) {

@@ -41,7 +41,8 @@ export const mcpThrottlerOptions: McpThrottlerOptions = Object.freeze({
     return typeof ip === 'string' ? addressGroup(ip) : 'unknown';
   },
   skipIf(context: ExecutionContext): boolean {
-    if (context.getType<string>() === MCP_CONTEXT_TYPE) return (context.getArgByIndex(3) as MrtrContext).taskId !== undefined;
+    if (context.getType<string>() === MCP_CONTEXT_TYPE)
+      return (context.getArgByIndex(3) as MrtrContext).taskId !== undefined;
     return Reflect.getMetadata(MCP_ENDPOINT_METADATA, context.getClass()) !== undefined;
   },
 });

@@ -6,7 +6,8 @@ type Method = (...args: unknown[]) => unknown;
  * functions the library hands Nest in place of a handler's method (stand-ins, checks, wrappers).
  */
 export function carryingMetadata<F extends Method>(method: Method, fn: F): F {
-  for (const key of Reflect.getMetadataKeys(method) as unknown[]) Reflect.defineMetadata(key, Reflect.getMetadata(key, method), fn);
+  for (const key of Reflect.getMetadataKeys(method) as unknown[])
+    Reflect.defineMetadata(key, Reflect.getMetadata(key, method), fn);
   Object.defineProperty(fn, 'name', { value: method.name });
   return fn;
 }

@@ -14,7 +14,11 @@ interface TestScope {
 }
 
 /** A context on a channel whose messages are collected, and its scope. */
-function contextFor(progressToken: string | number | undefined): { context: MrtrContext; sent: ChannelMessage[]; scope: TestScope } {
+function contextFor(progressToken: string | number | undefined): {
+  context: MrtrContext;
+  sent: ChannelMessage[];
+  scope: TestScope;
+} {
   const channel = new ResponseChannel();
   const sent: ChannelMessage[] = [];
   channel.connect({ next: (message) => sent.push(message), complete: () => undefined });
@@ -63,7 +67,9 @@ describe('MrtrContext progress serialization', () => {
 
 /** The progress values of the notifications a context sent. */
 const progressValues = (sent: ChannelMessage[]) =>
-  sent.map((message) => (message.type === 'notification' ? (message.message.params as { progress: number }).progress : Number.NaN));
+  sent.map((message) =>
+    message.type === 'notification' ? (message.message.params as { progress: number }).progress : Number.NaN,
+  );
 
 describe('MrtrContext progress: one order per request, across emitters and progressFrom', () => {
   it.each([
@@ -81,7 +87,9 @@ describe('MrtrContext progress: one order per request, across emitters and progr
       error = caught;
     }
     expect(error).toBeInstanceOf(IllegalProgressError);
-    expect((error as Error).message).toMatch(/^progress must strictly increase across all emitters of a request: 3 after 10/);
+    expect((error as Error).message).toMatch(
+      /^progress must strictly increase across all emitters of a request: 3 after 10/,
+    );
     second.emit(11);
     expect(() => first.emit(10.5)).toThrow(IllegalProgressError);
     expect(progressValues(sent)).toEqual(token === undefined ? [] : [10, 11]);
@@ -106,7 +114,9 @@ describe('MrtrContext progress: one order per request, across emitters and progr
     await context.progressFrom(Readable.from(lines), { logger });
     expect(progressValues(sent)).toEqual([50, 60]);
     expect(logger.warnings).toHaveLength(1);
-    expect(logger.warnings[0]).toMatch(/^Skipped a progress line \(progress must strictly increase across all emitters of a request: 10 after 50/);
+    expect(logger.warnings[0]).toMatch(
+      /^Skipped a progress line \(progress must strictly increase across all emitters of a request: 10 after 50/,
+    );
     // And the emitter, after progressFrom went to 60, may not go back below it.
     expect(() => emitter.emit(55)).toThrow(IllegalProgressError);
     emitter.emit(70);

@@ -5,7 +5,12 @@ import { McpError } from '../protocol/mcp.error.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { parseTraceparent, TRACEPARENT_META_KEY, type TraceIds } from '../protocol/traceparent.parser.js';
 import type { McpAccessToken } from '../protocol/access-token.interface.js';
-import { MCP_LOG_LEVELS, type McpClientCapabilities, type McpImplementation, type McpLogLevel } from '../protocol/mcp-wire.interface.js';
+import {
+  MCP_LOG_LEVELS,
+  type McpClientCapabilities,
+  type McpImplementation,
+  type McpLogLevel,
+} from '../protocol/mcp-wire.interface.js';
 import { AnswerLedger } from '../mrtr/answer-ledger.js';
 import type { McpElicitOptions } from '../mrtr/elicit-options.interface.js';
 import { checkHandlerState } from '../mrtr/handler-state.util.js';
@@ -54,7 +59,9 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
   /** Contexts are made by nest-mcp for each call; a handler receives its own through `@McpCtx()`. */
   protected constructor() {
     // One sink for every emitter and progressFrom of the call: the values of one progress token must increase.
-    this.sink = new RequestProgressSink({ send: (progress, total, message) => this.sendProgress(progress, total, message) });
+    this.sink = new RequestProgressSink({
+      send: (progress, total, message) => this.sendProgress(progress, total, message),
+    });
   }
 
   /**
@@ -281,7 +288,8 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
   ): Promise<void> {
     const logger = options.logger ?? new Logger(this.name);
     const withoutToken = options.withoutToken ?? this.scope.settings.progressFromWithoutToken;
-    if (withoutToken !== 'stderr' && withoutToken !== 'drop') throw new TypeError(`progressFrom: withoutToken must be 'stderr' or 'drop'`);
+    if (withoutToken !== 'stderr' && withoutToken !== 'drop')
+      throw new TypeError(`progressFrom: withoutToken must be 'stderr' or 'drop'`);
     // Decided once: a request's token never changes, and `progress: 'stderr'` already writes these events itself.
     const echo = withoutToken === 'stderr' && !this.wantsProgress && !this.scope.progressFallback;
     let emitter: DoubleProgress | undefined;
@@ -322,10 +330,15 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
     throw new InputRequiredSignal([key]);
   }
 
-  async elicitAll<R extends Record<string, McpInputRequest<unknown>>>(requests: R, options?: McpElicitOptions): Promise<McpAnswers<R>> {
+  async elicitAll<R extends Record<string, McpInputRequest<unknown>>>(
+    requests: R,
+    options?: McpElicitOptions,
+  ): Promise<McpAnswers<R>> {
     const state = options && 'state' in options ? { value: checkHandlerState(options.state) } : undefined;
     if (this.scope.liveRequests) {
-      const entries = await Promise.all(Object.entries(requests).map(async ([key, request]) => [key, await this.askLive(request)]));
+      const entries = await Promise.all(
+        Object.entries(requests).map(async ([key, request]) => [key, await this.askLive(request)]),
+      );
       return Object.fromEntries(entries) as McpAnswers<R>;
     }
     const answers: Record<string, unknown> = {};
@@ -359,7 +372,8 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
    */
   supports(request: McpInputRequest<unknown> | McpInputKind): boolean {
     if (typeof request === 'string') return supportsInputKind(this.clientCapabilities, request);
-    if (typeof request?.isAllowed !== 'function') throw new TypeError('supports() takes an McpInput request or one of form, url, sampling, roots');
+    if (typeof request?.isAllowed !== 'function')
+      throw new TypeError('supports() takes an McpInput request or one of form, url, sampling, roots');
     return request.isAllowed(this.clientCapabilities);
   }
 
@@ -382,11 +396,13 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
     const settings = this.scope.settings;
     const [level, data, logger] = args.length === 1 ? [settings.defaultLogLevel, args[0], undefined] : args;
     const rank = LOG_RANK.get(level);
-    if (rank === undefined) throw new TypeError(`Unknown log level "${level}"; expected one of ${MCP_LOG_LEVELS.join(', ')}`);
+    if (rank === undefined)
+      throw new TypeError(`Unknown log level "${level}"; expected one of ${MCP_LOG_LEVELS.join(', ')}`);
     if (!settings.logging) return false;
     const threshold = this.scope.meta.logLevel;
     if (threshold === undefined || rank < LOG_RANK.get(threshold)!) return false;
-    const params: JsonObject = logger === undefined ? { level, data: data as JsonValue } : { level, logger, data: data as JsonValue };
+    const params: JsonObject =
+      logger === undefined ? { level, data: data as JsonValue } : { level, logger, data: data as JsonValue };
     // The call's span as W3C context (SEP-414 `_meta` keys): a log line names the call it came from.
     const traceContext = this.scope.traceContext;
     if (traceContext) params._meta = { ...traceContext };
@@ -399,12 +415,14 @@ export class MrtrContext implements McpElicitor, McpProgressSource {
   }
 
   private lookup<A>(key: string, request: McpInputRequest<A>): { ok: true; answer: A } | { ok: false } {
-    if (typeof key !== 'string' || key.length === 0) throw new TypeError('an input request key must be a non-empty string');
+    if (typeof key !== 'string' || key.length === 0)
+      throw new TypeError('an input request key must be a non-empty string');
     this.assertAllowed(request);
     if (!this.ledger.has(key)) return { ok: false };
     const parsed = request.parse(this.ledger.answerFor(key));
     if (parsed.ok) return parsed;
-    if (parsed.malformed) throw McpError.invalidParams(`Invalid params: inputResponses["${key}"] is not a valid ${request.method} result`);
+    if (parsed.malformed)
+      throw McpError.invalidParams(`Invalid params: inputResponses["${key}"] is not a valid ${request.method} result`);
     // Content that breaks the requested schema is asked for again (spec 2026-07-28: basic/patterns/mrtr,
     // "Error Handling").
     this.ledger.forget(key);

@@ -19,7 +19,12 @@ const REFUSALS: ReadonlySet<number> = new Set([HttpStatus.TOO_MANY_REQUESTS, Htt
  */
 export function pipelineRefusal(error: unknown, response: unknown): McpError | undefined {
   if (!(error instanceof HttpException) || !REFUSALS.has(error.getStatus())) return undefined;
-  return new McpError(McpErrorCode.InternalError, error.message, { retryAfterSeconds: retryAfterOf(response) }, error.getStatus());
+  return new McpError(
+    McpErrorCode.InternalError,
+    error.message,
+    { retryAfterSeconds: retryAfterOf(response) },
+    error.getStatus(),
+  );
 }
 
 function retryAfterOf(response: unknown): number {

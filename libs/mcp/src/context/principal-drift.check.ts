@@ -64,7 +64,7 @@ export class PrincipalDriftCheck {
           `(${run.before === undefined ? 'nobody' : 'one caller'} before the guards, ${after === undefined ? 'nobody' : 'another caller'} ` +
           'after), so the call was refused (logged once). nest-mcp resolves the caller once, before dispatch: it binds ' +
           'requestState, 2025-11-25 sessions, tasks and the per-caller limits to it. Resolve the identity before the MCP ' +
-          'endpoint runs: in a middleware, in a global guard (APP_GUARD, which runs on the endpoint\'s HTTP route first), ' +
+          "endpoint runs: in a middleware, in a global guard (APP_GUARD, which runs on the endpoint's HTTP route first), " +
           'or with the "auth" option (bearer tokens).',
       );
     }

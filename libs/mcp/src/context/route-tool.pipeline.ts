@@ -19,7 +19,10 @@ export type RouteToolMode = 'full' | 'unguarded' | 'guards';
 export const MCP_ROUTE_PIPED_ARGS_METADATA = 'nest-mcp:route-piped-args';
 
 /** A `@Req()`, `@Headers()` or `@Ip()` parameter's value, read from the synthetic request (no pipe runs on it). */
-function fromRequest(param: RouteToolRequestParam, request: { headers?: Record<string, unknown>; ip?: unknown }): unknown {
+function fromRequest(
+  param: RouteToolRequestParam,
+  request: { headers?: Record<string, unknown>; ip?: unknown },
+): unknown {
   if (param.kind === 'request') return request;
   if (param.kind === 'ip') return request.ip;
   return param.name === undefined ? request.headers : request.headers?.[param.name.toLowerCase()];
@@ -55,7 +58,13 @@ export class RouteToolPipeline {
       for (const param of binding.fromRequest) values[param.index] = fromRequest(param, request);
       // `guards`: the pipes ran (a pipe may refuse), the method does not.
       if (mode === 'guards') return undefined;
-      return callQuietlyWhenCancelled(method, this, values, () => getMcpInvocationContext(request)?.signal, `Route tool "${methodName}"`);
+      return callQuietlyWhenCancelled(
+        method,
+        this,
+        values,
+        () => getMcpInvocationContext(request)?.signal,
+        `Route tool "${methodName}"`,
+      );
     });
     const drift = mode === 'unguarded' ? undefined : this.principalDrift;
     const fn = this.externalContextCreator.create(

@@ -15,7 +15,12 @@ const PART: Record<RouteToolSource, keyof RequestParts> = { body: 'body', query:
  *
  * `getMcpInvocationContext(request)` returns `context` for it (and for nothing else).
  */
-export function routeToolRequest(transportRequest: unknown, input: unknown, binding: RouteToolBinding, context: McpToolContext): object {
+export function routeToolRequest(
+  transportRequest: unknown,
+  input: unknown,
+  binding: RouteToolBinding,
+  context: McpToolContext,
+): object {
   const base = typeof transportRequest === 'object' && transportRequest !== null ? transportRequest : { headers: {} };
   const args = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
   const parts: RequestParts = { query: {}, params: {} };

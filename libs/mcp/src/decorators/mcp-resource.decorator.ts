@@ -22,4 +22,5 @@ export interface McpResourceOptions extends Omit<McpResourceDefinition, 'name'> 
  * config() { return JSON.stringify(this.settings); }
  * ```
  */
-export const McpResource = (options: McpResourceOptions): MethodDecorator => SetMetadata(MCP_RESOURCE_METADATA, options);
+export const McpResource = (options: McpResourceOptions): MethodDecorator =>
+  SetMetadata(MCP_RESOURCE_METADATA, options);

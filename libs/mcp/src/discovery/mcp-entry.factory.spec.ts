@@ -19,7 +19,11 @@ function problemOf(declare: () => unknown): string {
 
 describe('McpEntryFactory.tool', () => {
   it('builds the definition from what was declared only, and keeps the handler', () => {
-    const entry = McpEntryFactory.tool(WHERE, { name: 'search', description: 'Finds items', annotations: { readOnlyHint: true } }, handler);
+    const entry = McpEntryFactory.tool(
+      WHERE,
+      { name: 'search', description: 'Finds items', annotations: { readOnlyHint: true } },
+      handler,
+    );
     expect(entry.definition).toEqual({
       name: 'search',
       description: 'Finds items',
@@ -31,13 +35,23 @@ describe('McpEntryFactory.tool', () => {
   });
 
   it('compiles the input and output schemas into validators, and binds the x-mcp-header arguments', async () => {
-    const input = { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } }, required: ['region'] };
-    const entry = McpEntryFactory.tool(WHERE, { name: 'deploy', input, output: { type: 'object', properties: { ok: { type: 'boolean' } } } }, handler);
+    const input = {
+      type: 'object',
+      properties: { region: { type: 'string', 'x-mcp-header': 'Region' } },
+      required: ['region'],
+    };
+    const entry = McpEntryFactory.tool(
+      WHERE,
+      { name: 'deploy', input, output: { type: 'object', properties: { ok: { type: 'boolean' } } } },
+      handler,
+    );
     expect(entry.definition.inputSchema).toMatchObject(input);
     expect(entry.definition.outputSchema).toMatchObject({ type: 'object' });
     expect(await entry.input!.validate({ region: 'eu' })).toMatchObject({ valid: true, value: { region: 'eu' } });
     expect(await entry.input!.validate({})).toMatchObject({ valid: false });
-    expect(entry.paramHeaders).toEqual([{ name: 'Region', header: 'mcp-param-region', path: ['region'], type: 'string' }]);
+    expect(entry.paramHeaders).toEqual([
+      { name: 'Region', header: 'mcp-param-region', path: ['region'], type: 'string' },
+    ]);
   });
 
   it.each([
@@ -57,7 +71,9 @@ describe('McpEntryFactory.tool', () => {
     expect(problemOf(() => McpEntryFactory.tool(WHERE, { name: 'scalar', input: { type: 'string' } }, handler))).toBe(
       `Invalid input schema for tool "scalar" (${WHERE}): the root must be an object schema (type: "object"), got type "string"`,
     );
-    expect(problemOf(() => McpEntryFactory.tool(WHERE, { name: 'weird', input: 42 as never }, handler))).toMatch(/got a number/);
+    expect(problemOf(() => McpEntryFactory.tool(WHERE, { name: 'weird', input: 42 as never }, handler))).toMatch(
+      /got a number/,
+    );
   });
 });
 
@@ -65,10 +81,22 @@ describe('McpEntryFactory.prompt', () => {
   it('lists the arguments without their completion providers, and remembers the required ones', () => {
     const entry = McpEntryFactory.prompt(
       WHERE,
-      { name: 'brief', arguments: [{ name: 'topic', required: true, complete: () => ['a'] }, { name: 'tone', description: 'How it sounds' }] },
+      {
+        name: 'brief',
+        arguments: [
+          { name: 'topic', required: true, complete: () => ['a'] },
+          { name: 'tone', description: 'How it sounds' },
+        ],
+      },
       handler,
     );
-    expect(entry.definition).toEqual({ name: 'brief', arguments: [{ name: 'topic', required: true }, { name: 'tone', description: 'How it sounds' }] });
+    expect(entry.definition).toEqual({
+      name: 'brief',
+      arguments: [
+        { name: 'topic', required: true },
+        { name: 'tone', description: 'How it sounds' },
+      ],
+    });
     expect(entry.requiredArguments).toEqual(['topic']);
     expect([...entry.completions.keys()]).toEqual(['topic']);
   });
@@ -80,7 +108,12 @@ describe('McpEntryFactory.prompt', () => {
         return this.cities.filter((city) => city.startsWith(value));
       }
     }
-    const entry = McpEntryFactory.prompt(WHERE, { name: 'trip', arguments: [{ name: 'city', complete: 'suggest' }] }, handler, new Host());
+    const entry = McpEntryFactory.prompt(
+      WHERE,
+      { name: 'trip', arguments: [{ name: 'city', complete: 'suggest' }] },
+      handler,
+      new Host(),
+    );
     expect(await entry.completions.get('city')!('Pe', { arguments: {} })).toEqual(['Perth']);
   });
 
@@ -88,20 +121,28 @@ describe('McpEntryFactory.prompt', () => {
     [{ name: '' }, 'prompt name must not be empty'],
     [{ name: 'p', arguments: [{ name: '' }] }, 'prompt "p" has an argument without a name'],
     [{ name: 'p', arguments: [{ name: 'a' }, { name: 'a' }] }, 'prompt "p" declares argument "a" twice'],
-    [{ name: 'p', arguments: [{ name: 'a', complete: 'missing' }] }, 'completion provider "missing" is not a method of Object'],
+    [
+      { name: 'p', arguments: [{ name: 'a', complete: 'missing' }] },
+      'completion provider "missing" is not a method of Object',
+    ],
   ])('refuses %j', (options, problem) => {
     expect(problemOf(() => McpEntryFactory.prompt(WHERE, options, handler, {}))).toBe(problem);
   });
 
   it('refuses a completion provider by name where there is no host (runtime registration)', () => {
-    const declare = () => McpEntryFactory.prompt(WHERE, { name: 'p', arguments: [{ name: 'a', complete: 'suggest' }] }, handler);
+    const declare = () =>
+      McpEntryFactory.prompt(WHERE, { name: 'p', arguments: [{ name: 'a', complete: 'suggest' }] }, handler);
     expect(problemOf(declare)).toBe('completion provider "suggest" is not a method of the handler');
   });
 });
 
 describe('McpEntryFactory.resource', () => {
   it('keeps the declared fields of a static resource', () => {
-    const entry = McpEntryFactory.resource(WHERE, { name: 'readme', uri: 'docs://readme', mimeType: 'text/markdown', size: 0 }, handler);
+    const entry = McpEntryFactory.resource(
+      WHERE,
+      { name: 'readme', uri: 'docs://readme', mimeType: 'text/markdown', size: 0 },
+      handler,
+    );
     expect(entry.definition).toEqual({ uri: 'docs://readme', name: 'readme', mimeType: 'text/markdown', size: 0 });
   });
 
@@ -128,10 +169,15 @@ describe('McpEntryFactory.resourceTemplate', () => {
   });
 
   it('refuses a template that does not parse, and a completion for a name that is not one of its variables', () => {
-    expect(problemOf(() => McpEntryFactory.resourceTemplate(WHERE, { name: 't', uriTemplate: 'users://{id' }, handler))).toBe(
-      'Invalid URI template "users://{id": unclosed "{" at position 8',
-    );
-    const stray = () => McpEntryFactory.resourceTemplate(WHERE, { name: 't', uriTemplate: 'users://{id}', complete: { name: () => [] } }, handler);
+    expect(
+      problemOf(() => McpEntryFactory.resourceTemplate(WHERE, { name: 't', uriTemplate: 'users://{id' }, handler)),
+    ).toBe('Invalid URI template "users://{id": unclosed "{" at position 8');
+    const stray = () =>
+      McpEntryFactory.resourceTemplate(
+        WHERE,
+        { name: 't', uriTemplate: 'users://{id}', complete: { name: () => [] } },
+        handler,
+      );
     expect(problemOf(stray)).toBe('completion for "name", which is not a variable of users://{id}');
   });
 });

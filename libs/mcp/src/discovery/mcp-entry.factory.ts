@@ -14,7 +14,14 @@ import { UriTemplate } from '../protocol/uri-template.js';
 import { compileSchema, type SchemaInput } from '../schema/index.js';
 import { McpDefinitionError } from './mcp-definition.error.js';
 import { checkParamHeaders } from './param-headers.js';
-import type { BoundCompletion, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry, ToolTaskPolicy } from './registry-entries.interface.js';
+import type {
+  BoundCompletion,
+  PromptEntry,
+  ResourceEntry,
+  ResourceTemplateEntry,
+  ToolEntry,
+  ToolTaskPolicy,
+} from './registry-entries.interface.js';
 import { ABSOLUTE_URI } from '../protocol/uri.util.js';
 import { checkScopes } from './scopes.util.js';
 
@@ -26,7 +33,13 @@ const NO_ARGUMENTS_SCHEMA = { type: 'object', additionalProperties: false };
  * registration. `where` names the declaration in errors; `host` resolves completion providers given by method name.
  */
 export const McpEntryFactory = {
-  tool(where: string, options: McpToolOptions & { name: string }, handler: McpHandler, host?: object, scopes: readonly string[] = []): ToolEntry {
+  tool(
+    where: string,
+    options: McpToolOptions & { name: string },
+    handler: McpHandler,
+    host?: object,
+    scopes: readonly string[] = [],
+  ): ToolEntry {
     const { name } = options;
     const task = toolTaskPolicy(where, options, host);
     if (!TOOL_NAME.test(name)) {
@@ -45,7 +58,10 @@ export const McpEntryFactory = {
     const inputSchema = input?.jsonSchema ?? NO_ARGUMENTS_SCHEMA;
     const app = appBinding(where, options);
     const summary: McpHandlerSummary = Object.freeze({ kind: 'tool', name, scopes: checkScopes(where, scopes) });
-    const companion = options.companionPrompt === undefined ? undefined : companionPrompt(where, name, options.companionPrompt, app, summary);
+    const companion =
+      options.companionPrompt === undefined
+        ? undefined
+        : companionPrompt(where, name, options.companionPrompt, app, summary);
     return {
       definition: clean({
         name,
@@ -72,10 +88,18 @@ export const McpEntryFactory = {
    * An MCP Apps view (`@McpAppView`): a static resource at a `ui://` URI with the MCP Apps MIME type and `_meta.ui`,
    * whose handler's HTML is served as exactly one content item carrying the same `_meta.ui` and the view's `ttlMs`.
    */
-  appView(where: string, options: McpAppViewMetadata & { name: string }, handler: McpHandler, scopes: readonly string[] = []): ResourceEntry {
+  appView(
+    where: string,
+    options: McpAppViewMetadata & { name: string },
+    handler: McpHandler,
+    scopes: readonly string[] = [],
+  ): ResourceEntry {
     const { uri, name, title, description, icons, _meta } = options;
     if (!isAppViewUri(uri)) {
-      throw new McpDefinitionError(where, `view uri ${JSON.stringify(uri)} must be a ui:// URI of printable ASCII (MCP Apps views live at ui:// URIs)`);
+      throw new McpDefinitionError(
+        where,
+        `view uri ${JSON.stringify(uri)} must be a ui:// URI of printable ASCII (MCP Apps views live at ui:// URIs)`,
+      );
     }
     let settings: ReturnType<typeof appViewSettings>;
     try {
@@ -123,14 +147,21 @@ export const McpEntryFactory = {
         icons: options.icons,
         _meta: options._meta,
       }),
-      requiredArguments: (options.arguments ?? []).filter((argument) => argument.required).map((argument) => argument.name),
+      requiredArguments: (options.arguments ?? [])
+        .filter((argument) => argument.required)
+        .map((argument) => argument.name),
       completions,
       handler,
       summary: Object.freeze({ kind: 'prompt', name, scopes: checkScopes(where, scopes) }),
     };
   },
 
-  resource(where: string, options: McpResourceOptions & { name: string }, handler: McpHandler, scopes: readonly string[] = []): ResourceEntry {
+  resource(
+    where: string,
+    options: McpResourceOptions & { name: string },
+    handler: McpHandler,
+    scopes: readonly string[] = [],
+  ): ResourceEntry {
     if (typeof options.uri !== 'string' || !ABSOLUTE_URI.test(options.uri)) {
       throw new McpDefinitionError(where, `resource uri "${String(options.uri)}" is not an absolute URI (RFC 3986)`);
     }
@@ -140,7 +171,10 @@ export const McpEntryFactory = {
     const { uri, name, title, description, mimeType, size, annotations, icons, _meta } = options;
     // ui:// is reserved for MCP Apps views (ext-apps, "Reservations in MCP"); a view must carry their MIME type.
     if (isAppViewUri(uri) && mimeType !== MCP_APP_MIME_TYPE) {
-      throw new McpDefinitionError(where, `ui:// URIs are reserved for MCP Apps views: serve ${uri} with @McpAppView (mimeType ${MCP_APP_MIME_TYPE})`);
+      throw new McpDefinitionError(
+        where,
+        `ui:// URIs are reserved for MCP Apps views: serve ${uri} with @McpAppView (mimeType ${MCP_APP_MIME_TYPE})`,
+      );
     }
     return {
       definition: clean({ uri, name, title, description, mimeType, size, annotations, icons, _meta }),
@@ -165,7 +199,10 @@ export const McpEntryFactory = {
     const completions = new Map<string, BoundCompletion>();
     for (const [variable, provider] of Object.entries(options.complete ?? {})) {
       if (!template.variableNames.includes(variable)) {
-        throw new McpDefinitionError(where, `completion for "${variable}", which is not a variable of ${options.uriTemplate}`);
+        throw new McpDefinitionError(
+          where,
+          `completion for "${variable}", which is not a variable of ${options.uriTemplate}`,
+        );
       }
       completions.set(variable, bindCompletion(where, provider, host));
     }
@@ -183,7 +220,10 @@ export const McpEntryFactory = {
 function bindCompletion(where: string, provider: McpCompletionProvider, host?: object): BoundCompletion {
   const fn = typeof provider === 'string' ? (host as Record<string, unknown> | undefined)?.[provider] : provider;
   if (typeof fn !== 'function') {
-    throw new McpDefinitionError(where, `completion provider "${String(provider)}" is not a method of ${host?.constructor.name ?? 'the handler'}`);
+    throw new McpDefinitionError(
+      where,
+      `completion provider "${String(provider)}" is not a method of ${host?.constructor.name ?? 'the handler'}`,
+    );
   }
   return async (value, context) => fn.call(typeof provider === 'string' ? host : undefined, value, context);
 }
@@ -214,13 +254,21 @@ function companionPrompt(
   summary: McpHandlerSummary,
 ): PromptEntry {
   if (app?.appOnly) {
-    throw new McpDefinitionError(where, `tool "${toolName}" is app-only (visibility: ['app']): it cannot have a companion prompt, which is for the model`);
+    throw new McpDefinitionError(
+      where,
+      `tool "${toolName}" is app-only (visibility: ['app']): it cannot have a companion prompt, which is for the model`,
+    );
   }
-  if (typeof options !== 'object' || options === null) throw new McpDefinitionError(where, 'companionPrompt must be an object { name, render }');
+  if (typeof options !== 'object' || options === null)
+    throw new McpDefinitionError(where, 'companionPrompt must be an object { name, render }');
   const { name, title, description, icons, _meta, render } = options;
-  if (typeof name !== 'string' || name === '') throw new McpDefinitionError(where, `the companion prompt of tool "${toolName}" needs a name`);
+  if (typeof name !== 'string' || name === '')
+    throw new McpDefinitionError(where, `the companion prompt of tool "${toolName}" needs a name`);
   if (typeof render !== 'function') {
-    throw new McpDefinitionError(where, `the companion prompt "${name}" of tool "${toolName}" needs a render function (toolName) => messages`);
+    throw new McpDefinitionError(
+      where,
+      `the companion prompt "${name}" of tool "${toolName}" needs a render function (toolName) => messages`,
+    );
   }
   return {
     definition: clean({ name, title, description, icons, _meta }),
@@ -244,7 +292,8 @@ function toolTaskPolicy(where: string, options: McpToolOptions, host: object | u
   }
   if (beforeTask === undefined) return { support: task };
   if (typeof beforeTask === 'function') return { support: task, beforeTask };
-  const method = typeof beforeTask === 'string' ? (host as Record<string, unknown> | undefined)?.[beforeTask] : undefined;
+  const method =
+    typeof beforeTask === 'string' ? (host as Record<string, unknown> | undefined)?.[beforeTask] : undefined;
   if (typeof method !== 'function') {
     throw new McpDefinitionError(where, `beforeTask must be a function or the name of a method of the same provider`);
   }

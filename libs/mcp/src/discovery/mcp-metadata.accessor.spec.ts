@@ -38,10 +38,25 @@ const { prototype } = Catalog;
 
 describe('McpMetadataAccessor', () => {
   it('reads back the options each decorator stored, and only under its own kind', () => {
-    expect(kindsOf(prototype.search as Method)).toEqual([{ name: 'search', description: 'Finds items' }, undefined, undefined, undefined]);
-    expect(kindsOf(prototype.brief as Method)).toEqual([undefined, { arguments: [{ name: 'topic', required: true }] }, undefined, undefined]);
+    expect(kindsOf(prototype.search as Method)).toEqual([
+      { name: 'search', description: 'Finds items' },
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(kindsOf(prototype.brief as Method)).toEqual([
+      undefined,
+      { arguments: [{ name: 'topic', required: true }] },
+      undefined,
+      undefined,
+    ]);
     expect(kindsOf(prototype.readme as Method)).toEqual([undefined, undefined, { uri: 'docs://readme' }, undefined]);
-    expect(kindsOf(prototype.user as Method)).toEqual([undefined, undefined, undefined, { uriTemplate: 'users://{id}' }]);
+    expect(kindsOf(prototype.user as Method)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      { uriTemplate: 'users://{id}' },
+    ]);
   });
 
   it('tells a decorator without options (an empty object: the method is a tool) from an undecorated method (undefined)', () => {
@@ -67,7 +82,11 @@ describe('McpMetadataAccessor.getScopes', () => {
   }
 
   it('combines the class scopes (first) with the method scopes: all are required', () => {
-    expect(accessor.getScopes(Deploy.prototype.deploy as Method, Deploy)).toEqual(['team:ops', 'deploy:write', 'deploy:read']);
+    expect(accessor.getScopes(Deploy.prototype.deploy as Method, Deploy)).toEqual([
+      'team:ops',
+      'deploy:write',
+      'deploy:read',
+    ]);
     expect(accessor.getScopes(Deploy.prototype.status as Method, Deploy)).toEqual(['team:ops']);
     expect(accessor.getScopes(Open.prototype.ping as Method, Open)).toEqual([]);
   });

@@ -60,7 +60,11 @@ export class McpMetadataAccessor {
 
   /** Whether `method` of `type` is a route of a controller (`@Controller()` class, `@Get()`, `@Post()`… method). */
   isRoute(method: Method, type: Function): boolean {
-    return Reflect.hasOwnMetadata(CONTROLLER_WATERMARK, type) && Reflect.hasMetadata(METHOD_METADATA, method) && Reflect.hasMetadata(PATH_METADATA, method);
+    return (
+      Reflect.hasOwnMetadata(CONTROLLER_WATERMARK, type) &&
+      Reflect.hasMetadata(METHOD_METADATA, method) &&
+      Reflect.hasMetadata(PATH_METADATA, method)
+    );
   }
 
   /** Whether a route is a server-sent events route (`@Sse()`). */
@@ -70,17 +74,23 @@ export class McpMetadataAccessor {
 
   /** The route parameter decorators of a method (`@Body()`, `@Param('id')`, custom ones…), keyed as Nest keys them. */
   getRouteParams(type: Function, methodName: string): Readonly<Record<string, RouteArgMetadata>> {
-    return (Reflect.getMetadata(ROUTE_ARGS_METADATA, type, methodName) as Record<string, RouteArgMetadata> | undefined) ?? {};
+    return (
+      (Reflect.getMetadata(ROUTE_ARGS_METADATA, type, methodName) as Record<string, RouteArgMetadata> | undefined) ?? {}
+    );
   }
 
   /** Whether a method has MCP parameter decorators (`@McpArgs()`, `@McpCtx()`…). */
   hasMcpParams(type: Function, methodName: string): boolean {
-    const params = Reflect.getMetadata(MCP_PARAM_ARGS_METADATA, type, methodName) as Record<string, unknown> | undefined;
+    const params = Reflect.getMetadata(MCP_PARAM_ARGS_METADATA, type, methodName) as
+      | Record<string, unknown>
+      | undefined;
     return params !== undefined && Object.keys(params).length > 0;
   }
 
   /** The declared types of a method's parameters (`design:paramtypes`; empty without `emitDecoratorMetadata`). */
   getParamTypes(type: Function, methodName: string): readonly unknown[] {
-    return (Reflect.getMetadata(PARAMTYPES_METADATA, type.prototype as object, methodName) as unknown[] | undefined) ?? [];
+    return (
+      (Reflect.getMetadata(PARAMTYPES_METADATA, type.prototype as object, methodName) as unknown[] | undefined) ?? []
+    );
   }
 }

@@ -108,12 +108,22 @@ afterEach(async () => {
 });
 
 /** Bootstraps the explorer over `providers` (no HTTP server); resolves with the registry, or rejects like app.init(). */
-async function explore(providers: Provider[], controllers: Type[] = []): Promise<{ registry: McpRegistry; logged: string[] }> {
+async function explore(
+  providers: Provider[],
+  controllers: Type[] = [],
+): Promise<{ registry: McpRegistry; logged: string[] }> {
   const recorder = new Recorder();
   const moduleRef = await Test.createTestingModule({
     imports: [DiscoveryModule],
     controllers,
-    providers: [{ provide: McpResolvedOptions, useValue: new McpResolvedOptions({ name: 'srv', version: '1' }) }, McpRegistry, McpMetadataAccessor, McpHandlerFactory, McpExplorer, ...providers],
+    providers: [
+      { provide: McpResolvedOptions, useValue: new McpResolvedOptions({ name: 'srv', version: '1' }) },
+      McpRegistry,
+      McpMetadataAccessor,
+      McpHandlerFactory,
+      McpExplorer,
+      ...providers,
+    ],
   })
     .setLogger(recorder)
     .compile();
@@ -132,10 +142,17 @@ const namesOf = (registry: McpRegistry) => ({
 describe('McpExplorer', () => {
   it('registers the decorated methods of providers and controllers at bootstrap, named after the method unless named', async () => {
     const { registry, logged } = await explore([Catalog], [Reports]);
-    expect(namesOf(registry)).toEqual({ tools: ['catalog.count', 'report', 'search'], prompts: ['brief'], resources: ['docs://readme'], templates: ['users://{id}'] });
+    expect(namesOf(registry)).toEqual({
+      tools: ['catalog.count', 'report', 'search'],
+      prompts: ['brief'],
+      resources: ['docs://readme'],
+      templates: ['users://{id}'],
+    });
     expect(registry.getTool('search')?.definition.description).toBe('Finds items');
     expect(registry.getResource('docs://readme')?.definition.name).toBe('readme');
-    expect(await registry.getResourceTemplate('users://{id}')!.completions.get('id')!('', { arguments: {} })).toEqual(['1']);
+    expect(await registry.getResourceTemplate('users://{id}')!.completions.get('id')!('', { arguments: {} })).toEqual([
+      '1',
+    ]);
     expect(logged).toContain('Mapped 3 tools, 1 prompts, 1 resources, 1 resource templates');
   });
 
@@ -166,26 +183,49 @@ describe('McpExplorer', () => {
   it('fails bootstrap with an McpDefinitionError when two methods declare the same tool name', async () => {
     const failure = explore([Catalog, OtherCatalog]);
     await expect(failure).rejects.toBeInstanceOf(McpDefinitionError);
-    await expect(failure).rejects.toThrow(/OtherCatalog\.find: .*duplicate tool "search": each tool must be registered once$/);
+    await expect(failure).rejects.toThrow(
+      /OtherCatalog\.find: .*duplicate tool "search": each tool must be registered once$/,
+    );
   });
 
   it('fails bootstrap when a method is of two kinds, or a declaration is invalid, naming the class and method', async () => {
     await expect(explore([TwoKinds])).rejects.toThrow(
-      new McpDefinitionError('TwoKinds.both', 'a method can be only one of tool, prompt, resource, resource template or app view'),
+      new McpDefinitionError(
+        'TwoKinds.both',
+        'a method can be only one of tool, prompt, resource, resource template or app view',
+      ),
     );
-    await expect(explore([BadName])).rejects.toThrow('nest-mcp: BadName.run: tool name "not valid" must be 1-128 characters of A-Z a-z 0-9 _ - .');
+    await expect(explore([BadName])).rejects.toThrow(
+      'nest-mcp: BadName.run: tool name "not valid" must be 1-128 characters of A-Z a-z 0-9 _ - .',
+    );
   });
 
   it('records on each entry its summary: kind, name, URI and every scope (class first, then method)', async () => {
     const { registry } = await explore([Scoped, Catalog]);
-    expect(registry.getTool('deploy')?.summary).toEqual({ kind: 'tool', name: 'deploy', scopes: ['team:ops', 'deploy:write'] });
+    expect(registry.getTool('deploy')?.summary).toEqual({
+      kind: 'tool',
+      name: 'deploy',
+      scopes: ['team:ops', 'deploy:write'],
+    });
     expect(registry.getPrompt('runbook')?.summary).toEqual({ kind: 'prompt', name: 'runbook', scopes: ['team:ops'] });
-    expect(registry.getResource('docs://ops')?.summary).toEqual({ kind: 'resource', name: 'ops', uri: 'docs://ops', scopes: ['team:ops'] });
-    expect(registry.getResourceTemplate('logs://{day}')?.summary).toEqual({ kind: 'resourceTemplate', name: 'logs', uri: 'logs://{day}', scopes: ['team:ops', 'logs:read'] });
+    expect(registry.getResource('docs://ops')?.summary).toEqual({
+      kind: 'resource',
+      name: 'ops',
+      uri: 'docs://ops',
+      scopes: ['team:ops'],
+    });
+    expect(registry.getResourceTemplate('logs://{day}')?.summary).toEqual({
+      kind: 'resourceTemplate',
+      name: 'logs',
+      uri: 'logs://{day}',
+      scopes: ['team:ops', 'logs:read'],
+    });
     expect(registry.getTool('search')?.summary.scopes).toEqual([]);
   });
 
   it('fails bootstrap on a scope that is not an OAuth scope token, naming the method', async () => {
-    await expect(explore([BadScope])).rejects.toThrow(/^nest-mcp: BadScope\.run: scope "two words" is not an OAuth scope token/);
+    await expect(explore([BadScope])).rejects.toThrow(
+      /^nest-mcp: BadScope\.run: scope "two words" is not an OAuth scope token/,
+    );
   });
 });

@@ -78,11 +78,17 @@ export class McpExplorer implements OnApplicationBootstrap {
     const kinds = [tool, prompt, resource, template, view].filter(Boolean).length;
     if (kinds === 0) return;
     if (kinds > 1) {
-      throw new McpDefinitionError(where, 'a method can be only one of tool, prompt, resource, resource template or app view');
+      throw new McpDefinitionError(
+        where,
+        'a method can be only one of tool, prompt, resource, resource template or app view',
+      );
     }
     if (this.accessor.isRoute(method, instance.constructor)) {
       if (!tool) {
-        throw new McpDefinitionError(where, 'a controller route can be an MCP tool (@McpTool), not a prompt, resource, resource template or app view');
+        throw new McpDefinitionError(
+          where,
+          'a controller route can be an MCP tool (@McpTool), not a prompt, resource, resource template or app view',
+        );
       }
       this.exploreRouteTool(wrapper, instance, methodName, method, tool);
       return;
@@ -91,12 +97,20 @@ export class McpExplorer implements OnApplicationBootstrap {
     try {
       const scopes = this.accessor.getScopes(method, instance.constructor);
       if (tool) {
-        const entry = McpEntryFactory.tool(where, { ...tool, name: tool.name ?? methodName }, handler, instance, scopes);
+        const entry = McpEntryFactory.tool(
+          where,
+          { ...tool, name: tool.name ?? methodName },
+          handler,
+          instance,
+          scopes,
+        );
         this.registry.addTool(entry);
         this.toolsDeclared.set(entry.definition.name, where);
       }
       if (view) {
-        this.registry.addResource(McpEntryFactory.appView(where, { ...view, name: view.name ?? methodName }, handler, scopes));
+        this.registry.addResource(
+          McpEntryFactory.appView(where, { ...view, name: view.name ?? methodName }, handler, scopes),
+        );
       }
       if (prompt) {
         const options = { ...prompt, name: prompt.name ?? methodName };
@@ -121,12 +135,21 @@ export class McpExplorer implements OnApplicationBootstrap {
    * Nest's router and `tools/call` through the route's own guards, interceptors and pipes; its parameters give the
    * tool's input schema unless `input` is declared (`readRouteTool`).
    */
-  private exploreRouteTool(wrapper: InstanceWrapper, instance: object, methodName: string, method: Method, tool: McpToolOptions): void {
+  private exploreRouteTool(
+    wrapper: InstanceWrapper,
+    instance: object,
+    methodName: string,
+    method: Method,
+    tool: McpToolOptions,
+  ): void {
     const type = instance.constructor;
     const where = `${type.name}.${methodName}`;
     const name = tool.name ?? methodName;
     if (this.accessor.isSseRoute(method)) {
-      throw new McpDefinitionError(where, 'an @Sse() route streams events to one HTTP client and cannot be an MCP tool');
+      throw new McpDefinitionError(
+        where,
+        'an @Sse() route streams events to one HTTP client and cannot be an MCP tool',
+      );
     }
     if (this.accessor.hasMcpParams(type, methodName)) {
       throw new McpDefinitionError(

@@ -27,12 +27,14 @@ describe('McpRegistry', () => {
 
   it('lists resource templates most specific first: the order URIs are matched in', () => {
     const registry = new McpRegistry();
-    for (const uriTemplate of ['files://{+path}', 'files://{dir}/{name}', 'files://config/{name}']) registry.registerResourceTemplate({ uriTemplate }, noop);
+    for (const uriTemplate of ['files://{+path}', 'files://{dir}/{name}', 'files://config/{name}'])
+      registry.registerResourceTemplate({ uriTemplate }, noop);
     const order = registry.listResourceTemplates().map((entry) => entry.definition.uriTemplate);
     expect(order).toEqual(['files://config/{name}', 'files://{dir}/{name}', 'files://{+path}']);
-    expect(registry.listResourceTemplates().find((entry) => entry.template.match('files://config/app.json'))?.definition.uriTemplate).toBe(
-      'files://config/{name}',
-    );
+    expect(
+      registry.listResourceTemplates().find((entry) => entry.template.match('files://config/app.json'))?.definition
+        .uriTemplate,
+    ).toBe('files://config/{name}');
   });
 
   it('returns the same list until it changes (list pages are cached on that identity), and counts every change in version', () => {
@@ -57,18 +59,32 @@ describe('McpRegistry', () => {
     expect(registry.getResource('docs://readme')?.definition.name).toBe('docs://readme');
     expect(registry.getResourceTemplate('users://{id}')?.definition.name).toBe('users://{id}');
     const version = registry.version;
-    expect([registry.removeTool('ping'), registry.removeTool('ping'), registry.removePrompt('none')]).toEqual([true, false, false]);
-    expect([registry.removeResource('docs://readme'), registry.removeResourceTemplate('users://{id}')]).toEqual([true, true]);
+    expect([registry.removeTool('ping'), registry.removeTool('ping'), registry.removePrompt('none')]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect([registry.removeResource('docs://readme'), registry.removeResourceTemplate('users://{id}')]).toEqual([
+      true,
+      true,
+    ]);
     expect(registry.version).toBe(version + 3);
-    expect([registry.getTool('ping'), registry.listResources(), registry.listResourceTemplates()]).toEqual([undefined, [], []]);
+    expect([registry.getTool('ping'), registry.listResources(), registry.listResourceTemplates()]).toEqual([
+      undefined,
+      [],
+      [],
+    ]);
   });
 
   it('runs a runtime handler as a plain function with the input and the context', async () => {
     const registry = new McpRegistry();
-    registry.registerTool<{ n: number }>({ name: 'double', input: { type: 'object', properties: { n: { type: 'number' } } } }, ({ n }, context) => ({
-      doubled: n * 2,
-      context,
-    }));
+    registry.registerTool<{ n: number }>(
+      { name: 'double', input: { type: 'object', properties: { n: { type: 'number' } } } },
+      ({ n }, context) => ({
+        doubled: n * 2,
+        context,
+      }),
+    );
     const context = { marker: true } as unknown as McpToolContext;
     expect(await registry.getTool('double')!.handler.invoke({ n: 21 }, context)).toEqual({ doubled: 42, context });
   });
@@ -77,11 +93,17 @@ describe('McpRegistry', () => {
     const registry = new McpRegistry();
     const first = () => 'first';
     registry.registerTool({ name: 'dup' }, first);
-    expect(() => registry.registerTool({ name: 'dup' }, noop)).toThrow('nest-mcp: duplicate tool "dup": each tool must be registered once');
+    expect(() => registry.registerTool({ name: 'dup' }, noop)).toThrow(
+      'nest-mcp: duplicate tool "dup": each tool must be registered once',
+    );
     registry.registerResource({ uri: 'docs://x' }, noop);
-    expect(() => registry.registerResource({ uri: 'docs://x', name: 'other' }, noop)).toThrow('duplicate resource "docs://x"');
+    expect(() => registry.registerResource({ uri: 'docs://x', name: 'other' }, noop)).toThrow(
+      'duplicate resource "docs://x"',
+    );
     registry.registerResourceTemplate({ uriTemplate: 'u://{id}' }, noop);
-    expect(() => registry.registerResourceTemplate({ uriTemplate: 'u://{id}' }, noop)).toThrow('duplicate resource template "u://{id}"');
+    expect(() => registry.registerResourceTemplate({ uriTemplate: 'u://{id}' }, noop)).toThrow(
+      'duplicate resource template "u://{id}"',
+    );
     registry.registerPrompt({ name: 'p' }, noop);
     expect(() => registry.registerPrompt({ name: 'p' }, noop)).toThrow('duplicate prompt "p"');
     expect(registry.listTools()).toHaveLength(1);
@@ -108,7 +130,9 @@ describe('McpRegistry', () => {
     const { registry, changes } = discovered();
     const version = registry.version;
     expect(() => registry.registerTool({ name: 'bad name' }, noop)).toThrow(McpDefinitionError);
-    expect(() => registry.registerTool({ name: 'runtime', input: { type: 'array' } }, noop)).toThrow(/runtime tool "runtime"/);
+    expect(() => registry.registerTool({ name: 'runtime', input: { type: 'array' } }, noop)).toThrow(
+      /runtime tool "runtime"/,
+    );
     expect([registry.listTools(), registry.version, changes]).toEqual([[], version, []]);
   });
 });

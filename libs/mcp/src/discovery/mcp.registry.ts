@@ -15,7 +15,12 @@ import { McpDefinitionError } from './mcp-definition.error.js';
 import { McpEntryFactory } from './mcp-entry.factory.js';
 import type { PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from './registry-entries.interface.js';
 import { callQuietlyWhenCancelled } from '../context/handler-errors.util.js';
-import { MCP_REGISTRY_STATE, type McpRegistryRecord, type McpRegistryState, type McpRuntimeEntryType } from '../protocol/registry-state.interface.js';
+import {
+  MCP_REGISTRY_STATE,
+  type McpRegistryRecord,
+  type McpRegistryState,
+  type McpRuntimeEntryType,
+} from '../protocol/registry-state.interface.js';
 import { RegistryReplication } from './registry-replication.js';
 import { isPlainJson } from './plain-json.util.js';
 
@@ -27,7 +32,14 @@ export type McpRuntimeHandler<I, C extends MrtrContext> = (input: I, context: C)
  * (`callQuietlyWhenCancelled`): the context, with `ctx.signal`, is its second argument.
  */
 const asHandler = <I, C extends MrtrContext>(fn: McpRuntimeHandler<I, C>, where: string): McpHandler => ({
-  invoke: async (input, context) => callQuietlyWhenCancelled(fn as (...args: unknown[]) => unknown, undefined, [input, context], signalOfContext, where),
+  invoke: async (input, context) =>
+    callQuietlyWhenCancelled(
+      fn as (...args: unknown[]) => unknown,
+      undefined,
+      [input, context],
+      signalOfContext,
+      where,
+    ),
 });
 
 /** The call's signal, from a runtime handler's arguments `[input, context]`. */
@@ -144,10 +156,16 @@ export class McpRegistry implements OnModuleDestroy {
    * await registry.registerTool(ESTIMATE_COSTS_TOOL, 'estimate-costs');
    * ```
    */
-  provideHandler<I = Record<string, unknown>, C extends MrtrContext = McpToolContext>(name: string, handler: McpRuntimeHandler<I, C>): void {
-    if (typeof name !== 'string' || name.length === 0) throw new McpDefinitionError('provideHandler', 'the name must be a non-empty string');
-    if (typeof handler !== 'function') throw new McpDefinitionError(`provideHandler("${name}")`, 'the handler must be a function');
-    if (this.provided.has(name)) throw new McpDefinitionError(`provideHandler("${name}")`, 'a handler of that name is provided already');
+  provideHandler<I = Record<string, unknown>, C extends MrtrContext = McpToolContext>(
+    name: string,
+    handler: McpRuntimeHandler<I, C>,
+  ): void {
+    if (typeof name !== 'string' || name.length === 0)
+      throw new McpDefinitionError('provideHandler', 'the name must be a non-empty string');
+    if (typeof handler !== 'function')
+      throw new McpDefinitionError(`provideHandler("${name}")`, 'the handler must be a function');
+    if (this.provided.has(name))
+      throw new McpDefinitionError(`provideHandler("${name}")`, 'a handler of that name is provided already');
     this.provided.set(name, handler as McpRuntimeHandler<never, never>);
     // A registration the shared state holds may have waited for this name.
     this.replication?.handlerProvided();
@@ -196,10 +214,16 @@ export class McpRegistry implements OnModuleDestroy {
     if (view === undefined) return;
     const resource = this.resources.get(view);
     if (!resource) {
-      throw new McpDefinitionError(where, `tool "${entry.definition.name}" names the view ${view}, which no @McpAppView (or McpAppViews.fromFile) serves`);
+      throw new McpDefinitionError(
+        where,
+        `tool "${entry.definition.name}" names the view ${view}, which no @McpAppView (or McpAppViews.fromFile) serves`,
+      );
     }
     if (resource.definition.mimeType !== MCP_APP_MIME_TYPE) {
-      throw new McpDefinitionError(where, `tool "${entry.definition.name}" names ${view}, which is not served as an MCP Apps view (${MCP_APP_MIME_TYPE})`);
+      throw new McpDefinitionError(
+        where,
+        `tool "${entry.definition.name}" names ${view}, which is not served as an MCP Apps view (${MCP_APP_MIME_TYPE})`,
+      );
     }
   }
 
@@ -275,36 +299,70 @@ export class McpRegistry implements OnModuleDestroy {
    * @internal The entry a runtime registration describes (validated; its handler resolved), with the list it goes to
    * and its key there. Throws `McpDefinitionError` for what cannot be registered.
    */
-  runtimeEntry(type: McpRuntimeEntryType, options: JsonOptions, handler: McpRuntimeHandlerRef<never, never>, scopes?: readonly string[], uri?: string): { kind: McpListKind; key: string; entry: AnyEntry } {
+  runtimeEntry(
+    type: McpRuntimeEntryType,
+    options: JsonOptions,
+    handler: McpRuntimeHandlerRef<never, never>,
+    scopes?: readonly string[],
+    uri?: string,
+  ): { kind: McpListKind; key: string; entry: AnyEntry } {
     switch (type) {
       case 'tool': {
         const where = `runtime tool "${options.name}"`;
-        const entry = McpEntryFactory.tool(where, options as unknown as McpToolOptions & { name: string }, asHandler(this.handlerOf(where, handler), where), undefined, scopes);
+        const entry = McpEntryFactory.tool(
+          where,
+          options as unknown as McpToolOptions & { name: string },
+          asHandler(this.handlerOf(where, handler), where),
+          undefined,
+          scopes,
+        );
         // Before discovery the views may not be registered yet: the explorer checks every tool once they are.
         if (this.discovered) this.checkView(where, entry);
         return { kind: 'tools', key: entry.definition.name, entry };
       }
       case 'prompt': {
         const where = `runtime prompt "${options.name}"`;
-        const entry = McpEntryFactory.prompt(where, options as unknown as McpPromptOptions & { name: string }, asHandler(this.handlerOf(where, handler), where), undefined, scopes);
+        const entry = McpEntryFactory.prompt(
+          where,
+          options as unknown as McpPromptOptions & { name: string },
+          asHandler(this.handlerOf(where, handler), where),
+          undefined,
+          scopes,
+        );
         return { kind: 'prompts', key: entry.definition.name, entry };
       }
       case 'resource': {
-        const named = { ...(options as unknown as McpResourceOptions), name: (options.name as string | undefined) ?? (options.uri as string) };
+        const named = {
+          ...(options as unknown as McpResourceOptions),
+          name: (options.name as string | undefined) ?? (options.uri as string),
+        };
         const where = `runtime resource "${named.uri}"`;
         const entry = McpEntryFactory.resource(where, named, asHandler(this.handlerOf(where, handler), where), scopes);
         return { kind: 'resources', key: entry.definition.uri, entry };
       }
       case 'appView': {
-        const named = { ...(options as unknown as McpAppViewOptions), uri: uri!, name: (options.name as string | undefined) ?? uri! };
+        const named = {
+          ...(options as unknown as McpAppViewOptions),
+          uri: uri!,
+          name: (options.name as string | undefined) ?? uri!,
+        };
         const where = `runtime view "${uri}"`;
         const entry = McpEntryFactory.appView(where, named, asHandler(this.handlerOf(where, handler), where), scopes);
         return { kind: 'resources', key: entry.definition.uri, entry };
       }
       case 'resourceTemplate': {
-        const named = { ...(options as unknown as McpResourceTemplateOptions), name: (options.name as string | undefined) ?? (options.uriTemplate as string) };
+        const named = {
+          ...(options as unknown as McpResourceTemplateOptions),
+          name: (options.name as string | undefined) ?? (options.uriTemplate as string),
+        };
         const where = `runtime template "${named.uriTemplate}"`;
-        const entry = McpEntryFactory.resourceTemplate(where, named, asHandler(this.handlerOf(where, handler), where), undefined, scopes);
+        const entry = McpEntryFactory.resourceTemplate(
+          where,
+          named,
+          asHandler(this.handlerOf(where, handler), where),
+          undefined,
+          scopes,
+        );
         return { kind: 'resourceTemplates', key: entry.definition.uriTemplate, entry };
       }
     }
@@ -366,7 +424,13 @@ export class McpRegistry implements OnModuleDestroy {
     }
   }
 
-  private registerRuntime(type: McpRuntimeEntryType, options: JsonOptions, handler: McpRuntimeHandlerRef<never, never>, scopes?: readonly string[], uri?: string): Promise<void> {
+  private registerRuntime(
+    type: McpRuntimeEntryType,
+    options: JsonOptions,
+    handler: McpRuntimeHandlerRef<never, never>,
+    scopes?: readonly string[],
+    uri?: string,
+  ): Promise<void> {
     const { kind, key, entry } = this.runtimeEntry(type, options, handler, scopes, uri);
     if (!this.replication) {
       this.put(kind, entry);
@@ -378,15 +442,33 @@ export class McpRegistry implements OnModuleDestroy {
         'with a shared registryState its options must be plain JSON (JSON Schemas, no classes, functions or Standard Schemas): they travel to every replica',
       );
     }
-    const record: McpRegistryRecord = { registered: { type, options, handler: handler as string, ...(scopes ? { scopes: [...scopes] } : {}), ...(uri !== undefined ? { uri } : {}) } };
-    return this.replication.change(kind, key, record, () => this.put(kind, entry), () => void this.take(kind, key));
+    const record: McpRegistryRecord = {
+      registered: {
+        type,
+        options,
+        handler: handler as string,
+        ...(scopes ? { scopes: [...scopes] } : {}),
+        ...(uri !== undefined ? { uri } : {}),
+      },
+    };
+    return this.replication.change(
+      kind,
+      key,
+      record,
+      () => this.put(kind, entry),
+      () => void this.take(kind, key),
+    );
   }
 
   /** The function a runtime registration names; a function itself only without a shared state. */
   private handlerOf(where: string, handler: McpRuntimeHandlerRef<never, never>): McpRuntimeHandler<never, never> {
     if (typeof handler === 'string') {
       const provided = this.provided.get(handler);
-      if (!provided) throw new McpDefinitionError(where, `no handler is provided under the name "${handler}" (registry.provideHandler, on every replica)`);
+      if (!provided)
+        throw new McpDefinitionError(
+          where,
+          `no handler is provided under the name "${handler}" (registry.provideHandler, on every replica)`,
+        );
       return provided;
     }
     if (this.replication) {
@@ -396,7 +478,8 @@ export class McpRegistry implements OnModuleDestroy {
           '(registry.provideHandler(name, fn)): a function cannot reach the other replicas, which would list an entry they cannot run',
       );
     }
-    if (typeof handler !== 'function') throw new McpDefinitionError(where, 'the handler must be a function or the name of a provided handler');
+    if (typeof handler !== 'function')
+      throw new McpDefinitionError(where, 'the handler must be a function or the name of a provided handler');
     return handler;
   }
 
@@ -444,7 +527,9 @@ export class McpRegistry implements OnModuleDestroy {
     const companion = entry.companion;
     // Checked first, so that a clash leaves neither the tool nor the prompt behind.
     if (companion && this.prompts.has(companion.definition.name)) {
-      throw new Error(`nest-mcp: duplicate prompt "${companion.definition.name}" (companion of tool "${entry.definition.name}"): each prompt must be registered once`);
+      throw new Error(
+        `nest-mcp: duplicate prompt "${companion.definition.name}" (companion of tool "${entry.definition.name}"): each prompt must be registered once`,
+      );
     }
     this.add(this.tools, entry.definition.name, entry, 'tools', 'tool');
     if (companion) this.add(this.prompts, companion.definition.name, companion, 'prompts', 'prompt');
@@ -478,7 +563,8 @@ export class McpRegistry implements OnModuleDestroy {
   private removeToolHere(name: string): boolean {
     const companion = this.tools.get(name)?.companion;
     const existed = this.remove(this.tools, name, 'tools');
-    if (companion && this.prompts.get(companion.definition.name) === companion) this.remove(this.prompts, companion.definition.name, 'prompts');
+    if (companion && this.prompts.get(companion.definition.name) === companion)
+      this.remove(this.prompts, companion.definition.name, 'prompts');
     return existed;
   }
 
@@ -505,7 +591,13 @@ export class McpRegistry implements OnModuleDestroy {
     const entry = this.mapOf(kind).get(key);
     if (!entry) return false;
     if (!this.replication!.isRuntime(kind, key)) return this.disable(kind, key);
-    void this.replication!.change(kind, key, undefined, () => void this.take(kind, key), () => this.put(kind, entry)).catch(() => undefined);
+    void this.replication!.change(
+      kind,
+      key,
+      undefined,
+      () => void this.take(kind, key),
+      () => this.put(kind, entry),
+    ).catch(() => undefined);
     return true;
   }
 

@@ -36,7 +36,13 @@ describe('checkParamHeaders (x-mcp-header annotations of a tool input schema)', 
     expect(checkParamHeaders('Deploys.run', { type: 'object', additionalProperties: false })).toEqual([]);
     const annotationLike = { 'x-mcp-header': 'NotAnAnnotation' };
     const schema = objectOf({
-      options: { type: 'object', default: annotationLike, examples: [annotationLike], const: annotationLike, enum: [annotationLike] },
+      options: {
+        type: 'object',
+        default: annotationLike,
+        examples: [annotationLike],
+        const: annotationLike,
+        enum: [annotationLike],
+      },
       'x-mcp-header': { type: 'string' },
     });
     expect(checkParamHeaders('Deploys.run', schema)).toEqual([]);
@@ -44,23 +50,48 @@ describe('checkParamHeaders (x-mcp-header annotations of a tool input schema)', 
 
   it('fails with an McpDefinitionError that names the declaration and the annotation', () => {
     const error = refusalOf(objectOf({ ratio: { type: 'number', 'x-mcp-header': 'Ratio' } }));
-    expect(error.message).toBe('nest-mcp: Deploys.run: x-mcp-header "Ratio" is only allowed on string, integer or boolean properties');
+    expect(error.message).toBe(
+      'nest-mcp: Deploys.run: x-mcp-header "Ratio" is only allowed on string, integer or boolean properties',
+    );
   });
 
   it.each([
-    ['a name that is not an HTTP token', objectOf({ p: { type: 'string', 'x-mcp-header': 'Two words' } }), 'x-mcp-header on property "p" must be a non-empty header token (RFC 9110)'],
-    ['a name that is not a string', objectOf({ p: { type: 'string', 'x-mcp-header': true } }), 'x-mcp-header on property "p" must be a non-empty header token (RFC 9110)'],
-    ['an annotation on the schema root', { type: 'object', 'x-mcp-header': 'Root' }, 'x-mcp-header "Root" must sit on a property reached through "properties" only'],
-    ['an annotation under items', objectOf({ tags: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Tag' } } }), 'x-mcp-header "Tag" must sit on a property reached through "properties" only'],
+    [
+      'a name that is not an HTTP token',
+      objectOf({ p: { type: 'string', 'x-mcp-header': 'Two words' } }),
+      'x-mcp-header on property "p" must be a non-empty header token (RFC 9110)',
+    ],
+    [
+      'a name that is not a string',
+      objectOf({ p: { type: 'string', 'x-mcp-header': true } }),
+      'x-mcp-header on property "p" must be a non-empty header token (RFC 9110)',
+    ],
+    [
+      'an annotation on the schema root',
+      { type: 'object', 'x-mcp-header': 'Root' },
+      'x-mcp-header "Root" must sit on a property reached through "properties" only',
+    ],
+    [
+      'an annotation under items',
+      objectOf({ tags: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Tag' } } }),
+      'x-mcp-header "Tag" must sit on a property reached through "properties" only',
+    ],
     [
       'a property below a non-properties keyword (items → properties)',
       objectOf({ list: { type: 'array', items: objectOf({ id: { type: 'string', 'x-mcp-header': 'Id' } }) } }),
       'x-mcp-header "Id" must sit on a property reached through "properties" only',
     ],
-    ['a nullable type (a type array)', objectOf({ p: { type: ['string', 'null'], 'x-mcp-header': 'P' } }), 'x-mcp-header "P" is only allowed on string, integer or boolean properties'],
+    [
+      'a nullable type (a type array)',
+      objectOf({ p: { type: ['string', 'null'], 'x-mcp-header': 'P' } }),
+      'x-mcp-header "P" is only allowed on string, integer or boolean properties',
+    ],
     [
       'the same header twice, in another case',
-      objectOf({ a: { type: 'string', 'x-mcp-header': 'Zone' }, b: objectOf({ c: { type: 'string', 'x-mcp-header': 'ZONE' } }) }),
+      objectOf({
+        a: { type: 'string', 'x-mcp-header': 'Zone' },
+        b: objectOf({ c: { type: 'string', 'x-mcp-header': 'ZONE' } }),
+      }),
       'x-mcp-header "ZONE" is declared twice',
     ],
   ])('refuses %s', (_label, schema, problem) => {

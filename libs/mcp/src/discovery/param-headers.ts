@@ -25,7 +25,13 @@ export function checkParamHeaders(where: string, inputSchema: Record<string, unk
     for (const [keyword, value] of Object.entries(schema)) {
       if (keyword === 'properties' && isJsonObject(value)) {
         for (const [property, subschema] of Object.entries(value)) visit(subschema, [...path, property], reachable);
-      } else if (keyword !== 'x-mcp-header' && keyword !== 'const' && keyword !== 'enum' && keyword !== 'default' && keyword !== 'examples') {
+      } else if (
+        keyword !== 'x-mcp-header' &&
+        keyword !== 'const' &&
+        keyword !== 'enum' &&
+        keyword !== 'default' &&
+        keyword !== 'examples'
+      ) {
         visit(value, path, false);
       }
     }
@@ -38,11 +44,17 @@ export function checkParamHeaders(where: string, inputSchema: Record<string, unk
       throw new McpDefinitionError(where, `x-mcp-header on ${at} must be a non-empty header token (RFC 9110)`);
     }
     if (!reachable || path.length === 0) {
-      throw new McpDefinitionError(where, `x-mcp-header "${name}" must sit on a property reached through "properties" only`);
+      throw new McpDefinitionError(
+        where,
+        `x-mcp-header "${name}" must sit on a property reached through "properties" only`,
+      );
     }
     const type = schema.type;
     if (typeof type !== 'string' || !HEADER_TYPES.has(type)) {
-      throw new McpDefinitionError(where, `x-mcp-header "${name}" is only allowed on string, integer or boolean properties`);
+      throw new McpDefinitionError(
+        where,
+        `x-mcp-header "${name}" is only allowed on string, integer or boolean properties`,
+      );
     }
     const lower = name.toLowerCase();
     if (seen.has(lower)) throw new McpDefinitionError(where, `x-mcp-header "${name}" is declared twice`);

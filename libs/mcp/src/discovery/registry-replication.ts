@@ -45,7 +45,8 @@ export class RegistryReplication {
   async start(): Promise<void> {
     this.stopListening = this.state.onChange(() => void this.catchUp());
     await this.catchUp();
-    if (this.failing) this.logger.warn('Starting without the shared registry state: lists catch up once it is reachable');
+    if (this.failing)
+      this.logger.warn('Starting without the shared registry state: lists catch up once it is reachable');
   }
 
   stop(): void {
@@ -65,10 +66,11 @@ export class RegistryReplication {
    */
   catchUp(): Promise<void> {
     if (!this.running) this.running = this.sync();
-    else this.queued ??= this.running.then(() => {
-      this.queued = undefined;
-      return (this.running = this.sync());
-    });
+    else
+      this.queued ??= this.running.then(() => {
+        this.queued = undefined;
+        return (this.running = this.sync());
+      });
     const waitFor = this.queued ?? this.running;
     return this.failing ? Promise.resolve() : waitFor;
   }
@@ -87,7 +89,13 @@ export class RegistryReplication {
    * A change of this replica: `apply` now (held), commit `record` (`undefined`: no record) for `kind:key`, then
    * announce; if the commit fails, `undo` and reject. `apply` throwing leaves everything as it was.
    */
-  change(kind: McpListKind, key: string, record: McpRegistryRecord | undefined, apply: () => void, undo: () => void): Promise<void> {
+  change(
+    kind: McpListKind,
+    key: string,
+    record: McpRegistryRecord | undefined,
+    apply: () => void,
+    undo: () => void,
+  ): Promise<void> {
     const fullKey = `${kind}:${key}`;
     const kinds = this.registry.quietly(apply);
     const previous = this.applied.get(fullKey);
@@ -99,7 +107,9 @@ export class RegistryReplication {
         try {
           this.registry.quietly(undo);
         } catch (undoError) {
-          this.logger.error(`Could not undo the change of ${fullKey}: ${(undoError as Error)?.message ?? String(undoError)}`);
+          this.logger.error(
+            `Could not undo the change of ${fullKey}: ${(undoError as Error)?.message ?? String(undoError)}`,
+          );
         }
         this.setApplied(fullKey, previous?.record);
         throw new Error(
@@ -152,7 +162,9 @@ export class RegistryReplication {
       const separator = fullKey.indexOf(':');
       const kind = fullKey.slice(0, separator) as McpListKind;
       if (separator < 0 || !LIST_KINDS.has(kind)) continue;
-      for (const changed of this.registry.quietly(() => this.transition(fullKey, kind, fullKey.slice(separator + 1), have?.record, want))) {
+      for (const changed of this.registry.quietly(() =>
+        this.transition(fullKey, kind, fullKey.slice(separator + 1), have?.record, want),
+      )) {
         kinds.add(changed);
       }
     }
@@ -161,7 +173,13 @@ export class RegistryReplication {
   }
 
   /** Undoes what `have` did to the entry, then does what `want` says; a failure is logged and retried later. */
-  private transition(fullKey: string, kind: McpListKind, key: string, have: McpRegistryRecord | undefined, want: McpRegistryRecord | undefined): void {
+  private transition(
+    fullKey: string,
+    kind: McpListKind,
+    key: string,
+    have: McpRegistryRecord | undefined,
+    want: McpRegistryRecord | undefined,
+  ): void {
     const unresolved = this.unresolved.get(fullKey);
     if (have && 'registered' in have && unresolved === undefined) this.registry.take(kind, key);
     if (have && 'disabled' in have) {
@@ -177,7 +195,8 @@ export class RegistryReplication {
       const { type, options, handler, scopes, uri } = want.registered;
       try {
         const built = this.registry.runtimeEntry(type, options, handler, scopes, uri);
-        if (built.kind !== kind || built.key !== key) throw new Error(`the record describes ${built.kind}:${built.key}`);
+        if (built.kind !== kind || built.key !== key)
+          throw new Error(`the record describes ${built.kind}:${built.key}`);
         this.registry.put(kind, built.entry);
       } catch (error) {
         const problem = (error as Error)?.message ?? String(error);

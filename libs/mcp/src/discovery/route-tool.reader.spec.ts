@@ -1,4 +1,18 @@
-import { Body, Controller, Get, Headers, Next, Param, Post, Query, Req, Res, Sse, UploadedFile, type Type } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  Next,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  Sse,
+  UploadedFile,
+  type Type,
+} from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { IsInt, IsString } from 'class-validator';
@@ -25,7 +39,13 @@ class NoteDto {
 class Notes {
   @Post(':folder')
   @McpTool({ name: 'add_note' })
-  add(@Param('folder') folder: string, @Query('draft') draft: boolean, @Body() note: NoteDto, @Req() _request: unknown, @Headers('x-a') _a: string) {
+  add(
+    @Param('folder') folder: string,
+    @Query('draft') draft: boolean,
+    @Body() note: NoteDto,
+    @Req() _request: unknown,
+    @Headers('x-a') _a: string,
+  ) {
     return { folder, draft, note };
   }
 
@@ -128,7 +148,13 @@ async function explore(controllers: Type[]): Promise<McpRegistry> {
   const moduleRef = await Test.createTestingModule({
     imports: [DiscoveryModule],
     controllers,
-    providers: [{ provide: McpResolvedOptions, useValue: new McpResolvedOptions({ name: 'srv', version: '1' }) }, McpRegistry, McpMetadataAccessor, McpHandlerFactory, McpExplorer],
+    providers: [
+      { provide: McpResolvedOptions, useValue: new McpResolvedOptions({ name: 'srv', version: '1' }) },
+      McpRegistry,
+      McpMetadataAccessor,
+      McpHandlerFactory,
+      McpExplorer,
+    ],
   })
     .setLogger(false as never)
     .compile();
@@ -149,21 +175,42 @@ describe('controller routes as tools: the input schema and the bootstrap checks'
     });
     expect([...(schema.required as string[])].sort()).toEqual(['folder', 'id', 'text']);
     // A route without parameters takes no arguments; a declared `input` is used as it is.
-    expect(registry.getTool('count_notes')!.definition.inputSchema).toEqual({ type: 'object', additionalProperties: false });
-    expect(registry.getTool('declared')!.definition.inputSchema).toEqual({ type: 'object', properties: { anything: {} } });
+    expect(registry.getTool('count_notes')!.definition.inputSchema).toEqual({
+      type: 'object',
+      additionalProperties: false,
+    });
+    expect(registry.getTool('declared')!.definition.inputSchema).toEqual({
+      type: 'object',
+      properties: { anything: {} },
+    });
   });
 
   it.each([
-    [WithRes, /^nest-mcp: WithRes\.raw: parameter 0 uses @Res\(\) \(a tool call has no HTTP response: return the value instead\)/],
+    [
+      WithRes,
+      /^nest-mcp: WithRes\.raw: parameter 0 uses @Res\(\) \(a tool call has no HTTP response: return the value instead\)/,
+    ],
     [WithNext, /^nest-mcp: WithNext\.chained: parameter 0 uses @Next\(\)/],
     [WithUpload, /^nest-mcp: WithUpload\.upload: parameter 0 uses @UploadedFile\(\)/],
     [Undecorated, /^nest-mcp: Undecorated\.bare: parameter 1 has no route decorator/],
-    [McpParams, /^nest-mcp: McpParams\.mixed: MCP parameter decorators \(@McpArgs, @McpCtx, @McpHttpRequest…\) do not apply to a controller route/],
+    [
+      McpParams,
+      /^nest-mcp: McpParams\.mixed: MCP parameter decorators \(@McpArgs, @McpCtx, @McpHttpRequest…\) do not apply to a controller route/,
+    ],
     [TwoWholes, /^nest-mcp: TwoWholes\.both: @Body\(\) and @Query\(\) both take the whole arguments object/],
-    [Shapeless, /^nest-mcp: Shapeless\.untyped: @Body\(\) \(parameter 0\) has no DTO class to derive the tool's input schema from/],
-    [Clash, /^nest-mcp: Clash\.clash: the argument "id" of @Param\('id'\) is also a property of the @Body\(\) DTO; rename one$/],
+    [
+      Shapeless,
+      /^nest-mcp: Shapeless\.untyped: @Body\(\) \(parameter 0\) has no DTO class to derive the tool's input schema from/,
+    ],
+    [
+      Clash,
+      /^nest-mcp: Clash\.clash: the argument "id" of @Param\('id'\) is also a property of the @Body\(\) DTO; rename one$/,
+    ],
     [SameName, /^nest-mcp: SameName\.twice: the argument "id" is read by both @Param\('id'\) and @Query\('id'\)$/],
-    [Streams, /^nest-mcp: Streams\.events: an @Sse\(\) route streams events to one HTTP client and cannot be an MCP tool$/],
+    [
+      Streams,
+      /^nest-mcp: Streams\.events: an @Sse\(\) route streams events to one HTTP client and cannot be an MCP tool$/,
+    ],
     [PromptRoute, /^nest-mcp: PromptRoute\.brief: a controller route can be an MCP tool \(@McpTool\), not a prompt/],
   ])('fails bootstrap for %o, naming the method', async (controller, message) => {
     const failure = explore([controller]);

@@ -57,7 +57,19 @@ const UNSUPPORTED: Partial<Record<RouteParamtypes, string>> = {
   [RouteParamtypes.SIGNED_COOKIES]: '@SignedCookies() (a tool call carries no route cookies)',
 };
 /** Declared types that say nothing about a whole object's shape. */
-const SHAPELESS = new Set<unknown>([undefined, Object, String, Number, Boolean, Array, Date, Map, Set, Promise, Function]);
+const SHAPELESS = new Set<unknown>([
+  undefined,
+  Object,
+  String,
+  Number,
+  Boolean,
+  Array,
+  Date,
+  Map,
+  Set,
+  Promise,
+  Function,
+]);
 
 /**
  * Reads how a controller route that is also a tool takes its parameters from a `tools/call`, and the input schema they
@@ -91,16 +103,25 @@ export function readRouteTool(method: RouteToolMethod): RouteToolDeclaration {
       piped[key] = param;
       if (param.data === undefined) wholes.push({ source, index: param.index });
       else if (typeof param.data === 'string' && param.data !== '') named.push({ source, name: param.data });
-      else throw new McpDefinitionError(where, `parameter ${param.index}: ${DECORATOR_NAMES[source]}() takes a property name (a string) on a tool`);
+      else
+        throw new McpDefinitionError(
+          where,
+          `parameter ${param.index}: ${DECORATOR_NAMES[source]}() takes a property name (a string) on a tool`,
+        );
       continue;
     }
     const kind = FROM_REQUEST[type];
     if (kind) {
-      fromRequest.push(typeof param.data === 'string' ? { index: param.index, kind, name: param.data } : { index: param.index, kind });
+      fromRequest.push(
+        typeof param.data === 'string' ? { index: param.index, kind, name: param.data } : { index: param.index, kind },
+      );
       continue;
     }
     const unsupported = UNSUPPORTED[type] ?? `a route parameter decorator of type ${type}`;
-    throw new McpDefinitionError(where, `parameter ${param.index} uses ${unsupported}, which a controller route cannot use as an MCP tool`);
+    throw new McpDefinitionError(
+      where,
+      `parameter ${param.index} uses ${unsupported}, which a controller route cannot use as an MCP tool`,
+    );
   }
   const arity = Math.max(method.paramTypes.length, method.length, ...[...taken].map((index) => index + 1));
   for (let index = 0; index < arity; index++) {
@@ -125,7 +146,10 @@ export function readRouteTool(method: RouteToolMethod): RouteToolDeclaration {
   for (const { source, name } of named) {
     const earlier = bySource.get(name);
     if (earlier !== undefined && earlier !== source) {
-      throw new McpDefinitionError(where, `the argument "${name}" is read by both ${DECORATOR_NAMES[earlier]}('${name}') and ${DECORATOR_NAMES[source]}('${name}')`);
+      throw new McpDefinitionError(
+        where,
+        `the argument "${name}" is read by both ${DECORATOR_NAMES[earlier]}('${name}') and ${DECORATOR_NAMES[source]}('${name}')`,
+      );
     }
     bySource.set(name, source);
   }
@@ -151,13 +175,17 @@ function inputSchema(
           'type the parameter with a class-validator DTO, or declare the schema with @McpTool({ input })',
       );
     }
-    base = compileSchema(dto as SchemaInput, { role: 'input', owner: `tool "${method.toolName}" (${where})` }).jsonSchema;
+    base = compileSchema(dto as SchemaInput, {
+      role: 'input',
+      owner: `tool "${method.toolName}" (${where})`,
+    }).jsonSchema;
   }
   const properties: Record<string, unknown> = { ...(base.properties as Record<string, unknown> | undefined) };
   const required = new Set<string>(Array.isArray(base.required) ? (base.required as string[]) : []);
   const typeOf = new Map<string, unknown>();
   for (const [key, param] of Object.entries(params)) {
-    if (SOURCES[Number(key.split(':')[0]) as RouteParamtypes] && typeof param.data === 'string') typeOf.set(param.data, paramTypes[param.index]);
+    if (SOURCES[Number(key.split(':')[0]) as RouteParamtypes] && typeof param.data === 'string')
+      typeOf.set(param.data, paramTypes[param.index]);
   }
   for (const [name, source] of named) {
     if (whole && Object.hasOwn(properties, name)) {

@@ -9,8 +9,13 @@ describe('checkScopes', () => {
     expect(Object.isFrozen(scopes)).toBe(true);
   });
 
-  it.each([[''], ['two words'], ['quo"te'], ['back\\slash'], ['naïve'], [42]])('refuses %j, naming the declaration', (scope) => {
-    expect(() => checkScopes('DeployTools.deploy', [scope])).toThrow(McpDefinitionError);
-    expect(() => checkScopes('DeployTools.deploy', [scope])).toThrow(/DeployTools\.deploy: scope .* is not an OAuth scope token/);
-  });
+  it.each([[''], ['two words'], ['quo"te'], ['back\\slash'], ['naïve'], [42]])(
+    'refuses %j, naming the declaration',
+    (scope) => {
+      expect(() => checkScopes('DeployTools.deploy', [scope])).toThrow(McpDefinitionError);
+      expect(() => checkScopes('DeployTools.deploy', [scope])).toThrow(
+        /DeployTools\.deploy: scope .* is not an OAuth scope token/,
+      );
+    },
+  );
 });

@@ -12,7 +12,10 @@ export function checkScopes(where: string, scopes: readonly unknown[]): readonly
   const unique = new Set<string>();
   for (const scope of scopes) {
     if (typeof scope !== 'string' || !SCOPE_TOKEN.test(scope)) {
-      throw new McpDefinitionError(where, `scope ${JSON.stringify(scope)} is not an OAuth scope token (printable ASCII without spaces, quotes or backslashes)`);
+      throw new McpDefinitionError(
+        where,
+        `scope ${JSON.stringify(scope)} is not an OAuth scope token (printable ASCII without spaces, quotes or backslashes)`,
+      );
     }
     unique.add(scope);
   }

@@ -52,16 +52,25 @@ export class McpServerScope implements OnModuleInit {
         extras: module.providers.get(MCP_MODULE_OPTIONS_EXTRAS)?.instance as McpModuleExtras | undefined,
         options: module.providers.get(McpResolvedOptions)?.instance as McpResolvedOptions | undefined,
       }))
-      .filter((server): server is { extras: McpModuleExtras; options: McpResolvedOptions } => server.extras !== undefined && server.options !== undefined);
-    const samePath = servers.filter((server) => server.extras !== this.extras && server.extras.path === this.extras.path);
+      .filter(
+        (server): server is { extras: McpModuleExtras; options: McpResolvedOptions } =>
+          server.extras !== undefined && server.options !== undefined,
+      );
+    const samePath = servers.filter(
+      (server) => server.extras !== this.extras && server.extras.path === this.extras.path,
+    );
     if (samePath.length > 0) {
       throw new Error(
         `McpModule: the servers "${name}" and "${samePath[0].options.serverInfo.name}" both serve ${this.extras.path}: give each McpModule.forRoot its own path`,
       );
     }
-    const sameName = servers.filter((server) => server.extras !== this.extras && server.options.serverInfo.name === name);
+    const sameName = servers.filter(
+      (server) => server.extras !== this.extras && server.options.serverInfo.name === name,
+    );
     if (sameName.length > 0) {
-      throw new Error(`McpModule: two servers are named "${name}" (at ${this.extras.path} and ${sameName[0].extras.path}): give each its own name`);
+      throw new Error(
+        `McpModule: two servers are named "${name}" (at ${this.extras.path} and ${sameName[0].extras.path}): give each its own name`,
+      );
     }
   }
 }

@@ -29,7 +29,12 @@ export class EventCatalogService implements OnModuleInit, OnModuleDestroy {
     @Inject(MCP_EVENT_BUS) private readonly bus: McpEventBus,
     options: McpResolvedOptions,
   ) {
-    this.pager = new ListPager('events', 'events', () => options.pageSize, (entry) => entry.definition);
+    this.pager = new ListPager(
+      'events',
+      'events',
+      () => options.pageSize,
+      (entry) => entry.definition,
+    );
   }
 
   onModuleInit(): void {
@@ -46,6 +51,9 @@ export class EventCatalogService implements OnModuleInit, OnModuleDestroy {
     // Everyone sees every type: the pages are kept until the catalog changes.
     if (mode === 'shared' || mode === 'private') return this.pager.page(entries, scope.params.cursor);
     const caller = this.access.callerOf(scope);
-    return this.pager.pageOnce(entries.filter((entry) => this.access.isVisible(entry.summary, caller)), scope.params.cursor);
+    return this.pager.pageOnce(
+      entries.filter((entry) => this.access.isVisible(entry.summary, caller)),
+      scope.params.cursor,
+    );
   }
 }

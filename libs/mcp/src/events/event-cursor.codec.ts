@@ -20,7 +20,8 @@ interface CursorPayload {
   t: number;
 }
 
-const invalidCursor = (reason: string) => McpError.invalidParams(`Invalid params: invalid cursor (${reason})`, { reason });
+const invalidCursor = (reason: string) =>
+  McpError.invalidParams(`Invalid params: invalid cursor (${reason})`, { reason });
 
 /**
  * Events cursors (SEP-3415, "Cursor Lifecycle"): opaque to clients, sealed with the `requestState` keys under a label
@@ -38,7 +39,13 @@ export class EventCursorCodec {
 
   /** A cursor for a position of the log of `name`, for the subscription whose arguments hash to `argumentsHash`. */
   mint(name: string, argumentsHash: string, from: McpEventReadFrom): string {
-    const payload: CursorPayload = { n: name, a: argumentsHash, p: from.position, t: Date.now(), ...(from.inclusive && { i: 1 as const }) };
+    const payload: CursorPayload = {
+      n: name,
+      a: argumentsHash,
+      p: from.position,
+      t: Date.now(),
+      ...(from.inclusive && { i: 1 as const }),
+    };
     return this.sealer.sealAs(SEAL_LABELS.cursor, payload);
   }
 
@@ -52,11 +59,18 @@ export class EventCursorCodec {
     const payload = this.sealer.openAs(SEAL_LABELS.cursor, cursor, invalidCursor);
     if (!isCursorPayload(payload)) throw invalidCursor('malformed');
     if (payload.n !== name || payload.a !== argumentsHash) throw invalidCursor('issued for another subscription');
-    if (Date.now() - payload.t > this.options.events.cursorTtlMs) throw invalidCursor('expired: start again with cursor null');
+    if (Date.now() - payload.t > this.options.events.cursorTtlMs)
+      throw invalidCursor('expired: start again with cursor null');
     return { position: payload.p, inclusive: payload.i === 1 };
   }
 }
 
 function isCursorPayload(value: unknown): value is CursorPayload {
-  return isJsonObject(value) && typeof value.n === 'string' && typeof value.a === 'string' && typeof value.p === 'string' && typeof value.t === 'number';
+  return (
+    isJsonObject(value) &&
+    typeof value.n === 'string' &&
+    typeof value.a === 'string' &&
+    typeof value.p === 'string' &&
+    typeof value.t === 'number'
+  );
 }

@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpError } from '../protocol/mcp.error.js';
-import { EVENTS_PROFILES, type McpEventsErrorName, type McpEventsProfile, type McpWebhookFailure } from './events-profile.constants.js';
+import {
+  EVENTS_PROFILES,
+  type McpEventsErrorName,
+  type McpEventsProfile,
+  type McpWebhookFailure,
+} from './events-profile.constants.js';
 
 /**
  * The typed errors of the events extension (SEP-3415, "Error Handling"), with the codes of the configured profile
@@ -35,12 +40,17 @@ export class McpEventErrors {
 
   /** The event type does not offer this delivery mode (or the mode is not one). */
   unsupportedMode(value: string): McpError {
-    return this.error('Unsupported', `the delivery mode ${JSON.stringify(value)} is not offered for this event type`, { feature: 'deliveryMode', value });
+    return this.error('Unsupported', `the delivery mode ${JSON.stringify(value)} is not offered for this event type`, {
+      feature: 'deliveryMode',
+      value,
+    });
   }
 
   /** The callback endpoint could not be verified (`reason`: a category, never what the endpoint said). */
   callbackEndpoint(reason: McpWebhookFailure): McpError {
-    return this.error('CallbackEndpointError', `the callback endpoint did not consent to deliveries (${reason})`, { reason });
+    return this.error('CallbackEndpointError', `the callback endpoint did not consent to deliveries (${reason})`, {
+      reason,
+    });
   }
 
   /** The error object of a `terminated` frame or envelope for a type that was removed. */

@@ -27,11 +27,23 @@ export class EventOccurrenceBuilder {
   private readonly logger = new Logger('McpEvents');
   private readonly lastLogged = new Map<string, number>();
 
-  async build(type: McpEventTypeEntry, logged: McpLoggedEvent, args: unknown, principal: string | undefined, delivery: McpEventDeliveryMode): Promise<McpEventOccurrence | undefined> {
+  async build(
+    type: McpEventTypeEntry,
+    logged: McpLoggedEvent,
+    args: unknown,
+    principal: string | undefined,
+    delivery: McpEventDeliveryMode,
+  ): Promise<McpEventOccurrence | undefined> {
     const { event } = logged;
     let verdict: unknown;
     try {
-      verdict = await type.match(event.data, args, { name: event.name, eventId: event.eventId, timestamp: event.timestamp, principal, delivery });
+      verdict = await type.match(event.data, args, {
+        name: event.name,
+        eventId: event.eventId,
+        timestamp: event.timestamp,
+        principal,
+        delivery,
+      });
     } catch (error) {
       this.report(type, `the matcher threw (${(error as Error)?.message ?? String(error)})`);
       return undefined;
@@ -49,7 +61,12 @@ export class EventOccurrenceBuilder {
         return undefined;
       }
     }
-    const occurrence: McpEventOccurrence = { eventId: event.eventId, name: event.name, timestamp: event.timestamp, data };
+    const occurrence: McpEventOccurrence = {
+      eventId: event.eventId,
+      name: event.name,
+      timestamp: event.timestamp,
+      data,
+    };
     if (Buffer.byteLength(JSON.stringify(occurrence)) > MAX_EVENT_BYTES) {
       this.report(type, `the payload exceeds ${MAX_EVENT_BYTES} bytes`);
       return undefined;

@@ -31,9 +31,17 @@ export class EventPollService {
     const { type, hash } = subscription;
     const from = this.cursors.open(scope.params.cursor, type.name, hash);
     const maxAgeMs = optionalNonNegativeInteger(scope.params, 'maxAgeMs');
-    const limit = Math.min(optionalPositiveInteger(scope.params, 'maxEvents') ?? this.options.events.maxPollEvents, this.options.events.maxPollEvents);
+    const limit = Math.min(
+      optionalPositiveInteger(scope.params, 'maxEvents') ?? this.options.events.maxPollEvents,
+      this.options.events.maxPollEvents,
+    );
     const nextPollMs = this.options.events.pollIntervalMs;
-    const answer = (events: McpEventOccurrence[], at: McpEventReadFrom, truncated: boolean, hasMore: boolean): JsonObject => ({
+    const answer = (
+      events: McpEventOccurrence[],
+      at: McpEventReadFrom,
+      truncated: boolean,
+      hasMore: boolean,
+    ): JsonObject => ({
       events,
       cursor: this.cursors.mint(type.name, hash, at),
       truncated,
@@ -49,7 +57,11 @@ export class EventPollService {
     let scanned = 0;
     let first = true;
     for (;;) {
-      const read = await this.store.read(type.name, at, { limit: READ_BATCH, notBefore: first ? notBeforeOf(maxAgeMs) : undefined, retention });
+      const read = await this.store.read(type.name, at, {
+        limit: READ_BATCH,
+        notBefore: first ? notBeforeOf(maxAgeMs) : undefined,
+        retention,
+      });
       truncated ||= read.truncated;
       first = false;
       at = read.next;

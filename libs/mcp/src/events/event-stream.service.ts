@@ -2,7 +2,12 @@ import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } f
 import type { Subscription } from 'rxjs';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { AdmissionQuota } from '../protocol/admission-quota.js';
-import { MCP_EVENT_STORE, type McpEventReadFrom, type McpEventStore, type McpLoggedEvent } from '../protocol/event-store.interface.js';
+import {
+  MCP_EVENT_STORE,
+  type McpEventReadFrom,
+  type McpEventStore,
+  type McpLoggedEvent,
+} from '../protocol/event-store.interface.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { MetaKeys } from '../protocol/meta-keys.constants.js';
@@ -19,7 +24,11 @@ const MAX_READ_ATTEMPTS = 5;
 /** Pause between two of them. */
 const READ_RETRY_MS = 250;
 /** The error a frame reports when the log could not be read: a category, never the store's own message. */
-const LOG_UNAVAILABLE = { code: -32603, message: 'UpstreamError: the event log could not be read', data: { reason: 'store_unavailable' } };
+const LOG_UNAVAILABLE = {
+  code: -32603,
+  message: 'UpstreamError: the event log could not be read',
+  data: { reason: 'store_unavailable' },
+};
 
 /** One open push stream, as the service sees it: the type it follows, and how it hears of the log and of its end. */
 interface OpenStream {
@@ -64,7 +73,11 @@ export class EventStreamService implements OnModuleInit, OnModuleDestroy {
     @Inject(MCP_EVENT_STORE) private readonly store: McpEventStore,
   ) {
     const { maxStreams, maxStreamsPerPrincipal, maxStreamsPerAddress } = options.events;
-    this.quota = new AdmissionQuota({ total: maxStreams, perPrincipal: maxStreamsPerPrincipal, perAddress: maxStreamsPerAddress });
+    this.quota = new AdmissionQuota({
+      total: maxStreams,
+      perPrincipal: maxStreamsPerPrincipal,
+      perAddress: maxStreamsPerAddress,
+    });
   }
 
   onModuleInit(): void {
@@ -97,12 +110,19 @@ export class EventStreamService implements OnModuleInit, OnModuleDestroy {
     const admission = this.quota.tryAcquire({ principal: scope.principal, address: scope.remoteAddress });
     if ('refused' in admission) {
       const { maxStreams, maxStreamsPerPrincipal, maxStreamsPerAddress } = this.options.events;
-      const max = admission.refused === 'total' ? maxStreams : admission.refused === 'principal' ? maxStreamsPerPrincipal : maxStreamsPerAddress;
+      const max =
+        admission.refused === 'total'
+          ? maxStreams
+          : admission.refused === 'principal'
+            ? maxStreamsPerPrincipal
+            : maxStreamsPerAddress;
       throw this.errors.resourceExhausted('streams', max);
     }
     const tag = { [MetaKeys.subscriptionId]: scope.id };
-    const notify = (method: string, params: JsonObject) => scope.channel.notify({ jsonrpc: '2.0', method, params: { ...params, _meta: tag } });
-    const cursorOf = (at: McpEventReadFrom | undefined) => (replay && at ? this.cursors.mint(type.name, hash, at) : null);
+    const notify = (method: string, params: JsonObject) =>
+      scope.channel.notify({ jsonrpc: '2.0', method, params: { ...params, _meta: tag } });
+    const cursorOf = (at: McpEventReadFrom | undefined) =>
+      replay && at ? this.cursors.mint(type.name, hash, at) : null;
 
     return new Promise<JsonObject>((resolve) => {
       /** The position checked so far (after the last event heard or read). */
@@ -115,7 +135,11 @@ export class EventStreamService implements OnModuleInit, OnModuleDestroy {
       let work = Promise.resolve();
       /** Runs deliveries one after the other: the matcher may be async, the order must hold. */
       const serially = (task: () => Promise<void>) => {
-        work = work.then(task).catch((error: unknown) => this.logger.error(`events/stream of ${type.name} failed`, (error as Error)?.stack ?? String(error)));
+        work = work
+          .then(task)
+          .catch((error: unknown) =>
+            this.logger.error(`events/stream of ${type.name} failed`, (error as Error)?.stack ?? String(error)),
+          );
       };
       const deliver = async (logged: McpLoggedEvent): Promise<void> => {
         if (ended) return;
@@ -123,7 +147,8 @@ export class EventStreamService implements OnModuleInit, OnModuleDestroy {
         if (replay && at && logged.position !== null && !after(logged.position, at)) return;
         if (logged.position !== null) at = { position: logged.position, inclusive: false };
         const occurrence = await this.occurrences.build(type, logged, subscription.value, scope.principal, 'push');
-        if (occurrence && !ended && !notify('notifications/events/event', { ...occurrence, cursor: cursorOf(at) })) end();
+        if (occurrence && !ended && !notify('notifications/events/event', { ...occurrence, cursor: cursorOf(at) }))
+          end();
       };
       const stream: OpenStream = {
         name: type.name,
@@ -175,7 +200,9 @@ export class EventStreamService implements OnModuleInit, OnModuleDestroy {
             return await read();
           } catch (error) {
             if (ended) return undefined;
-            this.logger.warn(`events/stream of ${type.name}: the event log could not be read (${(error as Error)?.message ?? String(error)})`);
+            this.logger.warn(
+              `events/stream of ${type.name}: the event log could not be read (${(error as Error)?.message ?? String(error)})`,
+            );
             // Nothing may precede `active`: a stream whose first read fails starts where its cursor says.
             if (!activated) activate(at, false);
             if (attempt >= MAX_READ_ATTEMPTS) {
@@ -203,7 +230,9 @@ export class EventStreamService implements OnModuleInit, OnModuleDestroy {
         let next = start.next;
         while (next && !ended) {
           const from = next;
-          const read = await reading(() => this.store.read(type.name, from, { limit: READ_BATCH, retention: type.retention! }));
+          const read = await reading(() =>
+            this.store.read(type.name, from, { limit: READ_BATCH, retention: type.retention! }),
+          );
           if (!read) return;
           for (const logged of read.events) await deliver(logged);
           next = read.more ? read.next : undefined;
@@ -215,7 +244,10 @@ export class EventStreamService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Why a stream's caller may no longer have it (its token expired, or scopes, hook or `authorize` refuse), if so. */
-  private async refusal(subscription: ResolvedEventSubscription, scope: McpRequestScope): Promise<JsonObject | undefined> {
+  private async refusal(
+    subscription: ResolvedEventSubscription,
+    scope: McpRequestScope,
+  ): Promise<JsonObject | undefined> {
     const expiresAt = scope.accessToken?.expiresAt;
     const reason =
       expiresAt !== undefined && expiresAt * 1000 <= Date.now()
@@ -236,10 +268,20 @@ export class EventStreamService implements OnModuleInit, OnModuleDestroy {
     { type }: ResolvedEventSubscription,
     from: McpEventReadFrom | undefined,
     maxAgeMs: number | undefined,
-  ): Promise<{ at: McpEventReadFrom | undefined; truncated: boolean; backlog: McpLoggedEvent[]; next?: McpEventReadFrom }> {
+  ): Promise<{
+    at: McpEventReadFrom | undefined;
+    truncated: boolean;
+    backlog: McpLoggedEvent[];
+    next?: McpEventReadFrom;
+  }> {
     if (!type.retention) return { at: undefined, truncated: false, backlog: [] };
-    if (!from) return { at: { position: await this.store.head(type.name), inclusive: false }, truncated: false, backlog: [] };
-    const read = await this.store.read(type.name, from, { limit: READ_BATCH, notBefore: notBeforeOf(maxAgeMs), retention: type.retention });
+    if (!from)
+      return { at: { position: await this.store.head(type.name), inclusive: false }, truncated: false, backlog: [] };
+    const read = await this.store.read(type.name, from, {
+      limit: READ_BATCH,
+      notBefore: notBeforeOf(maxAgeMs),
+      retention: type.retention,
+    });
     // A truncated read resumed later than the cursor: the stream starts where it resumed, at its first event.
     const first = read.events[0];
     const at = read.truncated ? (first ? { position: first.position!, inclusive: true } : read.next) : from;

@@ -48,15 +48,18 @@ export class EventSubscriptionResolver {
   /** Checks `params.name` and `params.arguments` of a request for a subscription in `mode`. */
   async resolve(scope: McpRequestScope, mode: McpEventDeliveryMode): Promise<ResolvedEventSubscription> {
     const name = scope.params.name;
-    if (typeof name !== 'string' || name.length === 0) throw McpError.invalidParams('Invalid params: "name" must be a non-empty string');
-    const unknown = (key: string) => this.errors.notFound('event', `no event type named ${JSON.stringify(key.slice(0, 128))}`);
+    if (typeof name !== 'string' || name.length === 0)
+      throw McpError.invalidParams('Invalid params: "name" must be a non-empty string');
+    const unknown = (key: string) =>
+      this.errors.notFound('event', `no event type named ${JSON.stringify(key.slice(0, 128))}`);
     const type = this.types.get(name);
     if (!type) throw unknown(name);
     this.access.admit(scope, type.summary, unknown, name);
     if (!type.modes.has(mode)) throw this.errors.unsupportedMode(mode);
     const { args, canonical, hash } = this.readArguments(scope.params);
     const value = await this.validate(type, args);
-    if (type.authorize && !(await this.admits(type, value, scope))) throw this.errors.forbidden('these arguments are not allowed for this caller');
+    if (type.authorize && !(await this.admits(type, value, scope)))
+      throw this.errors.forbidden('these arguments are not allowed for this caller');
     return { type, arguments: args, canonical, hash, value };
   }
 
@@ -67,7 +70,10 @@ export class EventSubscriptionResolver {
     const canonical = canonicalJson(raw);
     const limit = this.options.events.maxArgumentsBytes;
     if (Buffer.byteLength(canonical) > limit) {
-      throw McpError.invalidParams(`Invalid params: "arguments" exceed ${limit} bytes (McpModule option events.maxArgumentsBytes)`, { maxBytes: limit });
+      throw McpError.invalidParams(
+        `Invalid params: "arguments" exceed ${limit} bytes (McpModule option events.maxArgumentsBytes)`,
+        { maxBytes: limit },
+      );
     }
     return { args: raw, canonical, hash: hashOf(canonical) };
   }
@@ -84,7 +90,10 @@ export class EventSubscriptionResolver {
     try {
       return (await type.authorize(value, caller)) === true;
     } catch (error) {
-      this.logger.error(`The authorize hook of event type ${type.name} threw; the subscription is ended`, (error as Error)?.stack ?? String(error));
+      this.logger.error(
+        `The authorize hook of event type ${type.name} threw; the subscription is ended`,
+        (error as Error)?.stack ?? String(error),
+      );
       return false;
     }
   }
@@ -105,7 +114,8 @@ export class EventSubscriptionResolver {
     if (!type.input) return args;
     // A copy: a DTO or Standard Schema may transform what it validates, and the identity is what the client sent.
     const outcome = await type.input.validate(structuredClone(args));
-    if (!outcome.valid) throw McpError.invalidParams(`Invalid params: arguments ${formatIssues(outcome.issues, outcome.omitted)}`);
+    if (!outcome.valid)
+      throw McpError.invalidParams(`Invalid params: arguments ${formatIssues(outcome.issues, outcome.omitted)}`);
     return outcome.value;
   }
 
@@ -113,7 +123,10 @@ export class EventSubscriptionResolver {
     try {
       return (await type.authorize!(value, this.access.callerOf(scope))) === true;
     } catch (error) {
-      this.logger.error(`The authorize hook of event type ${type.name} threw; the subscription is refused`, (error as Error)?.stack ?? String(error));
+      this.logger.error(
+        `The authorize hook of event type ${type.name} threw; the subscription is refused`,
+        (error as Error)?.stack ?? String(error),
+      );
       return false;
     }
   }

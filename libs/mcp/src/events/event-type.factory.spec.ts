@@ -11,8 +11,20 @@ const deliverAll = () => true;
 
 describe('createEventType', () => {
   it('builds the descriptor: delivery in canonical order, {"type":"object"} schemas when none are declared, the access summary', () => {
-    const entry = createEventType('here', { name: 'a.b', delivery: ['webhook', 'poll'], description: 'd' }, deliverAll, undefined, ['s:read']);
-    expect(entry.definition).toEqual({ name: 'a.b', description: 'd', delivery: ['poll', 'webhook'], inputSchema: { type: 'object' }, payloadSchema: { type: 'object' } });
+    const entry = createEventType(
+      'here',
+      { name: 'a.b', delivery: ['webhook', 'poll'], description: 'd' },
+      deliverAll,
+      undefined,
+      ['s:read'],
+    );
+    expect(entry.definition).toEqual({
+      name: 'a.b',
+      description: 'd',
+      delivery: ['poll', 'webhook'],
+      inputSchema: { type: 'object' },
+      payloadSchema: { type: 'object' },
+    });
     expect(entry.summary).toEqual({ kind: 'event', name: 'a.b', scopes: ['s:read'] });
     expect(entry.retention).toEqual({ windowMs: 600_000, maxEvents: 10_000 });
   });
@@ -35,7 +47,10 @@ describe('createEventType', () => {
 
 describe('McpEventsExplorer at bootstrap', () => {
   const boot = async (provider: Function) => {
-    const moduleRef = await Test.createTestingModule({ imports: [McpModule.forRoot({ name: 'x', version: '1' })], providers: [provider as never] }).compile();
+    const moduleRef = await Test.createTestingModule({
+      imports: [McpModule.forRoot({ name: 'x', version: '1' })],
+      providers: [provider as never],
+    }).compile();
     try {
       await moduleRef.init();
     } finally {

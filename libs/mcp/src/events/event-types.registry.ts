@@ -67,11 +67,24 @@ export class McpEventTypes {
    * eventTypes.register({ name: 'build.finished', payload: BuildPayload }, (build, filter) => build.branch === filter.branch);
    * ```
    */
-  register(options: McpEventOptions & { name: string }, match: McpEventMatcher = DELIVER_AS_EMITTED, access: McpEventTypeAccess = {}): void {
-    const entry = createEventType(`registered at run time ("${options?.name}")`, options, match, undefined, access.scopes);
+  register(
+    options: McpEventOptions & { name: string },
+    match: McpEventMatcher = DELIVER_AS_EMITTED,
+    access: McpEventTypeAccess = {},
+  ): void {
+    const entry = createEventType(
+      `registered at run time ("${options?.name}")`,
+      options,
+      match,
+      undefined,
+      access.scopes,
+    );
     const replacing = this.types.has(entry.name);
     this.types.set(entry.name, entry);
-    this.changed(replacing ? this.listed.map((type) => (type.name === entry.name ? entry : type)) : [...this.listed, entry], { name: entry.name });
+    this.changed(
+      replacing ? this.listed.map((type) => (type.name === entry.name ? entry : type)) : [...this.listed, entry],
+      { name: entry.name },
+    );
   }
 
   /** Removes an event type; its push streams and webhook subscriptions are terminated. Returns whether it existed. */
@@ -79,13 +92,17 @@ export class McpEventTypes {
     const removed = this.types.get(name);
     if (!removed) return false;
     this.types.delete(name);
-    this.changed(this.listed.filter((type) => type.name !== name), { name, removed });
+    this.changed(
+      this.listed.filter((type) => type.name !== name),
+      { name, removed },
+    );
     return true;
   }
 
   /** @internal The explorer's bootstrap registrations: a name declared twice fails bootstrap. */
   add(where: string, entry: McpEventTypeEntry): void {
-    if (this.types.has(entry.name)) throw new McpEventDefinitionError(where, `the event type ${entry.name} is declared twice`);
+    if (this.types.has(entry.name))
+      throw new McpEventDefinitionError(where, `the event type ${entry.name} is declared twice`);
     this.types.set(entry.name, entry);
     this.listed = [...this.listed, entry];
     this.revisions++;

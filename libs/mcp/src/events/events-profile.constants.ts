@@ -5,7 +5,12 @@
  */
 
 /** The typed errors of the extension, by name (the JSON-RPC `message` starts with it). */
-export type McpEventsErrorName = 'NotFound' | 'Forbidden' | 'ResourceExhausted' | 'Unsupported' | 'CallbackEndpointError';
+export type McpEventsErrorName =
+  | 'NotFound'
+  | 'Forbidden'
+  | 'ResourceExhausted'
+  | 'Unsupported'
+  | 'CallbackEndpointError';
 
 /** One wire profile. */
 export interface McpEventsProfile {
@@ -19,12 +24,24 @@ export interface McpEventsProfile {
 export const EVENTS_PROFILES: Readonly<Record<'sep-3415' | 'openai', McpEventsProfile>> = Object.freeze({
   // SEP-3415: codes in the spec-reserved range (provisional: they assume -32020…-32022 were the only ones taken).
   'sep-3415': {
-    codes: { NotFound: -32023, Forbidden: -32024, ResourceExhausted: -32025, Unsupported: -32026, CallbackEndpointError: -32027 },
+    codes: {
+      NotFound: -32023,
+      Forbidden: -32024,
+      ResourceExhausted: -32025,
+      Unsupported: -32026,
+      CallbackEndpointError: -32027,
+    },
     unsubscribeUnknown: 'NotFound',
   },
   // The design sketch, which ChatGPT (webhook only) follows: its codes and an idempotent unsubscribe.
   openai: {
-    codes: { NotFound: -32011, Forbidden: -32012, ResourceExhausted: -32013, Unsupported: -32014, CallbackEndpointError: -32015 },
+    codes: {
+      NotFound: -32011,
+      Forbidden: -32012,
+      ResourceExhausted: -32013,
+      Unsupported: -32014,
+      CallbackEndpointError: -32015,
+    },
     unsubscribeUnknown: 'empty',
   },
 });
@@ -52,4 +69,10 @@ export const SUBSCRIPTION_ID_HEADER = 'X-MCP-Subscription-Id';
 export const WEBHOOK_ID_PREFIX = Object.freeze({ perMessage: 'msg_evt_', envelope: 'msg_' });
 
 /** The `lastError` / `data.reason` categories a client may see (SEP-3415, "Webhook delivery status"): never content. */
-export type McpWebhookFailure = 'connection_refused' | 'timeout' | 'tls_error' | 'http_4xx' | 'http_5xx' | 'challenge_failed';
+export type McpWebhookFailure =
+  | 'connection_refused'
+  | 'timeout'
+  | 'tls_error'
+  | 'http_4xx'
+  | 'http_5xx'
+  | 'challenge_failed';

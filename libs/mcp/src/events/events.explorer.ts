@@ -34,7 +34,8 @@ export class McpEventsExplorer implements OnApplicationBootstrap {
     for (const wrapper of this.discovery.getProviders()) {
       const instance = wrapper.instance as object | undefined;
       // Request-scoped providers have no instance here: an event matcher runs outside any request.
-      if (!instance || typeof instance !== 'object' || seen.has(instance) || this.scope?.serves(wrapper) === false) continue;
+      if (!instance || typeof instance !== 'object' || seen.has(instance) || this.scope?.serves(wrapper) === false)
+        continue;
       seen.add(instance);
       const prototype = Object.getPrototypeOf(instance) as object | null;
       if (!prototype) continue;
@@ -56,9 +57,16 @@ export class McpEventsExplorer implements OnApplicationBootstrap {
       this.metadata.getResourceTemplateOptions(method),
       this.metadata.getAppViewOptions(method),
     ];
-    if (other.some(Boolean)) throw new McpEventDefinitionError(where, 'a method can be an event type or a tool, prompt, resource, template or view, not both');
+    if (other.some(Boolean))
+      throw new McpEventDefinitionError(
+        where,
+        'a method can be an event type or a tool, prompt, resource, template or view, not both',
+      );
     const match: McpEventMatcher = (data, args, context) => method.call(instance, data, args, context);
     const scopes = this.metadata.getScopes(method, instance.constructor);
-    this.types.add(where, createEventType(where, { ...options, name: options.name ?? methodName }, match, instance, scopes));
+    this.types.add(
+      where,
+      createEventType(where, { ...options, name: options.name ?? methodName }, match, instance, scopes),
+    );
   }
 }

@@ -39,7 +39,8 @@ export function eventProviders(): Provider[] {
     },
     {
       provide: MCP_WEBHOOK_SUBSCRIPTION_STORE,
-      useFactory: (options: McpResolvedOptions) => options.events.webhooks.store ?? new InMemoryWebhookSubscriptionStore(),
+      useFactory: (options: McpResolvedOptions) =>
+        options.events.webhooks.store ?? new InMemoryWebhookSubscriptionStore(),
       inject: [McpResolvedOptions],
     },
     {

@@ -3,7 +3,13 @@ import type { McpStoredEvent } from '../protocol/event-store.interface.js';
 import { InMemoryEventStore } from './in-memory-event.store.js';
 
 const retention = { windowMs: 60_000, maxEvents: 3 };
-const event = (eventId: string, appendedAt = Date.now()): McpStoredEvent => ({ eventId, name: 'thing', timestamp: new Date().toISOString(), data: {}, appendedAt });
+const event = (eventId: string, appendedAt = Date.now()): McpStoredEvent => ({
+  eventId,
+  name: 'thing',
+  timestamp: new Date().toISOString(),
+  data: {},
+  appendedAt,
+});
 
 describe('InMemoryEventStore', () => {
   it('reads after a position, inclusive or not, in order, with positions that compare as strings', async () => {
@@ -40,7 +46,11 @@ describe('InMemoryEventStore', () => {
     expect(foreign).toMatchObject({ truncated: true });
     expect(foreign.events.map((logged) => logged.event.eventId)).toEqual(['old', 'new']);
     const head = `${(await store.head('thing')).split(':')[0]}:${'0'.repeat(16)}`;
-    const recent = await store.read('thing', { position: head, inclusive: false }, { limit: 10, notBefore: Date.now() - 10_000, retention });
+    const recent = await store.read(
+      'thing',
+      { position: head, inclusive: false },
+      { limit: 10, notBefore: Date.now() - 10_000, retention },
+    );
     expect(recent.truncated).toBe(true);
     expect(recent.events.map((logged) => logged.event.eventId)).toEqual(['new']);
   });

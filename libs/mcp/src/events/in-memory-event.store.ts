@@ -73,7 +73,9 @@ export class InMemoryEventStore implements McpEventStore {
     return {
       events,
       truncated,
-      next: last ? { position: this.position(last.seq), inclusive: false } : { position: this.position(resumed - 1), inclusive: false },
+      next: last
+        ? { position: this.position(last.seq), inclusive: false }
+        : { position: this.position(resumed - 1), inclusive: false },
       more: index + taken.length < log.entries.length,
     };
   }

@@ -2,7 +2,12 @@
  * The events extension (SEP-3415, `io.modelcontextprotocol/events`): what other layers and the public API may use.
  */
 export { EVENTS_EXTENSION, EVENT_DELIVERY_MODES, type McpEventDeliveryMode } from './events.constants.js';
-export { EVENTS_PROFILES, EVENTS_EXPERIMENTAL_EXTENSION, type McpEventsProfile, type McpEventsErrorName } from './events-profile.constants.js';
+export {
+  EVENTS_PROFILES,
+  EVENTS_EXPERIMENTAL_EXTENSION,
+  type McpEventsProfile,
+  type McpEventsErrorName,
+} from './events-profile.constants.js';
 export {
   McpEvent,
   type McpEventOptions,

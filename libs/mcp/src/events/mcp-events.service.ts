@@ -53,15 +53,25 @@ export class McpEvents {
    */
   async emit(name: string, data: object, options: McpEmitOptions = {}): Promise<McpEmittedEvent> {
     const type = this.types.get(name);
-    if (!type) throw new TypeError(`McpEvents.emit: no event type named ${JSON.stringify(name)} (declare it with @McpEvent)`);
+    if (!type)
+      throw new TypeError(`McpEvents.emit: no event type named ${JSON.stringify(name)} (declare it with @McpEvent)`);
     if (!isJsonObject(data)) throw new TypeError('McpEvents.emit: data must be a JSON object');
     const eventId = options.eventId ?? randomUUID();
     if (typeof eventId !== 'string' || !EVENT_ID.test(eventId)) {
-      throw new TypeError('McpEvents.emit: eventId must be 1-256 characters of A-Z a-z 0-9 _ - : (it is also the webhook-id)');
+      throw new TypeError(
+        'McpEvents.emit: eventId must be 1-256 characters of A-Z a-z 0-9 _ - : (it is also the webhook-id)',
+      );
     }
-    const event: McpStoredEvent = { eventId, name, timestamp: timestampOf(options.timestamp), data: { ...data }, appendedAt: Date.now() };
+    const event: McpStoredEvent = {
+      eventId,
+      name,
+      timestamp: timestampOf(options.timestamp),
+      data: { ...data },
+      appendedAt: Date.now(),
+    };
     const size = Buffer.byteLength(JSON.stringify(event));
-    if (size > MAX_EVENT_BYTES) throw new RangeError(`McpEvents.emit: the occurrence is ${size} bytes of JSON, more than ${MAX_EVENT_BYTES}`);
+    if (size > MAX_EVENT_BYTES)
+      throw new RangeError(`McpEvents.emit: the occurrence is ${size} bytes of JSON, more than ${MAX_EVENT_BYTES}`);
     const position = await this.store.append(event, type.retention);
     // Push streams hear of it from the log (on every replica, for a shared one); webhook deliveries are queued here,
     // once, on the replica that emitted.

@@ -13,7 +13,11 @@ describe('boundedCapabilities', () => {
       tasks: {},
     };
     const kept = boundedCapabilities(declared);
-    expect(kept).toEqual({ elicitation: { form: {}, url: {} }, sampling: { tools: {}, context: {} }, roots: { listChanged: true } });
+    expect(kept).toEqual({
+      elicitation: { form: {}, url: {} },
+      sampling: { tools: {}, context: {} },
+      roots: { listChanged: true },
+    });
     expect(kept.elicitation?.form).not.toBe(declared.elicitation.form);
     expect(kept.sampling?.tools).not.toBe(declared.sampling.tools);
   });
@@ -30,18 +34,25 @@ describe('boundedCapabilities', () => {
   ])('keeps the elicitation modes of %j as the server reads them', (declared, form, url) => {
     const kept = boundedCapabilities(declared as Record<string, unknown>);
     expect([canElicit(kept, 'form'), canElicit(kept, 'url')]).toEqual([form, url]);
-    expect([canElicit(declared as Record<string, unknown>, 'form'), canElicit(declared as Record<string, unknown>, 'url')]).toEqual([form, url]);
+    expect([
+      canElicit(declared as Record<string, unknown>, 'form'),
+      canElicit(declared as Record<string, unknown>, 'url'),
+    ]).toEqual([form, url]);
   });
 
   it('keeps roots without listChanged unless it is exactly true, and ignores non-object entries', () => {
-    expect(boundedCapabilities({ roots: { listChanged: 'yes' }, sampling: 1, elicitation: 'form' })).toEqual({ roots: {} });
+    expect(boundedCapabilities({ roots: { listChanged: 'yes' }, sampling: 1, elicitation: 'form' })).toEqual({
+      roots: {},
+    });
   });
 });
 
 describe('boundedClientInfo', () => {
   it('keeps name, version and title only, cut to the field length', () => {
     const long = 'n'.repeat(10_000);
-    expect(boundedClientInfo({ name: long, version: '1', title: 'T', description: 'd', icons: [{ src: 'x' }] })).toEqual({
+    expect(
+      boundedClientInfo({ name: long, version: '1', title: 'T', description: 'd', icons: [{ src: 'x' }] }),
+    ).toEqual({
       name: 'n'.repeat(MAX_CLIENT_INFO_FIELD_LENGTH),
       version: '1',
       title: 'T',
@@ -54,7 +65,10 @@ describe('boundedClientInfo', () => {
     expect(kept.name).toBe('a'.repeat(MAX_CLIENT_INFO_FIELD_LENGTH - 1));
   });
 
-  it.each([undefined, null, 'client', [], { name: 'x' }, { version: '1' }, { name: 1, version: '1' }])('is undefined for %j', (declared) => {
-    expect(boundedClientInfo(declared)).toBeUndefined();
-  });
+  it.each([undefined, null, 'client', [], { name: 'x' }, { version: '1' }, { name: 1, version: '1' }])(
+    'is undefined for %j',
+    (declared) => {
+      expect(boundedClientInfo(declared)).toBeUndefined();
+    },
+  );
 });

@@ -22,7 +22,10 @@ export function boundedCapabilities(declared: Record<string, unknown>): McpClien
   if (form || url) kept.elicitation = { ...(form && { form: {} }), ...(url && { url: {} }) };
   const sampling = declared.sampling;
   if (isJsonObject(sampling)) {
-    kept.sampling = { ...(isJsonObject(sampling.context) && { context: {} }), ...(isJsonObject(sampling.tools) && { tools: {} }) };
+    kept.sampling = {
+      ...(isJsonObject(sampling.context) && { context: {} }),
+      ...(isJsonObject(sampling.tools) && { tools: {} }),
+    };
   }
   const roots = declared.roots;
   if (isJsonObject(roots)) kept.roots = roots.listChanged === true ? { listChanged: true } : {};
@@ -38,7 +41,8 @@ export function boundedCapabilities(declared: Record<string, unknown>): McpClien
  * required by the 2025-11-25 schema).
  */
 export function boundedClientInfo(declared: unknown): McpImplementation | undefined {
-  if (!isJsonObject(declared) || typeof declared.name !== 'string' || typeof declared.version !== 'string') return undefined;
+  if (!isJsonObject(declared) || typeof declared.name !== 'string' || typeof declared.version !== 'string')
+    return undefined;
   const kept: McpImplementation = { name: bounded(declared.name), version: bounded(declared.version) };
   if (typeof declared.title === 'string') kept.title = bounded(declared.title);
   return kept;

@@ -9,7 +9,12 @@ const text = { type: 'text', text: '{}' };
 
 describe('toLegacyResult (2026-07-28 result → 2025-11-25 shape)', () => {
   it('drops resultType and the cache hints, whatever the method', () => {
-    const result = { resultType: 'complete', ttlMs: 0, cacheScope: 'private', contents: [{ uri: 'docs://a', text: 'a' }] };
+    const result = {
+      resultType: 'complete',
+      ttlMs: 0,
+      cacheScope: 'private',
+      contents: [{ uri: 'docs://a', text: 'a' }],
+    };
     expect(toLegacyResult('resources/read', result)).toEqual({ contents: [{ uri: 'docs://a', text: 'a' }] });
   });
 
@@ -34,9 +39,14 @@ describe('toLegacyResult (2026-07-28 result → 2025-11-25 shape)', () => {
   });
 
   it('tools/call: keeps object structuredContent and drops any other', () => {
-    expect(toLegacyResult('tools/call', { content: [text], structuredContent: { celsius: 21 } })).toEqual({ content: [text], structuredContent: { celsius: 21 } });
+    expect(toLegacyResult('tools/call', { content: [text], structuredContent: { celsius: 21 } })).toEqual({
+      content: [text],
+      structuredContent: { celsius: 21 },
+    });
     for (const structuredContent of [[1, 2], 42, null, 'text']) {
-      expect(toLegacyResult('tools/call', { resultType: 'complete', content: [text], structuredContent })).toEqual({ content: [text] });
+      expect(toLegacyResult('tools/call', { resultType: 'complete', content: [text], structuredContent })).toEqual({
+        content: [text],
+      });
     }
   });
 
@@ -53,7 +63,12 @@ describe('toLegacyResult (2026-07-28 result → 2025-11-25 shape)', () => {
 describe('toLegacyError (2026-07-28 error → 2025-11-25 code, HTTP 200)', () => {
   it('answers "Resource not found" with -32002 and its data', () => {
     const legacy = toLegacyError(McpError.resourceNotFound('docs://gone'));
-    expect([legacy.code, legacy.message, legacy.data, LEGACY_RESOURCE_NOT_FOUND]).toEqual([-32002, 'Resource not found', { uri: 'docs://gone' }, -32002]);
+    expect([legacy.code, legacy.message, legacy.data, LEGACY_RESOURCE_NOT_FOUND]).toEqual([
+      -32002,
+      'Resource not found',
+      { uri: 'docs://gone' },
+      -32002,
+    ]);
   });
 
   it('turns the codes that only exist in 2026-07-28 (-32020..-32022) into -32602', () => {
@@ -64,15 +79,29 @@ describe('toLegacyError (2026-07-28 error → 2025-11-25 code, HTTP 200)', () =>
     ];
     for (const error of modernOnly) {
       const legacy = toLegacyError(error);
-      expect([legacy.code, legacy.message, legacy.data, legacy.httpStatus]).toEqual([McpErrorCode.InvalidParams, error.message, error.data, 200]);
+      expect([legacy.code, legacy.message, legacy.data, legacy.httpStatus]).toEqual([
+        McpErrorCode.InvalidParams,
+        error.message,
+        error.data,
+        200,
+      ]);
     }
   });
 
   it('keeps every other code and its message and data, with HTTP 200 (on this wire a 404 means "session gone")', () => {
     const other = McpError.invalidParams('Unknown tool: x', { name: 'x' });
-    expect(toLegacyError(other)).toMatchObject({ code: McpErrorCode.InvalidParams, message: 'Unknown tool: x', data: { name: 'x' }, httpStatus: 200 });
+    expect(toLegacyError(other)).toMatchObject({
+      code: McpErrorCode.InvalidParams,
+      message: 'Unknown tool: x',
+      data: { name: 'x' },
+      httpStatus: 200,
+    });
     const notFound = toLegacyError(McpError.methodNotFound('tasks/get'));
-    expect([notFound.code, notFound.message, notFound.httpStatus]).toEqual([McpErrorCode.MethodNotFound, 'Method not found: tasks/get', 200]);
+    expect([notFound.code, notFound.message, notFound.httpStatus]).toEqual([
+      McpErrorCode.MethodNotFound,
+      'Method not found: tasks/get',
+      200,
+    ]);
     expect(toLegacyError(McpError.internal()).code).toBe(McpErrorCode.InternalError);
   });
 });

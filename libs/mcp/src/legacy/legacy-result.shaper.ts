@@ -18,8 +18,15 @@ export function toLegacyResult(method: string, result: JsonObject, taskSupport?:
   if (method === 'tools/list' && Array.isArray(legacy.tools)) {
     legacy.tools = legacy.tools.map((tool: Record<string, unknown>) => {
       const support = taskSupport?.(String(tool.name));
-      const withTasks = support === undefined ? tool : { ...tool, execution: { ...(isJsonObject(tool.execution) ? tool.execution : {}), taskSupport: support } };
-      if (withTasks.outputSchema === undefined || (isJsonObject(withTasks.outputSchema) && withTasks.outputSchema.type === 'object')) return withTasks;
+      const withTasks =
+        support === undefined
+          ? tool
+          : { ...tool, execution: { ...(isJsonObject(tool.execution) ? tool.execution : {}), taskSupport: support } };
+      if (
+        withTasks.outputSchema === undefined ||
+        (isJsonObject(withTasks.outputSchema) && withTasks.outputSchema.type === 'object')
+      )
+        return withTasks;
       const { outputSchema: _dropped, ...rest } = withTasks;
       return rest;
     });

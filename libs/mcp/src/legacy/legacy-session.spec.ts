@@ -16,7 +16,8 @@ function listening(principal?: string): { session: LegacySession; sent: ChannelM
   return { session, sent, stream };
 }
 
-const methodsOf = (sent: ChannelMessage[]) => sent.map((message) => (message.type === 'notification' ? message.message : message.type));
+const methodsOf = (sent: ChannelMessage[]) =>
+  sent.map((message) => (message.type === 'notification' ? message.message : message.type));
 
 afterEach(() => {
   vi.useRealTimers();
@@ -27,7 +28,12 @@ describe('LegacySession: identity and activity', () => {
     const session = new LegacySession('2025-06-18', { roots: {} }, { name: 'c', version: '2' }, 'alice');
     expect(session.id).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(new LegacySession('2025-06-18', {}, undefined, undefined).id).not.toBe(session.id);
-    expect([session.protocolVersion, session.capabilities, session.clientInfo, session.principal]).toEqual(['2025-06-18', { roots: {} }, { name: 'c', version: '2' }, 'alice']);
+    expect([session.protocolVersion, session.capabilities, session.clientInfo, session.principal]).toEqual([
+      '2025-06-18',
+      { roots: {} },
+      { name: 'c', version: '2' },
+      'alice',
+    ]);
     expect(session.initialized).toBe(false);
   });
 
@@ -59,7 +65,11 @@ describe('LegacySession: the standalone GET stream', () => {
 
   it('sends session notifications on it, and reports false when none is open', () => {
     const { session, sent, stream } = listening();
-    const notification = { jsonrpc: '2.0' as const, method: 'notifications/message', params: { level: 'info', data: 'x' } };
+    const notification = {
+      jsonrpc: '2.0' as const,
+      method: 'notifications/message',
+      params: { level: 'info', data: 'x' },
+    };
     expect(session.sendOnStream(notification)).toBe(true);
     expect(methodsOf(sent)).toEqual([notification]);
     session.detachStream(stream);
@@ -70,7 +80,8 @@ describe('LegacySession: the standalone GET stream', () => {
 describe('LegacySession.deliverChange', () => {
   it('tells an initialized session about every list change, untagged, without opting in', () => {
     const { session, sent } = listening();
-    for (const type of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const) expect(session.deliverChange({ type })).toBe(true);
+    for (const type of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const)
+      expect(session.deliverChange({ type })).toBe(true);
     expect(methodsOf(sent)).toEqual([
       { jsonrpc: '2.0', method: 'notifications/tools/list_changed' },
       { jsonrpc: '2.0', method: 'notifications/prompts/list_changed' },
@@ -82,7 +93,12 @@ describe('LegacySession.deliverChange', () => {
     const { session, sent } = listening();
     session.subscribe('file:///project/src');
     const updated = (uri: string) => session.deliverChange({ type: 'resourceUpdated', uri });
-    expect([updated('file:///project/src'), updated('file:///project/src/main.ts'), updated('file:///project/srcs'), updated('file:///other')]).toEqual([true, true, false, false]);
+    expect([
+      updated('file:///project/src'),
+      updated('file:///project/src/main.ts'),
+      updated('file:///project/srcs'),
+      updated('file:///other'),
+    ]).toEqual([true, true, false, false]);
     expect(methodsOf(sent)).toEqual([
       { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'file:///project/src' } },
       { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'file:///project/src/main.ts' } },
@@ -96,12 +112,16 @@ describe('LegacySession.deliverChange', () => {
     expect(listening('alice').session.deliverChange(forAlice)).toBe(true);
     expect(listening('bob').session.deliverChange(forAlice)).toBe(false);
     expect(listening(undefined).session.deliverChange(forAlice)).toBe(false);
-    expect(listening('alice').session.deliverChange({ type: 'toolsListChanged', audience: { principals: [] } })).toBe(false);
+    expect(listening('alice').session.deliverChange({ type: 'toolsListChanged', audience: { principals: [] } })).toBe(
+      false,
+    );
   });
 
   it('asks the authorizeDelivery hook with the session principal, and delivers only on true', () => {
     const asked: unknown[] = [];
-    const authorize = (listener: { principal?: string }, event: McpChangeEvent) => (asked.push([listener, event.type]), listener.principal === 'alice');
+    const authorize = (listener: { principal?: string }, event: McpChangeEvent) => (
+      asked.push([listener, event.type]), listener.principal === 'alice'
+    );
     expect(listening('alice').session.deliverChange({ type: 'promptsListChanged' }, authorize)).toBe(true);
     expect(listening('bob').session.deliverChange({ type: 'promptsListChanged' }, authorize)).toBe(false);
     expect(asked).toEqual([
@@ -166,7 +186,12 @@ describe('LegacySession: calls in flight and server→client requests', () => {
 
     session.close('The session ended');
     session.close('The session ended');
-    expect([call.aborted, (call.signal.reason as Error).message, stream.isFinished, budget.held]).toEqual([true, 'The session ended', true, 0]);
+    expect([call.aborted, (call.signal.reason as Error).message, stream.isFinished, budget.held]).toEqual([
+      true,
+      'The session ended',
+      true,
+      0,
+    ]);
     await expect(waiting.response).rejects.toThrow('The session ended');
   });
 });

@@ -6,11 +6,19 @@ import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import type { McpError } from '../protocol/mcp.error.js';
 import { InMemoryEventBus } from '../subscriptions/in-memory-event-bus.js';
 import type { LegacySession } from './legacy-session.js';
-import { MAX_SUBSCRIPTION_BYTES_PER_SESSION, SESSION_BASE_BYTES, STRING_ENTRY_BYTES } from './legacy-session.constants.js';
+import {
+  MAX_SUBSCRIPTION_BYTES_PER_SESSION,
+  SESSION_BASE_BYTES,
+  STRING_ENTRY_BYTES,
+} from './legacy-session.constants.js';
 import { McpSessionStore } from './legacy-session.store.js';
 import type { LegacyHandshake } from './legacy-wire.service.js';
 
-const HANDSHAKE: LegacyHandshake = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } };
+const HANDSHAKE: LegacyHandshake = {
+  protocolVersion: '2025-11-25',
+  capabilities: {},
+  clientInfo: { name: 'c', version: '1' },
+};
 const BASE = SESSION_BASE_BYTES + 2 * STRING_ENTRY_BYTES + 2;
 
 let stores: McpSessionStore[] = [];

@@ -4,7 +4,12 @@ import { McpRegistry } from '../discovery/mcp.registry.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import type { McpChangeEvent } from '../protocol/mcp-event.interface.js';
 import { MCP_EVENT_BUS, type McpEventBus } from '../protocol/mcp-event-bus.interface.js';
-import { AdmissionQuota, type AdmissionKey, type AdmissionLease, type AdmissionRefusal } from '../protocol/admission-quota.js';
+import {
+  AdmissionQuota,
+  type AdmissionKey,
+  type AdmissionLease,
+  type AdmissionRefusal,
+} from '../protocol/admission-quota.js';
 import { LegacySession } from './legacy-session.js';
 import type { LegacyHandshake } from './legacy-wire.service.js';
 import { SessionMemoryBudget } from './session-memory.budget.js';
@@ -79,7 +84,14 @@ export class McpSessionStore implements OnModuleDestroy {
       admission.lease.release();
       return { refused: 'memory' };
     }
-    const session = new LegacySession(handshake.protocolVersion, handshake.capabilities, handshake.clientInfo, caller.principal, this.budget, this.options.sessionRoute);
+    const session = new LegacySession(
+      handshake.protocolVersion,
+      handshake.capabilities,
+      handshake.clientInfo,
+      caller.principal,
+      this.budget,
+      this.options.sessionRoute,
+    );
     this.sessions.set(session.id, session);
     this.leases.set(session.id, admission.lease);
     return { session };
@@ -146,7 +158,12 @@ export class McpSessionStore implements OnModuleDestroy {
 
   private listChangeMethods(): string[] {
     const registry = this.registry;
-    if (!registry) return [CHANGE_NOTIFICATIONS.toolsListChanged, CHANGE_NOTIFICATIONS.promptsListChanged, CHANGE_NOTIFICATIONS.resourcesListChanged];
+    if (!registry)
+      return [
+        CHANGE_NOTIFICATIONS.toolsListChanged,
+        CHANGE_NOTIFICATIONS.promptsListChanged,
+        CHANGE_NOTIFICATIONS.resourcesListChanged,
+      ];
     const methods: string[] = [];
     if (registry.listTools().length > 0) methods.push(CHANGE_NOTIFICATIONS.toolsListChanged);
     if (registry.listPrompts().length > 0) methods.push(CHANGE_NOTIFICATIONS.promptsListChanged);

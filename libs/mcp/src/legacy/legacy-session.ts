@@ -2,17 +2,30 @@ import { randomBytes } from 'node:crypto';
 import type { CallCancellation } from '../protocol/call-cancellation.js';
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
-import type { JsonRpcErrorResponse, JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse } from '../protocol/json-rpc.interface.js';
+import type {
+  JsonRpcErrorResponse,
+  JsonRpcId,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResultResponse,
+} from '../protocol/json-rpc.interface.js';
 import type { McpClientCapabilities, McpImplementation, McpLogLevel } from '../protocol/mcp-wire.interface.js';
 import type { ResponseChannel } from '../protocol/response-channel.js';
 import type { McpChangeEvent } from '../protocol/mcp-event.interface.js';
 import { CHANGE_NOTIFICATIONS, coversUri, MAX_RESOURCE_SUBSCRIPTIONS } from '../subscriptions/subscription-filter.js';
 import { mayDeliver } from '../subscriptions/delivery.policy.js';
 import type { McpDeliveryAuthorizer } from '../protocol/delivery-authorizer.interface.js';
-import type { McpListenerSource, McpListenerView, McpListenerVisibility } from '../protocol/listener-visibility.interface.js';
-import { MAX_SUBSCRIPTION_BYTES_PER_SESSION, SESSION_BASE_BYTES, STRING_ENTRY_BYTES } from './legacy-session.constants.js';
+import type {
+  McpListenerSource,
+  McpListenerView,
+  McpListenerVisibility,
+} from '../protocol/listener-visibility.interface.js';
+import {
+  MAX_SUBSCRIPTION_BYTES_PER_SESSION,
+  SESSION_BASE_BYTES,
+  STRING_ENTRY_BYTES,
+} from './legacy-session.constants.js';
 import type { SessionMemoryBudget } from './session-memory.budget.js';
-
 
 interface PendingRequest {
   resolve: (message: JsonRpcResultResponse | JsonRpcErrorResponse) => void;
@@ -97,7 +110,9 @@ export class LegacySession {
     // A session that already ended (a request raced its DELETE) keeps nothing more.
     if (this.closed || this.subscribed.has(uri)) return;
     if (this.subscribed.size >= MAX_RESOURCE_SUBSCRIPTIONS) {
-      throw McpError.invalidParams(`Invalid params: a session subscribes to at most ${MAX_RESOURCE_SUBSCRIPTIONS} resources; unsubscribe from one first`);
+      throw McpError.invalidParams(
+        `Invalid params: a session subscribes to at most ${MAX_RESOURCE_SUBSCRIPTIONS} resources; unsubscribe from one first`,
+      );
     }
     const bytes = uri.length + STRING_ENTRY_BYTES;
     if (this.subscriptionBytes + bytes > MAX_SUBSCRIPTION_BYTES_PER_SESSION) {
@@ -208,7 +223,11 @@ export class LegacySession {
     }
     if (!mayDeliver({ principal: this.principal }, event, authorize)) return false;
     if (event.type === 'resourceUpdated') {
-      return this.sendOnStream({ jsonrpc: '2.0', method: CHANGE_NOTIFICATIONS.resourceUpdated, params: { uri: event.uri } });
+      return this.sendOnStream({
+        jsonrpc: '2.0',
+        method: CHANGE_NOTIFICATIONS.resourceUpdated,
+        params: { uri: event.uri },
+      });
     }
     return this.sendOnStream({ jsonrpc: '2.0', method: CHANGE_NOTIFICATIONS[event.type] });
   }
@@ -228,7 +247,11 @@ export class LegacySession {
   }
 
   /** Reserves an id for a server→client request and resolves with the client's answer. */
-  expectResponse(): { id: string; response: Promise<JsonRpcResultResponse | JsonRpcErrorResponse>; cancel: (error: Error) => void } {
+  expectResponse(): {
+    id: string;
+    response: Promise<JsonRpcResultResponse | JsonRpcErrorResponse>;
+    cancel: (error: Error) => void;
+  } {
     const id = `s-${this.nextRequestId++}`;
     let entry!: PendingRequest;
     const response = new Promise<JsonRpcResultResponse | JsonRpcErrorResponse>((resolve, reject) => {

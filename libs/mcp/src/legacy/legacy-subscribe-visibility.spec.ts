@@ -40,7 +40,11 @@ class Docs {
 
 const token = (subject: string, scopes: string[]): McpAccessToken => ({ subject, scopes, claims: { sub: subject } });
 /** What an HTTP exchange carries: the verified token and its principal, from a remote caller. */
-const overHttp = (subject: string, scopes: string[]): LegacyCaller => ({ principal: subject, accessToken: token(subject, scopes), origin: 'http' });
+const overHttp = (subject: string, scopes: string[]): LegacyCaller => ({
+  principal: subject,
+  accessToken: token(subject, scopes),
+  origin: 'http',
+});
 
 /**
  * `resources/subscribe` on a 2025-11-25 session is judged with the caller the transport passes (the exchange's verified
@@ -76,7 +80,11 @@ describe('2025-11-25 resources/subscribe and per-caller visibility', () => {
   });
 
   /** An initialized HTTP session of `principal` with a stream, subscribed to `uris` as `caller`; returns what it hears. */
-  function subscribed(principal: string, caller: LegacyCaller | undefined, uris: string[]): { session: LegacySession; heard: string[] } {
+  function subscribed(
+    principal: string,
+    caller: LegacyCaller | undefined,
+    uris: string[],
+  ): { session: LegacySession; heard: string[] } {
     const created = store.create({ protocolVersion: '2025-11-25', capabilities: {} }, { principal });
     if (!('session' in created)) throw new Error(`refused: ${created.refused}`);
     const session = created.session;
@@ -88,14 +96,21 @@ describe('2025-11-25 resources/subscribe and per-caller visibility', () => {
     });
     session.attachStream(channel);
     for (const [index, uri] of uris.entries()) {
-      expect(wire.sessionMethod(session, { jsonrpc: '2.0', id: index, method: 'resources/subscribe', params: { uri } }, caller)).toEqual({});
+      expect(
+        wire.sessionMethod(
+          session,
+          { jsonrpc: '2.0', id: index, method: 'resources/subscribe', params: { uri } },
+          caller,
+        ),
+      ).toEqual({});
     }
     return { session, heard };
   }
 
   const everything = ['docs://handbook', 'docs://pages', 'internal://config', 'docs://welcome', 'unknown://x'];
   async function publishAll(): Promise<void> {
-    for (const uri of ['docs://handbook', 'docs://pages/1', 'internal://config', 'docs://welcome', 'unknown://x']) await publisher.resourceUpdated(uri);
+    for (const uri of ['docs://handbook', 'docs://pages/1', 'internal://config', 'docs://welcome', 'unknown://x'])
+      await publisher.resourceUpdated(uri);
   }
 
   it('a caller with the scope hears the scoped resource and template; the hook still hides what it hides', async () => {
@@ -103,7 +118,13 @@ describe('2025-11-25 resources/subscribe and per-caller visibility', () => {
     const root = subscribed('root', overHttp('root', ['docs:read']), everything);
     await publishAll();
     expect(reader.heard).toEqual(['docs://handbook', 'docs://pages/1', 'docs://welcome', 'unknown://x']);
-    expect(root.heard).toEqual(['docs://handbook', 'docs://pages/1', 'internal://config', 'docs://welcome', 'unknown://x']);
+    expect(root.heard).toEqual([
+      'docs://handbook',
+      'docs://pages/1',
+      'internal://config',
+      'docs://welcome',
+      'unknown://x',
+    ]);
     store.delete(reader.session.id);
     store.delete(root.session.id);
   });
@@ -124,7 +145,11 @@ describe('2025-11-25 resources/subscribe and per-caller visibility', () => {
     const session = subscribed('dee', overHttp('dee', ['team:ops']), ['docs://handbook']);
     await publisher.resourceUpdated('docs://handbook');
     expect(session.heard).toEqual([]);
-    wire.sessionMethod(session.session, { jsonrpc: '2.0', id: 9, method: 'resources/subscribe', params: { uri: 'docs://welcome' } }, overHttp('dee', ['docs:read']));
+    wire.sessionMethod(
+      session.session,
+      { jsonrpc: '2.0', id: 9, method: 'resources/subscribe', params: { uri: 'docs://welcome' } },
+      overHttp('dee', ['docs:read']),
+    );
     await publisher.resourceUpdated('docs://handbook');
     expect(session.heard).toEqual(['docs://handbook']);
     store.delete(session.session.id);

@@ -8,7 +8,12 @@ import { AnswerLedger } from '../mrtr/answer-ledger.js';
 import { isInputRequired } from '../mrtr/input-required.signal.js';
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { isJsonObject } from '../protocol/json-object.util.js';
-import type { JsonObject, JsonRpcErrorResponse, JsonRpcRequest, JsonRpcResultResponse } from '../protocol/json-rpc.interface.js';
+import type {
+  JsonObject,
+  JsonRpcErrorResponse,
+  JsonRpcRequest,
+  JsonRpcResultResponse,
+} from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { MetaKeys } from '../protocol/meta-keys.constants.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
@@ -104,7 +109,12 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
    * while a tool may run as a task (the extension is advertised on the 2026 wire).
    */
   routes(): Iterable<readonly [string, McpRoute]> {
-    const route: McpRoute = { extension: TASKS_EXTENSION, handle: (scope) => this.handle(scope), delivery: 'response', cancellableByDisconnect: false };
+    const route: McpRoute = {
+      extension: TASKS_EXTENSION,
+      handle: (scope) => this.handle(scope),
+      delivery: 'response',
+      cancellableByDisconnect: false,
+    };
     return [
       ['tasks/get', route],
       ['tasks/result', route],
@@ -129,7 +139,10 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
    */
   get enabled(): boolean {
     if (this.enabledFor?.version !== this.registry.version) {
-      this.enabledFor = { version: this.registry.version, enabled: this.registry.listTools().some((tool) => tool.task !== undefined) };
+      this.enabledFor = {
+        version: this.registry.version,
+        enabled: this.registry.listTools().some((tool) => tool.task !== undefined),
+      };
     }
     return this.enabledFor.enabled;
   }
@@ -158,7 +171,10 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
     if (params.task === undefined || typeof params.name !== 'string' || !this.enabled) return;
     const tool = this.registry.getTool(params.name);
     if (tool && tool.task === undefined) {
-      throw new McpError(McpErrorCode.MethodNotFound, `Tool "${params.name}" does not run as a task (its execution.taskSupport is "forbidden"): call it without the task param`);
+      throw new McpError(
+        McpErrorCode.MethodNotFound,
+        `Tool "${params.name}" does not run as a task (its execution.taskSupport is "forbidden"): call it without the task param`,
+      );
     }
   }
 
@@ -177,9 +193,13 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
     }
     if (requested === undefined) {
       if (entry.task?.support !== 'required') return undefined;
-      throw new McpError(McpErrorCode.MethodNotFound, `Tool "${name}" runs only as a task: send tools/call with the task param (its execution.taskSupport is "required")`);
+      throw new McpError(
+        McpErrorCode.MethodNotFound,
+        `Tool "${name}" runs only as a task: send tools/call with the task param (its execution.taskSupport is "required")`,
+      );
     }
-    if (!isJsonObject(requested)) throw McpError.invalidParams('Invalid params: task must be an object ({ ttl?: number })');
+    if (!isJsonObject(requested))
+      throw McpError.invalidParams('Invalid params: task must be an object ({ ttl?: number })');
     const ttl = requested.ttl;
     if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl <= 0)) {
       throw McpError.invalidParams('Invalid params: task.ttl must be a positive integer (milliseconds)');
@@ -188,7 +208,12 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
     if ('result' in before) return before.result;
     const { defaultTtlMs, maxTtlMs, pollIntervalMs } = this.options.tasks;
     // The task starter ran the tool's guards against this request before handing it over.
-    const record = newTaskRecord(scope, entry, { wire: SESSION_WIRE, ttlMs: Math.min(ttl ?? defaultTtlMs, maxTtlMs), pollIntervalMs, answers: before.answers });
+    const record = newTaskRecord(scope, entry, {
+      wire: SESSION_WIRE,
+      ttlMs: Math.min(ttl ?? defaultTtlMs, maxTtlMs),
+      pollIntervalMs,
+      answers: before.answers,
+    });
     await this.store.create(record);
     const session = sessionOf(scope);
     if (session) {
@@ -208,7 +233,11 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
    * on this `tools/call`'s stream, answered live; the answers, by the hook's keys, become the task's first answers so
    * its handler's `ctx.elicit` of the same key finds them. A failure of the hook is the call's answer.
    */
-  private async beforeTask(scope: McpRequestScope, entry: ToolEntry, input: unknown): Promise<{ result: JsonObject } | { answers: Record<string, unknown> }> {
+  private async beforeTask(
+    scope: McpRequestScope,
+    entry: ToolEntry,
+    input: unknown,
+  ): Promise<{ result: JsonObject } | { answers: Record<string, unknown> }> {
     const hook = entry.task?.beforeTask;
     if (!hook) return { answers: {} };
     const live = scope.liveRequests;
@@ -235,11 +264,14 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
       for (const [key, request] of ledger.pendingRequests()) {
         let params = request.params;
         // The legacy wire identifies URL elicitations (as MrtrContext's live path does).
-        if (request.method === 'elicitation/create' && params?.mode === 'url') params = { ...params, elicitationId: randomUUID() };
+        if (request.method === 'elicitation/create' && params?.mode === 'url')
+          params = { ...params, elicitationId: randomUUID() };
         answers.set(key, await live.request(request.method, params));
       }
     }
-    throw McpError.invalidParams(`Tool "${name}": beforeTask kept asking for input (${MAX_BEFORE_TASK_ROUNDS} rounds); check the answers it expects`);
+    throw McpError.invalidParams(
+      `Tool "${name}": beforeTask kept asking for input (${MAX_BEFORE_TASK_ROUNDS} rounds); check the answers it expects`,
+    );
   }
 
   /**
@@ -253,7 +285,8 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
     const owner = scope.principal ?? null;
     if (scope.method === 'tasks/list') return this.list(scope, sessionOf(scope));
     const taskId = scope.params.taskId;
-    if (typeof taskId !== 'string' || taskId.length === 0) throw McpError.invalidParams('Invalid params: taskId must be a non-empty string');
+    if (typeof taskId !== 'string' || taskId.length === 0)
+      throw McpError.invalidParams('Invalid params: taskId must be a non-empty string');
     const record = await this.store.get(taskId, owner);
     if (!record || !isSessionTask(record)) throw notFound();
     this.access.admitTask(scope, record, notFound);
@@ -279,11 +312,13 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
   private async list(scope: McpRequestScope, session: LegacySession | undefined): Promise<JsonObject> {
     const owner = scope.principal ?? null;
     const cursor = scope.params.cursor;
-    if (cursor !== undefined && typeof cursor !== 'string') throw McpError.invalidParams('Invalid params: cursor must be a string');
+    if (cursor !== undefined && typeof cursor !== 'string')
+      throw McpError.invalidParams('Invalid params: cursor must be a string');
     const page = await this.store.list(owner, { cursor, limit: this.options.pageSize });
-    const own = owner === null ? (session && this.createdBy.get(session)) ?? new Set<string>() : undefined;
+    const own = owner === null ? ((session && this.createdBy.get(session)) ?? new Set<string>()) : undefined;
     // Tasks of the 2026 wire are not served here (a tasks/get of them answers -32602), so they are not listed either.
-    const listed = (record: McpTaskRecord) => isSessionTask(record) && (!own || own.has(record.taskId)) && this.access.seesTask(scope, record);
+    const listed = (record: McpTaskRecord) =>
+      isSessionTask(record) && (!own || own.has(record.taskId)) && this.access.seesTask(scope, record);
     const tasks = page.tasks.filter(listed).map(legacyTask);
     return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
   }
@@ -293,9 +328,12 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
     if (isTerminalTaskStatus(record.status)) {
       throw McpError.invalidParams(`Cannot cancel task: already in terminal status '${legacyStatus(record)}'`);
     }
-    const after = await this.store.update(record.taskId, (task) => cancelledTask(task, 'The task was cancelled by request.'));
+    const after = await this.store.update(record.taskId, (task) =>
+      cancelledTask(task, 'The task was cancelled by request.'),
+    );
     if (!after) throw notFound();
-    if (after.status !== 'cancelled') throw McpError.invalidParams(`Cannot cancel task: already in terminal status '${legacyStatus(after)}'`);
+    if (after.status !== 'cancelled')
+      throw McpError.invalidParams(`Cannot cancel task: already in terminal status '${legacyStatus(after)}'`);
     await this.runner.cancel(record.taskId);
     return legacyTask(after);
   }
@@ -318,10 +356,14 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
           if (set.size === 0 && this.waiters.get(record.taskId) === set) this.waiters.delete(record.taskId);
         };
         // The call's end (notifications/cancelled, timeout, shutdown) releases it; the task keeps running.
-        signal.addEventListener('abort', () => {
-          stop();
-          resolve(record);
-        }, { once: true });
+        signal.addEventListener(
+          'abort',
+          () => {
+            stop();
+            resolve(record);
+          },
+          { once: true },
+        );
         // A change may have landed between the read and the registration.
         void this.store.get(record.taskId, record.owner).then((current) => {
           if (!current || isTerminalTaskStatus(current.status)) {
@@ -342,7 +384,11 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
       binding.status = legacyStatus(record);
       // spec 2025-11-25: basic/utilities/tasks, "Task Status Notification": the full Task, no related-task _meta.
       if (!binding.session.isClosed) {
-        binding.session.sendOnStream({ jsonrpc: '2.0', method: 'notifications/tasks/status', params: legacyTask(record) });
+        binding.session.sendOnStream({
+          jsonrpc: '2.0',
+          method: 'notifications/tasks/status',
+          params: legacyTask(record),
+        });
       }
     }
     if (record.status === 'input_required') this.ask(record);
@@ -368,7 +414,10 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
       if (!asking) this.asking.set(record.taskId, (asking = new Set()));
       asking.add(key);
       const params: JsonObject = { ...(request.params ?? {}) };
-      params._meta = { ...(isJsonObject(params._meta) ? params._meta : {}), [RELATED_TASK_META_KEY]: { taskId: record.taskId } };
+      params._meta = {
+        ...(isJsonObject(params._meta) ? params._meta : {}),
+        [RELATED_TASK_META_KEY]: { taskId: record.taskId },
+      };
       const pending = target.session.expectResponse();
       const sent = target.send({ jsonrpc: '2.0', id: pending.id, method: request.method, params });
       if (!sent) {
@@ -377,7 +426,10 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
         asking.delete(key);
         continue;
       }
-      const timer = setTimeout(() => pending.cancel(new Error(`The client did not answer ${request.method} in time`)), this.options.clientRequestTimeoutMs);
+      const timer = setTimeout(
+        () => pending.cancel(new Error(`The client did not answer ${request.method} in time`)),
+        this.options.clientRequestTimeoutMs,
+      );
       timer.unref();
       pending.response
         .then((answer) => this.answered(record.taskId, key, request.method, answer))
@@ -392,7 +444,8 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
   /** Where a task's input request goes now: a waiting `tasks/result` stream, or the creating session's GET stream. */
   private target(taskId: string): { session: LegacySession; send: (message: JsonRpcRequest) => boolean } | undefined {
     for (const waiter of this.waiters.get(taskId) ?? []) {
-      if (waiter.session && !waiter.channel.isFinished) return { session: waiter.session, send: (message) => waiter.channel.request(message) };
+      if (waiter.session && !waiter.channel.isFinished)
+        return { session: waiter.session, send: (message) => waiter.channel.request(message) };
     }
     const binding = this.bindings.get(taskId);
     if (binding && !binding.session.isClosed && binding.session.hasOpenStream) {
@@ -405,15 +458,22 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
    * The client's answer to a task's input request: taken like a `tasks/update` answer (the task works again once
    * nothing is outstanding); an error, or an answer not shaped like the request's result, fails the task with it.
    */
-  private async answered(taskId: string, key: string, method: string, message: JsonRpcResultResponse | JsonRpcErrorResponse): Promise<void> {
+  private async answered(
+    taskId: string,
+    key: string,
+    method: string,
+    message: JsonRpcResultResponse | JsonRpcErrorResponse,
+  ): Promise<void> {
     if ('error' in message || !isAnswerShaped(method, message.result)) {
       const error =
         'error' in message
-          ? { code: message.error.code, message: message.error.message, ...(message.error.data !== undefined && { data: message.error.data }) }
+          ? {
+              code: message.error.code,
+              message: message.error.message,
+              ...(message.error.data !== undefined && { data: message.error.data }),
+            }
           : { code: McpErrorCode.InvalidParams, message: `The answer to ${method} is not a valid ${method} result` };
-      await this.store.update(taskId, (task) =>
-        task.inputRequests?.[key] ? failedTask(task, error) : undefined,
-      );
+      await this.store.update(taskId, (task) => (task.inputRequests?.[key] ? failedTask(task, error) : undefined));
       return;
     }
     let resumed = false;
@@ -485,7 +545,9 @@ function terminalAnswer(record: McpTaskRecord): JsonObject {
     const { [MetaKeys.serverInfo]: _serverInfo, ...meta } = isJsonObject(result._meta) ? result._meta : {};
     return { ...result, _meta: { ...meta, [RELATED_TASK_META_KEY]: { taskId: record.taskId } } };
   }
-  if (record.status === 'failed' && record.error) throw toLegacyError(new McpError(record.error.code, record.error.message, record.error.data));
-  if (record.status === 'cancelled') throw new McpError(McpErrorCode.InternalError, 'The task was cancelled', { taskId: record.taskId });
+  if (record.status === 'failed' && record.error)
+    throw toLegacyError(new McpError(record.error.code, record.error.message, record.error.data));
+  if (record.status === 'cancelled')
+    throw new McpError(McpErrorCode.InternalError, 'The task was cancelled', { taskId: record.taskId });
   throw McpError.internal('The task ended without a result');
 }

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { STATELESS_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.constants.js';
-import { LATEST_LEGACY_VERSION, LEGACY_PROTOCOL_VERSIONS, LEGACY_RESOURCE_NOT_FOUND } from './legacy-versions.constants.js';
+import {
+  LATEST_LEGACY_VERSION,
+  LEGACY_PROTOCOL_VERSIONS,
+  LEGACY_RESOURCE_NOT_FOUND,
+} from './legacy-versions.constants.js';
 
 describe('legacy protocol versions', () => {
   it('serves the initialize-based revisions, newest first; the newest is what an unknown request is offered', () => {

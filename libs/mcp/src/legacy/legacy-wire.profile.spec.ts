@@ -26,7 +26,10 @@ describe('the wire profiles own their route tables', () => {
   let legacy: McpLegacyWire;
 
   beforeAll(async () => {
-    moduleRef = await Test.createTestingModule({ imports: [EventsFixtureModule.forRoot()], providers: [TaskTools] }).compile();
+    moduleRef = await Test.createTestingModule({
+      imports: [EventsFixtureModule.forRoot()],
+      providers: [TaskTools],
+    }).compile();
     moduleRef.useLogger(new RecordingLogger());
     await moduleRef.init();
     modern = moduleRef.get(McpModernWire);
@@ -38,7 +41,12 @@ describe('the wire profiles own their route tables', () => {
     const has = (wire: McpModernWire | McpLegacyWire, method: string) => wire.findRoute(method) !== undefined;
     const methods = ['tasks/get', 'tasks/update', 'tasks/cancel', 'tasks/result', 'tasks/list'];
     expect(methods.filter((method) => has(modern, method))).toEqual(['tasks/get', 'tasks/update', 'tasks/cancel']);
-    expect(methods.filter((method) => has(legacy, method))).toEqual(['tasks/get', 'tasks/cancel', 'tasks/result', 'tasks/list']);
+    expect(methods.filter((method) => has(legacy, method))).toEqual([
+      'tasks/get',
+      'tasks/cancel',
+      'tasks/result',
+      'tasks/list',
+    ]);
     // Not the same route: each wire answers with its own face of the extension.
     expect(legacy.findRoute('tasks/get')).not.toBe(modern.findRoute('tasks/get'));
   });
@@ -47,7 +55,11 @@ describe('the wire profiles own their route tables', () => {
     expect(modern.findRoute('events/list')).toBeDefined();
     expect(legacy.findRoute('events/list')).toBeUndefined();
     for (const method of ['tools/list', 'tools/call', 'server/discover']) {
-      expect([method, modern.findRoute(method) !== undefined, legacy.findRoute(method) !== undefined]).toEqual([method, true, true]);
+      expect([method, modern.findRoute(method) !== undefined, legacy.findRoute(method) !== undefined]).toEqual([
+        method,
+        true,
+        true,
+      ]);
     }
     expect(legacy.findRoute('tools/call')).not.toBe(modern.findRoute('tools/call'));
     expect([modern.connectionBound, legacy.connectionBound]).toEqual([true, false]);

@@ -46,9 +46,14 @@ export class McpLegacyWire implements McpWireProfile {
     @Optional() @Inject(MCP_EXTENSIONS) extensions: readonly McpExtension[] = [],
     @Optional() tasks?: McpLegacyTasks,
   ) {
-    const served = extensions.flatMap((extension) => (extension.legacy ? [extension.legacy.routes?.() ?? extension.routes?.() ?? []] : []));
+    const served = extensions.flatMap((extension) =>
+      extension.legacy ? [extension.legacy.routes?.() ?? extension.routes?.() ?? []] : [],
+    );
     const toolTasks = extensions.find((extension) => extension.legacy?.toolTasks)?.legacy?.toolTasks;
-    this.routes = dispatcher.routeTable(toolTasks, served.flatMap((routes) => [...routes]));
+    this.routes = dispatcher.routeTable(
+      toolTasks,
+      served.flatMap((routes) => [...routes]),
+    );
     this.taskSupport = tasks && ((name) => tasks.taskSupport(name));
   }
 
@@ -57,9 +62,20 @@ export class McpLegacyWire implements McpWireProfile {
   }
 
   finalResponse(call: RunningCall, outcome: CallOutcome): FinalResponse {
-    if (outcome.ok) return { message: { jsonrpc: '2.0', id: call.id, result: toLegacyResult(call.request.method, outcome.result, this.taskSupport) }, httpStatus: 200 };
+    if (outcome.ok)
+      return {
+        message: {
+          jsonrpc: '2.0',
+          id: call.id,
+          result: toLegacyResult(call.request.method, outcome.result, this.taskSupport),
+        },
+        httpStatus: 200,
+      };
     const { error } = outcome;
-    return { message: errorResponse(call.id, toLegacyError(error)), httpStatus: error instanceof McpAuthError ? error.httpStatus : 200 };
+    return {
+      message: errorResponse(call.id, toLegacyError(error)),
+      httpStatus: error instanceof McpAuthError ? error.httpStatus : 200,
+    };
   }
 
   opened(call: RunningCall): void {
@@ -67,7 +83,12 @@ export class McpLegacyWire implements McpWireProfile {
   }
 
   liveRequests(call: RunningCall): LiveClientRequests {
-    return new SessionClientRequests(sessionCall(call).session, call.channel, call.cancellation, this.options.clientRequestTimeoutMs);
+    return new SessionClientRequests(
+      sessionCall(call).session,
+      call.channel,
+      call.cancellation,
+      this.options.clientRequestTimeoutMs,
+    );
   }
 
   closed(call: RunningCall): void {

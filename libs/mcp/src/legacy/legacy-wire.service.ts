@@ -3,7 +3,12 @@ import { McpResolvedOptions } from '../config/resolved-options.js';
 import type { JsonObject, JsonRpcRequest } from '../protocol/json-rpc.interface.js';
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
-import { MCP_LOG_LEVELS, type McpClientCapabilities, type McpImplementation, type McpLogLevel } from '../protocol/mcp-wire.interface.js';
+import {
+  MCP_LOG_LEVELS,
+  type McpClientCapabilities,
+  type McpImplementation,
+  type McpLogLevel,
+} from '../protocol/mcp-wire.interface.js';
 import type { McpRequestMeta } from '../protocol/request-meta.interface.js';
 import { MCP_EXTENSIONS, type McpExtension } from '../server/extension.interface.js';
 import { McpDiscoverService } from '../server/discover.service.js';
@@ -13,7 +18,11 @@ import { McpLegacyTasks } from './legacy-tasks.service.js';
 import type { LegacySession } from './legacy-session.js';
 import { LATEST_LEGACY_VERSION, LEGACY_PROTOCOL_VERSIONS } from './legacy-versions.constants.js';
 import { ABSOLUTE_URI, MAX_URI_LENGTH } from '../protocol/uri.util.js';
-import { MCP_LISTENER_VISIBILITY, type McpListenerSource, type McpListenerVisibility } from '../protocol/listener-visibility.interface.js';
+import {
+  MCP_LISTENER_VISIBILITY,
+  type McpListenerSource,
+  type McpListenerVisibility,
+} from '../protocol/listener-visibility.interface.js';
 
 const LEGACY_VERSIONS = new Set(LEGACY_PROTOCOL_VERSIONS);
 const LOG_LEVELS: ReadonlySet<string> = new Set(MCP_LOG_LEVELS);
@@ -69,7 +78,12 @@ export class McpLegacyWireService {
     }
     const requested = params.protocolVersion;
     const capabilities = params.capabilities;
-    if (typeof requested !== 'string' || typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) {
+    if (
+      typeof requested !== 'string' ||
+      typeof capabilities !== 'object' ||
+      capabilities === null ||
+      Array.isArray(capabilities)
+    ) {
       throw McpError.invalidParams(
         `Invalid params: initialize needs protocolVersion and capabilities; this server speaks ${[LATEST_LEGACY_VERSION, ...LEGACY_PROTOCOL_VERSIONS.slice(1)].join(', ')} and 2026-07-28`,
       );
@@ -147,7 +161,9 @@ export class McpLegacyWireService {
       case 'resources/unsubscribe': {
         if (!('resources' in this.discover.capabilities())) throw methodNotFound(message.method);
         if (typeof params.uri !== 'string' || params.uri.length > MAX_URI_LENGTH || !ABSOLUTE_URI.test(params.uri)) {
-          throw McpError.invalidParams(`Invalid params: uri must be an absolute URI of at most ${MAX_URI_LENGTH} characters`);
+          throw McpError.invalidParams(
+            `Invalid params: uri must be an absolute URI of at most ${MAX_URI_LENGTH} characters`,
+          );
         }
         if (message.method === 'resources/unsubscribe') {
           session.unsubscribe(params.uri);
@@ -181,7 +197,8 @@ export class McpLegacyWireService {
    * client info and log level, and the request's own `progressToken`.
    */
   callMeta(session: LegacySession, params: JsonObject): McpRequestMeta {
-    const meta = typeof params._meta === 'object' && params._meta !== null ? (params._meta as Record<string, unknown>) : {};
+    const meta =
+      typeof params._meta === 'object' && params._meta !== null ? (params._meta as Record<string, unknown>) : {};
     const progressToken = meta.progressToken;
     return {
       protocolVersion: session.protocolVersion,

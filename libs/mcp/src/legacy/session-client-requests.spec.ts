@@ -13,7 +13,13 @@ function callOf(timeoutMs = 1_000) {
   const cancellation = new CallCancellation();
   const sent: ChannelMessage[] = [];
   channel.messages$.subscribe((message) => sent.push(message));
-  return { session, channel, cancellation, sent, requests: new SessionClientRequests(session, channel, cancellation, timeoutMs) };
+  return {
+    session,
+    channel,
+    cancellation,
+    sent,
+    requests: new SessionClientRequests(session, channel, cancellation, timeoutMs),
+  };
 }
 
 const ASK = { message: 'Deploy to prod?', requestedSchema: { type: 'object', properties: {} } };
@@ -22,8 +28,12 @@ describe('SessionClientRequests.request', () => {
   it("sends the request on the call's own stream under a session id, and resolves with the result the client POSTs back", async () => {
     const { session, sent, requests } = callOf();
     const pending = requests.request('elicitation/create', ASK);
-    expect(sent).toEqual([{ type: 'notification', message: { jsonrpc: '2.0', id: 's-1', method: 'elicitation/create', params: ASK } }]);
-    expect(session.deliverResponse({ jsonrpc: '2.0', id: 's-1', result: { action: 'accept', content: {} } })).toBe(true);
+    expect(sent).toEqual([
+      { type: 'notification', message: { jsonrpc: '2.0', id: 's-1', method: 'elicitation/create', params: ASK } },
+    ]);
+    expect(session.deliverResponse({ jsonrpc: '2.0', id: 's-1', result: { action: 'accept', content: {} } })).toBe(
+      true,
+    );
     await expect(pending).resolves.toEqual({ action: 'accept', content: {} });
   });
 
@@ -43,7 +53,11 @@ describe('SessionClientRequests.request', () => {
   it("turns the client's error answer into an McpError with its code, message and data", async () => {
     const { session, requests } = callOf();
     const refused = requests.request('sampling/createMessage', {});
-    session.deliverResponse({ jsonrpc: '2.0', id: 's-1', error: { code: -1, message: 'User rejected sampling', data: { why: 'busy' } } });
+    session.deliverResponse({
+      jsonrpc: '2.0',
+      id: 's-1',
+      error: { code: -1, message: 'User rejected sampling', data: { why: 'busy' } },
+    });
     await expect(refused).rejects.toBeInstanceOf(McpError);
     await expect(refused).rejects.toMatchObject({ code: -1, message: 'User rejected sampling', data: { why: 'busy' } });
   });
@@ -51,7 +65,10 @@ describe('SessionClientRequests.request', () => {
   it('gives up after the timeout with -32603 naming the method; a late answer finds nothing waiting', async () => {
     const { session, requests } = callOf(20);
     const pending = requests.request('elicitation/create', ASK);
-    await expect(pending).rejects.toMatchObject({ code: McpErrorCode.InternalError, message: 'The client did not answer elicitation/create in time' });
+    await expect(pending).rejects.toMatchObject({
+      code: McpErrorCode.InternalError,
+      message: 'The client did not answer elicitation/create in time',
+    });
     expect(session.deliverResponse({ jsonrpc: '2.0', id: 's-1', result: {} })).toBe(false);
   });
 
@@ -59,7 +76,10 @@ describe('SessionClientRequests.request', () => {
     const { cancellation, requests } = callOf();
     const pending = requests.request('elicitation/create', ASK);
     cancellation.abort(new Error('client went away'));
-    await expect(pending).rejects.toMatchObject({ code: McpErrorCode.InternalError, message: 'The call was cancelled' });
+    await expect(pending).rejects.toMatchObject({
+      code: McpErrorCode.InternalError,
+      message: 'The call was cancelled',
+    });
   });
 
   it('fails at once, keeping nothing pending, when the call already answered (timed out, client gone)', async () => {
@@ -70,7 +90,10 @@ describe('SessionClientRequests.request', () => {
     process.on('unhandledRejection', onUnhandled);
     try {
       channel.respond({ jsonrpc: '2.0', id: 1, result: {} });
-      await expect(requests.request('roots/list')).rejects.toMatchObject({ code: McpErrorCode.InternalError, message: 'Internal error' });
+      await expect(requests.request('roots/list')).rejects.toMatchObject({
+        code: McpErrorCode.InternalError,
+        message: 'Internal error',
+      });
       expect(session.deliverResponse({ jsonrpc: '2.0', id: 's-1', result: {} })).toBe(false);
       await new Promise((resolve) => setTimeout(resolve, 10));
     } finally {
@@ -83,6 +106,9 @@ describe('SessionClientRequests.request', () => {
     const { session, requests } = callOf();
     const pending = requests.request('elicitation/create', ASK);
     session.close('The session was deleted');
-    await expect(pending).rejects.toMatchObject({ code: McpErrorCode.InternalError, message: 'The session was deleted' });
+    await expect(pending).rejects.toMatchObject({
+      code: McpErrorCode.InternalError,
+      message: 'The session was deleted',
+    });
   });
 });

@@ -21,7 +21,9 @@ export class SessionClientRequests implements LiveClientRequests {
 
   async request(method: string, params?: Readonly<Record<string, unknown>>): Promise<unknown> {
     const { id, response, cancel } = this.session.expectResponse();
-    const sent = this.channel.request(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: { ...params } });
+    const sent = this.channel.request(
+      params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: { ...params } },
+    );
     if (!sent) {
       // Nothing will await this answer: settle it quietly, or the rejection would be unhandled (and end the process).
       response.catch(() => undefined);
@@ -35,7 +37,11 @@ export class SessionClientRequests implements LiveClientRequests {
     try {
       const message = await response;
       if ('error' in message) {
-        throw new McpError(message.error.code ?? McpErrorCode.InternalError, message.error.message ?? 'The client refused', message.error.data);
+        throw new McpError(
+          message.error.code ?? McpErrorCode.InternalError,
+          message.error.message ?? 'The client refused',
+          message.error.data,
+        );
       }
       return message.result;
     } catch (error) {

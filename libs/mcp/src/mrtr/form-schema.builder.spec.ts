@@ -20,8 +20,21 @@ function assertValidForm(form: FormSchema<unknown>): void {
 describe('McpForm fields', () => {
   it('string: bare, and with every option', () => {
     expect(McpForm.string().schema).toEqual({ type: 'string' });
-    const full = McpForm.string({ title: 'Name', description: 'Your name', minLength: 1, maxLength: 50, default: 'Ada' });
-    expect(full.schema).toEqual({ type: 'string', title: 'Name', description: 'Your name', minLength: 1, maxLength: 50, default: 'Ada' });
+    const full = McpForm.string({
+      title: 'Name',
+      description: 'Your name',
+      minLength: 1,
+      maxLength: 50,
+      default: 'Ada',
+    });
+    expect(full.schema).toEqual({
+      type: 'string',
+      title: 'Name',
+      description: 'Your name',
+      minLength: 1,
+      maxLength: 50,
+      default: 'Ada',
+    });
     assertMatchesDef('StringSchema', full.schema);
   });
 
@@ -50,7 +63,9 @@ describe('McpForm fields', () => {
   });
 
   it('options given as undefined are left out of the schema', () => {
-    expect(McpForm.string({ title: undefined, format: undefined, default: undefined }).schema).toEqual({ type: 'string' });
+    expect(McpForm.string({ title: undefined, format: undefined, default: undefined }).schema).toEqual({
+      type: 'string',
+    });
     expect(McpForm.number({ minimum: undefined }).schema).toEqual({ type: 'number' });
   });
 
@@ -83,15 +98,24 @@ describe('McpForm fields', () => {
 
   it('untitled multiple choice → array of string enum items', () => {
     const field = McpForm.multiEnum(['a', 'b', 'c'], { minItems: 1, maxItems: 2, default: ['a'] });
-    expect(field.schema).toEqual({ type: 'array', items: { type: 'string', enum: ['a', 'b', 'c'] }, minItems: 1, maxItems: 2, default: ['a'] });
+    expect(field.schema).toEqual({
+      type: 'array',
+      items: { type: 'string', enum: ['a', 'b', 'c'] },
+      minItems: 1,
+      maxItems: 2,
+      default: ['a'],
+    });
     assertMatchesDef('UntitledMultiSelectEnumSchema', field.schema);
   });
 
   it('titled multiple choice → items.anyOf of { const, title }', () => {
-    const field = McpForm.multiEnum([
-      { const: 'r', title: 'Read' },
-      { const: 'w', title: 'Write' },
-    ], { title: 'Permissions' });
+    const field = McpForm.multiEnum(
+      [
+        { const: 'r', title: 'Read' },
+        { const: 'w', title: 'Write' },
+      ],
+      { title: 'Permissions' },
+    );
     expect(field.schema).toEqual({
       type: 'array',
       items: {
@@ -148,7 +172,18 @@ describe('McpForm.object', () => {
     expect(form).toBeInstanceOf(FormSchema);
     expect(form.requestedSchema.type).toBe('object');
     expect(Object.keys(form.requestedSchema.properties as object)).toEqual([
-      'name', 'email', 'website', 'birthday', 'meeting', 'ratio', 'age', 'subscribe', 'colour', 'region', 'tags', 'perms',
+      'name',
+      'email',
+      'website',
+      'birthday',
+      'meeting',
+      'ratio',
+      'age',
+      'subscribe',
+      'colour',
+      'region',
+      'tags',
+      'perms',
     ]);
     expect(form.requestedSchema.required).toEqual(['name', 'email', 'age', 'subscribe']);
     assertValidForm(form as FormSchema<unknown>);

@@ -39,7 +39,10 @@ export class FormSchema<T> {
 
   /** Validates answer content; the answer is untrusted input. */
   validate(content: unknown): boolean {
-    this.compiled ??= compileSchema(this.requestedSchema as Record<string, unknown>, { role: 'input', owner: 'elicitation form' });
+    this.compiled ??= compileSchema(this.requestedSchema as Record<string, unknown>, {
+      role: 'input',
+      owner: 'elicitation form',
+    });
     const outcome = this.compiled.validate(content);
     return !(outcome instanceof Promise) && outcome.valid;
   }
@@ -82,7 +85,13 @@ const isTitled = (values: readonly (string | TitledOption)[]): values is readonl
  * ```
  */
 export const McpForm = {
-  string(options: Common<string> & { minLength?: number; maxLength?: number; format?: 'email' | 'uri' | 'date' | 'date-time' } = {}): FormField<string> {
+  string(
+    options: Common<string> & {
+      minLength?: number;
+      maxLength?: number;
+      format?: 'email' | 'uri' | 'date' | 'date-time';
+    } = {},
+  ): FormField<string> {
     return field({ type: 'string', ...options });
   },
   number(options: Common<number> & { minimum?: number; maximum?: number } = {}): FormField<number> {
@@ -95,7 +104,10 @@ export const McpForm = {
     return field({ type: 'boolean', ...options });
   },
   /** One choice among strings, or among `{ const, title }` options (rendered with titles). */
-  enum<V extends string>(values: readonly (V | (TitledOption & { const: V }))[], options: Common<V> = {}): FormField<V> {
+  enum<V extends string>(
+    values: readonly (V | (TitledOption & { const: V }))[],
+    options: Common<V> = {},
+  ): FormField<V> {
     if (values.length === 0) throw new TypeError('McpForm.enum needs at least one value');
     return isTitled(values as readonly (string | TitledOption)[])
       ? field({ type: 'string', oneOf: values, ...options })
@@ -116,7 +128,11 @@ export const McpForm = {
    * One choice with display names in the superseded `enumNames` form, for clients that predate titled `oneOf`.
    * Prefer `enum` with `{ const, title }` options.
    */
-  legacyTitledEnum<V extends string>(values: readonly V[], names: readonly string[], options: Common<V> = {}): FormField<V> {
+  legacyTitledEnum<V extends string>(
+    values: readonly V[],
+    names: readonly string[],
+    options: Common<V> = {},
+  ): FormField<V> {
     if (values.length === 0 || values.length !== names.length) {
       throw new TypeError('McpForm.legacyTitledEnum needs as many names as values');
     }

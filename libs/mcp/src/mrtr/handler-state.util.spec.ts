@@ -6,7 +6,9 @@ describe('checkHandlerState', () => {
     const fits = { s: 'x'.repeat(MAX_HANDLER_STATE_BYTES - 8) }; // {"s":"…"} adds 8 bytes
     expect(checkHandlerState(fits)).toBe(fits);
     expect(() => checkHandlerState({ s: 'x'.repeat(MAX_HANDLER_STATE_BYTES - 7) })).toThrow(RangeError);
-    expect(() => checkHandlerState({ s: 'é'.repeat(MAX_HANDLER_STATE_BYTES / 2) })).toThrow(/bytes of JSON, more than the 16384/);
+    expect(() => checkHandlerState({ s: 'é'.repeat(MAX_HANDLER_STATE_BYTES / 2) })).toThrow(
+      /bytes of JSON, more than the 16384/,
+    );
     expect(checkHandlerState([1, 'two', true, null, { three: [3] }])).toEqual([1, 'two', true, null, { three: [3] }]);
     expect(checkHandlerState(Object.assign(Object.create(null), { bare: 1 }))).toEqual({ bare: 1 });
   });
@@ -18,9 +20,13 @@ describe('checkHandlerState', () => {
   });
 
   it('refuses what JSON cannot carry, naming where it is', () => {
-    expect(() => checkHandlerState({ at: new Map() })).toThrow('requestState.at is a Map; only plain JSON objects travel');
+    expect(() => checkHandlerState({ at: new Map() })).toThrow(
+      'requestState.at is a Map; only plain JSON objects travel',
+    );
     expect(() => checkHandlerState({ n: 10n })).toThrow('requestState.n is a bigint, which JSON cannot carry');
-    expect(() => checkHandlerState({ list: [Infinity] })).toThrow('requestState.list[0] is Infinity, which JSON cannot carry');
+    expect(() => checkHandlerState({ list: [Infinity] })).toThrow(
+      'requestState.list[0] is Infinity, which JSON cannot carry',
+    );
     expect(() => checkHandlerState(Symbol('s'))).toThrow(TypeError);
   });
 

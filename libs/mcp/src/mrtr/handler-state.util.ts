@@ -29,7 +29,8 @@ export function checkHandlerState(state: unknown): JsonValue | undefined {
 
 function checkJson(value: unknown, path: string, depth: number): void {
   const where = path === '' ? 'requestState' : `requestState${path}`;
-  if (depth > MAX_DEPTH) throw new TypeError(`${where} is nested deeper than ${MAX_DEPTH} levels (or refers to itself)`);
+  if (depth > MAX_DEPTH)
+    throw new TypeError(`${where} is nested deeper than ${MAX_DEPTH} levels (or refers to itself)`);
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -45,13 +46,18 @@ function checkJson(value: unknown, path: string, depth: number): void {
       }
       const prototype = Object.getPrototypeOf(value);
       if (prototype !== Object.prototype && prototype !== null) {
-        throw new TypeError(`${where} is a ${prototype?.constructor?.name ?? 'class instance'}; only plain JSON objects travel`);
+        throw new TypeError(
+          `${where} is a ${prototype?.constructor?.name ?? 'class instance'}; only plain JSON objects travel`,
+        );
       }
       // A property set to undefined is left out, as JSON.stringify does: it reads back the same (absent).
-      for (const [key, item] of Object.entries(value)) if (item !== undefined) checkJson(item, `${path}.${key}`, depth + 1);
+      for (const [key, item] of Object.entries(value))
+        if (item !== undefined) checkJson(item, `${path}.${key}`, depth + 1);
       return;
     }
     default:
-      throw new TypeError(`${where} is ${value === undefined ? 'undefined' : `a ${typeof value}`}, which JSON cannot carry`);
+      throw new TypeError(
+        `${where} is ${value === undefined ? 'undefined' : `a ${typeof value}`}, which JSON cannot carry`,
+      );
   }
 }

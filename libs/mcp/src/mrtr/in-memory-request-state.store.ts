@@ -58,7 +58,8 @@ export class InMemoryRequestStateStore implements McpRequestStateStore {
     this.forgetExpired(now);
     if (this.used.has(stateId)) return false;
     // The oldest id frees its slot when its state expires: that is when a retry can succeed.
-    const retryAfterSeconds = () => Math.max(1, Math.ceil(((this.used.values().next().value?.expiresAt ?? now) - now) / 1000));
+    const retryAfterSeconds = () =>
+      Math.max(1, Math.ceil(((this.used.values().next().value?.expiresAt ?? now) - now) / 1000));
     if (caller !== undefined && (this.byCaller.get(caller) ?? 0) >= this.maxEntriesPerCaller) {
       throw new McpError(
         McpErrorCode.InternalError,

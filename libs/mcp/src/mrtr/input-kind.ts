@@ -12,7 +12,10 @@ const KINDS: ReadonlySet<string> = new Set<McpInputKind>(['form', 'url', 'sampli
  * `elicitation.url`, `sampling`, `roots`. An unknown kind is a `TypeError`.
  */
 export function supportsInputKind(capabilities: McpClientCapabilities, kind: McpInputKind): boolean {
-  if (!KINDS.has(kind)) throw new TypeError(`Unknown input kind "${String(kind)}"; expected one of ${[...KINDS].join(', ')}, or an McpInput request`);
+  if (!KINDS.has(kind))
+    throw new TypeError(
+      `Unknown input kind "${String(kind)}"; expected one of ${[...KINDS].join(', ')}, or an McpInput request`,
+    );
   if (kind === 'form' || kind === 'url') return canElicit(capabilities, kind);
   return isJsonObject(capabilities[kind]);
 }

@@ -1,6 +1,12 @@
 import type { McpClientCapabilities } from '../protocol/mcp-wire.interface.js';
 import type { FormSchema } from './form-schema.builder.js';
-import type { FormAnswer, RootsAnswer, SamplingAnswer, SamplingRequestParams, UrlAnswer } from './input-answers.interface.js';
+import type {
+  FormAnswer,
+  RootsAnswer,
+  SamplingAnswer,
+  SamplingRequestParams,
+  UrlAnswer,
+} from './input-answers.interface.js';
 import type { McpInputRequest, ParsedAnswer } from './input-request.interface.js';
 import { isJsonObject } from '../protocol/json-object.util.js';
 
@@ -49,7 +55,9 @@ export const McpInput = {
         // Only the fields the form asked for reach the handler (answers are untrusted input).
         const asked = Object.keys((form.requestedSchema.properties ?? {}) as object);
         const submitted = raw.content as Record<string, unknown>;
-        const content = Object.fromEntries(asked.filter((name) => Object.hasOwn(submitted, name)).map((name) => [name, submitted[name]]));
+        const content = Object.fromEntries(
+          asked.filter((name) => Object.hasOwn(submitted, name)).map((name) => [name, submitted[name]]),
+        );
         return { ok: true, answer: { action: 'accept', content: content as T } };
       },
     };
@@ -92,7 +100,8 @@ export const McpInput = {
         return (!needsTools || isJsonObject(sampling.tools)) && (!needsContext || isJsonObject(sampling.context));
       },
       parse: (raw) => {
-        if (!isJsonObject(raw) || (raw.role !== 'user' && raw.role !== 'assistant') || typeof raw.model !== 'string') return malformed();
+        if (!isJsonObject(raw) || (raw.role !== 'user' && raw.role !== 'assistant') || typeof raw.model !== 'string')
+          return malformed();
         const blocks = Array.isArray(raw.content) ? raw.content : [raw.content];
         if (blocks.length === 0 || !blocks.every(isSamplingContent)) return malformed();
         return { ok: true, answer: raw as SamplingAnswer };
@@ -108,7 +117,9 @@ export const McpInput = {
       isAllowed: (capabilities) => isJsonObject(capabilities.roots),
       parse: (raw) => {
         if (!isJsonObject(raw) || !Array.isArray(raw.roots)) return malformed();
-        const valid = raw.roots.every((root) => isJsonObject(root) && typeof root.uri === 'string' && root.uri.startsWith('file://'));
+        const valid = raw.roots.every(
+          (root) => isJsonObject(root) && typeof root.uri === 'string' && root.uri.startsWith('file://'),
+        );
         return valid ? { ok: true, answer: raw as unknown as RootsAnswer } : malformed();
       },
     };

@@ -19,7 +19,10 @@ export interface McpElicitor {
    */
   elicit<A>(key: string, request: McpInputRequest<A>, options?: McpElicitOptions): Promise<A>;
   /** Several requests in one round; resolves when all are answered. */
-  elicitAll<R extends Record<string, McpInputRequest<unknown>>>(requests: R, options?: McpElicitOptions): Promise<McpAnswers<R>>;
+  elicitAll<R extends Record<string, McpInputRequest<unknown>>>(
+    requests: R,
+    options?: McpElicitOptions,
+  ): Promise<McpAnswers<R>>;
   /** Whether this request's client can answer elicitation in `mode` (for fallbacks). */
   canElicit(mode: 'form' | 'url'): boolean;
   /**

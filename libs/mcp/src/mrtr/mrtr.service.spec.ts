@@ -20,7 +20,12 @@ function serviceWith(requestState: McpModuleOptions['requestState'] = {}): McpMr
 }
 
 const scopeOf = (params: Record<string, unknown>) =>
-  ({ id: 1, method: 'tools/call', params: { name: 'deploy', arguments: { to: 'prod' }, ...params }, meta: {} }) as unknown as McpRequestScope;
+  ({
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'deploy', arguments: { to: 'prod' }, ...params },
+    meta: {},
+  }) as unknown as McpRequestScope;
 
 /** The requestState the first round of `deploy` issues when it asks `confirm`. */
 function firstRoundState(service: McpMrtrService): string {
@@ -62,7 +67,9 @@ describe('McpMrtrService single-use requestState', () => {
     const error = await refusal(() => service.begin(retry(state), 'deploy'));
     expect(error.code).toBe(-32602);
     expect(error.httpStatus).toBe(200);
-    expect(error.message).toBe('Invalid requestState: this requestState was already used (states are single-use); start the call again without it');
+    expect(error.message).toBe(
+      'Invalid requestState: this requestState was already used (states are single-use); start the call again without it',
+    );
   });
 
   it('a state refused for another reason is not recorded: it still works for the call it belongs to', async () => {
@@ -70,8 +77,13 @@ describe('McpMrtrService single-use requestState', () => {
     const store: McpRequestStateStore = { consume: (id) => (ids.push(id), true) };
     const service = serviceWith({ singleUse: store });
     const state = firstRoundState(service);
-    const other = { ...retry(state), params: { ...retry(state).params, arguments: { to: 'staging' } } } as McpRequestScope;
-    expect((await refusal(() => service.begin(other, 'deploy'))).message).toBe('Invalid requestState: it belongs to another request');
+    const other = {
+      ...retry(state),
+      params: { ...retry(state).params, arguments: { to: 'staging' } },
+    } as McpRequestScope;
+    expect((await refusal(() => service.begin(other, 'deploy'))).message).toBe(
+      'Invalid requestState: it belongs to another request',
+    );
     expect(ids).toEqual([]);
     await service.begin(retry(state), 'deploy');
     expect(ids).toHaveLength(1);
@@ -80,7 +92,9 @@ describe('McpMrtrService single-use requestState', () => {
   it('passes the state id and its expiry to an async store, and fails closed on what it answers', async () => {
     const calls: [string, number][] = [];
     let answer: unknown = false;
-    const store: McpRequestStateStore = { consume: async (id, expiresAt) => (calls.push([id, expiresAt]), answer as boolean) };
+    const store: McpRequestStateStore = {
+      consume: async (id, expiresAt) => (calls.push([id, expiresAt]), answer as boolean),
+    };
     const service = serviceWith({ singleUse: store, ttlMs: 60_000 });
     const before = Date.now();
     const state = firstRoundState(service);
@@ -99,9 +113,11 @@ describe('McpMrtrService single-use requestState', () => {
     const callers: (string | undefined)[] = [];
     const store: McpRequestStateStore = { consume: (_id, _expiresAt, caller) => (callers.push(caller), true) };
     const service = serviceWith({ singleUse: store });
-    const as = (extra: Partial<McpRequestScope>) => ({ ...retry(firstRoundState(service)), ...extra }) as McpRequestScope;
+    const as = (extra: Partial<McpRequestScope>) =>
+      ({ ...retry(firstRoundState(service)), ...extra }) as McpRequestScope;
     // A state issued to alice, retried by alice.
-    const alice = (scope: McpRequestScope) => ({ ...scope, principal: 'alice', remoteAddress: '10.0.0.1' }) as McpRequestScope;
+    const alice = (scope: McpRequestScope) =>
+      ({ ...scope, principal: 'alice', remoteAddress: '10.0.0.1' }) as McpRequestScope;
     const ledger = service.begin(alice(scopeOf({})), 'deploy') as AnswerLedger;
     ledger.ask('confirm', McpInput.url('Confirm the deploy', 'https://example.com/confirm') as never);
     const issued = service.finish(ledger, alice(scopeOf({})), 'deploy') as { requestState: string };
@@ -118,7 +134,10 @@ describe('McpMrtrService single-use requestState', () => {
     expect(error).toMatchObject({ code: -32603, httpStatus: 503 });
   });
 
-  it.each([[{}], ['yes'], [{ consume: 'no' }]])('refuses a singleUse option that is not a boolean or a store (%j)', (singleUse) => {
-    expect(() => serviceWith({ singleUse: singleUse as never })).toThrow(/requestState\.singleUse/);
-  });
+  it.each([[{}], ['yes'], [{ consume: 'no' }]])(
+    'refuses a singleUse option that is not a boolean or a store (%j)',
+    (singleUse) => {
+      expect(() => serviceWith({ singleUse: singleUse as never })).toThrow(/requestState\.singleUse/);
+    },
+  );
 });

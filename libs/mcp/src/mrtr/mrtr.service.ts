@@ -45,7 +45,8 @@ export class McpMrtrService {
     }
     const responses = inputResponses ?? {};
     for (const [key, value] of Object.entries(responses)) {
-      if (!isJsonObject(value)) throw McpError.invalidParams(`Invalid params: inputResponses["${echoed(key)}"] must be an object`);
+      if (!isJsonObject(value))
+        throw McpError.invalidParams(`Invalid params: inputResponses["${echoed(key)}"] must be an object`);
     }
     if (requestState === undefined) {
       // A task's round carries no requestState: its handler state comes from the task record (through the worker).
@@ -63,12 +64,16 @@ export class McpMrtrService {
     if (!store) return new AnswerLedger(answers, state.s);
     // Recorded only once every check passed, so a refused state does not take a slot; before the handler runs.
     const caller = callerKey({ principal: scope.principal, address: scope.remoteAddress });
-    return Promise.resolve(store.consume(opened.id, state.iat + this.options.requestStateTtlMs, caller)).then((fresh) => {
-      if (fresh !== true) {
-        throw McpError.invalidParams('Invalid requestState: this requestState was already used (states are single-use); start the call again without it');
-      }
-      return new AnswerLedger(answers, state.s);
-    });
+    return Promise.resolve(store.consume(opened.id, state.iat + this.options.requestStateTtlMs, caller)).then(
+      (fresh) => {
+        if (fresh !== true) {
+          throw McpError.invalidParams(
+            'Invalid requestState: this requestState was already used (states are single-use); start the call again without it',
+          );
+        }
+        return new AnswerLedger(answers, state.s);
+      },
+    );
   }
 
   /** The `input_required` result when the handler asked for input this round, else undefined. */
@@ -77,7 +82,8 @@ export class McpMrtrService {
     taskRoundState(scope.task)?.keepHandlerState(ledger.state);
     const inputRequests: JsonObject = {};
     for (const [key, request] of ledger.pendingRequests()) {
-      inputRequests[key] = request.params === undefined ? { method: request.method } : { method: request.method, params: request.params };
+      inputRequests[key] =
+        request.params === undefined ? { method: request.method } : { method: request.method, params: request.params };
     }
     const payload: RequestStatePayload = {
       m: scope.method,
@@ -116,7 +122,7 @@ export function paramsDigest(params: JsonObject): string {
   const { _meta: _ignoredMeta, inputResponses: _ignoredResponses, requestState: _ignoredState, ...salient } = params;
   // Absent, null and empty arguments mean the same call.
   const args = salient.arguments;
-  if (args === null || (typeof args === 'object' && !Array.isArray(args) && Object.keys(args).length === 0)) delete salient.arguments;
+  if (args === null || (typeof args === 'object' && !Array.isArray(args) && Object.keys(args).length === 0))
+    delete salient.arguments;
   return createHash('sha256').update(canonicalJson(salient)).digest('base64url');
 }
-

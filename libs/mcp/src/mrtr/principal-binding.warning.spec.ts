@@ -14,7 +14,9 @@ describe('principalBindingWarning', () => {
 
   it('sessions off but handlers present: names requestState only', () => {
     const warning = principalBindingWarning({ ...BASE, legacyWire: false });
-    expect(warning).toMatch(/^No principal resolver is configured: requestState values \(multi-round calls\) are not bound to a caller/);
+    expect(warning).toMatch(
+      /^No principal resolver is configured: requestState values \(multi-round calls\) are not bound to a caller/,
+    );
     expect(warning).not.toMatch(/sessions/);
   });
 

@@ -16,7 +16,9 @@ export interface PrincipalBindingFacts {
  */
 export function principalBindingWarning(facts: PrincipalBindingFacts): string | undefined {
   if (facts.hasPrincipal || !facts.servesHttp || (!facts.legacyWire && !facts.hasHandlers)) return undefined;
-  const what = facts.legacyWire ? 'requestState values (multi-round calls) and 2025-11-25 sessions are' : 'requestState values (multi-round calls) are';
+  const what = facts.legacyWire
+    ? 'requestState values (multi-round calls) and 2025-11-25 sessions are'
+    : 'requestState values (multi-round calls) are';
   return (
     `No principal resolver is configured: ${what} not bound to a caller, so whoever obtains one can continue it. ` +
     'Set the McpModule option "principal" from your authentication, e.g. principal: (request) => request.user?.sub.'

@@ -19,7 +19,11 @@ const KEY_C = newKey();
 
 /** A codec as the module builds it: the server's name, its endpoint path and, optionally, the app's global prefix. */
 function codecWith(keys?: string[], server: { name?: string; path?: string; prefix?: string } = {}): RequestStateCodec {
-  const options = new McpResolvedOptions({ name: server.name ?? 'x', version: '1', requestState: keys ? { keys } : {} });
+  const options = new McpResolvedOptions({
+    name: server.name ?? 'x',
+    version: '1',
+    requestState: keys ? { keys } : {},
+  });
   const config = new ApplicationConfig();
   if (server.prefix !== undefined) config.setGlobalPrefix(server.prefix);
   return new RequestStateCodec(options, { path: server.path ?? '/mcp' }, config);
@@ -110,7 +114,11 @@ describe('RequestStateCodec', () => {
       ['the key id', 0, /not issued by this server/],
       ['the IV', KEY_ID_BYTES + 3, /integrity check failed/],
       ['the first ciphertext byte', KEY_ID_BYTES + IV_BYTES, /integrity check failed/],
-      ['a middle ciphertext byte', Math.floor((KEY_ID_BYTES + IV_BYTES + length - TAG_BYTES) / 2), /integrity check failed/],
+      [
+        'a middle ciphertext byte',
+        Math.floor((KEY_ID_BYTES + IV_BYTES + length - TAG_BYTES) / 2),
+        /integrity check failed/,
+      ],
       ['the last ciphertext byte', -TAG_BYTES - 1, /integrity check failed/],
       ['the tag', -1, /integrity check failed/],
     ])('a flipped bit in %s → -32602', (_label, index, reason) => {
@@ -131,7 +139,10 @@ describe('RequestStateCodec', () => {
     it('a state spliced from two states (key id and IV of one, ciphertext of another) is rejected', () => {
       const other = bytesOf(codec.seal({ ...PAYLOAD, sub: 'mallory' }));
       const mine = bytesOf(sealed);
-      const spliced = Buffer.concat([mine.subarray(0, KEY_ID_BYTES + IV_BYTES), other.subarray(KEY_ID_BYTES + IV_BYTES)]);
+      const spliced = Buffer.concat([
+        mine.subarray(0, KEY_ID_BYTES + IV_BYTES),
+        other.subarray(KEY_ID_BYTES + IV_BYTES),
+      ]);
       rejection(codec, tokenOf(spliced));
     });
   });
@@ -210,7 +221,11 @@ describe('RequestStateCodec', () => {
       const second = codec.seal(PAYLOAD);
       const opened = codec.openState(first);
       expect(opened.payload).toEqual(PAYLOAD);
-      expect(opened.id).toBe(bytesOf(first).subarray(0, KEY_ID_BYTES + IV_BYTES).toString('base64url'));
+      expect(opened.id).toBe(
+        bytesOf(first)
+          .subarray(0, KEY_ID_BYTES + IV_BYTES)
+          .toString('base64url'),
+      );
       expect(codec.openState(first).id).toBe(opened.id);
       expect(codec.openState(second).id).not.toBe(opened.id);
     });

@@ -68,7 +68,10 @@ export class RequestStateCodec {
       );
       secrets.push(randomBytes(32));
     }
-    this.keys = secrets.map((secret) => ({ id: createHash('sha256').update(secret).digest().subarray(0, KEY_ID_BYTES), secret }));
+    this.keys = secrets.map((secret) => ({
+      id: createHash('sha256').update(secret).digest().subarray(0, KEY_ID_BYTES),
+      secret,
+    }));
   }
 
   seal(payload: object): string {

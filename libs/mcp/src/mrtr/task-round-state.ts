@@ -18,5 +18,7 @@ export interface McpTaskRoundState extends McpTaskBinding {
 
 /** The round state of a task binding, when the binding carries one (a worker's round); else undefined. */
 export function taskRoundState(binding: McpTaskBinding | undefined): McpTaskRoundState | undefined {
-  return typeof (binding as Partial<McpTaskRoundState> | undefined)?.keepHandlerState === 'function' ? (binding as McpTaskRoundState) : undefined;
+  return typeof (binding as Partial<McpTaskRoundState> | undefined)?.keepHandlerState === 'function'
+    ? (binding as McpTaskRoundState)
+    : undefined;
 }

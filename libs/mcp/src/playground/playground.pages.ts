@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
-import { PLAYGROUND_PAGE_SCRIPT, PLAYGROUND_PAGE_STYLE, PLAYGROUND_SANDBOX_SCRIPT } from './playground-assets.generated.js';
+import {
+  PLAYGROUND_PAGE_SCRIPT,
+  PLAYGROUND_PAGE_STYLE,
+  PLAYGROUND_SANDBOX_SCRIPT,
+} from './playground-assets.generated.js';
 import { hashSource, pageContentSecurityPolicy, sandboxContentSecurityPolicy } from './playground-csp.util.js';
 import type { PlaygroundDocument, PlaygroundPageConfig } from './playground-document.interface.js';
 import { PLAYGROUND_CONFIG_ELEMENT_ID, PLAYGROUND_SANDBOX_QUERY } from './playground.constants.js';
@@ -32,7 +36,9 @@ export class McpPlaygroundPages {
     if (!options.playground) return;
     const config: PlaygroundPageConfig = { ...options.playground };
     // Signing in fetches the authorization servers' metadata and token endpoints from the page.
-    const connectOrigins = [...new Set((options.auth?.authorizationServers ?? []).map((issuer) => new URL(issuer).origin))];
+    const connectOrigins = [
+      ...new Set((options.auth?.authorizationServers ?? []).map((issuer) => new URL(issuer).origin)),
+    ];
     this.page = pageDocument(config, connectOrigins);
     this.sandbox = sandboxDocument();
   }
@@ -71,7 +77,12 @@ function pageDocument(config: PlaygroundPageConfig, connectOrigins: readonly str
   });
   return {
     body,
-    headers: { ...COMMON_HEADERS, 'Content-Security-Policy': policy, 'X-Frame-Options': 'DENY', 'Cross-Origin-Opener-Policy': 'same-origin' },
+    headers: {
+      ...COMMON_HEADERS,
+      'Content-Security-Policy': policy,
+      'X-Frame-Options': 'DENY',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+    },
   };
 }
 

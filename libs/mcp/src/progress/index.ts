@@ -17,5 +17,11 @@ export type {
 } from './progress-emitter.aliases.js';
 export type { McpProgressSource } from './mcp-progress-source.interface.js';
 export type { ProgressEvent } from './progress-event.interface.js';
-export { createProgressEvent, formatProgressEvent, parseProgressLine, type ProgressReport, type ProgressLine } from './progress-event.codec.js';
+export {
+  createProgressEvent,
+  formatProgressEvent,
+  parseProgressLine,
+  type ProgressReport,
+  type ProgressLine,
+} from './progress-event.codec.js';
 export { ProgressEventWriter } from './progress-event.writer.js';

@@ -20,7 +20,10 @@ export type ProgressLine =
  * span, docs/observability.md), else those of `traceparent` (the request's `_meta.traceparent`) when it is a valid
  * W3C value.
  */
-export function createProgressEvent(report: ProgressReport, context: { traceparent?: unknown; traceIds?: TraceIds; now?: Date } = {}): ProgressEvent {
+export function createProgressEvent(
+  report: ProgressReport,
+  context: { traceparent?: unknown; traceIds?: TraceIds; now?: Date } = {},
+): ProgressEvent {
   const ids = context.traceIds ?? parseTraceparent(context.traceparent);
   // Built in contract order, so that the object serialises the same way as formatProgressEvent writes it.
   return {
@@ -61,10 +64,13 @@ export function parseProgressLine(line: string, now: () => Date = () => new Date
   }
   if (!isJsonObject(value) || value.type !== 'progress') return { kind: 'other' };
   if (typeof value.progress !== 'number') return { kind: 'invalid', reason: 'progress must be a number' };
-  if (value.total !== undefined && typeof value.total !== 'number') return { kind: 'invalid', reason: 'total must be a number' };
-  if (value.message !== undefined && typeof value.message !== 'string') return { kind: 'invalid', reason: 'message must be a string' };
+  if (value.total !== undefined && typeof value.total !== 'number')
+    return { kind: 'invalid', reason: 'total must be a number' };
+  if (value.message !== undefined && typeof value.message !== 'string')
+    return { kind: 'invalid', reason: 'message must be a string' };
   for (const key of ['timestamp', 'traceId', 'spanId'] as const) {
-    if (value[key] !== undefined && typeof value[key] !== 'string') return { kind: 'invalid', reason: `${key} must be a string` };
+    if (value[key] !== undefined && typeof value[key] !== 'string')
+      return { kind: 'invalid', reason: `${key} must be a string` };
   }
   const event: ProgressEvent = {
     type: 'progress',

@@ -23,7 +23,8 @@ describe('readProgressLines', () => {
     const stream = new PassThrough();
     const { seen, handlers } = collect();
     const done = readProgressLines(stream, handlers);
-    const text = 'héllo wörld\r\n{"type":"progress","progress":1,"message":"ünïcode 🚀"}\n\n{"type":"progress","progress":-1}\n{"type":"progress","progress":"x"}\nlast line without newline';
+    const text =
+      'héllo wörld\r\n{"type":"progress","progress":1,"message":"ünïcode 🚀"}\n\n{"type":"progress","progress":-1}\n{"type":"progress","progress":"x"}\nlast line without newline';
     const bytes = Buffer.from(text, 'utf8');
     for (let i = 0; i < bytes.length; i += 7) stream.write(bytes.subarray(i, i + 7));
     stream.end();

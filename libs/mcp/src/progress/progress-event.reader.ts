@@ -20,7 +20,11 @@ export interface ProgressLineHandlers {
  * stream ends or `signal` aborts; rejects only when the stream itself fails. Never throws from a handler's error:
  * one bad line must not end a long-running command's progress.
  */
-export function readProgressLines(readable: NodeJS.ReadableStream, handlers: ProgressLineHandlers, signal?: AbortSignal): Promise<void> {
+export function readProgressLines(
+  readable: NodeJS.ReadableStream,
+  handlers: ProgressLineHandlers,
+  signal?: AbortSignal,
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (signal?.aborted) {
       resolve();

@@ -23,10 +23,14 @@ const FIXTURE = 'test/fixtures/progress-writer.fixture.ts';
  * pipe is not read for that long at first: it fills, and the writer's later writes queue up.
  */
 async function stderrOf(calls: number, events: number, messageBytes: number, stallMs = 0): Promise<string[]> {
-  const child = spawn(process.execPath, ['--import', './test/support/ts-child.loader.mjs', FIXTURE, String(calls), String(events), String(messageBytes)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', './test/support/ts-child.loader.mjs', FIXTURE, String(calls), String(events), String(messageBytes)],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   const chunks: Buffer[] = [];
   if (stallMs > 0) {
     child.stderr.pause();
@@ -59,25 +63,45 @@ function expectWholeEventsInOrder(lines: string[], names: string[], events: numb
 describe('ProgressEventWriter on a real stderr pipe', () => {
   it('writes each event as one write of one whole line', () => {
     const writes: string[] = [];
-    new ProgressEventWriter({ write: (chunk) => writes.push(chunk) }).write({ type: 'progress', progress: 1, timestamp: '2026-11-29T12:00:00.000Z' });
+    new ProgressEventWriter({ write: (chunk) => writes.push(chunk) }).write({
+      type: 'progress',
+      progress: 1,
+      timestamp: '2026-11-29T12:00:00.000Z',
+    });
     expect(writes).toEqual(['{"type":"progress","progress":1,"timestamp":"2026-11-29T12:00:00.000Z"}\n']);
   });
 
-  it('16 concurrent calls × 100 events, short messages: every line whole, every call complete and in order', { timeout: 60_000 }, async () => {
+  it('16 concurrent calls × 100 events, short messages: every line whole, every call complete and in order', {
+    timeout: 60_000,
+  }, async () => {
     const lines = await stderrOf(16, 100, 8);
     expect(lines).toHaveLength(1_600);
-    expectWholeEventsInOrder(lines, Array.from({ length: 16 }, (_, index) => String(index)), 100, 8);
+    expectWholeEventsInOrder(
+      lines,
+      Array.from({ length: 16 }, (_, index) => String(index)),
+      100,
+      8,
+    );
   });
 
-  it('4 concurrent calls × 10 events of 200 KB each, past the pipe buffer: still whole lines', { timeout: 60_000 }, async () => {
+  it('4 concurrent calls × 10 events of 200 KB each, past the pipe buffer: still whole lines', {
+    timeout: 60_000,
+  }, async () => {
     const lines = await stderrOf(4, 10, 200_000);
     expect(lines).toHaveLength(40);
     expectWholeEventsInOrder(lines, ['0', '1', '2', '3'], 10, 200_000);
   });
 
-  it('8 concurrent calls × 50 events of 3 KB with a reader that falls behind (the pipe full for 1 s): still whole lines', { timeout: 60_000 }, async () => {
+  it('8 concurrent calls × 50 events of 3 KB with a reader that falls behind (the pipe full for 1 s): still whole lines', {
+    timeout: 60_000,
+  }, async () => {
     const lines = await stderrOf(8, 50, 3_000, 1_000);
     expect(lines).toHaveLength(400);
-    expectWholeEventsInOrder(lines, Array.from({ length: 8 }, (_, index) => String(index)), 50, 3_000);
+    expectWholeEventsInOrder(
+      lines,
+      Array.from({ length: 8 }, (_, index) => String(index)),
+      50,
+      3_000,
+    );
   });
 });

@@ -53,26 +53,50 @@ describe('IllegalProgressError', () => {
 
 /** Each emitter with a total, and three increasing values it reports (CountingProgress counts them: 1, 2, 3). */
 const THREE_REPORTS = [
-  { emitter: 'DoubleProgress', total: 3.5, values: [0.25, 1.5, 3.5], create: (sink: ProgressSink) => new DoubleProgress(sink, 3.5) },
-  { emitter: 'LongProgress', total: 100, values: [1, 50, 100], create: (sink: ProgressSink) => new LongProgress(sink, 100) },
-  { emitter: 'CountingProgress', total: 3, values: [1, 2, 3], create: (sink: ProgressSink) => new CountingProgress(sink, 3) },
-  { emitter: 'PercentProgress', total: 1, values: [0, 0.333, 1], create: (sink: ProgressSink) => new PercentProgress(sink) },
+  {
+    emitter: 'DoubleProgress',
+    total: 3.5,
+    values: [0.25, 1.5, 3.5],
+    create: (sink: ProgressSink) => new DoubleProgress(sink, 3.5),
+  },
+  {
+    emitter: 'LongProgress',
+    total: 100,
+    values: [1, 50, 100],
+    create: (sink: ProgressSink) => new LongProgress(sink, 100),
+  },
+  {
+    emitter: 'CountingProgress',
+    total: 3,
+    values: [1, 2, 3],
+    create: (sink: ProgressSink) => new CountingProgress(sink, 3),
+  },
+  {
+    emitter: 'PercentProgress',
+    total: 1,
+    values: [0, 0.333, 1],
+    create: (sink: ProgressSink) => new PercentProgress(sink),
+  },
 ];
 /** The messages of the three reports: one, none, one. */
 const MESSAGES = ['first', undefined, 'last'];
 
 describe.each(SINKS)('progress emitters $label', ({ tokenSent }) => {
-  it.each(THREE_REPORTS)('$emitter sends exactly the wire values with its total, messages passed through', ({ total, values, create }) => {
-    const sink = new RecordingSink(tokenSent);
-    const progress = create(sink);
-    // CountingProgress is not given the values: it counts them.
-    const report = (value: number, message?: string) => (progress instanceof CountingProgress ? progress.emit(message) : progress.emit(value, message));
-    expect(progress.total).toBe(total);
-    expect(progress.current).toBeUndefined();
-    expect(values.map((value, index) => report(value, MESSAGES[index]))).toEqual([tokenSent, tokenSent, tokenSent]);
-    expect(progress.current).toBe(values[2]);
-    expect(sink.sent).toEqual(values.map((value, index) => ({ progress: value, total, message: MESSAGES[index] })));
-  });
+  it.each(THREE_REPORTS)(
+    '$emitter sends exactly the wire values with its total, messages passed through',
+    ({ total, values, create }) => {
+      const sink = new RecordingSink(tokenSent);
+      const progress = create(sink);
+      // CountingProgress is not given the values: it counts them.
+      const report = (value: number, message?: string) =>
+        progress instanceof CountingProgress ? progress.emit(message) : progress.emit(value, message);
+      expect(progress.total).toBe(total);
+      expect(progress.current).toBeUndefined();
+      expect(values.map((value, index) => report(value, MESSAGES[index]))).toEqual([tokenSent, tokenSent, tokenSent]);
+      expect(progress.current).toBe(values[2]);
+      expect(sink.sent).toEqual(values.map((value, index) => ({ progress: value, total, message: MESSAGES[index] })));
+    },
+  );
 
   describe('DoubleProgress', () => {
     it('works without a total (sent as undefined)', () => {
@@ -314,14 +338,35 @@ describe('the same IllegalProgressError whether or not a token was sent', () => 
   it.each<[string, (sink: ProgressSink) => void]>([
     ['double NaN', (sink) => new DoubleProgress(sink).emit(Number.NaN)],
     ['double Infinity', (sink) => new DoubleProgress(sink).emit(Number.POSITIVE_INFINITY)],
-    ['double equal', (sink) => { const p = new DoubleProgress(sink); p.emit(1); p.emit(1); }],
-    ['double decreasing', (sink) => { const p = new DoubleProgress(sink); p.emit(1); p.emit(0.5); }],
+    [
+      'double equal',
+      (sink) => {
+        const p = new DoubleProgress(sink);
+        p.emit(1);
+        p.emit(1);
+      },
+    ],
+    [
+      'double decreasing',
+      (sink) => {
+        const p = new DoubleProgress(sink);
+        p.emit(1);
+        p.emit(0.5);
+      },
+    ],
     ['double total 0', (sink) => new DoubleProgress(sink, 0)],
     ['double total NaN', (sink) => new DoubleProgress(sink, Number.NaN)],
     ['double bad message', (sink) => new DoubleProgress(sink).emit(1, 5 as unknown as string)],
     ['long float', (sink) => new LongProgress(sink).emit(1.5)],
     ['long huge bigint', (sink) => new LongProgress(sink).emit(2n ** 64n)],
-    ['long decreasing', (sink) => { const p = new LongProgress(sink); p.emit(2n); p.emit(1); }],
+    [
+      'long decreasing',
+      (sink) => {
+        const p = new LongProgress(sink);
+        p.emit(2n);
+        p.emit(1);
+      },
+    ],
     ['long fractional total', (sink) => new LongProgress(sink, 1.5)],
     ['counting advance(0)', (sink) => new CountingProgress(sink).advance(0)],
     ['counting advance(-1)', (sink) => new CountingProgress(sink).advance(-1)],
@@ -329,7 +374,14 @@ describe('the same IllegalProgressError whether or not a token was sent', () => 
     ['counting fractional total', (sink) => new CountingProgress(sink, 0.5)],
     ['percent > 1', (sink) => new PercentProgress(sink).emit(1.5)],
     ['percent < 0', (sink) => new PercentProgress(sink).emit(-0.5)],
-    ['percent equal', (sink) => { const p = new PercentProgress(sink); p.emit(0.2); p.emit(0.2); }],
+    [
+      'percent equal',
+      (sink) => {
+        const p = new PercentProgress(sink);
+        p.emit(0.2);
+        p.emit(0.2);
+      },
+    ],
   ])('%s', (_label, scenario) => {
     sameIllegalProgressBothWays(scenario);
   });
@@ -374,13 +426,16 @@ describe('a null total (the progress-emitter design\'s "unknown")', () => {
     { emitter: 'CountingProgress', create: (sink: ProgressSink) => new CountingProgress(sink, null) },
   ];
 
-  it.each(UNKNOWN)('$emitter: is the same as no total — `total` is undefined and no notification carries one', ({ create }) => {
-    const sink = new RecordingSink(true);
-    const progress = create(sink);
-    expect(progress.total).toBeUndefined();
-    expect(reportOne(progress)).toBe(true);
-    expect(sink.sent).toEqual([{ progress: 1, total: undefined, message: 'one' }]);
-  });
+  it.each(UNKNOWN)(
+    '$emitter: is the same as no total — `total` is undefined and no notification carries one',
+    ({ create }) => {
+      const sink = new RecordingSink(true);
+      const progress = create(sink);
+      expect(progress.total).toBeUndefined();
+      expect(reportOne(progress)).toBe(true);
+      expect(sink.sent).toEqual([{ progress: 1, total: undefined, message: 'one' }]);
+    },
+  );
 
   it('a total that is neither a number nor null is still refused', () => {
     const error = sameIllegalProgressBothWays((sink) => new DoubleProgress(sink, 'ten' as unknown as number));

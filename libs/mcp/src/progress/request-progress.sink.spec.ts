@@ -15,7 +15,8 @@ class RecordingSink implements ProgressSink {
   }
 }
 
-const strictlyIncreasing = (values: number[]) => values.every((value, index) => index === 0 || value > values[index - 1]);
+const strictlyIncreasing = (values: number[]) =>
+  values.every((value, index) => index === 0 || value > values[index - 1]);
 
 describe.each([
   { label: 'with a progress token', tokenSent: true },

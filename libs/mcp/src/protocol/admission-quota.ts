@@ -102,5 +102,8 @@ export function addressGroup(address: string): string {
   const tailGroups = zoneless.includes('::') && tail !== '' ? tail.split(':') : [];
   const missing = Math.max(0, 8 - headGroups.length - tailGroups.length);
   const groups = [...headGroups, ...Array<string>(missing).fill('0'), ...tailGroups];
-  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }

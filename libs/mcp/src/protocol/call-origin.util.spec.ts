@@ -13,7 +13,9 @@ describe('callerKeyOf', () => {
   it("counts an anonymous HTTP caller by the framework's ip, else the socket's address, an IPv6 address by its /64", () => {
     expect(callerKeyOf(http)).toBe('a:203.0.113.7');
     expect(callerKeyOf({ ...http, httpRequest: {} })).toBe('a:10.0.0.1');
-    expect(callerKeyOf({ ...http, httpRequest: { ip: '2001:db8:1:2:3:4:5:6' } })).toBe(callerKeyOf({ ...http, httpRequest: { ip: '2001:db8:1:2:ffff::1' } }));
+    expect(callerKeyOf({ ...http, httpRequest: { ip: '2001:db8:1:2:3:4:5:6' } })).toBe(
+      callerKeyOf({ ...http, httpRequest: { ip: '2001:db8:1:2:ffff::1' } }),
+    );
   });
 
   it('keys anonymous local callers by their origin, whatever request object they carry', () => {

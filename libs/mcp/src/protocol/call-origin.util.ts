@@ -22,5 +22,7 @@ export function callerKeyOf(scope: McpCallFacts): string {
   const origin = scope.origin;
   const ip = origin === 'http' ? (scope.httpRequest as { ip?: unknown } | undefined)?.ip : undefined;
   const address = typeof ip === 'string' && ip.length > 0 ? ip : scope.remoteAddress;
-  return callerKey({ principal: scope.principal, address: origin === 'http' ? (address ?? 'unknown') : undefined }) ?? origin;
+  return (
+    callerKey({ principal: scope.principal, address: origin === 'http' ? (address ?? 'unknown') : undefined }) ?? origin
+  );
 }

@@ -14,7 +14,8 @@ export function jsonNestingDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (inString) {
-      if (code === 0x5c) i++; // backslash: skip the escaped character
+      if (code === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (code === 0x22) inString = false;
     } else if (code === 0x22) inString = true;
     else if (code === 0x5b || code === 0x7b) {
@@ -45,8 +46,13 @@ export function exceedsJsonDepth(text: string, max: number): boolean {
  * `maxDepth` before the parser sees it (`-32600`) and an invalid one with `-32700` (`parseError`, worded for what the
  * text was).
  */
-export function parseJsonMessage(text: string, maxDepth: number, parseError = 'Parse error: the body is not valid JSON'): unknown {
-  if (exceedsJsonDepth(text, maxDepth)) throw McpError.invalidRequest(`Invalid Request: JSON nested deeper than ${maxDepth} levels`);
+export function parseJsonMessage(
+  text: string,
+  maxDepth: number,
+  parseError = 'Parse error: the body is not valid JSON',
+): unknown {
+  if (exceedsJsonDepth(text, maxDepth))
+    throw McpError.invalidRequest(`Invalid Request: JSON nested deeper than ${maxDepth} levels`);
   try {
     return JSON.parse(text);
   } catch {

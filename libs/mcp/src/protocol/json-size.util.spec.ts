@@ -4,7 +4,10 @@ import { exceedsJsonBytes } from './json-size.util.js';
 describe('exceedsJsonBytes', () => {
   it.each([
     ['an empty object', {}],
-    ['nested values', { protocolVersion: '2025-11-25', capabilities: { roots: { listChanged: true }, n: [1, 2.5, null, false] } }],
+    [
+      'nested values',
+      { protocolVersion: '2025-11-25', capabilities: { roots: { listChanged: true }, n: [1, 2.5, null, false] } },
+    ],
     ['multi-byte text', { name: 'héllo 😀 wörld' }],
     ['an array of empty objects', Array.from({ length: 100 }, () => ({}))],
   ])('measures %s as its JSON text: exactly at the limit is not over it', (_label, value) => {

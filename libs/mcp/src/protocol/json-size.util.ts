@@ -36,7 +36,11 @@ function measure(value: unknown, budget: number): number {
       }
       for (const key in value) {
         if (!Object.hasOwn(value, key)) continue;
-        total += separator + Buffer.byteLength(key, 'utf8') + 3 + measure((value as Record<string, unknown>)[key], budget - total);
+        total +=
+          separator +
+          Buffer.byteLength(key, 'utf8') +
+          3 +
+          measure((value as Record<string, unknown>)[key], budget - total);
         if (total > budget) return total;
         separator = 1;
       }

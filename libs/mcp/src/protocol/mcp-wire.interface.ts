@@ -216,7 +216,16 @@ export interface McpClientCapabilities {
 }
 
 /** The eight log levels, lowest first (RFC 5424 order). */
-export const MCP_LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export const MCP_LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
 
 /** A log level of `notifications/message`. */
 export type McpLogLevel = (typeof MCP_LOG_LEVELS)[number];

@@ -21,15 +21,27 @@ export function hasStatelessEnvelope(params: JsonObject | undefined): boolean {
 export function parseRequestMeta(params: JsonObject | undefined): McpRequestMeta {
   const meta = params?._meta;
   if (!isJsonObject(meta)) {
-    throw McpError.invalidParams('Invalid params: _meta with the protocol version and client capabilities is required', undefined, 400);
+    throw McpError.invalidParams(
+      'Invalid params: _meta with the protocol version and client capabilities is required',
+      undefined,
+      400,
+    );
   }
   const protocolVersion = meta[MetaKeys.protocolVersion];
   if (typeof protocolVersion !== 'string' || protocolVersion.length === 0) {
-    throw McpError.invalidParams(`Invalid params: _meta["${MetaKeys.protocolVersion}"] must be a string`, undefined, 400);
+    throw McpError.invalidParams(
+      `Invalid params: _meta["${MetaKeys.protocolVersion}"] must be a string`,
+      undefined,
+      400,
+    );
   }
   const clientCapabilities = meta[MetaKeys.clientCapabilities];
   if (!isJsonObject(clientCapabilities)) {
-    throw McpError.invalidParams(`Invalid params: _meta["${MetaKeys.clientCapabilities}"] must be an object`, undefined, 400);
+    throw McpError.invalidParams(
+      `Invalid params: _meta["${MetaKeys.clientCapabilities}"] must be an object`,
+      undefined,
+      400,
+    );
   }
   const clientInfo = meta[MetaKeys.clientInfo];
   if (clientInfo !== undefined && !isJsonObject(clientInfo)) {
@@ -37,7 +49,11 @@ export function parseRequestMeta(params: JsonObject | undefined): McpRequestMeta
   }
   const logLevel = meta[MetaKeys.logLevel];
   if (logLevel !== undefined && (typeof logLevel !== 'string' || !LOG_LEVELS.has(logLevel))) {
-    throw McpError.invalidParams(`Invalid params: unknown log level; expected one of ${MCP_LOG_LEVELS.join(', ')}`, undefined, 400);
+    throw McpError.invalidParams(
+      `Invalid params: unknown log level; expected one of ${MCP_LOG_LEVELS.join(', ')}`,
+      undefined,
+      400,
+    );
   }
   const progressToken = meta[MetaKeys.progressToken];
   const validToken =

@@ -1,5 +1,10 @@
 import { Observable, ObjectUnsubscribedError, Subject } from 'rxjs';
-import type { JsonRpcErrorResponse, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse } from './json-rpc.interface.js';
+import type {
+  JsonRpcErrorResponse,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResultResponse,
+} from './json-rpc.interface.js';
 
 /**
  * What a request's response channel carries: notifications (and, on the 2025-11-25 wire only, server→client

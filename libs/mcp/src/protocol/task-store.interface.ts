@@ -32,9 +32,15 @@ export interface McpTaskStore {
    * terminal state. Resolves with the record as it is afterwards, or `undefined` when the task is unknown or expired.
    * `mutate` may run more than once (optimistic stores retry): keep it pure.
    */
-  update(taskId: string, mutate: (current: McpTaskRecord) => McpTaskRecord | undefined): Promise<McpTaskRecord | undefined>;
+  update(
+    taskId: string,
+    mutate: (current: McpTaskRecord) => McpTaskRecord | undefined,
+  ): Promise<McpTaskRecord | undefined>;
   /** The owner's tasks, newest first, a page at a time (the 2025-11-25 `tasks/list`). */
-  list(owner: string | null, page: { cursor?: string; limit: number }): Promise<{ tasks: McpTaskRecord[]; nextCursor?: string }>;
+  list(
+    owner: string | null,
+    page: { cursor?: string; limit: number },
+  ): Promise<{ tasks: McpTaskRecord[]; nextCursor?: string }>;
   /**
    * Hears every committed change (create, update), on every replica: for `notifications/tasks` and the 2025-11-25
    * `notifications/tasks/status`. Returns the function that stops listening.

@@ -40,7 +40,8 @@ export function detailedTask(record: McpTaskRecord): JsonObject {
   if (record.status === 'input_required' && record.inputRequests) {
     const inputRequests: JsonObject = {};
     for (const [key, request] of Object.entries(record.inputRequests)) {
-      inputRequests[key] = request.params === undefined ? { method: request.method } : { method: request.method, params: request.params };
+      inputRequests[key] =
+        request.params === undefined ? { method: request.method } : { method: request.method, params: request.params };
     }
     task.inputRequests = inputRequests;
   }

@@ -370,10 +370,7 @@ function percentEncode(text: string): string {
 // is narrowed to exclude the characters its candidate ends are at, so that nothing rescans the text between two
 // candidates. Any other template is rejected as ambiguous.
 
-function compileMatcher(
-  template: string,
-  parts: readonly TemplatePart[],
-): { pattern: RegExp; captures: Capture[] } {
+function compileMatcher(template: string, parts: readonly TemplatePart[]): { pattern: RegExp; captures: Capture[] } {
   const tokens = groupParameterRuns(parts);
   const follows = followSets(tokens);
   const exclusions = new Map<Capture, Set<string>>();

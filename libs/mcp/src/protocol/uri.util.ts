@@ -25,5 +25,7 @@ export const MAX_URI_LENGTH = 8192;
  * @example isResourceUri('config://app') // true; isResourceUri('config://a\u001b[2Jpp') // false
  */
 export function isResourceUri(value: unknown): value is string {
-  return typeof value === 'string' && value.length > 0 && value.length <= MAX_URI_LENGTH && ABSOLUTE_ASCII_URI.test(value);
+  return (
+    typeof value === 'string' && value.length > 0 && value.length <= MAX_URI_LENGTH && ABSOLUTE_ASCII_URI.test(value)
+  );
 }

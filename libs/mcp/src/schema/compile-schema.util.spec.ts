@@ -20,7 +20,10 @@ describe('compileSchema (source detection)', () => {
 
     expect(fromDto.validate({ text: 'hi' })).toEqual({ valid: true, value: expect.any(EchoDto) });
     expect(fromZod.validate({ text: 'hi' })).toEqual({ valid: true, value: { text: 'hi' } });
-    expect(fromJson.validate({ text: 1 })).toEqual({ valid: false, issues: [{ path: '/text', message: 'must be string' }] });
+    expect(fromJson.validate({ text: 1 })).toEqual({
+      valid: false,
+      issues: [{ path: '/text', message: 'must be string' }],
+    });
     for (const { jsonSchema } of [fromDto, fromZod, fromJson]) {
       expect(jsonSchema).toMatchObject({ type: 'object', properties: { text: { type: 'string' } } });
     }

@@ -165,7 +165,10 @@ describe('compileSchema (DTO class)', () => {
     const compiled = compileSchema(PageDto, options);
 
     for (const value of [null, 42, 'x', [{ size: 1 }]]) {
-      expect(sync(compiled.validate(value))).toEqual({ valid: false, issues: [{ path: '', message: 'must be an object' }] });
+      expect(sync(compiled.validate(value))).toEqual({
+        valid: false,
+        issues: [{ path: '', message: 'must be an object' }],
+      });
     }
   });
 
@@ -250,7 +253,9 @@ describe('compileSchema (DTO class): hostile arguments stay cheap (issue #13)', 
       valid: false,
       issues: [{ path: '/owner', message: tooMany }],
     });
-    expect(sync(compiled.validate({ title: 't', tags: [{ name: 'a' }, manyKeys(MAX_DTO_OBJECT_KEYS + 1, { name: 'b' })] }))).toEqual({
+    expect(
+      sync(compiled.validate({ title: 't', tags: [{ name: 'a' }, manyKeys(MAX_DTO_OBJECT_KEYS + 1, { name: 'b' })] })),
+    ).toEqual({
       valid: false,
       issues: [{ path: '/tags/1', message: tooMany }],
     });
@@ -258,7 +263,9 @@ describe('compileSchema (DTO class): hostile arguments stay cheap (issue #13)', 
 
   it(`still accepts ${MAX_DTO_OBJECT_KEYS} keys, extra ones stripped as before`, () => {
     const compiled = compileSchema<CodeDto>(CodeDto, options);
-    const outcome = sync(compiled.validate(manyKeys(MAX_DTO_OBJECT_KEYS - 2, { code: 'abc', labels: manyKeys(MAX_DTO_OBJECT_KEYS) })));
+    const outcome = sync(
+      compiled.validate(manyKeys(MAX_DTO_OBJECT_KEYS - 2, { code: 'abc', labels: manyKeys(MAX_DTO_OBJECT_KEYS) })),
+    );
 
     expect(outcome.valid).toBe(true);
     if (!outcome.valid) return;
@@ -267,19 +274,31 @@ describe('compileSchema (DTO class): hostile arguments stay cheap (issue #13)', 
   });
 
   it('does not bound a handler’s own output (role output)', () => {
-    const outcome = sync(compileSchema(CodeDto, { role: 'output', owner: "tool 'code'" }).validate({ code: 'abc', labels: manyKeys(2_000) }));
+    const outcome = sync(
+      compileSchema(CodeDto, { role: 'output', owner: "tool 'code'" }).validate({
+        code: 'abc',
+        labels: manyKeys(2_000),
+      }),
+    );
 
     expect(outcome.valid).toBe(true);
   });
 
   it('1,000,000 strings for an integer array → one issue', () => {
-    const outcome = sync(compileSchema(SamplesDto, options).validate({ values: Array.from({ length: 1_000_000 }, () => 'x') }));
+    const outcome = sync(
+      compileSchema(SamplesDto, options).validate({ values: Array.from({ length: 1_000_000 }, () => 'x') }),
+    );
 
-    expect(outcome).toEqual({ valid: false, issues: [{ path: '/values', message: 'each value in values must be an integer number' }] });
+    expect(outcome).toEqual({
+      valid: false,
+      issues: [{ path: '/values', message: 'each value in values must be an integer number' }],
+    });
   });
 
   it('20,000 invalid nested items → the first MAX_SCHEMA_ISSUES issues, the rest counted', () => {
-    const outcome = sync(compileSchema(PathDto, options).validate({ points: Array.from({ length: 20_000 }, () => ({ x: -1 })) }));
+    const outcome = sync(
+      compileSchema(PathDto, options).validate({ points: Array.from({ length: 20_000 }, () => ({ x: -1 })) }),
+    );
 
     expect(outcome).toMatchObject({ valid: false, omitted: 20_000 - MAX_SCHEMA_ISSUES });
     if (outcome.valid) return;
@@ -293,9 +312,14 @@ describe('compileSchema (DTO class): hostile arguments stay cheap (issue #13)', 
       issues: [{ path: '/code', message: 'code must be longer than or equal to 3 characters' }],
     });
     const started = performance.now();
-    const outcome = sync(compileSchema(PathDto, options).validate({ points: Array.from({ length: 200_000 }, () => ({})) }));
+    const outcome = sync(
+      compileSchema(PathDto, options).validate({ points: Array.from({ length: 200_000 }, () => ({})) }),
+    );
 
-    expect(outcome).toEqual({ valid: false, issues: [{ path: '/points', message: 'points must contain no more than 100000 elements' }] });
+    expect(outcome).toEqual({
+      valid: false,
+      issues: [{ path: '/points', message: 'points must contain no more than 100000 elements' }],
+    });
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 });

@@ -94,7 +94,15 @@ export function compileDtoSchema<T>(dto: DtoClass, options: CompileSchemaOptions
       }
       const crowded = untrusted ? crowdedObject(value) : undefined;
       if (crowded) {
-        return { valid: false, issues: [{ path: appendPointer('', ...crowded), message: `must NOT have more than ${MAX_DTO_OBJECT_KEYS} properties` }] };
+        return {
+          valid: false,
+          issues: [
+            {
+              path: appendPointer('', ...crowded),
+              message: `must NOT have more than ${MAX_DTO_OBJECT_KEYS} properties`,
+            },
+          ],
+        };
       }
       const instance = plainToInstance(dto as ClassConstructor<object>, value);
       const errors = validateSync(instance, VALIDATOR_OPTIONS);

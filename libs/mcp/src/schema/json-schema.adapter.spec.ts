@@ -41,8 +41,12 @@ describe('compileSchema (raw JSON Schema)', () => {
     const compiled = compileSchema(contactSchema, input);
     const valid = { email: 'ada@example.com' };
 
-    expect.soft(sync(compiled.validate({}))).toEqual({ valid: false, issues: [{ path: '/email', message: 'is required' }] });
-    expect.soft(sync(compiled.validate({ ...valid, nick: 'x' }))).toEqual({ valid: false, issues: [{ path: '/nick', message: 'is not allowed' }] });
+    expect
+      .soft(sync(compiled.validate({})))
+      .toEqual({ valid: false, issues: [{ path: '/email', message: 'is required' }] });
+    expect
+      .soft(sync(compiled.validate({ ...valid, nick: 'x' })))
+      .toEqual({ valid: false, issues: [{ path: '/nick', message: 'is not allowed' }] });
     expect.soft(sync(compiled.validate({ ...valid, point: [1, 'two'] }))).toEqual({
       valid: false,
       issues: [{ path: '/point/1', message: 'must be number' }],
@@ -51,13 +55,18 @@ describe('compileSchema (raw JSON Schema)', () => {
       valid: false,
       issues: [{ path: '/point', message: 'must NOT have more than 2 items' }],
     });
-    expect.soft(sync(compiled.validate({ ...valid, tags: [{}] }))).toEqual({ valid: false, issues: [{ path: '/tags/0/name', message: 'is required' }] });
+    expect
+      .soft(sync(compiled.validate({ ...valid, tags: [{}] })))
+      .toEqual({ valid: false, issues: [{ path: '/tags/0/name', message: 'is required' }] });
     expect.soft(sync(compiled.validate({ email: 'nope' }))).toEqual({
       valid: false,
       issues: [{ path: '/email', message: 'must match format "email"' }],
     });
     // Several failures: only the first is reported (allErrors off: untrusted input must not cost one error per key).
-    expect(sync(compiled.validate({ point: [1, 'two', 3], tags: [{}], nick: 'x' }))).toMatchObject({ valid: false, issues: [{}] });
+    expect(sync(compiled.validate({ point: [1, 'two', 3], tags: [{}], nick: 'x' }))).toMatchObject({
+      valid: false,
+      issues: [{}],
+    });
   });
 
   it('accepts an explicit 2020-12 $schema', () => {
@@ -71,7 +80,9 @@ describe('compileSchema (raw JSON Schema)', () => {
       $schema: 'http://json-schema.org/draft-07/schema#',
       type: 'object',
       properties: { at: { $ref: '#/definitions/pair' } },
-      definitions: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }], minItems: 2, additionalItems: false } },
+      definitions: {
+        pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }], minItems: 2, additionalItems: false },
+      },
     };
     const compiled = compileSchema(schema, input);
 
@@ -94,7 +105,9 @@ describe('compileSchema (raw JSON Schema)', () => {
     const schema = { type: 'object', properties: { a: { $ref: 'https://example.com/schemas/a.json' } } };
 
     expect(() => compileSchema(schema, input)).toThrow(SchemaDefinitionError);
-    expect(() => compileSchema(schema, input)).toThrow(/can't resolve reference https:\/\/example.com\/schemas\/a.json/);
+    expect(() => compileSchema(schema, input)).toThrow(
+      /can't resolve reference https:\/\/example.com\/schemas\/a.json/,
+    );
   });
 
   it('rejects a malformed schema with Ajv’s message', () => {
@@ -143,7 +156,10 @@ describe('compileSchema (raw JSON Schema): hostile arguments stay cheap (issue #
     { type: 'object', properties: { label: { type: 'string' } }, required: ['label'], additionalProperties: false },
     input,
   );
-  const integers = compileSchema({ type: 'object', properties: { values: { type: 'array', items: { type: 'integer' } } } }, input);
+  const integers = compileSchema(
+    { type: 'object', properties: { values: { type: 'array', items: { type: 'integer' } } } },
+    input,
+  );
 
   it('300,000 extra keys → one issue, in time linear in the keys', () => {
     const withKeys = (count: number) => {
@@ -153,7 +169,10 @@ describe('compileSchema (raw JSON Schema): hostile arguments stay cheap (issue #
     };
     const inputs = { small: withKeys(30_000), large: withKeys(300_000) };
 
-    expect(sync(strict.validate(inputs.large))).toEqual({ valid: false, issues: [{ path: '/k0', message: 'is not allowed' }] });
+    expect(sync(strict.validate(inputs.large))).toEqual({
+      valid: false,
+      issues: [{ path: '/k0', message: 'is not allowed' }],
+    });
     // Ten times the keys: about ten times the work (enumerating them), never a hundred (work per pair of keys).
     expect(growthRatio((size) => sync(strict.validate(inputs[size])))).toBeLessThan(35);
   });
@@ -166,7 +185,9 @@ describe('compileSchema (raw JSON Schema): hostile arguments stay cheap (issue #
 
   it('a failed anyOf reports its branches, at most MAX_SCHEMA_ISSUES issues, the rest counted', () => {
     const branches = Array.from({ length: 15 }, (_, index) => ({ const: index }));
-    const outcome = sync(compileSchema({ type: 'object', properties: { pick: { anyOf: branches } } }, input).validate({ pick: 'x' }));
+    const outcome = sync(
+      compileSchema({ type: 'object', properties: { pick: { anyOf: branches } } }, input).validate({ pick: 'x' }),
+    );
 
     expect(outcome).toMatchObject({ valid: false, omitted: 16 - MAX_SCHEMA_ISSUES });
     expect(outcome.valid || outcome.issues).toHaveLength(MAX_SCHEMA_ISSUES);
@@ -185,14 +206,18 @@ describe('compileSchema (raw JSON Schema): strict mode logs (issue #13)', () => 
   it('logs a misspelled keyword through a Nest logger, naming the schema, and still compiles', () => {
     const warnings = warningsOf({ type: 'object', properties: { n: { type: 'number', minimun: 1 } } }, "tool 'typo'");
 
-    expect(warnings).toEqual([expect.stringMatching(/^Schema of tool 'typo' \(input\): strict mode: unknown keyword: "minimun"/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^Schema of tool 'typo' \(input\): strict mode: unknown keyword: "minimun"/),
+    ]);
   });
 
   it('logs an unknown format once and leaves it unchecked (an annotation, as in 2020-12), instead of failing', () => {
     const schema = { type: 'object', properties: { phone: { type: 'string', format: 'x-phone-number' } } };
     const warnings = warningsOf(schema, "tool 'call'");
 
-    expect(warnings).toEqual([`Schema of tool 'call' (input): unknown format "x-phone-number" is not checked (ajv-formats does not define it)`]);
+    expect(warnings).toEqual([
+      `Schema of tool 'call' (input): unknown format "x-phone-number" is not checked (ajv-formats does not define it)`,
+    ]);
     expect(sync(compileSchema(schema, input).validate({ phone: 'anything' })).valid).toBe(true);
     expect(sync(compileSchema(schema, input).validate({ phone: 1 })).valid).toBe(false);
   });
@@ -220,7 +245,10 @@ describe('compileSchema (raw JSON Schema): strict mode logs (issue #13)', () => 
 
     expect([...warnings, ...draft07]).toEqual([]);
     // $anchor still resolves.
-    expect(sync(compileSchema(schema, input).validate({ region: 'eu', home: 1 }))).toMatchObject({ valid: false, issues: [{ path: '/home' }] });
+    expect(sync(compileSchema(schema, input).validate({ region: 'eu', home: 1 }))).toMatchObject({
+      valid: false,
+      issues: [{ path: '/home' }],
+    });
     expect(sync(compileSchema(schema, input).validate({ region: 'eu', home: {} })).valid).toBe(true);
   });
 });

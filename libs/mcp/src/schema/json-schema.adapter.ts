@@ -117,14 +117,20 @@ const UNKNOWN_FORMAT = /^unknown format "(.*)" ignored in schema at path/;
  * Compiles with Ajv. A format Ajv does not know is, as JSON Schema 2020-12 says, an annotation: it is logged once
  * (naming the first schema that uses it), then accepted unchecked on this instance, and the compile retried.
  */
-function compileWith(ajv: AjvInstance, schema: JsonSchemaObject, options: CompileSchemaOptions): ReturnType<AjvInstance['compile']> {
+function compileWith(
+  ajv: AjvInstance,
+  schema: JsonSchemaObject,
+  options: CompileSchemaOptions,
+): ReturnType<AjvInstance['compile']> {
   for (;;) {
     try {
       return ajv.compile(schema);
     } catch (error) {
       const format = error instanceof Error ? UNKNOWN_FORMAT.exec(error.message)?.[1] : undefined;
       if (format === undefined || ajv.formats[format] !== undefined) throw error;
-      logger.warn(`Schema of ${options.owner} (${options.role}): unknown format "${format}" is not checked (ajv-formats does not define it)`);
+      logger.warn(
+        `Schema of ${options.owner} (${options.role}): unknown format "${format}" is not checked (ajv-formats does not define it)`,
+      );
       ajv.addFormat(format, true);
     }
   }

@@ -10,7 +10,4 @@ export type JsonSchemaObject = Record<string, unknown>;
  * - a Standard Schema (zod, valibot, arktype…), which must also implement the Standard JSON Schema extension;
  * - a raw JSON Schema object (2020-12 by default, draft-07 when its `$schema` says so).
  */
-export type SchemaInput =
-  | (abstract new (...args: any[]) => unknown)
-  | StandardSchemaV1
-  | JsonSchemaObject;
+export type SchemaInput = (abstract new (...args: any[]) => unknown) | StandardSchemaV1 | JsonSchemaObject;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { appendPointer, formatIssues, formatKeys, keepIssues, MAX_ISSUES_TEXT, MAX_SCHEMA_ISSUES, truncateText } from './schema-issues.util.js';
+import {
+  appendPointer,
+  formatIssues,
+  formatKeys,
+  keepIssues,
+  MAX_ISSUES_TEXT,
+  MAX_SCHEMA_ISSUES,
+  truncateText,
+} from './schema-issues.util.js';
 
 describe('formatIssues', () => {
   it('renders issues on one line, paths without their leading slash', () => {
@@ -24,7 +32,9 @@ describe('formatIssues', () => {
   });
 
   it('counts omitted issues in a closing "…and N more"', () => {
-    expect(formatIssues([{ path: '/values/0', message: 'must be integer' }], 999_999)).toBe('values/0: must be integer; …and 999999 more');
+    expect(formatIssues([{ path: '/values/0', message: 'must be integer' }], 999_999)).toBe(
+      'values/0: must be integer; …and 999999 more',
+    );
   });
 
   it('truncates a 10,000-character key, a long path and a long message', () => {
@@ -39,7 +49,10 @@ describe('formatIssues', () => {
   });
 
   it(`stays within ${MAX_ISSUES_TEXT} characters whatever the issues, counting those left out`, () => {
-    const issues = Array.from({ length: 1_000 }, (_, index) => ({ path: appendPointer('', 'p'.repeat(500), index), message: 'm'.repeat(500) }));
+    const issues = Array.from({ length: 1_000 }, (_, index) => ({
+      path: appendPointer('', 'p'.repeat(500), index),
+      message: 'm'.repeat(500),
+    }));
     const text = formatIssues(issues);
 
     expect(text.length).toBeLessThanOrEqual(MAX_ISSUES_TEXT);
@@ -68,14 +81,20 @@ describe('formatKeys', () => {
 describe('keepIssues', () => {
   it(`maps at most ${MAX_SCHEMA_ISSUES} failures and counts the rest`, () => {
     let mapped = 0;
-    const outcome = keepIssues(Array.from({ length: 1_000_000 }, (_, index) => index), (index) => {
-      mapped++;
-      return { path: `/${index}`, message: 'bad' };
-    });
+    const outcome = keepIssues(
+      Array.from({ length: 1_000_000 }, (_, index) => index),
+      (index) => {
+        mapped++;
+        return { path: `/${index}`, message: 'bad' };
+      },
+    );
 
     expect(mapped).toBe(MAX_SCHEMA_ISSUES);
     expect(outcome).toMatchObject({ valid: false, omitted: 1_000_000 - MAX_SCHEMA_ISSUES });
-    expect(keepIssues([1], () => ({ path: '', message: 'bad' }))).toEqual({ valid: false, issues: [{ path: '', message: 'bad' }] });
+    expect(keepIssues([1], () => ({ path: '', message: 'bad' }))).toEqual({
+      valid: false,
+      issues: [{ path: '', message: 'bad' }],
+    });
   });
 });
 

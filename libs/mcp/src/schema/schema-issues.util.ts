@@ -70,10 +70,15 @@ function joinWithin(parts: readonly string[], total: number, separator: string, 
  *
  * @internal
  */
-export function keepIssues<F>(found: readonly F[], toIssue: (failure: F) => SchemaIssue): { valid: false; issues: SchemaIssue[]; omitted?: number } {
+export function keepIssues<F>(
+  found: readonly F[],
+  toIssue: (failure: F) => SchemaIssue,
+): { valid: false; issues: SchemaIssue[]; omitted?: number } {
   const kept = found.length <= MAX_SCHEMA_ISSUES ? found : found.slice(0, MAX_SCHEMA_ISSUES);
   const issues = kept.map(toIssue);
-  return found.length > kept.length ? { valid: false, issues, omitted: found.length - kept.length } : { valid: false, issues };
+  return found.length > kept.length
+    ? { valid: false, issues, omitted: found.length - kept.length }
+    : { valid: false, issues };
 }
 
 /** A path for display: without its leading `/`, long tokens and long paths cut. */

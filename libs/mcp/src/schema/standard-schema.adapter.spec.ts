@@ -57,7 +57,11 @@ describe('compileSchema (Standard Schema)', () => {
 
   it('reports issues with JSON Pointer paths', () => {
     const outcome = sync(
-      compileSchema(Booking, input).validate({ guest: { name: 'Ada', email: 'nope' }, nights: 0, rooms: [{ kind: 'suite' }] }),
+      compileSchema(Booking, input).validate({
+        guest: { name: 'Ada', email: 'nope' },
+        nights: 0,
+        rooms: [{ kind: 'suite' }],
+      }),
     );
 
     expect(outcome.valid).toBe(false);
@@ -124,7 +128,10 @@ describe('compileSchema (Standard Schema)', () => {
 
 describe('compileSchema (Standard Schema): bounded issues (issue #13)', () => {
   it('maps only the first MAX_SCHEMA_ISSUES of 1,000,000 reported issues and counts the rest', () => {
-    const reported = Array.from({ length: 1_000_000 }, (_, index) => ({ message: 'must be integer', path: ['values', index] }));
+    const reported = Array.from({ length: 1_000_000 }, (_, index) => ({
+      message: 'must be integer',
+      path: ['values', index],
+    }));
     const custom: StandardSchemaV1 = {
       '~standard': {
         version: 1,
@@ -144,7 +151,9 @@ describe('compileSchema (Standard Schema): bounded issues (issue #13)', () => {
 
   it('bounds zod’s issues for 10,000 wrong array items', () => {
     const outcome = sync(
-      compileSchema(z.object({ values: z.array(z.number().int()) }), input).validate({ values: Array.from({ length: 10_000 }, () => 'x') }),
+      compileSchema(z.object({ values: z.array(z.number().int()) }), input).validate({
+        values: Array.from({ length: 10_000 }, () => 'x'),
+      }),
     );
 
     expect(outcome).toMatchObject({ valid: false, omitted: 10_000 - MAX_SCHEMA_ISSUES });

@@ -22,7 +22,10 @@ export function isStandardSchema(input: unknown): input is StandardSchemaV1 {
 }
 
 /** Asks the vendor for the 2020-12 JSON Schema of the role's side (input or output type) of the schema. */
-function toJsonSchema({ vendor, jsonSchema: converter }: StandardProps, options: CompileSchemaOptions): JsonSchemaObject {
+function toJsonSchema(
+  { vendor, jsonSchema: converter }: StandardProps,
+  options: CompileSchemaOptions,
+): JsonSchemaObject {
   const convert = converter?.[options.role];
   if (typeof convert !== 'function') {
     throw SchemaDefinitionError.of(
@@ -45,7 +48,10 @@ function toJsonSchema({ vendor, jsonSchema: converter }: StandardProps, options:
 
 /** Maps one Standard Schema issue (a key path) to a JSON Pointer issue. */
 function toIssue({ message, path = [] }: StandardSchemaV1.Issue): SchemaIssue {
-  return { path: appendPointer('', ...path.map((segment) => (typeof segment === 'object' ? segment.key : segment))), message };
+  return {
+    path: appendPointer('', ...path.map((segment) => (typeof segment === 'object' ? segment.key : segment))),
+    message,
+  };
 }
 
 /**

@@ -11,4 +11,6 @@ export interface SchemaIssue {
  * `MAX_SCHEMA_ISSUES` of them, with `omitted` counting those the validator reported beyond (absent when none, or
  * when the validator stopped at its first failure).
  */
-export type ValidationOutcome<T = unknown> = { valid: true; value: T } | { valid: false; issues: SchemaIssue[]; omitted?: number };
+export type ValidationOutcome<T = unknown> =
+  | { valid: true; value: T }
+  | { valid: false; issues: SchemaIssue[]; omitted?: number };

@@ -21,12 +21,17 @@ function policy(options: Partial<McpModuleOptions> = {}): McpAccessPolicy {
 }
 
 const token = (...scopes: string[]): McpAccessToken => ({ subject: 'ana', scopes, claims: {} });
-const summary = (scopes: string[], kind: McpHandlerSummary['kind'] = 'tool', name = 'deploy'): McpHandlerSummary => ({ kind, name, scopes });
+const summary = (scopes: string[], kind: McpHandlerSummary['kind'] = 'tool', name = 'deploy'): McpHandlerSummary => ({
+  kind,
+  name,
+  scopes,
+});
 /** A scope as each origin builds it: HTTP has a response object, stdio and the in-process kit do not. */
 const http = (accessToken?: McpAccessToken, principal = accessToken?.subject) =>
   ({ id: 1, principal, accessToken, origin: 'http' }) as unknown as McpRequestScope;
 const local = { id: 1, origin: 'stdio' } as unknown as McpRequestScope;
-const taskRound = (authorized: boolean) => ({ id: 1, origin: 'task', task: { taskId: 't', authorized } }) as unknown as McpRequestScope;
+const taskRound = (authorized: boolean) =>
+  ({ id: 1, origin: 'task', task: { taskId: 't', authorized } }) as unknown as McpRequestScope;
 const unknownTool = (name: string) => McpError.invalidParams(`Unknown tool: ${name}`, { name });
 
 function thrown(fn: () => void): unknown {
@@ -44,7 +49,12 @@ describe('McpAccessPolicy.callerOf', () => {
   const access = policy({ auth: AUTH });
 
   it('a call with a token: its scopes, not trusted', () => {
-    expect(access.callerOf(http(token('a', 'b')))).toEqual({ principal: 'ana', scopes: ['a', 'b'], accessToken: token('a', 'b'), trusted: false });
+    expect(access.callerOf(http(token('a', 'b')))).toEqual({
+      principal: 'ana',
+      scopes: ['a', 'b'],
+      accessToken: token('a', 'b'),
+      trusted: false,
+    });
   });
 
   it('a local call (stdio, the in-process kit) is trusted; an HTTP call without a token is not', () => {
@@ -62,14 +72,22 @@ describe('McpAccessPolicy.admit', () => {
   it('passes a handler without scopes at once, and one whose scopes the token satisfies through the hierarchy', () => {
     const access = policy({ auth: AUTH });
     expect(() => access.admit(http(), summary([]), unknownTool, 'deploy')).not.toThrow();
-    expect(() => access.admit(http(token('deploy:admin')), summary(['deploy:read', 'deploy:write']), unknownTool, 'deploy')).not.toThrow();
+    expect(() =>
+      access.admit(http(token('deploy:admin')), summary(['deploy:read', 'deploy:write']), unknownTool, 'deploy'),
+    ).not.toThrow();
   });
 
   it('refuses insufficient scopes with 403 and a challenge naming every scope the handler needs', () => {
     const access = policy({ auth: AUTH, scopesSupported: ['deploy:read'] } as Partial<McpModuleOptions>);
-    const error = thrown(() => access.admit(http(token('team:ops')), summary(['team:ops', 'deploy:write']), unknownTool, 'deploy'));
+    const error = thrown(() =>
+      access.admit(http(token('team:ops')), summary(['team:ops', 'deploy:write']), unknownTool, 'deploy'),
+    );
     expect(error).toBeInstanceOf(McpAuthError);
-    expect(error).toMatchObject({ httpStatus: 403, code: -32600, data: { requiredScopes: ['team:ops', 'deploy:write'] } });
+    expect(error).toMatchObject({
+      httpStatus: 403,
+      code: -32600,
+      data: { requiredScopes: ['team:ops', 'deploy:write'] },
+    });
     const challenge = (error as McpAuthError).challenge;
     expect(challenge).toMatch(/^Bearer /);
     expect(challenge).toContain('error="insufficient_scope"');
@@ -80,7 +98,12 @@ describe('McpAccessPolicy.admit', () => {
 
   it('names resources by URI in the description', () => {
     const error = thrown(() =>
-      policy({ auth: AUTH }).admit(http(token()), { kind: 'resource', name: 'handbook', uri: 'docs://handbook', scopes: ['docs:read'] }, unknownTool, 'x'),
+      policy({ auth: AUTH }).admit(
+        http(token()),
+        { kind: 'resource', name: 'handbook', uri: 'docs://handbook', scopes: ['docs:read'] },
+        unknownTool,
+        'x',
+      ),
     ) as McpAuthError;
     expect(error.message).toBe('Insufficient scope: Resource "docs://handbook" needs the scopes: docs:read');
   });
@@ -95,7 +118,9 @@ describe('McpAccessPolicy.admit', () => {
     const access = policy({ auth: AUTH });
     expect(() => access.admit(local, summary(['deploy:write']), unknownTool, 'deploy')).not.toThrow();
     expect(() => access.admit(taskRound(true), summary(['deploy:write']), unknownTool, 'deploy')).not.toThrow();
-    expect(thrown(() => access.admit(taskRound(false), summary(['deploy:write']), unknownTool, 'deploy'))).toMatchObject({ httpStatus: 403 });
+    expect(
+      thrown(() => access.admit(taskRound(false), summary(['deploy:write']), unknownTool, 'deploy')),
+    ).toMatchObject({ httpStatus: 403 });
   });
 
   it('without auth, an HTTP call never satisfies @McpScopes: a plain 403 (no OAuth challenge)', () => {
@@ -105,15 +130,21 @@ describe('McpAccessPolicy.admit', () => {
     expect(error).toMatchObject({ httpStatus: 403, data: { requiredScopes: ['deploy:read'] } });
   });
 
-  it('a handler the hook hides throws exactly the feature\'s unknown error, before the scope check', () => {
+  it("a handler the hook hides throws exactly the feature's unknown error, before the scope check", () => {
     const access = policy({ auth: AUTH, visibility: (handler) => handler.name !== 'secret' });
-    const error = thrown(() => access.admit(http(token()), summary(['deploy:write'], 'tool', 'secret'), unknownTool, 'secret'));
+    const error = thrown(() =>
+      access.admit(http(token()), summary(['deploy:write'], 'tool', 'secret'), unknownTool, 'secret'),
+    );
     expect(error).toEqual(unknownTool('secret'));
     expect(() => access.admit(local, summary([], 'tool', 'open'), unknownTool, 'open')).not.toThrow();
   });
 
   it('a hook that throws hides (fail closed); only `true` shows', () => {
-    const throwing = policy({ visibility: () => { throw new Error('boom'); } });
+    const throwing = policy({
+      visibility: () => {
+        throw new Error('boom');
+      },
+    });
     expect(throwing.isVisible(summary([]), throwing.callerOf(local))).toBe(false);
     const truthy = policy({ visibility: (() => 1) as never });
     expect(truthy.isVisible(summary([]), truthy.callerOf(local))).toBe(false);

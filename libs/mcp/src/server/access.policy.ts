@@ -11,7 +11,11 @@ import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import type { McpCaller, McpHandlerSummary, McpVisibilityHook } from '../protocol/mcp-caller.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
-import type { McpListenerSource, McpListenerView, McpListenerVisibility } from '../protocol/listener-visibility.interface.js';
+import type {
+  McpListenerSource,
+  McpListenerView,
+  McpListenerVisibility,
+} from '../protocol/listener-visibility.interface.js';
 import type { McpTaskRecord } from '../protocol/task-record.interface.js';
 import { MAX_URI_LENGTH } from '../protocol/uri.util.js';
 import { CallerListenerView, type McpUriAccess } from './listener-view.js';
@@ -133,7 +137,10 @@ export class McpAccessPolicy implements McpListenerVisibility {
     } catch (error) {
       if (!this.hookFailures.has(summary)) {
         this.hookFailures.add(summary);
-        this.logger.error(`The visibility hook threw for ${summary.kind} "${summary.name}"; it is hidden`, (error as Error)?.stack ?? String(error));
+        this.logger.error(
+          `The visibility hook threw for ${summary.kind} "${summary.name}"; it is hidden`,
+          (error as Error)?.stack ?? String(error),
+        );
       }
       return false;
     }
@@ -150,7 +157,10 @@ export class McpAccessPolicy implements McpListenerVisibility {
    */
   hidesFromRemote(caller: Pick<McpCallerSource, 'principal' | 'accessToken'>, summary: McpHandlerSummary): boolean {
     if (this.hook === undefined) return false;
-    return !this.hookAllows(summary, this.callerOf({ principal: caller.principal, accessToken: caller.accessToken, origin: 'http' }));
+    return !this.hookAllows(
+      summary,
+      this.callerOf({ principal: caller.principal, accessToken: caller.accessToken, origin: 'http' }),
+    );
   }
 
   /**
@@ -163,7 +173,10 @@ export class McpAccessPolicy implements McpListenerVisibility {
     const caller = this.callerOf(listener);
     if (!this.hook && (caller.trusted || !this.anyScopedResource())) return undefined;
     const registry = this.registry;
-    return new CallerListenerView((uri) => this.uriAccess(uri, caller), () => registry?.version ?? 0);
+    return new CallerListenerView(
+      (uri) => this.uriAccess(uri, caller),
+      () => registry?.version ?? 0,
+    );
   }
 
   /**
@@ -178,7 +191,8 @@ export class McpAccessPolicy implements McpListenerVisibility {
     let matched = false;
     const resource = registry.getResource(uri);
     if (resource) {
-      if (this.hookAllows(resource.summary, caller)) return this.scopesAllow(resource.summary, caller) ? 'visible' : 'hidden';
+      if (this.hookAllows(resource.summary, caller))
+        return this.scopesAllow(resource.summary, caller) ? 'visible' : 'hidden';
       matched = true;
     }
     for (const entry of registry.listResourceTemplates()) {
@@ -254,7 +268,10 @@ export class McpAccessPolicy implements McpListenerVisibility {
     const needed = summary.scopes;
     if (tokenMissing) {
       // No credentials: no error code (RFC 6750 §3.1), as the bearer check answers.
-      const challenge = buildBearerChallenge({ resourceMetadata: this.authenticator.metadataLocation!.url, scopes: needed });
+      const challenge = buildBearerChallenge({
+        resourceMetadata: this.authenticator.metadataLocation!.url,
+        scopes: needed,
+      });
       return new McpAuthError(401, 'Unauthorized: a bearer token is required', challenge);
     }
     const description = `${KIND_LABEL[summary.kind]} "${summary.uri ?? summary.name}" needs the scopes: ${needed.join(' ')}`;

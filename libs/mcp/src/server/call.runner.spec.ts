@@ -42,7 +42,9 @@ class RecordingPort implements CallPort {
 
   /** The final responses sent, in order. */
   responses(): Array<{ message: JsonRpcResultResponse | JsonRpcErrorResponse; httpStatus: number }> {
-    return this.sent.flatMap((sent) => (sent.type === 'response' ? [{ message: sent.message, httpStatus: sent.httpStatus }] : []));
+    return this.sent.flatMap((sent) =>
+      sent.type === 'response' ? [{ message: sent.message, httpStatus: sent.httpStatus }] : [],
+    );
   }
 }
 
@@ -92,7 +94,10 @@ describe('McpCallRunner', () => {
     await runner.run(request(1, 'tools/call', tool('ping')), port);
     const [response] = port.responses();
     expect(response.httpStatus).toBe(200);
-    expect((response.message as JsonRpcResultResponse).result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'pong' }] });
+    expect((response.message as JsonRpcResultResponse).result).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'pong' }],
+    });
     expect(port.events).toEqual(['open 1', 'close 1']);
     expect(tracker.size).toBe(0);
   });
@@ -139,7 +144,10 @@ describe('McpCallRunner', () => {
     const done = runner.run(request(1, 'tools/call', tool('stubborn'), { admit: true, principal: 'alice' }), port);
     await sleep(120);
     const [response] = port.responses();
-    expect((response.message as JsonRpcErrorResponse).error).toMatchObject({ code: -32603, message: 'Request timed out after 50 ms' });
+    expect((response.message as JsonRpcErrorResponse).error).toMatchObject({
+      code: -32603,
+      message: 'Request timed out after 50 ms',
+    });
     expect(port.calls[0].cancellation.aborted).toBe(true);
     expect([tracker.size, tracker.counted]).toEqual([0, 0]);
     expect(port.events).toEqual(['open 1']);
@@ -180,14 +188,20 @@ describe('McpCallRunner', () => {
     expect(port.events).not.toContain('deadline 1');
     const byId = new Map(port.responses().map((response) => [response.message.id, response.message]));
     // The handler gave up on its signal: that is the call's end, not a failure (no isError, nothing logged).
-    expect((byId.get(1) as JsonRpcErrorResponse).error).toEqual({ code: -32603, message: 'The call was cancelled (The server is shutting down)' });
-    expect((byId.get(2) as JsonRpcErrorResponse).error).toEqual({ code: -32603, message: 'The server shut down before the request completed' });
+    expect((byId.get(1) as JsonRpcErrorResponse).error).toEqual({
+      code: -32603,
+      message: 'The call was cancelled (The server is shutting down)',
+    });
+    expect((byId.get(2) as JsonRpcErrorResponse).error).toEqual({
+      code: -32603,
+      message: 'The server shut down before the request completed',
+    });
     expect(tracker.size).toBe(0);
     latch.open();
     await stubborn;
   });
 
-  it('answers in the shapes of the call\'s wire: 2025-11-25 shapes, the session knows the call, live client requests', async () => {
+  it("answers in the shapes of the call's wire: 2025-11-25 shapes, the session knows the call, live client requests", async () => {
     await start();
     const wire = moduleRef!.get(McpLegacyWireService);
     const legacy = moduleRef!.get(McpLegacyWire);

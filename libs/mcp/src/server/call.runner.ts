@@ -137,7 +137,11 @@ export class McpCallRunner implements BeforeApplicationShutdown {
     return this.drain();
   }
 
-  private async execute<R extends CallRequest>(call: RunningCall<R>, scope: McpRequestScope, telemetry?: RequestTelemetry): Promise<void> {
+  private async execute<R extends CallRequest>(
+    call: RunningCall<R>,
+    scope: McpRequestScope,
+    telemetry?: RequestTelemetry,
+  ): Promise<void> {
     let outcome: CallOutcome | undefined;
     try {
       outcome = await this.dispatcher.execute(scope, call.route);

@@ -16,7 +16,11 @@ const refusalOf = (admit: () => unknown) => thrown<McpError>(admit);
 describe('McpCallTracker: calls-in-flight caps', () => {
   it('defaults: 1,000 in total, 128 per principal and per address', () => {
     const options = resolvedOptions();
-    expect([options.maxCallsInFlight, options.maxCallsInFlightPerPrincipal, options.maxCallsInFlightPerAddress]).toEqual([1_000, 128, 128]);
+    expect([
+      options.maxCallsInFlight,
+      options.maxCallsInFlightPerPrincipal,
+      options.maxCallsInFlightPerAddress,
+    ]).toEqual([1_000, 128, 128]);
     expect(() => resolvedOptions({ maxCallsInFlightPerPrincipal: 0 })).toThrow(/maxCallsInFlightPerPrincipal/);
   });
 
@@ -25,8 +29,14 @@ describe('McpCallTracker: calls-in-flight caps', () => {
     tracker.admit('alice', '10.0.0.1');
     tracker.admit('alice', '10.0.0.2');
     const perPrincipal = refusalOf(() => tracker.admit('alice', '10.0.0.3'));
-    expect([perPrincipal.httpStatus, perPrincipal.code, perPrincipal.data]).toEqual([429, -32603, { retryAfterSeconds: 1 }]);
-    expect(perPrincipal.message).toBe('Too many calls in flight for this principal (maxCallsInFlightPerPrincipal: 2); wait for one to finish or retry after 1 s');
+    expect([perPrincipal.httpStatus, perPrincipal.code, perPrincipal.data]).toEqual([
+      429,
+      -32603,
+      { retryAfterSeconds: 1 },
+    ]);
+    expect(perPrincipal.message).toBe(
+      'Too many calls in flight for this principal (maxCallsInFlightPerPrincipal: 2); wait for one to finish or retry after 1 s',
+    );
     tracker.admit('bob', '10.0.0.1');
     const total = refusalOf(() => tracker.admit('carol', '10.0.0.4'));
     expect([total.httpStatus, total.code, total.data]).toEqual([503, -32603, { retryAfterSeconds: 1 }]);
@@ -38,7 +48,10 @@ describe('McpCallTracker: calls-in-flight caps', () => {
     const tracker = trackerWith({ maxCallsInFlightPerAddress: 1 });
     tracker.admit(undefined, '10.0.0.1');
     const refusal = refusalOf(() => tracker.admit(undefined, '10.0.0.1'));
-    expect([refusal.httpStatus, refusal.message]).toEqual([429, expect.stringContaining('maxCallsInFlightPerAddress: 1')]);
+    expect([refusal.httpStatus, refusal.message]).toEqual([
+      429,
+      expect.stringContaining('maxCallsInFlightPerAddress: 1'),
+    ]);
     tracker.admit(undefined, undefined);
     expect(refusalOf(() => tracker.admit(undefined, undefined)).httpStatus).toBe(429);
   });
@@ -53,7 +66,10 @@ describe('McpCallTracker: calls-in-flight caps', () => {
         cancellation: new CallCancellation(),
         lease: tracker.admit('alice', undefined),
         // As the runner's RunningCall does, in the 2026-07-28 error shape.
-        respond: (outcome) => channel.respond(outcome.ok ? { jsonrpc: '2.0', id, result: outcome.result } : errorResponse(id, outcome.error)),
+        respond: (outcome) =>
+          channel.respond(
+            outcome.ok ? { jsonrpc: '2.0', id, result: outcome.result } : errorResponse(id, outcome.error),
+          ),
       };
       tracker.add(call, timeout);
       return call;

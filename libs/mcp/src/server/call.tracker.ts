@@ -5,7 +5,12 @@ import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { JsonRpcId } from '../protocol/json-rpc.interface.js';
 import type { ResponseChannel } from '../protocol/response-channel.js';
-import { AdmissionQuota, type AdmissionKey, type AdmissionLease, type AdmissionRefusal } from '../protocol/admission-quota.js';
+import {
+  AdmissionQuota,
+  type AdmissionKey,
+  type AdmissionLease,
+  type AdmissionRefusal,
+} from '../protocol/admission-quota.js';
 import type { CallOutcome } from './call-outcome.interface.js';
 
 /** Seconds a caller refused for load is told to wait (`Retry-After`, and `error.data.retryAfterSeconds`). */
@@ -134,7 +139,10 @@ export class McpCallTracker {
       }
       const limit = this.options.callTimeoutMs;
       call.cancellation.abort(new Error(`The call timed out after ${limit} ms`));
-      call.respond({ ok: false, error: new McpError(McpErrorCode.InternalError, `Request timed out after ${limit} ms`) });
+      call.respond({
+        ok: false,
+        error: new McpError(McpErrorCode.InternalError, `Request timed out after ${limit} ms`),
+      });
       // Answered: no longer in flight, whatever the handler does now.
       this.untrack(call);
     }
@@ -168,7 +176,10 @@ export class McpCallTracker {
    * no longer in flight. Its handler may still finish: what it returns is dropped.
    */
   end(call: TrackedCall): void {
-    call.respond({ ok: false, error: new McpError(McpErrorCode.InternalError, 'The server shut down before the request completed') });
+    call.respond({
+      ok: false,
+      error: new McpError(McpErrorCode.InternalError, 'The server shut down before the request completed'),
+    });
     this.untrack(call);
   }
 
@@ -178,12 +189,22 @@ export class McpCallTracker {
     const retry = `retry after ${CALLS_RETRY_AFTER_SECONDS} s`;
     if (refused === 'total') {
       const limit = this.options.maxCallsInFlight;
-      return new McpError(McpErrorCode.InternalError, `Too many calls in flight on this server (maxCallsInFlight: ${limit}); ${retry}`, data, 503);
+      return new McpError(
+        McpErrorCode.InternalError,
+        `Too many calls in flight on this server (maxCallsInFlight: ${limit}); ${retry}`,
+        data,
+        503,
+      );
     }
     const [who, option, limit] =
       refused === 'principal'
         ? ['for this principal', 'maxCallsInFlightPerPrincipal', this.options.maxCallsInFlightPerPrincipal]
         : ['from this address', 'maxCallsInFlightPerAddress', this.options.maxCallsInFlightPerAddress];
-    return new McpError(McpErrorCode.InternalError, `Too many calls in flight ${who} (${option}: ${limit}); wait for one to finish or ${retry}`, data, 429);
+    return new McpError(
+      McpErrorCode.InternalError,
+      `Too many calls in flight ${who} (${option}: ${limit}); wait for one to finish or ${retry}`,
+      data,
+      429,
+    );
   }
 }

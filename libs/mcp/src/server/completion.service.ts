@@ -49,7 +49,8 @@ export class McpCompletionService {
     if (ref.type === 'ref/prompt') {
       const name = requireString(ref, 'name');
       const prompt = this.registry.getPrompt(name);
-      if (!prompt || !this.access.isVisible(prompt.summary, caller)) throw McpError.invalidParams(`Unknown prompt: ${echoed(name)}`, { name: echoed(name) });
+      if (!prompt || !this.access.isVisible(prompt.summary, caller))
+        throw McpError.invalidParams(`Unknown prompt: ${echoed(name)}`, { name: echoed(name) });
       if (!prompt.definition.arguments?.some((argument) => argument.name === argumentName)) {
         throw McpError.invalidParams(`Prompt "${name}" has no argument "${echoed(argumentName)}"`);
       }

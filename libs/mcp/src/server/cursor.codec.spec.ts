@@ -42,6 +42,10 @@ describe('CursorCodec', () => {
   ])('refuses %s with -32602 "invalid cursor" (HTTP 200)', (_label, cursor) => {
     const error = refusalOf('tools', cursor);
     expect(error).toBeInstanceOf(McpError);
-    expect([error.code, error.message, error.httpStatus]).toEqual([McpErrorCode.InvalidParams, 'Invalid params: invalid cursor', 200]);
+    expect([error.code, error.message, error.httpStatus]).toEqual([
+      McpErrorCode.InvalidParams,
+      'Invalid params: invalid cursor',
+      200,
+    ]);
   });
 });

@@ -12,7 +12,10 @@ import type { McpExtension } from './extension.interface.js';
 import { TASKS_EXTENSION } from '../protocol/task.constants.js';
 
 /** The tasks extension's advertisement alone (tasks/task-methods.service.ts): once a tool it is shown may run as a task. */
-const tasksLike: McpExtension = { id: TASKS_EXTENSION, advertise: (view) => (view.tools.some((tool) => tool.task !== undefined) ? {} : undefined) };
+const tasksLike: McpExtension = {
+  id: TASKS_EXTENSION,
+  advertise: (view) => (view.tools.some((tool) => tool.task !== undefined) ? {} : undefined),
+};
 
 function serviceWith(
   options: Partial<McpModuleOptions> = {},
@@ -43,13 +46,22 @@ describe('McpDiscoverService.capabilities (what gates every method)', () => {
     registry.registerTool({ name: 't' }, noop);
     expect(service.capabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
     registry.registerPrompt({ name: 'p' }, noop);
-    expect(service.capabilities()).toEqual({ tools: { listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} });
+    expect(service.capabilities()).toEqual({
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      completions: {},
+      logging: {},
+    });
   });
 
   it('advertises resources (with subscribe) for a resource template alone, and withdraws it when the last one goes', () => {
     const { registry, service } = serviceWith();
     registry.registerResourceTemplate({ uriTemplate: 'users://{id}' }, noop);
-    expect(service.capabilities()).toEqual({ resources: { subscribe: true, listChanged: true }, completions: {}, logging: {} });
+    expect(service.capabilities()).toEqual({
+      resources: { subscribe: true, listChanged: true },
+      completions: {},
+      logging: {},
+    });
     registry.removeResourceTemplate('users://{id}');
     expect(service.capabilities()).toEqual({ logging: {} });
   });
@@ -77,7 +89,10 @@ describe('McpDiscoverService.discover', () => {
   });
 
   it('adds the instructions and the cache hints configured for discover', () => {
-    const { service } = serviceWith({ instructions: 'Use search first', cacheHints: { default: { ttlMs: 5, cacheScope: 'private' }, discover: { ttlMs: 60_000, cacheScope: 'public' } } });
+    const { service } = serviceWith({
+      instructions: 'Use search first',
+      cacheHints: { default: { ttlMs: 5, cacheScope: 'private' }, discover: { ttlMs: 60_000, cacheScope: 'public' } },
+    });
     expect(service.discover()).toMatchObject({ instructions: 'Use search first', ttlMs: 60_000, cacheScope: 'public' });
   });
 
@@ -121,7 +136,11 @@ describe('McpDiscoverService.discover per caller (scopes, the visibility hook)',
   it('answers everyone alike, with the configured hints, when nothing filters', () => {
     const { registry, service } = serviceWith({ cacheHints: { discover: { ttlMs: 60_000, cacheScope: 'public' } } });
     registry.registerTool({ name: 't' }, noop);
-    expect(service.discover(remoteCaller([]))).toMatchObject({ capabilities: { tools: { listChanged: true } }, ttlMs: 60_000, cacheScope: 'public' });
+    expect(service.discover(remoteCaller([]))).toMatchObject({
+      capabilities: { tools: { listChanged: true } },
+      ttlMs: 60_000,
+      cacheScope: 'public',
+    });
   });
 });
 
@@ -144,4 +163,3 @@ describe('McpDiscoverService: what the extensions advertise', () => {
     });
   });
 });
-

@@ -48,7 +48,8 @@ export class McpDiscoverService {
     const visible = <T extends AccessControlled>(entries: readonly T[]): readonly T[] =>
       caller === undefined ? entries : entries.filter((entry) => this.access.isVisible(entry.summary, caller));
     const hasPrompts = visible(this.registry.listPrompts()).length > 0;
-    const hasResources = visible(this.registry.listResources()).length > 0 || visible(this.registry.listResourceTemplates()).length > 0;
+    const hasResources =
+      visible(this.registry.listResources()).length > 0 || visible(this.registry.listResourceTemplates()).length > 0;
     // listChanged / subscribe: honoured on subscriptions/listen streams.
     const tools = visible(this.registry.listTools());
     if (tools.length > 0) capabilities.tools = { listChanged: true };
@@ -101,7 +102,12 @@ export class McpDiscoverService {
 
   /** Whether some caller may see less than another (then discover is answered per caller). */
   private filtersPerCaller(): boolean {
-    const lists = [this.registry.listTools(), this.registry.listPrompts(), this.registry.listResources(), this.registry.listResourceTemplates()];
+    const lists = [
+      this.registry.listTools(),
+      this.registry.listPrompts(),
+      this.registry.listResources(),
+      this.registry.listResourceTemplates(),
+    ];
     return lists.some((entries) => this.access.listMode(entries) !== 'shared');
   }
 }

@@ -1,4 +1,10 @@
-import { BadRequestException, ForbiddenException, HttpException, InternalServerErrorException, Logger } from '@nestjs/common';
+import {
+  BadRequestException,
+  ForbiddenException,
+  HttpException,
+  InternalServerErrorException,
+  Logger,
+} from '@nestjs/common';
 import { describe, expect, it } from 'vitest';
 import { noteNestLogged } from '../context/handler-errors.util.js';
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
@@ -28,12 +34,20 @@ describe('toolFailure (a tool that threw â†’ isError text, or the protocol error
 
   it("shows the messages meant for clients: McpToolError's, and those of Nest's HTTP exceptions from guards and pipes", () => {
     const logger = new RecordingLogger();
-    expect(toolFailure(new McpToolError('No flight that day; try another'), logger, 'book')).toEqual({ text: 'No flight that day; try another' });
-    expect(toolFailure(new ForbiddenException('Only admins may deploy'), logger, 'deploy')).toEqual({ text: 'Only admins may deploy' });
+    expect(toolFailure(new McpToolError('No flight that day; try another'), logger, 'book')).toEqual({
+      text: 'No flight that day; try another',
+    });
+    expect(toolFailure(new ForbiddenException('Only admins may deploy'), logger, 'deploy')).toEqual({
+      text: 'Only admins may deploy',
+    });
     // ValidationPipe: a list of messages.
-    expect(toolFailure(new BadRequestException(['a must be a number', 'b is required']), logger, 'add')).toEqual({ text: 'a must be a number; b is required' });
+    expect(toolFailure(new BadRequestException(['a must be a number', 'b is required']), logger, 'add')).toEqual({
+      text: 'a must be a number; b is required',
+    });
     expect(toolFailure(new HttpException('Teapot', 418), logger, 'brew')).toEqual({ text: 'Teapot' });
-    expect(toolFailure(new HttpException({ reason: 'no message field' }, 409), logger, 'x')).toEqual({ text: 'Http Exception' });
+    expect(toolFailure(new HttpException({ reason: 'no message field' }, 409), logger, 'x')).toEqual({
+      text: 'Http Exception',
+    });
     expect(logger.errors).toEqual([]);
   });
 
@@ -61,9 +75,17 @@ describe('protocolFailure (a prompt, resource or completion handler that threw â
     const notFound = McpError.resourceNotFound('docs://gone');
     expect(protocolFailure(notFound, logger, 'Resource "docs://gone"')).toBe(notFound);
     const forbidden = protocolFailure(new ForbiddenException('Not yours'), logger, 'Prompt "p"');
-    expect([forbidden.code, forbidden.message, forbidden.httpStatus]).toEqual([McpErrorCode.InvalidParams, 'Not yours', 200]);
-    expect(protocolFailure(new BadRequestException(['x is required']), logger, 'Prompt "p"').message).toBe('x is required');
-    expect(protocolFailure(new McpToolError('Pick a city first'), logger, 'Completion').message).toBe('Pick a city first');
+    expect([forbidden.code, forbidden.message, forbidden.httpStatus]).toEqual([
+      McpErrorCode.InvalidParams,
+      'Not yours',
+      200,
+    ]);
+    expect(protocolFailure(new BadRequestException(['x is required']), logger, 'Prompt "p"').message).toBe(
+      'x is required',
+    );
+    expect(protocolFailure(new McpToolError('Pick a city first'), logger, 'Completion').message).toBe(
+      'Pick a city first',
+    );
     expect(logger.errors).toEqual([]);
   });
 
@@ -71,7 +93,11 @@ describe('protocolFailure (a prompt, resource or completion handler that threw â
     const logger = new RecordingLogger();
     const error = secretFailure();
     const internal = protocolFailure(error, logger, 'Resource "docs://db"');
-    expect([internal.code, internal.message, internal.data]).toEqual([McpErrorCode.InternalError, 'Internal error', undefined]);
+    expect([internal.code, internal.message, internal.data]).toEqual([
+      McpErrorCode.InternalError,
+      'Internal error',
+      undefined,
+    ]);
     const fiveHundred = protocolFailure(new InternalServerErrorException('db.internal is down'), logger, 'Prompt "p"');
     expect([fiveHundred.code, fiveHundred.message]).toEqual([McpErrorCode.InternalError, 'Internal error']);
     expect(logger.errors.map((entry) => entry.message)).toEqual(['Resource "docs://db" failed', 'Prompt "p" failed']);

@@ -12,7 +12,12 @@ const items = (...names: string[]): readonly Item[] => names.map((name) => ({ de
 /** A pager of `tools` with a page size that can change between calls. */
 function pagerOf(size = 2) {
   const settings = { size, projected: 0 };
-  const pager = new ListPager<Item>('tools', 'tools', () => settings.size, (entry) => (settings.projected++, entry.definition));
+  const pager = new ListPager<Item>(
+    'tools',
+    'tools',
+    () => settings.size,
+    (entry) => (settings.projected++, entry.definition),
+  );
   return { pager, settings };
 }
 
@@ -47,13 +52,18 @@ describe('ListPager', () => {
     pager.page(items('a', 'b', 'c'), undefined);
     settings.size = 1;
     const changed = items('a', 'b', 'c');
-    expect(pager.page(changed, undefined)).toEqual({ tools: [{ name: 'a' }], nextCursor: CursorCodec.encode('tools', 1) });
+    expect(pager.page(changed, undefined)).toEqual({
+      tools: [{ name: 'a' }],
+      nextCursor: CursorCodec.encode('tools', 1),
+    });
   });
 
   it('refuses a cursor at or past the end of the list with -32602 (e.g. one kept from before the list shrank)', () => {
     const { pager } = pagerOf(2);
     const cursor = pager.page(items('a', 'b', 'c'), undefined).nextCursor;
-    expect(() => pager.page(items('a', 'b'), cursor)).toThrow(expect.objectContaining({ code: McpErrorCode.InvalidParams, message: 'Invalid params: invalid cursor' }));
+    expect(() => pager.page(items('a', 'b'), cursor)).toThrow(
+      expect.objectContaining({ code: McpErrorCode.InvalidParams, message: 'Invalid params: invalid cursor' }),
+    );
     expect(() => pager.page(items('a'), CursorCodec.encode('tools', 1))).toThrow('Invalid params: invalid cursor');
   });
 

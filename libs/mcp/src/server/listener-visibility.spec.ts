@@ -10,7 +10,10 @@ import { McpAccessPolicy } from './access.policy.js';
 
 const AUTH = { resource: 'https://mcp.example.com/mcp', authorizationServers: ['https://auth.example.com'] };
 
-function setup(options: Partial<McpModuleOptions> = {}, scoped = true): { policy: McpAccessPolicy; registry: McpRegistry } {
+function setup(
+  options: Partial<McpModuleOptions> = {},
+  scoped = true,
+): { policy: McpAccessPolicy; registry: McpRegistry } {
   const all = { name: 'srv', version: '1', ...options } as McpModuleOptions;
   const registry = new McpRegistry();
   registry.registerResource({ uri: 'docs://welcome' }, () => 'welcome');
@@ -23,16 +26,22 @@ function setup(options: Partial<McpModuleOptions> = {}, scoped = true): { policy
 }
 
 const token = (...scopes: string[]): McpAccessToken => ({ subject: 'ana', scopes, claims: {} });
-const http = (accessToken?: McpAccessToken): McpListenerSource => ({ principal: accessToken?.subject, accessToken, origin: 'http' });
+const http = (accessToken?: McpAccessToken): McpListenerSource => ({
+  principal: accessToken?.subject,
+  accessToken,
+  origin: 'http',
+});
 const local: McpListenerSource = { origin: 'stdio' };
 const hideInternal: McpModuleOptions['visibility'] = (handler) => !handler.name.startsWith('internal_');
 
-describe('McpAccessPolicy as the listeners\' visibility', () => {
+describe("McpAccessPolicy as the listeners' visibility", () => {
   it('builds no view when nothing can be hidden: no hook and no scoped resource, or no hook and a trusted caller', () => {
     expect(setup({}, false).policy.viewFor(http())).toBeUndefined();
     expect(setup({ auth: AUTH }, false).policy.viewFor(http(token()))).toBeUndefined();
     expect(setup({ auth: AUTH }).policy.viewFor(local)).toBeUndefined();
-    expect(setup({ auth: AUTH }).policy.viewFor({ origin: 'task', task: { taskId: 't', authorized: true } })).toBeUndefined();
+    expect(
+      setup({ auth: AUTH }).policy.viewFor({ origin: 'task', task: { taskId: 't', authorized: true } }),
+    ).toBeUndefined();
     // A remote caller with a scoped resource around, or any caller under a hook, gets one.
     expect(setup({ auth: AUTH }).policy.viewFor(http(token('docs:read')))).toBeDefined();
     expect(setup({ visibility: hideInternal }, false).policy.viewFor(local)).toBeDefined();
@@ -73,7 +82,14 @@ describe('McpAccessPolicy as the listeners\' visibility', () => {
 
   it('a hook that throws hides (fails closed)', () => {
     vi.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
-    const { policy } = setup({ visibility: () => { throw new Error('down'); } }, false);
+    const { policy } = setup(
+      {
+        visibility: () => {
+          throw new Error('down');
+        },
+      },
+      false,
+    );
     const view = policy.viewFor(local)!;
     expect(view.follows('docs://welcome')).toBe(false);
     expect(view.hears('docs://welcome')).toBe(false);

@@ -9,11 +9,21 @@ import { McpAccessPolicy } from './access.policy.js';
 import { CursorCodec } from './cursor.codec.js';
 import { McpListsService } from './lists.service.js';
 
-const AUTH = { resource: 'https://mcp.example.com/mcp', authorizationServers: ['https://auth.example.com'], scopeHierarchy: { admin: ['write'] } };
+const AUTH = {
+  resource: 'https://mcp.example.com/mcp',
+  authorizationServers: ['https://auth.example.com'],
+  scopeHierarchy: { admin: ['write'] },
+};
 
 /** Lists over a registry with tools a (open), b (write), c (admin), d (open), built as the module builds them. */
 function listsWith(options: Partial<McpModuleOptions> = {}) {
-  const all = { name: 'srv', version: '1', pageSize: 2, cacheHints: { toolsList: { ttlMs: 5_000, cacheScope: 'public' as const } }, ...options };
+  const all = {
+    name: 'srv',
+    version: '1',
+    pageSize: 2,
+    cacheHints: { toolsList: { ttlMs: 5_000, cacheScope: 'public' as const } },
+    ...options,
+  };
   const resolved = new McpResolvedOptions(all);
   const registry = new McpRegistry();
   registry.registerTool({ name: 'a' }, () => 'a');
@@ -26,7 +36,12 @@ function listsWith(options: Partial<McpModuleOptions> = {}) {
 
 const token = (...scopes: string[]): McpAccessToken => ({ subject: 'ana', scopes, claims: {} });
 const scope = (caller: { accessToken?: McpAccessToken; http?: boolean }, cursor?: string) =>
-  ({ id: 1, params: cursor === undefined ? {} : { cursor }, accessToken: caller.accessToken, origin: caller.http ? 'http' : 'stdio' }) as unknown as McpRequestScope;
+  ({
+    id: 1,
+    params: cursor === undefined ? {} : { cursor },
+    accessToken: caller.accessToken,
+    origin: caller.http ? 'http' : 'stdio',
+  }) as unknown as McpRequestScope;
 
 /** Every page for one caller: the names, and the cache hints of each page. */
 function all(lists: McpListsService, caller: { accessToken?: McpAccessToken; http?: boolean }) {
@@ -34,7 +49,12 @@ function all(lists: McpListsService, caller: { accessToken?: McpAccessToken; htt
   const hints: unknown[] = [];
   let cursor: string | undefined;
   do {
-    const page = lists.tools.page(scope(caller, cursor)) as { tools: Array<{ name: string }>; nextCursor?: string; ttlMs: number; cacheScope: string };
+    const page = lists.tools.page(scope(caller, cursor)) as {
+      tools: Array<{ name: string }>;
+      nextCursor?: string;
+      ttlMs: number;
+      cacheScope: string;
+    };
     names.push(...page.tools.map((tool) => tool.name));
     hints.push({ ttlMs: page.ttlMs, cacheScope: page.cacheScope });
     cursor = page.nextCursor;
@@ -52,10 +72,16 @@ describe('McpListing per caller', () => {
 
   it('with auth: each token sees what its scopes allow (hierarchy included), every page private, cursors in the filtered list', () => {
     const { lists } = listsWith({ auth: AUTH });
-    expect(all(lists, { accessToken: token(), http: true })).toEqual({ names: ['a', 'd'], hints: [{ ttlMs: 5_000, cacheScope: 'private' }] });
+    expect(all(lists, { accessToken: token(), http: true })).toEqual({
+      names: ['a', 'd'],
+      hints: [{ ttlMs: 5_000, cacheScope: 'private' }],
+    });
     const writer = all(lists, { accessToken: token('write'), http: true });
     expect(writer.names).toEqual(['a', 'b', 'd']);
-    expect(writer.hints).toEqual([{ ttlMs: 5_000, cacheScope: 'private' }, { ttlMs: 5_000, cacheScope: 'private' }]);
+    expect(writer.hints).toEqual([
+      { ttlMs: 5_000, cacheScope: 'private' },
+      { ttlMs: 5_000, cacheScope: 'private' },
+    ]);
     expect(all(lists, { accessToken: token('admin'), http: true }).names).toEqual(['a', 'b', 'c', 'd']);
     // A local caller (stdio) is trusted: everything, still private.
     expect(all(lists, {}).names).toEqual(['a', 'b', 'c', 'd']);
@@ -65,12 +91,17 @@ describe('McpListing per caller', () => {
     const { lists, registry } = listsWith({ auth: AUTH });
     registry.removeTool('b');
     registry.removeTool('c');
-    expect(all(lists, { accessToken: token(), http: true })).toEqual({ names: ['a', 'd'], hints: [{ ttlMs: 5_000, cacheScope: 'private' }] });
+    expect(all(lists, { accessToken: token(), http: true })).toEqual({
+      names: ['a', 'd'],
+      hints: [{ ttlMs: 5_000, cacheScope: 'private' }],
+    });
   });
 
-  it('a cursor past the end of the caller\'s own list is refused', () => {
+  it("a cursor past the end of the caller's own list is refused", () => {
     const { lists } = listsWith({ auth: AUTH });
-    expect(() => lists.tools.page(scope({ accessToken: token(), http: true }, CursorCodec.encode('tools', 2)))).toThrow('Invalid params: invalid cursor');
+    expect(() => lists.tools.page(scope({ accessToken: token(), http: true }, CursorCodec.encode('tools', 2)))).toThrow(
+      'Invalid params: invalid cursor',
+    );
   });
 
   it('without auth, scoped entries are hidden from HTTP callers (no token can satisfy them) and shown to local ones', () => {
@@ -99,7 +130,10 @@ describe('McpListing per caller', () => {
 
   it('stays right beyond the number of scope sets it keeps', () => {
     const { lists } = listsWith({ auth: AUTH });
-    for (let i = 0; i < 300; i++) expect(all(lists, { accessToken: token(`s${i}`, ...(i % 2 ? ['write'] : [])), http: true }).names.length).toBe(i % 2 ? 3 : 2);
+    for (let i = 0; i < 300; i++)
+      expect(all(lists, { accessToken: token(`s${i}`, ...(i % 2 ? ['write'] : [])), http: true }).names.length).toBe(
+        i % 2 ? 3 : 2,
+      );
     expect(all(lists, { accessToken: token('s0'), http: true }).names).toEqual(['a', 'd']);
   });
 });

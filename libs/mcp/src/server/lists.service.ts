@@ -105,18 +105,28 @@ export class McpListing<T extends AccessControlled & { readonly definition: unkn
   }
 
   /** The page of a list that varies by client: what the request's client (and, when filtered, its caller) sees. */
-  private pageFor(scope: McpRequestScope, entries: readonly T[], mode: ReturnType<McpAccessPolicy['listMode']>): JsonObject {
+  private pageFor(
+    scope: McpRequestScope,
+    entries: readonly T[],
+    mode: ReturnType<McpAccessPolicy['listMode']>,
+  ): JsonObject {
     const audience = this.audience!;
     const access = this.access;
     const client = audience.clientOf(scope);
     const caller = mode === 'hook' || mode === 'scopes' ? access!.callerOf(scope) : undefined;
     if (mode === 'hook') {
-      const visible = entries.filter((entry) => audience.shows(entry, client) && access!.isVisible(entry.summary, caller!));
+      const visible = entries.filter(
+        (entry) => audience.shows(entry, client) && access!.isVisible(entry.summary, caller!),
+      );
       return this.pager.pageOnce(visible, scope.params.cursor);
     }
     // A scope token never holds a line break: the key is unambiguous.
     const key = caller ? `${client}\n${access!.scopeKey(caller)}` : client;
-    const view = this.viewFor(entries, key, (entry) => audience.shows(entry, client) && (!caller || access!.scopesAllow(entry.summary, caller)));
+    const view = this.viewFor(
+      entries,
+      key,
+      (entry) => audience.shows(entry, client) && (!caller || access!.scopesAllow(entry.summary, caller)),
+    );
     return view.pager.page(view.entries, scope.params.cursor);
   }
 
@@ -138,7 +148,12 @@ export class McpListing<T extends AccessControlled & { readonly definition: unkn
   }
 
   private newPager(): ListPager<T> {
-    return new ListPager(this.cursorName, this.field, () => this.options.pageSize, (entry) => entry.definition);
+    return new ListPager(
+      this.cursorName,
+      this.field,
+      () => this.options.pageSize,
+      (entry) => entry.definition,
+    );
   }
 }
 
@@ -154,7 +169,13 @@ export class McpListsService {
     this.tools = new McpListing(options, 'tools', () => registry.listTools(), 'tools', access, APP_ONLY_TOOLS);
     this.prompts = new McpListing(options, 'prompts', () => registry.listPrompts(), 'prompts', access);
     this.resources = new McpListing(options, 'resources', () => registry.listResources(), 'resources', access);
-    this.resourceTemplates = new McpListing(options, 'resourceTemplates', () => registry.listResourceTemplates(), 'templates', access);
+    this.resourceTemplates = new McpListing(
+      options,
+      'resourceTemplates',
+      () => registry.listResourceTemplates(),
+      'templates',
+      access,
+    );
   }
 }
 

@@ -52,7 +52,10 @@ export class McpDispatcher {
    * A wire's route table: the core methods (its `tools/call` turning task tools into tasks with `toolTasks`, when
    * given) and `extensionRoutes`; a method routed twice is refused at startup.
    */
-  routeTable(toolTasks: McpToolTaskStarter | undefined, extensionRoutes: Iterable<readonly [string, McpRoute]>): ReadonlyMap<string, McpRoute> {
+  routeTable(
+    toolTasks: McpToolTaskStarter | undefined,
+    extensionRoutes: Iterable<readonly [string, McpRoute]>,
+  ): ReadonlyMap<string, McpRoute> {
     const { discover, lists, tools, prompts, resources, completion, subscriptions, registry } = this;
     const answer = (handle: McpRoute['handle'], capability?: string, extra?: Partial<McpRoute>): McpRoute => ({
       capability,
@@ -62,25 +65,57 @@ export class McpDispatcher {
       ...extra,
     });
     // With a shared registry state, a list is served once this replica applied every change committed before it.
-    const caughtUp = (handle: McpRoute['handle']): McpRoute['handle'] => (scope) => {
-      const pending = registry.catchUp();
-      return pending ? pending.then(() => handle(scope)) : handle(scope);
-    };
+    const caughtUp =
+      (handle: McpRoute['handle']): McpRoute['handle'] =>
+      (scope) => {
+        const pending = registry.catchUp();
+        return pending ? pending.then(() => handle(scope)) : handle(scope);
+      };
     const routes = new Map<string, McpRoute>([
       ['server/discover', answer(caughtUp((scope) => discover.discover(scope)))],
-      ['tools/list', answer(caughtUp((scope) => lists.tools.page(scope)), 'tools')],
+      [
+        'tools/list',
+        answer(
+          caughtUp((scope) => lists.tools.page(scope)),
+          'tools',
+        ),
+      ],
       [
         'tools/call',
-        answer((scope) => tools.call(scope, toolTasks), 'tools', { nameParam: 'name', paramHeaders: (params, caller) => tools.paramHeaders(params, caller) }),
+        answer((scope) => tools.call(scope, toolTasks), 'tools', {
+          nameParam: 'name',
+          paramHeaders: (params, caller) => tools.paramHeaders(params, caller),
+        }),
       ],
-      ['prompts/list', answer(caughtUp((scope) => lists.prompts.page(scope)), 'prompts')],
+      [
+        'prompts/list',
+        answer(
+          caughtUp((scope) => lists.prompts.page(scope)),
+          'prompts',
+        ),
+      ],
       ['prompts/get', answer((scope) => prompts.get(scope), 'prompts', { nameParam: 'name' })],
-      ['resources/list', answer(caughtUp((scope) => lists.resources.page(scope)), 'resources')],
-      ['resources/templates/list', answer(caughtUp((scope) => lists.resourceTemplates.page(scope)), 'resources')],
+      [
+        'resources/list',
+        answer(
+          caughtUp((scope) => lists.resources.page(scope)),
+          'resources',
+        ),
+      ],
+      [
+        'resources/templates/list',
+        answer(
+          caughtUp((scope) => lists.resourceTemplates.page(scope)),
+          'resources',
+        ),
+      ],
       ['resources/read', answer((scope) => resources.read(scope), 'resources', { nameParam: 'uri' })],
       ['completion/complete', answer((scope) => completion.complete(scope), 'completions')],
       // A stream until the client closes it: SSE only, not timed, not counted (listen streams have caps of their own).
-      ['subscriptions/listen', answer((scope) => subscriptions.listen(scope, this.listenFeatures()), undefined, { delivery: 'stream' })],
+      [
+        'subscriptions/listen',
+        answer((scope) => subscriptions.listen(scope, this.listenFeatures()), undefined, { delivery: 'stream' }),
+      ],
     ]);
     for (const [method, route] of extensionRoutes) {
       if (routes.has(method)) throw new Error(`McpDispatcher: the method ${method} is already routed`);
@@ -95,7 +130,8 @@ export class McpDispatcher {
     if (!route.capability && !route.extension) return route;
     const capabilities = this.discover.capabilities();
     if (route.capability && !(route.capability in capabilities)) return undefined;
-    if (route.extension && !Object.hasOwn((capabilities.extensions as object | undefined) ?? {}, route.extension)) return undefined;
+    if (route.extension && !Object.hasOwn((capabilities.extensions as object | undefined) ?? {}, route.extension))
+      return undefined;
     return route;
   }
 
@@ -119,13 +155,21 @@ export class McpDispatcher {
   private stderrProgress(scope: McpRequestScope): NonNullable<McpRequestScope['progressFallback']> {
     // The call's own span when telemetry records one: concurrent calls' lines stay apart even without a traceparent.
     const context = scope.trace ? { traceIds: scope.trace } : { traceparent: scope.meta.raw[TRACEPARENT_META_KEY] };
-    return (progress, total, message) => this.progressEvents!.write(createProgressEvent({ progress, total, message }, context));
+    return (progress, total, message) =>
+      this.progressEvents!.write(createProgressEvent({ progress, total, message }, context));
   }
 
   private listenFeatures() {
     const capabilities = this.discover.capabilities();
-    const events = (capabilities.extensions as Record<string, { listChanged?: unknown } | undefined> | undefined)?.[EVENTS_EXTENSION];
-    return { tools: 'tools' in capabilities, prompts: 'prompts' in capabilities, resources: 'resources' in capabilities, events: events?.listChanged === true };
+    const events = (capabilities.extensions as Record<string, { listChanged?: unknown } | undefined> | undefined)?.[
+      EVENTS_EXTENSION
+    ];
+    return {
+      tools: 'tools' in capabilities,
+      prompts: 'prompts' in capabilities,
+      resources: 'resources' in capabilities,
+      events: events?.listChanged === true,
+    };
   }
 
   private unexpected(error: unknown, method: string): McpError {

@@ -34,7 +34,10 @@ export class McpModernWire implements McpWireProfile {
     @Optional() @Inject(MCP_EXTENSIONS) extensions: readonly McpExtension[] = [],
   ) {
     const toolTasks = extensions.find((extension) => extension.toolTasks)?.toolTasks;
-    this.routes = dispatcher.routeTable(toolTasks, extensions.flatMap((extension) => [...(extension.routes?.() ?? [])]));
+    this.routes = dispatcher.routeTable(
+      toolTasks,
+      extensions.flatMap((extension) => [...(extension.routes?.() ?? [])]),
+    );
     this.resultMeta = options.serverInfoInResults ? { [MetaKeys.serverInfo]: options.serverInfo } : undefined;
     this.supportedVersions = options.supportedVersions;
   }
@@ -47,7 +50,8 @@ export class McpModernWire implements McpWireProfile {
   preamble(params: JsonObject | undefined, agree?: (meta: McpRequestMeta) => void): McpRequestMeta {
     const meta = parseRequestMeta(params);
     agree?.(meta);
-    if (!isStatelessVersion(meta.protocolVersion)) throw McpError.unsupportedVersion(meta.protocolVersion, this.supportedVersions);
+    if (!isStatelessVersion(meta.protocolVersion))
+      throw McpError.unsupportedVersion(meta.protocolVersion, this.supportedVersions);
     return meta;
   }
 
@@ -74,7 +78,8 @@ export class McpModernWire implements McpWireProfile {
   }
 
   finalResponse(call: RunningCall, outcome: CallOutcome): FinalResponse {
-    if (outcome.ok) return { message: { jsonrpc: '2.0', id: call.id, result: this.decorate(outcome.result) }, httpStatus: 200 };
+    if (outcome.ok)
+      return { message: { jsonrpc: '2.0', id: call.id, result: this.decorate(outcome.result) }, httpStatus: 200 };
     return { message: errorResponse(call.id, outcome.error), httpStatus: outcome.error.httpStatus };
   }
 

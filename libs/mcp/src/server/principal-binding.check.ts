@@ -29,7 +29,11 @@ export class PrincipalBindingCheck implements OnApplicationBootstrap {
       servesHttp: this.adapterHost.httpAdapter !== undefined,
       legacyWire: this.options.legacyWire,
       hasHandlers:
-        registry.listTools().length + registry.listPrompts().length + registry.listResources().length + registry.listResourceTemplates().length > 0,
+        registry.listTools().length +
+          registry.listPrompts().length +
+          registry.listResources().length +
+          registry.listResourceTemplates().length >
+        0,
     });
     if (warning) this.logger.warn(warning);
   }

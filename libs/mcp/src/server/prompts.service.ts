@@ -31,13 +31,20 @@ export class McpPromptsService {
     this.access.admit(scope, entry.summary, unknownPrompt, name);
     const args = optionalObject(scope.params, 'arguments');
     for (const [key, value] of Object.entries(args)) {
-      if (typeof value !== 'string') throw McpError.invalidParams(`Invalid params: prompt argument "${echoed(key)}" must be a string`);
+      if (typeof value !== 'string')
+        throw McpError.invalidParams(`Invalid params: prompt argument "${echoed(key)}" must be a string`);
     }
-    const missing = entry.requiredArguments.filter((argument) => !Object.hasOwn(args, argument) || args[argument] === undefined);
+    const missing = entry.requiredArguments.filter(
+      (argument) => !Object.hasOwn(args, argument) || args[argument] === undefined,
+    );
     if (missing.length > 0) {
-      throw McpError.invalidParams(`Missing required arguments for prompt "${name}": ${missing.join(', ')}`, { missing });
+      throw McpError.invalidParams(`Missing required arguments for prompt "${name}": ${missing.join(', ')}`, {
+        missing,
+      });
     }
-    const outcome = await this.invoker.invoke(scope, name, entry.handler, args, (ledger) => McpPromptContext.open(scope, name, ledger));
+    const outcome = await this.invoker.invoke(scope, name, entry.handler, args, (ledger) =>
+      McpPromptContext.open(scope, name, ledger),
+    );
     if (outcome.kind === 'input_required') return outcome.result;
     try {
       if (outcome.kind === 'threw') throw outcome.error;

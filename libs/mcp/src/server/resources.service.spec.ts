@@ -25,7 +25,6 @@ function accessPolicy(options: McpModuleOptions = { name: 'srv', version: '1' })
   return new McpAccessPolicy(options, new McpAuthenticator(new McpResolvedOptions(options)));
 }
 
-
 const registry = new McpRegistry();
 const options = new McpResolvedOptions({
   name: 'srv',
@@ -39,16 +38,31 @@ const resources = new McpResourcesService(registry, options, new McpHandlerInvok
 const lists = new McpListsService(registry, options);
 
 const contexts: unknown[] = [];
-registry.registerResource({ uri: 'files://config/app.json', mimeType: 'application/json' }, (_input, context) => (contexts.push(context), '{"static":true}'));
-registry.registerResourceTemplate({ uriTemplate: 'files://{+path}', mimeType: 'text/plain' }, (variables) => `any ${JSON.stringify(variables)}`);
-registry.registerResourceTemplate({ uriTemplate: 'files://config/{name}' }, (variables) => `config ${JSON.stringify(variables)}`);
+registry.registerResource(
+  { uri: 'files://config/app.json', mimeType: 'application/json' },
+  (_input, context) => (contexts.push(context), '{"static":true}'),
+);
+registry.registerResourceTemplate(
+  { uriTemplate: 'files://{+path}', mimeType: 'text/plain' },
+  (variables) => `any ${JSON.stringify(variables)}`,
+);
+registry.registerResourceTemplate(
+  { uriTemplate: 'files://config/{name}' },
+  (variables) => `config ${JSON.stringify(variables)}`,
+);
 registry.registerResourceTemplate({ uriTemplate: 'users://{id}' }, ({ id }) => {
   if (id === '0') throw McpError.resourceNotFound('users://0');
   return 42;
 });
 
 const read = (uri: unknown) =>
-  resources.read({ id: 1, method: 'resources/read', params: { uri }, cancellation: new CallCancellation(), channel: new ResponseChannel() } as unknown as McpRequestScope);
+  resources.read({
+    id: 1,
+    method: 'resources/read',
+    params: { uri },
+    cancellation: new CallCancellation(),
+    channel: new ResponseChannel(),
+  } as unknown as McpRequestScope);
 const notFound = (uri: string) => ({ code: McpErrorCode.InvalidParams, message: 'Resource not found', data: { uri } });
 
 beforeAll(() => Logger.overrideLogger(false));
@@ -65,25 +79,40 @@ describe('McpResourcesService.read', () => {
   });
 
   it('otherwise reads through the most specific matching template, with its variables as input', async () => {
-    expect((await read('files://config/db.json')).contents).toEqual([{ uri: 'files://config/db.json', text: 'config {"name":"db.json"}' }]);
-    expect((await read('files://src/main.ts')).contents).toEqual([{ uri: 'files://src/main.ts', mimeType: 'text/plain', text: 'any {"path":"src/main.ts"}' }]);
+    expect((await read('files://config/db.json')).contents).toEqual([
+      { uri: 'files://config/db.json', text: 'config {"name":"db.json"}' },
+    ]);
+    expect((await read('files://src/main.ts')).contents).toEqual([
+      { uri: 'files://src/main.ts', mimeType: 'text/plain', text: 'any {"path":"src/main.ts"}' },
+    ]);
   });
 
   it('answers an unknown URI, and one longer than 8,192 characters, with -32602 "Resource not found" and the URI (cut to 8,192)', async () => {
     await expect(read('docs://nothing')).rejects.toMatchObject(notFound('docs://nothing'));
     const long = `files://${'a'.repeat(8192)}`;
-    await expect(read(long)).rejects.toMatchObject({ code: -32602, message: 'Resource not found', data: { uri: `${long.slice(0, 8192)}… (8200 characters)` } });
+    await expect(read(long)).rejects.toMatchObject({
+      code: -32602,
+      message: 'Resource not found',
+      data: { uri: `${long.slice(0, 8192)}… (8200 characters)` },
+    });
   });
 
   it('refuses a missing URI, and one that is not absolute printable ASCII, with -32602 before any handler runs', async () => {
-    await expect(read(undefined)).rejects.toMatchObject({ code: McpErrorCode.InvalidParams, message: 'Invalid params: "uri" must be a non-empty string' });
+    await expect(read(undefined)).rejects.toMatchObject({
+      code: McpErrorCode.InvalidParams,
+      message: 'Invalid params: "uri" must be a non-empty string',
+    });
     const ascii = 'Invalid params: uri must be an absolute URI of printable ASCII characters';
-    for (const uri of ['files://café', 'files://a b', 'relative/path']) await expect(read(uri)).rejects.toMatchObject({ code: McpErrorCode.InvalidParams, message: ascii });
+    for (const uri of ['files://café', 'files://a b', 'relative/path'])
+      await expect(read(uri)).rejects.toMatchObject({ code: McpErrorCode.InvalidParams, message: ascii });
   });
 
   it("keeps a handler's McpError, and answers a handler that returns no contents with a generic -32603", async () => {
     await expect(read('users://0')).rejects.toMatchObject(notFound('users://0'));
-    await expect(read('users://1')).rejects.toMatchObject({ code: McpErrorCode.InternalError, message: 'Internal error' });
+    await expect(read('users://1')).rejects.toMatchObject({
+      code: McpErrorCode.InternalError,
+      message: 'Internal error',
+    });
   });
 });
 
@@ -92,9 +121,21 @@ describe('resources/list and resources/templates/list (McpListsService)', () => 
 
   it('pages resources by URI and templates most specific first, each with its own cursors', () => {
     const templates = lists.resourceTemplates.page(scope({}));
-    expect(templates).toMatchObject({ resourceTemplates: [{ uriTemplate: 'files://config/{name}' }], nextCursor: CursorCodec.encode('templates', 1) });
-    expect(lists.resources.page(scope({}))).toEqual({ resources: [{ uri: 'files://config/app.json', name: 'files://config/app.json', mimeType: 'application/json' }], ttlMs: 0, cacheScope: 'private' });
-    expect(() => lists.resources.page(scope({ cursor: templates.nextCursor }))).toThrow('Invalid params: invalid cursor');
-    expect((lists.resourceTemplates.page(scope({ cursor: templates.nextCursor })).resourceTemplates as JsonObject[])[0].uriTemplate).toBe('users://{id}');
+    expect(templates).toMatchObject({
+      resourceTemplates: [{ uriTemplate: 'files://config/{name}' }],
+      nextCursor: CursorCodec.encode('templates', 1),
+    });
+    expect(lists.resources.page(scope({}))).toEqual({
+      resources: [{ uri: 'files://config/app.json', name: 'files://config/app.json', mimeType: 'application/json' }],
+      ttlMs: 0,
+      cacheScope: 'private',
+    });
+    expect(() => lists.resources.page(scope({ cursor: templates.nextCursor }))).toThrow(
+      'Invalid params: invalid cursor',
+    );
+    expect(
+      (lists.resourceTemplates.page(scope({ cursor: templates.nextCursor })).resourceTemplates as JsonObject[])[0]
+        .uriTemplate,
+    ).toBe('users://{id}');
   });
 });

@@ -38,10 +38,22 @@ export class McpResourcesService {
     let resource = this.registry.getResource(uri) ?? (await this.registry.catchUp(), this.registry.getResource(uri));
     if (resource && this.access.hides(scope, resource.summary)) resource = undefined;
     let target:
-      | { name: string; mimeType?: string; handler: ResourceEntry['handler']; input: unknown; summary: McpHandlerSummary }
+      | {
+          name: string;
+          mimeType?: string;
+          handler: ResourceEntry['handler'];
+          input: unknown;
+          summary: McpHandlerSummary;
+        }
       | undefined;
     if (resource) {
-      target = { name: uri, mimeType: resource.definition.mimeType, handler: resource.handler, input: {}, summary: resource.summary };
+      target = {
+        name: uri,
+        mimeType: resource.definition.mimeType,
+        handler: resource.handler,
+        input: {},
+        summary: resource.summary,
+      };
     } else {
       for (const entry of this.registry.listResourceTemplates()) {
         const variables = entry.template.match(uri);
@@ -57,7 +69,13 @@ export class McpResourcesService {
     this.access.admit(scope, target.summary, resourceNotFound, uri);
     const { name, handler, input } = target;
     let context: McpResourceContext | undefined;
-    const outcome = await this.invoker.invoke(scope, uri, handler, input, (ledger) => (context = McpResourceContext.open(scope, name, ledger)));
+    const outcome = await this.invoker.invoke(
+      scope,
+      uri,
+      handler,
+      input,
+      (ledger) => (context = McpResourceContext.open(scope, name, ledger)),
+    );
     if (outcome.kind === 'input_required') return outcome.result;
     try {
       if (outcome.kind === 'threw') throw outcome.error;
@@ -66,7 +84,8 @@ export class McpResourcesService {
       const cached = context?.servedCache;
       // Content only some callers may read must not be reused for others by a shared cache; nor what the server's own
       // cache keeps per caller. A client's copy never outlives the server's (docs/nest-ecosystem.md).
-      const cacheScope = this.access.restricts(target.summary) || cached?.shared === false ? 'private' : hints.cacheScope;
+      const cacheScope =
+        this.access.restricts(target.summary) || cached?.shared === false ? 'private' : hints.cacheScope;
       const ttlMs = cached ? Math.min(hints.ttlMs, cached.remainingMs) : hints.ttlMs;
       return { ttlMs, cacheScope, ...result } as unknown as JsonObject;
     } catch (error) {

@@ -58,7 +58,8 @@ export function promptResultOf(returned: unknown, description?: string): McpGetP
 function toPromptMessage(message: unknown): McpPromptMessage {
   if (typeof message === 'string') return { role: 'user', content: { type: 'text', text: message } };
   if (isJsonObject(message) && (message.role === 'user' || message.role === 'assistant')) {
-    const content = typeof message.content === 'string' ? { type: 'text' as const, text: message.content } : message.content;
+    const content =
+      typeof message.content === 'string' ? { type: 'text' as const, text: message.content } : message.content;
     if (isContentBlock(content)) return { role: message.role, content };
   }
   throw new TypeError('a prompt message must be a string or { role: "user" | "assistant", content }');
@@ -88,7 +89,11 @@ export function resourceResultOf(returned: unknown, uri: string, mimeType?: stri
 }
 
 function checkContents(value: unknown): McpResourceContents {
-  if (isJsonObject(value) && typeof value.uri === 'string' && (typeof value.text === 'string' || typeof value.blob === 'string')) {
+  if (
+    isJsonObject(value) &&
+    typeof value.uri === 'string' &&
+    (typeof value.text === 'string' || typeof value.blob === 'string')
+  ) {
     return value as unknown as McpResourceContents;
   }
   throw new TypeError('resource contents need a uri and either text or blob');

@@ -25,12 +25,18 @@ export class ScopesWithoutAuthCheck implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     if (this.options.auth !== undefined || this.adapterHost.httpAdapter === undefined) return;
     const registry = this.registry;
-    const scoped = [registry.listTools(), registry.listPrompts(), registry.listResources(), registry.listResourceTemplates()]
+    const scoped = [
+      registry.listTools(),
+      registry.listPrompts(),
+      registry.listResources(),
+      registry.listResourceTemplates(),
+    ]
       .flatMap((entries: readonly AccessControlled[]) => entries)
       .filter((entry) => entry.summary.scopes.length > 0)
       .map(({ summary }) => `${summary.kind} "${summary.uri ?? summary.name}"`);
     if (scoped.length === 0) return;
-    const listed = scoped.length > 5 ? `${scoped.slice(0, 5).join(', ')} and ${scoped.length - 5} more` : scoped.join(', ');
+    const listed =
+      scoped.length > 5 ? `${scoped.slice(0, 5).join(', ')} and ${scoped.length - 5} more` : scoped.join(', ');
     this.logger.warn(
       `${listed} require OAuth scopes (@McpScopes) but the "auth" option is not set: HTTP callers cannot present a token, ` +
         'so these handlers are hidden from them and refused with 403. Configure "auth", or remove @McpScopes.',

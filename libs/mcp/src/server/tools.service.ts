@@ -76,7 +76,9 @@ export class McpToolsService {
       if (started !== undefined) return started;
     }
 
-    const outcome = await this.invoker.invoke(scope, name, entry.handler, input, (ledger) => McpToolContext.open(scope, name, ledger));
+    const outcome = await this.invoker.invoke(scope, name, entry.handler, input, (ledger) =>
+      McpToolContext.open(scope, name, ledger),
+    );
     if (outcome.kind === 'input_required') return outcome.result;
     if (outcome.kind === 'threw') {
       const failure = toolFailure(outcome.error, this.logger, name);
@@ -84,7 +86,8 @@ export class McpToolsService {
       return errorResult(failure.text);
     }
     // Without an output schema the result is shaped synchronously.
-    if (!entry.output) return (isCallToolResult(outcome.value) ? outcome.value : toolContentOf(outcome.value)) as unknown as JsonObject;
+    if (!entry.output)
+      return (isCallToolResult(outcome.value) ? outcome.value : toolContentOf(outcome.value)) as unknown as JsonObject;
     return (await this.shapeStructured(entry, outcome.value)) as unknown as JsonObject;
   }
 
@@ -102,7 +105,9 @@ export class McpToolsService {
     const plain = toPlainJson(value);
     const outcome = await entry.output!.validate(plain);
     if (outcome.valid) return plain;
-    this.logger.error(`Tool "${entry.definition.name}" returned a value that breaks its outputSchema: ${formatIssues(outcome.issues, outcome.omitted)}`);
+    this.logger.error(
+      `Tool "${entry.definition.name}" returned a value that breaks its outputSchema: ${formatIssues(outcome.issues, outcome.omitted)}`,
+    );
     throw McpError.internal(`Tool "${entry.definition.name}" produced an invalid result`);
   }
 

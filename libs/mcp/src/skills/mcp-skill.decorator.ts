@@ -38,4 +38,5 @@ export interface McpSkillOptions {
  * }
  * ```
  */
-export const McpSkill = (options: McpSkillOptions): ClassDecorator & MethodDecorator => SetMetadata(MCP_SKILL_METADATA, options);
+export const McpSkill = (options: McpSkillOptions): ClassDecorator & MethodDecorator =>
+  SetMetadata(MCP_SKILL_METADATA, options);

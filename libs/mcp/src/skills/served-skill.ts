@@ -56,11 +56,20 @@ export class StaticSkill extends ServedSkill {
   private readonly current: Promise<SkillSnapshot>;
   private readonly listing: Promise<JsonObject>;
 
-  constructor(path: string, name: string, listed: boolean, summary: McpHandlerSummary, where: string, readonly fixed: SkillSnapshot) {
+  constructor(
+    path: string,
+    name: string,
+    listed: boolean,
+    summary: McpHandlerSummary,
+    where: string,
+    readonly fixed: SkillSnapshot,
+  ) {
     super(path, name, listed, summary, where);
     this.current = Promise.resolve(fixed);
     const resources = fixed.files.map((file) => ({ uri: file.uri, digest: file.digest, size: file.size }));
-    this.listing = Promise.resolve(Object.freeze({ uri: this.uri, frontmatter: fixed.frontmatter, resources }) as JsonObject);
+    this.listing = Promise.resolve(
+      Object.freeze({ uri: this.uri, frontmatter: fixed.frontmatter, resources }) as JsonObject,
+    );
   }
 
   snapshot(): Promise<SkillSnapshot> {

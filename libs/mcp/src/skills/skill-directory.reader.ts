@@ -48,7 +48,10 @@ export async function readSkillDirectory(directory: string): Promise<Map<string,
         continue;
       }
       if (files.size >= MAX_FILES) {
-        throw new McpSkillDefinitionError(directory, `holds more than ${MAX_FILES} files; point the skills root at the skills themselves`);
+        throw new McpSkillDefinitionError(
+          directory,
+          `holds more than ${MAX_FILES} files; point the skills root at the skills themselves`,
+        );
       }
       files.set(relative(directory, path).split(sep).join('/'), { bytes: await readFile(target), where: path });
     }

@@ -40,6 +40,10 @@ export class SkillFile {
   /** The `resources/read` contents of the file. */
   contents(): { uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string } {
     if (this.text !== undefined) return { uri: this.uri, mimeType: this.mimeType, text: this.text };
-    return { uri: this.uri, mimeType: this.mimeType, blob: Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength).toString('base64') };
+    return {
+      uri: this.uri,
+      mimeType: this.mimeType,
+      blob: Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength).toString('base64'),
+    };
   }
 }

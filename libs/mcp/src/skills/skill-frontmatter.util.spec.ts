@@ -3,7 +3,9 @@ import { readSkillFrontmatter, stripBom } from './skill-frontmatter.util.js';
 
 describe('readSkillFrontmatter', () => {
   it('parses the leading block verbatim, CRLF included, without coercing values', () => {
-    const read = readSkillFrontmatter('---\r\nname: x\r\ndescription: d\r\nversion: 2.1\r\nlabel: "2.1"\r\n---\r\n# body\n');
+    const read = readSkillFrontmatter(
+      '---\r\nname: x\r\ndescription: d\r\nversion: 2.1\r\nlabel: "2.1"\r\n---\r\n# body\n',
+    );
     expect(read).toEqual({ ok: true, frontmatter: { name: 'x', description: 'd', version: 2.1, label: '2.1' } });
   });
 

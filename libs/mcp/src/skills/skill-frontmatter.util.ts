@@ -12,7 +12,9 @@ const FRONTMATTER_BLOCK = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 const BOM = '\uFEFF';
 
 /** What reading a `SKILL.md`'s frontmatter gave: the value, or why there is none. */
-export type SkillFrontmatterResult = { readonly ok: true; readonly frontmatter: JsonObject } | { readonly ok: false; readonly problem: string };
+export type SkillFrontmatterResult =
+  | { readonly ok: true; readonly frontmatter: JsonObject }
+  | { readonly ok: false; readonly problem: string };
 
 /**
  * Parses the frontmatter of a `SKILL.md` text exactly as hosts and checkers do (the `yaml` package's `parse` with
@@ -24,7 +26,11 @@ export type SkillFrontmatterResult = { readonly ok: true; readonly frontmatter: 
 export function readSkillFrontmatter(text: string): SkillFrontmatterResult {
   if (text.startsWith(BOM)) return { ok: false, problem: 'starts with a byte order mark (strip it before parsing)' };
   const block = FRONTMATTER_BLOCK.exec(text);
-  if (!block) return { ok: false, problem: 'does not begin with a YAML frontmatter block (a line "---", the YAML, a line "---")' };
+  if (!block)
+    return {
+      ok: false,
+      problem: 'does not begin with a YAML frontmatter block (a line "---", the YAML, a line "---")',
+    };
   let value: unknown;
   try {
     value = parse(block[1], { logLevel: 'error' });

@@ -40,12 +40,18 @@ export class McpSkillMethods implements McpExtension {
   ) {}
 
   routes(): Iterable<readonly [string, McpRoute]> {
-    const route = (handle: McpRoute['handle']): McpRoute => ({ extension: SKILLS_EXTENSION, handle, delivery: 'response', cancellableByDisconnect: true });
+    const route = (handle: McpRoute['handle']): McpRoute => ({
+      extension: SKILLS_EXTENSION,
+      handle,
+      delivery: 'response',
+      cancellableByDisconnect: true,
+    });
     const routes: [string, McpRoute][] = [
       ['skills/list', route((scope) => this.list(scope))],
       ['skills/get', route((scope) => this.get(scope))],
     ];
-    if (this.options.skills.directoryRead) routes.push(['resources/directory/read', route((scope) => this.readDirectory(scope))]);
+    if (this.options.skills.directoryRead)
+      routes.push(['resources/directory/read', route((scope) => this.readDirectory(scope))]);
     return routes;
   }
 
@@ -85,7 +91,8 @@ export class McpSkillMethods implements McpExtension {
   private async readDirectory(scope: McpRequestScope): Promise<JsonObject> {
     const uri = requireString(scope.params, 'uri');
     const caller = this.access.callerOf(scope);
-    const sees = (owners: Iterable<ServedSkill>) => [...owners].some((skill) => this.access.isVisible(skill.summary, caller));
+    const sees = (owners: Iterable<ServedSkill>) =>
+      [...owners].some((skill) => this.access.isVisible(skill.summary, caller));
     let tree = this.skills.directories();
     const dynamic = this.skills.dynamicAt(uri);
     if (dynamic && this.access.isVisible(dynamic.summary, caller)) {
@@ -94,32 +101,50 @@ export class McpSkillMethods implements McpExtension {
     }
     const directory = tree.get(uri);
     if (!directory || !sees(directory.owners)) throw notADirectory(uri);
-    const children = [...directory.children.values()].filter((child) => sees(child.owners)).sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+    const children = [...directory.children.values()]
+      .filter((child) => sees(child.owners))
+      .sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
     const list = `dir-${createHash('sha256').update(uri).digest('base64url').slice(0, 16)}`;
     const { items, nextCursor } = page(children, list, scope.params.cursor, this.options.pageSize);
-    return { resources: items.map(SkillDirectoryTree.resourceOf), ...(nextCursor !== undefined && { nextCursor }), ...this.hints() } as JsonObject;
+    return {
+      resources: items.map(SkillDirectoryTree.resourceOf),
+      ...(nextCursor !== undefined && { nextCursor }),
+      ...this.hints(),
+    } as JsonObject;
   }
 
   /** `ttlMs` and `cacheScope` (`"private"` when callers may see different skills, or `skill` is restricted). */
   private hints(skill?: ServedSkill): { ttlMs: number; cacheScope: string } {
     const { ttlMs, cacheScope } = this.options.skills;
-    const perCaller = this.access.listMode(this.skills.all()) !== 'shared' || (skill !== undefined && this.access.restricts(skill.summary));
+    const perCaller =
+      this.access.listMode(this.skills.all()) !== 'shared' ||
+      (skill !== undefined && this.access.restricts(skill.summary));
     return { ttlMs, cacheScope: perCaller ? 'private' : cacheScope };
   }
 }
 
 /** Cuts `entries` at the offset in `cursor` (opaque, tagged with `list`); never a `nextCursor` on the last page. */
-function page<T>(entries: readonly T[], list: string, cursor: unknown, size: number): { items: readonly T[]; nextCursor?: string } {
+function page<T>(
+  entries: readonly T[],
+  list: string,
+  cursor: unknown,
+  size: number,
+): { items: readonly T[]; nextCursor?: string } {
   const offset = CursorCodec.decode(list, cursor);
   if (offset > 0 && offset >= entries.length) throw McpError.invalidParams('Invalid params: invalid cursor');
   const end = offset + size;
-  return { items: entries.slice(offset, end), ...(end < entries.length && { nextCursor: CursorCodec.encode(list, end) }) };
+  return {
+    items: entries.slice(offset, end),
+    ...(end < entries.length && { nextCursor: CursorCodec.encode(list, end) }),
+  };
 }
 
 /** `-32602` for a URI that is not the SKILL.md of a skill the caller may see (both wires); the URI is bounded. */
 function unknownSkill(uri: string): McpError {
   const shown = echoed(uri);
-  return McpError.invalidParams(`Invalid params: ${shown} is not the SKILL.md of a skill this server serves`, { uri: shown });
+  return McpError.invalidParams(`Invalid params: ${shown} is not the SKILL.md of a skill this server serves`, {
+    uri: shown,
+  });
 }
 
 /** `-32602` for a URI that is not a skill directory the caller may see; the URI is bounded. */
@@ -127,4 +152,3 @@ function notADirectory(uri: string): McpError {
   const shown = echoed(uri);
   return McpError.invalidParams(`Invalid params: ${shown} is not a skill directory this server serves`, { uri: shown });
 }
-

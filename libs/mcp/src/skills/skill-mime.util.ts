@@ -34,7 +34,14 @@ const BY_EXTENSION: Readonly<Record<string, string>> = {
 };
 
 /** Types served as `text` when their bytes are valid UTF-8, besides `text/*`. */
-const TEXTUAL = new Set(['application/json', 'application/yaml', 'application/toml', 'application/xml', 'application/sql', 'image/svg+xml']);
+const TEXTUAL = new Set([
+  'application/json',
+  'application/yaml',
+  'application/toml',
+  'application/xml',
+  'application/sql',
+  'image/svg+xml',
+]);
 
 /** The MIME type of a skill file, from its extension; without a known one, `text/plain` for UTF-8 text, else bytes. */
 export function mimeTypeOf(fileName: string, text: string | undefined): string {

@@ -6,7 +6,13 @@ import { readSkillFrontmatter, stripBom } from './skill-frontmatter.util.js';
 import { isRegName, lastSegment, pathProblem, skillUri } from './skill-path.util.js';
 import type { SkillSourceFile } from './skill-source.interface.js';
 import type { SkillSnapshot } from './served-skill.js';
-import { MAX_SKILL_DESCRIPTION, RESERVED_METADATA_PREFIX, SKILL_FILE, SKILL_LIMITS, SKILL_NAME } from './skills.constants.js';
+import {
+  MAX_SKILL_DESCRIPTION,
+  RESERVED_METADATA_PREFIX,
+  SKILL_FILE,
+  SKILL_LIMITS,
+  SKILL_NAME,
+} from './skills.constants.js';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -20,7 +26,12 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * `files` are by path below the skill root; a BOM at the start of the SKILL.md is dropped before anything is hashed
  * or served, so digests, sizes and the served text all describe the same bytes.
  */
-export function snapshotSkill(skillPath: string, where: string, files: ReadonlyMap<string, SkillSourceFile>, logger?: Logger): SkillSnapshot {
+export function snapshotSkill(
+  skillPath: string,
+  where: string,
+  files: ReadonlyMap<string, SkillSourceFile>,
+  logger?: Logger,
+): SkillSnapshot {
   const problem = pathProblem(skillPath);
   if (problem) throw new McpSkillDefinitionError(where, `the skill path "${skillPath}" ${problem}`);
   const skillMd = files.get(SKILL_FILE);
@@ -33,7 +44,9 @@ export function snapshotSkill(skillPath: string, where: string, files: ReadonlyM
     const bytes = path === SKILL_FILE || path.endsWith(`/${SKILL_FILE}`) ? stripBom(file.bytes) : file.bytes;
     snapshot.push(new SkillFile(path, skillUri(skillPath, path), bytes));
   }
-  snapshot.sort((a, b) => (a.path === SKILL_FILE ? -1 : b.path === SKILL_FILE ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  snapshot.sort((a, b) =>
+    a.path === SKILL_FILE ? -1 : b.path === SKILL_FILE ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+  );
   const frontmatter = checkSkillMd(skillPath, skillMd.where, snapshot[0].bytes);
   if (logger) warnShoulds(skillPath, skillMd.where, frontmatter, snapshot, logger);
   return { frontmatter, files: snapshot, byUri: new Map(snapshot.map((file) => [file.uri, file])) };
@@ -74,17 +87,33 @@ function checkSkillMd(skillPath: string, where: string, bytes: Uint8Array): Json
   return read.frontmatter;
 }
 
-function warnShoulds(skillPath: string, where: string, frontmatter: JsonObject, files: readonly SkillFile[], logger: Logger): void {
+function warnShoulds(
+  skillPath: string,
+  where: string,
+  frontmatter: JsonObject,
+  files: readonly SkillFile[],
+  logger: Logger,
+): void {
   const bytes = files.reduce((sum, file) => sum + file.size, 0);
   if (files.length > SKILL_LIMITS.maxResources) {
-    logger.warn(`${where}: the skill "${skillPath}" has ${files.length} files; hosts may refuse more than ${SKILL_LIMITS.maxResources}`);
+    logger.warn(
+      `${where}: the skill "${skillPath}" has ${files.length} files; hosts may refuse more than ${SKILL_LIMITS.maxResources}`,
+    );
   }
   if (bytes > SKILL_LIMITS.maxBytes) {
-    logger.warn(`${where}: the skill "${skillPath}" holds ${bytes} bytes; hosts may refuse more than ${SKILL_LIMITS.maxBytes}`);
+    logger.warn(
+      `${where}: the skill "${skillPath}" holds ${bytes} bytes; hosts may refuse more than ${SKILL_LIMITS.maxBytes}`,
+    );
   }
   const metadata = frontmatter.metadata;
-  if (typeof metadata === 'object' && metadata !== null && Object.keys(metadata).some((key) => key.startsWith(RESERVED_METADATA_PREFIX))) {
-    logger.warn(`${where}: frontmatter metadata keys starting with "${RESERVED_METADATA_PREFIX}" are reserved for MCP extensions`);
+  if (
+    typeof metadata === 'object' &&
+    metadata !== null &&
+    Object.keys(metadata).some((key) => key.startsWith(RESERVED_METADATA_PREFIX))
+  ) {
+    logger.warn(
+      `${where}: frontmatter metadata keys starting with "${RESERVED_METADATA_PREFIX}" are reserved for MCP extensions`,
+    );
   }
   if (!isRegName(skillPath)) {
     logger.warn(`${where}: the first segment of the skill path "${skillPath}" is not a valid URI authority (reg-name)`);

@@ -36,11 +36,20 @@ export class McpSkillsExplorer implements OnApplicationBootstrap {
         throw new McpSkillDefinitionError(root.directory, `the prefix "${root.prefix}" ${pathProblem(root.prefix)}`);
       }
       const files = await readSkillDirectory(root.directory);
-      sources.push({ kind: 'static', where: root.directory, base: root.prefix, files, rooted: false, scopes: root.scopes, listed: root.listed });
+      sources.push({
+        kind: 'static',
+        where: root.directory,
+        base: root.prefix,
+        files,
+        rooted: false,
+        scopes: root.scopes,
+        listed: root.listed,
+      });
     }
     sources.push(...(await this.decorated()));
     await this.skills.add(sources);
-    if (this.skills.all().length > 0) this.logger.log(`Serving ${this.skills.all().length} skills (${this.skills.listed().length} listed)`);
+    if (this.skills.all().length > 0)
+      this.logger.log(`Serving ${this.skills.all().length} skills (${this.skills.listed().length} listed)`);
   }
 
   private async decorated(): Promise<SkillSource[]> {
@@ -68,18 +77,36 @@ export class McpSkillsExplorer implements OnApplicationBootstrap {
     const where = type.name;
     const path = checkPath(where, options);
     if (typeof options.directory !== 'string') {
-      throw new McpSkillDefinitionError(where, '@McpSkill on a class needs `directory` (the folder holding the skill); put it on a method to return the files instead');
+      throw new McpSkillDefinitionError(
+        where,
+        '@McpSkill on a class needs `directory` (the folder holding the skill); put it on a method to return the files instead',
+      );
     }
-    if (options.resources !== undefined) throw new McpSkillDefinitionError(where, "`resources: 'dynamic'` is for @McpSkill on a method");
+    if (options.resources !== undefined)
+      throw new McpSkillDefinitionError(where, "`resources: 'dynamic'` is for @McpSkill on a method");
     const files = await readSkillDirectory(options.directory);
     const scopes = [...this.metadata.getScopes(noMethod, type), ...(options.scopes ?? [])];
-    return { kind: 'static', where: options.directory, base: path, files, rooted: true, scopes, listed: options.listed ?? true };
+    return {
+      kind: 'static',
+      where: options.directory,
+      base: path,
+      files,
+      rooted: true,
+      scopes,
+      listed: options.listed ?? true,
+    };
   }
 
-  private async methodSkill(instance: object, methodName: string, method: (...args: unknown[]) => unknown, options: McpSkillOptions): Promise<SkillSource> {
+  private async methodSkill(
+    instance: object,
+    methodName: string,
+    method: (...args: unknown[]) => unknown,
+    options: McpSkillOptions,
+  ): Promise<SkillSource> {
     const where = `${instance.constructor.name}.${methodName}`;
     const path = checkPath(where, options);
-    if (options.directory !== undefined) throw new McpSkillDefinitionError(where, '`directory` is for @McpSkill on a class');
+    if (options.directory !== undefined)
+      throw new McpSkillDefinitionError(where, '`directory` is for @McpSkill on a class');
     if (options.resources !== undefined && options.resources !== 'dynamic') {
       throw new McpSkillDefinitionError(where, "`resources` may only be 'dynamic'");
     }
@@ -91,7 +118,10 @@ export class McpSkillsExplorer implements OnApplicationBootstrap {
     try {
       files = await produce();
     } catch (error) {
-      throw new McpSkillDefinitionError(where, `failed to produce the skill's files: ${(error as Error)?.message ?? String(error)}`);
+      throw new McpSkillDefinitionError(
+        where,
+        `failed to produce the skill's files: ${(error as Error)?.message ?? String(error)}`,
+      );
     }
     return { kind: 'static', where, base: path, files: sourceFiles(where, files), rooted: true, scopes, listed };
   }

@@ -87,7 +87,10 @@ export class McpSkills {
       for (const b of all) {
         if (a === b || a.source === b.source) continue;
         if (a.skill.path === b.skill.path || b.skill.path.startsWith(`${a.skill.path}/`)) {
-          throw new McpSkillDefinitionError(b.skill.where, `the skill "${b.skill.path}" is inside or the same as "${a.skill.path}" (${a.skill.where}); declare nested skills inside the enclosing skill's own files`);
+          throw new McpSkillDefinitionError(
+            b.skill.where,
+            `the skill "${b.skill.path}" is inside or the same as "${a.skill.path}" (${a.skill.where}); declare nested skills inside the enclosing skill's own files`,
+          );
         }
       }
     }
@@ -96,13 +99,17 @@ export class McpSkills {
       this.byUri.set(skill.uri, skill);
       this.tree.add(skill, skill.dynamic ? undefined : snapshot);
     }
-    this.skills = [...this.skills, ...built.map(({ skill }) => skill)].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    this.skills = [...this.skills, ...built.map(({ skill }) => skill)].sort((a, b) =>
+      a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+    );
     this.listedSkills = this.skills.filter((skill) => skill.listed);
     this.warnDuplicateNames();
   }
 
   /** The skills of a static source: one per SKILL.md, each with every file below its folder (nested skills' too). */
-  private staticSkills(source: Extract<SkillSource, { kind: 'static' }>): { skill: ServedSkill; snapshot: SkillSnapshot }[] {
+  private staticSkills(
+    source: Extract<SkillSource, { kind: 'static' }>,
+  ): { skill: ServedSkill; snapshot: SkillSnapshot }[] {
     const folders = [...source.files.keys()]
       .filter((path) => path === SKILL_FILE || path.endsWith(`/${SKILL_FILE}`))
       .map((path) => path.slice(0, -SKILL_FILE.length).replace(/\/$/, ''));
@@ -110,7 +117,10 @@ export class McpSkills {
       throw new McpSkillDefinitionError(source.where, `the skill "${source.base}" has no ${SKILL_FILE} at its root`);
     }
     if (!source.rooted && source.base === '' && folders.includes('')) {
-      throw new McpSkillDefinitionError(source.files.get(SKILL_FILE)!.where, `a ${SKILL_FILE} at the top of a skills root: put each skill in a folder named after it, or give the root a prefix`);
+      throw new McpSkillDefinitionError(
+        source.files.get(SKILL_FILE)!.where,
+        `a ${SKILL_FILE} at the top of a skills root: put each skill in a folder named after it, or give the root a prefix`,
+      );
     }
     return folders.map((folder) => {
       const files = new Map<string, SkillSourceFile>();
@@ -122,12 +132,24 @@ export class McpSkills {
       const skillMd = files.get(SKILL_FILE)!.where;
       const snapshot = snapshotSkill(path, skillMd, files, this.logger);
       const name = lastSegment(path);
-      return { skill: new StaticSkill(path, name, source.listed, this.summary(skillMd, path, name, source.scopes), skillMd, snapshot), snapshot };
+      return {
+        skill: new StaticSkill(
+          path,
+          name,
+          source.listed,
+          this.summary(skillMd, path, name, source.scopes),
+          skillMd,
+          snapshot,
+        ),
+        snapshot,
+      };
     });
   }
 
   /** A dynamic skill, checked once now (its provider runs, and what it gives must be a valid skill). */
-  private async dynamicSkill(source: Extract<SkillSource, { kind: 'dynamic' }>): Promise<{ skill: ServedSkill; snapshot: SkillSnapshot }> {
+  private async dynamicSkill(
+    source: Extract<SkillSource, { kind: 'dynamic' }>,
+  ): Promise<{ skill: ServedSkill; snapshot: SkillSnapshot }> {
     const { base: path, where } = source;
     const produce = async (logger?: Logger): Promise<SkillSnapshot> => {
       const files = await source.produce();
@@ -135,14 +157,23 @@ export class McpSkills {
     };
     const snapshot = await produce(this.logger).catch((error: unknown) => {
       if (error instanceof McpSkillDefinitionError) throw error;
-      throw new McpSkillDefinitionError(where, `the dynamic skill's provider failed: ${(error as Error)?.message ?? String(error)}`);
+      throw new McpSkillDefinitionError(
+        where,
+        `the dynamic skill's provider failed: ${(error as Error)?.message ?? String(error)}`,
+      );
     });
     const name = lastSegment(path);
-    const skill = new DynamicSkill(path, name, source.listed, this.summary(where, path, name, source.scopes), where, () =>
-      produce().catch((error: unknown) => {
-        this.logger.error(`The dynamic skill "${path}" (${where}) failed`, (error as Error)?.stack ?? String(error));
-        throw McpError.internal();
-      }),
+    const skill = new DynamicSkill(
+      path,
+      name,
+      source.listed,
+      this.summary(where, path, name, source.scopes),
+      where,
+      () =>
+        produce().catch((error: unknown) => {
+          this.logger.error(`The dynamic skill "${path}" (${where}) failed`, (error as Error)?.stack ?? String(error));
+          throw McpError.internal();
+        }),
     );
     return { skill, snapshot };
   }
@@ -161,16 +192,28 @@ export class McpSkills {
 
   /** Adds the skill's resources to the registry: its SKILL.md when listed, and the template of its files. */
   private register(skill: ServedSkill, snapshot: SkillSnapshot): void {
-    const read: McpHandler = { invoke: async (_input, context) => this.read(skill, (context as McpResourceContext).uri) };
+    const read: McpHandler = {
+      invoke: async (_input, context) => this.read(skill, (context as McpResourceContext).uri),
+    };
     if (skill.listed) {
       const description = snapshot.frontmatter.description as string;
       const size = skill.dynamic ? undefined : snapshot.files[0].size;
-      const options = { uri: skill.uri, name: skill.name, description, mimeType: SKILL_MIME_TYPE, ...(size !== undefined && { size }) };
+      const options = {
+        uri: skill.uri,
+        name: skill.name,
+        description,
+        mimeType: SKILL_MIME_TYPE,
+        ...(size !== undefined && { size }),
+      };
       const entry = McpEntryFactory.resource(skill.where, options, read);
       this.registry.addResource({ ...entry, summary: skill.summary });
     }
     const uriTemplate = `${skill.rootUri}/{+file}`;
-    const template = McpEntryFactory.resourceTemplate(skill.where, { uriTemplate, name: `${skill.name} files`, description: `Any file of the skill ${skill.path}` }, read);
+    const template = McpEntryFactory.resourceTemplate(
+      skill.where,
+      { uriTemplate, name: `${skill.name} files`, description: `Any file of the skill ${skill.path}` },
+      read,
+    );
     this.registry.addResourceTemplate({ ...template, template: new UriTemplate(uriTemplate), summary: skill.summary });
   }
 
@@ -185,7 +228,10 @@ export class McpSkills {
     const seen = new Map<string, string>();
     for (const skill of this.listedSkills) {
       const other = seen.get(skill.name);
-      if (other) this.logger.warn(`Two listed skills are named "${skill.name}" (${other} and ${skill.uri}); names SHOULD be unique`);
+      if (other)
+        this.logger.warn(
+          `Two listed skills are named "${skill.name}" (${other} and ${skill.uri}); names SHOULD be unique`,
+        );
       seen.set(skill.name, skill.uri);
     }
   }

@@ -11,7 +11,8 @@ const update = (uri: string, principals?: string[]): McpChangeEvent =>
 
 describe('mayDeliver', () => {
   it('an event without an audience reaches every listener, anonymous ones included', () => {
-    for (const listener of [alice, bob, anonymous]) expect(mayDeliver(listener, update('users://a'), undefined)).toBe(true);
+    for (const listener of [alice, bob, anonymous])
+      expect(mayDeliver(listener, update('users://a'), undefined)).toBe(true);
     expect(mayDeliver(anonymous, { type: 'toolsListChanged' }, undefined)).toBe(true);
   });
 
@@ -34,7 +35,8 @@ describe('mayDeliver', () => {
   it('a resync (the bus may have missed events) reaches every listener, anonymous ones included, without asking the hook', () => {
     const asked: string[] = [];
     const refuseAll = (_listener: { principal?: string }, event: McpChangeEvent) => (asked.push(event.type), false);
-    for (const listener of [alice, bob, anonymous]) expect(mayDeliver(listener, { type: 'resync' }, refuseAll)).toBe(true);
+    for (const listener of [alice, bob, anonymous])
+      expect(mayDeliver(listener, { type: 'resync' }, refuseAll)).toBe(true);
     expect(asked).toEqual([]);
   });
 
@@ -53,9 +55,11 @@ describe('mayDeliver', () => {
   });
 
   it('fails closed: a hook that throws, answers with a Promise or with anything but true refuses', () => {
-    expect(mayDeliver(alice, update('users://x'), () => {
-      throw new Error('down');
-    })).toBe(false);
+    expect(
+      mayDeliver(alice, update('users://x'), () => {
+        throw new Error('down');
+      }),
+    ).toBe(false);
     expect(mayDeliver(alice, update('users://x'), (() => Promise.resolve(true)) as never)).toBe(false);
     for (const verdict of [1, 'yes', {}, undefined, null]) {
       expect(mayDeliver(alice, update('users://x'), (() => verdict) as never), String(verdict)).toBe(false);

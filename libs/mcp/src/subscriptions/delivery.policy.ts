@@ -14,11 +14,20 @@ let suppressed = 0;
  * Fails closed: a hook that throws or does not return `true` refuses the delivery. A `resync` reaches every listener
  * and is not shown to the hook: it reveals nothing, and only repeats what each listener already follows.
  */
-export function mayDeliver(listener: McpListener, event: McpChangeEvent, authorize: McpDeliveryAuthorizer | undefined): boolean {
+export function mayDeliver(
+  listener: McpListener,
+  event: McpChangeEvent,
+  authorize: McpDeliveryAuthorizer | undefined,
+): boolean {
   if (event.type === 'resync') return true;
   const audience = event.audience;
   // An audience that arrived malformed from a shared bus reaches nobody rather than everybody.
-  if (audience !== undefined && (listener.principal === undefined || !Array.isArray(audience?.principals) || !audience.principals.includes(listener.principal))) {
+  if (
+    audience !== undefined &&
+    (listener.principal === undefined ||
+      !Array.isArray(audience?.principals) ||
+      !audience.principals.includes(listener.principal))
+  ) {
     return false;
   }
   if (authorize === undefined) return true;
@@ -26,7 +35,9 @@ export function mayDeliver(listener: McpListener, event: McpChangeEvent, authori
   try {
     verdict = authorize(listener, event);
   } catch (error) {
-    report(`authorizeDelivery threw, so the ${event.type} event was not delivered: ${(error as Error)?.message ?? String(error)}`);
+    report(
+      `authorizeDelivery threw, so the ${event.type} event was not delivered: ${(error as Error)?.message ?? String(error)}`,
+    );
     return false;
   }
   if (verdict === true) return true;

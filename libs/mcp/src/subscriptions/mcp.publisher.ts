@@ -51,7 +51,9 @@ export class McpPublisher {
    */
   async resourceUpdated(uri: string, options?: McpPublishOptions): Promise<void> {
     if (!isResourceUri(uri)) {
-      throw new TypeError('resourceUpdated needs a resource URI: a scheme, then at most 8192 printable ASCII characters (percent-encode the rest)');
+      throw new TypeError(
+        'resourceUpdated needs a resource URI: a scheme, then at most 8192 printable ASCII characters (percent-encode the rest)',
+      );
     }
     await this.bus.publish(addressed({ type: 'resourceUpdated', uri }, options));
   }

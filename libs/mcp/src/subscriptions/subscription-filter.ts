@@ -66,8 +66,14 @@ export function parseSubscriptionFilter(
       });
     }
     const ids = requested.taskIds;
-    if (!Array.isArray(ids) || ids.length > MAX_TASK_SUBSCRIPTIONS || !ids.every((id) => typeof id === 'string' && id.length > 0)) {
-      throw McpError.invalidParams(`Invalid params: notifications.taskIds must be at most ${MAX_TASK_SUBSCRIPTIONS} task ids`);
+    if (
+      !Array.isArray(ids) ||
+      ids.length > MAX_TASK_SUBSCRIPTIONS ||
+      !ids.every((id) => typeof id === 'string' && id.length > 0)
+    ) {
+      throw McpError.invalidParams(
+        `Invalid params: notifications.taskIds must be at most ${MAX_TASK_SUBSCRIPTIONS} task ids`,
+      );
     }
   }
   const filter: SubscriptionFilter = {};
@@ -77,7 +83,11 @@ export function parseSubscriptionFilter(
   if (requested.eventsListChanged === true && features.events) filter.eventsListChanged = true;
   const uris = requested.resourceSubscriptions;
   if (uris !== undefined) {
-    if (!Array.isArray(uris) || uris.length > MAX_RESOURCE_SUBSCRIPTIONS || !uris.every((uri) => typeof uri === 'string' && ABSOLUTE_URI.test(uri))) {
+    if (
+      !Array.isArray(uris) ||
+      uris.length > MAX_RESOURCE_SUBSCRIPTIONS ||
+      !uris.every((uri) => typeof uri === 'string' && ABSOLUTE_URI.test(uri))
+    ) {
       throw McpError.invalidParams(
         `Invalid params: notifications.resourceSubscriptions must be at most ${MAX_RESOURCE_SUBSCRIPTIONS} absolute URIs`,
       );
@@ -117,7 +127,8 @@ export function notificationFor(filter: SubscriptionFilter, event: McpChangeEven
 export function resyncNotifications(filter: SubscriptionFilter): Array<{ method: string; uri?: string }> {
   const notifications: Array<{ method: string; uri?: string }> = [];
   for (const flag of LIST_FLAGS) if (filter[flag] === true) notifications.push({ method: CHANGE_NOTIFICATIONS[flag] });
-  for (const uri of filter.resourceSubscriptions ?? []) notifications.push({ method: CHANGE_NOTIFICATIONS.resourceUpdated, uri });
+  for (const uri of filter.resourceSubscriptions ?? [])
+    notifications.push({ method: CHANGE_NOTIFICATIONS.resourceUpdated, uri });
   return notifications;
 }
 

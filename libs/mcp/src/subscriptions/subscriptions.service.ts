@@ -12,11 +12,21 @@ import type { McpListener } from '../protocol/delivery-authorizer.interface.js';
 import { mayDeliver } from './delivery.policy.js';
 import type { McpChangeEvent } from '../protocol/mcp-event.interface.js';
 import { MCP_EVENT_BUS, type McpEventBus } from '../protocol/mcp-event-bus.interface.js';
-import { notificationFor, parseSubscriptionFilter, resyncNotifications, type ListenFeatures, type SubscriptionFilter } from './subscription-filter.js';
+import {
+  notificationFor,
+  parseSubscriptionFilter,
+  resyncNotifications,
+  type ListenFeatures,
+  type SubscriptionFilter,
+} from './subscription-filter.js';
 import { MCP_TASK_STORE, type McpTaskStore } from '../protocol/task-store.interface.js';
 import { detailedTask } from '../protocol/task-wire.util.js';
 import type { McpTaskRecord } from '../protocol/task-record.interface.js';
-import { MCP_LISTENER_VISIBILITY, type McpListenerView, type McpListenerVisibility } from '../protocol/listener-visibility.interface.js';
+import {
+  MCP_LISTENER_VISIBILITY,
+  type McpListenerView,
+  type McpListenerVisibility,
+} from '../protocol/listener-visibility.interface.js';
 
 const LIST_EVENTS: Record<McpListKind, McpChangeEvent> = {
   tools: { type: 'toolsListChanged' },
@@ -134,13 +144,22 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
           for (const { method, uri } of resyncNotifications(filter)) {
             // Only URIs the caller may still read: one that is now hidden, or now unknown, looks the same.
             if (uri !== undefined && view !== undefined && !view.follows(uri)) continue;
-            scope.channel.notify({ jsonrpc: '2.0', method, params: uri === undefined ? { _meta: tag } : { _meta: tag, uri } });
+            scope.channel.notify({
+              jsonrpc: '2.0',
+              method,
+              params: uri === undefined ? { _meta: tag } : { _meta: tag, uri },
+            });
           }
           tasks.resync();
           return;
         }
         const method = notificationFor(filter, event);
-        if (!method || (event.type === 'resourceUpdated' && !hears(view, event.uri)) || !mayDeliver(listener, event, authorize)) return;
+        if (
+          !method ||
+          (event.type === 'resourceUpdated' && !hears(view, event.uri)) ||
+          !mayDeliver(listener, event, authorize)
+        )
+          return;
         const params: JsonObject = { _meta: tag };
         if (event.type === 'resourceUpdated') params.uri = event.uri;
         scope.channel.notify({ jsonrpc: '2.0', method, params });
@@ -178,7 +197,10 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
     const records = await Promise.all(taskIds.map((taskId) => store.get(taskId, scope.principal ?? null)));
     const visibility = this.visibility;
     return records
-      .filter((record): record is McpTaskRecord => record?.wire === 'modern' && (!visibility || visibility.seesTask(scope, record)))
+      .filter(
+        (record): record is McpTaskRecord =>
+          record?.wire === 'modern' && (!visibility || visibility.seesTask(scope, record)),
+      )
       .map((record) => record.taskId);
   }
 
@@ -199,7 +221,11 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
       if (stopped || !watched.has(record.taskId) || record.owner !== owner) return;
       if (record.version < (told.get(record.taskId) ?? 0)) return;
       told.set(record.taskId, record.version);
-      scope.channel.notify({ jsonrpc: '2.0', method: 'notifications/tasks', params: { _meta: tag, ...detailedTask(record) } });
+      scope.channel.notify({
+        jsonrpc: '2.0',
+        method: 'notifications/tasks',
+        params: { _meta: tag, ...detailedTask(record) },
+      });
     };
     const unwatch = store.watch(tell);
     return {
@@ -208,7 +234,11 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
           Promise.resolve()
             .then(() => store.get(taskId, owner))
             .then((record) => record && tell(record))
-            .catch((error: unknown) => this.logger.warn(`Could not read task ${taskId} for a resync: ${(error as Error)?.message ?? String(error)}`));
+            .catch((error: unknown) =>
+              this.logger.warn(
+                `Could not read task ${taskId} for a resync: ${(error as Error)?.message ?? String(error)}`,
+              ),
+            );
         }
       },
       stop: () => {
@@ -223,12 +253,22 @@ export class McpSubscriptionsService implements OnModuleInit, OnModuleDestroy {
     const data = { retryAfterSeconds: LISTEN_RETRY_AFTER_SECONDS };
     if (refused === 'total') {
       const limit = this.options.maxListenStreams;
-      return new McpError(McpErrorCode.InternalError, `Too many open subscriptions on this server (maxListenStreams: ${limit}); retry later`, data, 503);
+      return new McpError(
+        McpErrorCode.InternalError,
+        `Too many open subscriptions on this server (maxListenStreams: ${limit}); retry later`,
+        data,
+        503,
+      );
     }
     const [who, option, limit] =
       refused === 'principal'
         ? ['for this principal', 'maxListenStreamsPerPrincipal', this.options.maxListenStreamsPerPrincipal]
         : ['from this address', 'maxListenStreamsPerAddress', this.options.maxListenStreamsPerAddress];
-    return new McpError(McpErrorCode.InternalError, `Too many open subscriptions ${who} (${option}: ${limit}); close one or retry later`, data, 429);
+    return new McpError(
+      McpErrorCode.InternalError,
+      `Too many open subscriptions ${who} (${option}: ${limit}); close one or retry later`,
+      data,
+      429,
+    );
   }
 }

@@ -36,7 +36,8 @@ export class BoundedTaskStore implements McpTaskStore {
   }
 
   create(record: McpTaskRecord): Promise<void> {
-    if (exceedsJsonBytes(record, this.maxRecordBytes)) return Promise.reject(new TaskRecordTooLargeError(this.maxRecordBytes));
+    if (exceedsJsonBytes(record, this.maxRecordBytes))
+      return Promise.reject(new TaskRecordTooLargeError(this.maxRecordBytes));
     return this.store.create(record);
   }
 
@@ -48,7 +49,10 @@ export class BoundedTaskStore implements McpTaskStore {
     return this.store.load(taskId);
   }
 
-  update(taskId: string, mutate: (current: McpTaskRecord) => McpTaskRecord | undefined): Promise<McpTaskRecord | undefined> {
+  update(
+    taskId: string,
+    mutate: (current: McpTaskRecord) => McpTaskRecord | undefined,
+  ): Promise<McpTaskRecord | undefined> {
     return this.store.update(taskId, (current) => {
       const next = mutate(current);
       if (next === undefined) return undefined;
@@ -59,7 +63,10 @@ export class BoundedTaskStore implements McpTaskStore {
     });
   }
 
-  list(owner: string | null, page: { cursor?: string; limit: number }): Promise<{ tasks: McpTaskRecord[]; nextCursor?: string }> {
+  list(
+    owner: string | null,
+    page: { cursor?: string; limit: number },
+  ): Promise<{ tasks: McpTaskRecord[]; nextCursor?: string }> {
     return this.store.list(owner, page);
   }
 

@@ -73,7 +73,10 @@ describe('InMemoryTaskStore', () => {
     const store = newStore(2, 3);
     await store.create(record('alice'));
     await store.create(record('alice'));
-    await expect(store.create(record('alice'))).rejects.toMatchObject({ httpStatus: 429, data: { retryAfterSeconds: 30 } });
+    await expect(store.create(record('alice'))).rejects.toMatchObject({
+      httpStatus: 429,
+      data: { retryAfterSeconds: 30 },
+    });
     await store.create(record('bob'));
     await expect(store.create(record('carol'))).rejects.toMatchObject({ httpStatus: 429 });
   });
@@ -88,7 +91,7 @@ describe('InMemoryTaskStore', () => {
     await store.create(record(null));
   });
 
-  it('lists an owner\'s tasks newest first, a page at a time', async () => {
+  it("lists an owner's tasks newest first, a page at a time", async () => {
     const store = newStore();
     const tasks = [record('alice'), record('alice'), record('alice')];
     for (const task of tasks) await store.create(task);

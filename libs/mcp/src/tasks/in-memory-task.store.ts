@@ -43,9 +43,12 @@ export class InMemoryTaskStore implements McpTaskStore, OnModuleDestroy {
     if ((owned?.size ?? 0) >= this.limits.maxTasksPerOwner || this.tasks.size >= this.limits.maxTasks) this.sweep(now);
     owned = this.byOwner.get(key);
     if ((owned?.size ?? 0) >= this.limits.maxTasksPerOwner) {
-      throw tooMany(`Too many tasks for this caller (tasks.maxTasksPerOwner: ${this.limits.maxTasksPerOwner}); wait for some to expire`);
+      throw tooMany(
+        `Too many tasks for this caller (tasks.maxTasksPerOwner: ${this.limits.maxTasksPerOwner}); wait for some to expire`,
+      );
     }
-    if (this.tasks.size >= this.limits.maxTasks) throw tooMany(`Too many tasks on this server (tasks.maxTasks: ${this.limits.maxTasks})`);
+    if (this.tasks.size >= this.limits.maxTasks)
+      throw tooMany(`Too many tasks on this server (tasks.maxTasks: ${this.limits.maxTasks})`);
     if (this.tasks.has(record.taskId)) throw McpError.internal('Task id collision');
     const stored = structuredClone(record);
     this.tasks.set(record.taskId, stored);
@@ -64,20 +67,32 @@ export class InMemoryTaskStore implements McpTaskStore, OnModuleDestroy {
     return record && structuredClone(record);
   }
 
-  async update(taskId: string, mutate: (current: McpTaskRecord) => McpTaskRecord | undefined): Promise<McpTaskRecord | undefined> {
+  async update(
+    taskId: string,
+    mutate: (current: McpTaskRecord) => McpTaskRecord | undefined,
+  ): Promise<McpTaskRecord | undefined> {
     const now = Date.now();
     const current = this.live(taskId, now);
     if (!current) return undefined;
     if (isTerminalTaskStatus(current.status)) return structuredClone(current);
     const next = mutate(structuredClone(current));
     if (!next) return structuredClone(current);
-    const stored: McpTaskRecord = { ...structuredClone(next), taskId: current.taskId, owner: current.owner, version: current.version + 1, lastUpdatedAt: now };
+    const stored: McpTaskRecord = {
+      ...structuredClone(next),
+      taskId: current.taskId,
+      owner: current.owner,
+      version: current.version + 1,
+      lastUpdatedAt: now,
+    };
     this.tasks.set(taskId, stored);
     this.emit(stored);
     return structuredClone(stored);
   }
 
-  async list(owner: string | null, page: { cursor?: string; limit: number }): Promise<{ tasks: McpTaskRecord[]; nextCursor?: string }> {
+  async list(
+    owner: string | null,
+    page: { cursor?: string; limit: number },
+  ): Promise<{ tasks: McpTaskRecord[]; nextCursor?: string }> {
     const now = Date.now();
     const ids = [...(this.byOwner.get(ownerKey(owner)) ?? [])].reverse();
     const live = ids.map((id) => this.live(id, now)).filter((record): record is McpTaskRecord => record !== undefined);

@@ -11,7 +11,13 @@ export { TaskCallPort, type TaskCallRequest } from './task-call.port.js';
 export { newTaskId } from './task-id.util.js';
 export { newTaskRecord, queueTask, type NewTaskOptions } from './task-launch.util.js';
 export { isAnswerShaped } from './task-answer.util.js';
-export { createTaskResult, declaresTasks, detailedTask, taskFields, TASKS_REQUIRED_CAPABILITIES } from '../protocol/task-wire.util.js';
+export {
+  createTaskResult,
+  declaresTasks,
+  detailedTask,
+  taskFields,
+  TASKS_REQUIRED_CAPABILITIES,
+} from '../protocol/task-wire.util.js';
 export { taskProviders } from './tasks.providers.js';
 export { authorizeTaskCreation } from './task-authorization.util.js';
 export { answeredTask, cancelledTask, completedTask, failedTask, inputRequiredTask } from './task-transitions.js';

@@ -11,7 +11,11 @@ export function isAnswerShaped(method: string, answer: unknown): boolean {
   if (!isJsonObject(answer)) return false;
   switch (method) {
     case 'elicitation/create':
-      return typeof answer.action === 'string' && ELICIT_ACTIONS.has(answer.action) && (answer.content === undefined || isJsonObject(answer.content));
+      return (
+        typeof answer.action === 'string' &&
+        ELICIT_ACTIONS.has(answer.action) &&
+        (answer.content === undefined || isJsonObject(answer.content))
+      );
     case 'sampling/createMessage':
       return typeof answer.role === 'string' && answer.content !== undefined;
     case 'roots/list':

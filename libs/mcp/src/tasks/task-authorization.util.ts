@@ -12,7 +12,12 @@ import { toolFailure } from '../server/exception.mapper.js';
  * them (`authorizedAtCreation`). Resolves with the tool error result when one refuses (as a plain call answers it),
  * else `undefined`; a refusal that is a protocol error (a rate-limit guard's 429, an `McpError`) is thrown.
  */
-export async function authorizeTaskCreation(scope: McpRequestScope, entry: ToolEntry, input: unknown, logger: Logger): Promise<JsonObject | undefined> {
+export async function authorizeTaskCreation(
+  scope: McpRequestScope,
+  entry: ToolEntry,
+  input: unknown,
+  logger: Logger,
+): Promise<JsonObject | undefined> {
   if (!entry.handler.authorize) return undefined;
   const name = entry.definition.name;
   const context = McpToolContext.open(scope, name);

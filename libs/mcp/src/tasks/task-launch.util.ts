@@ -57,12 +57,18 @@ export function newTaskRecord(scope: McpRequestScope, tool: ToolEntry, options: 
  * Queues a stored task. A runner that cannot take it fails the task (it stays readable, `failed`, with the reason)
  * rather than leaving it `working` forever.
  */
-export async function queueTask(record: McpTaskRecord, store: McpTaskStore, runner: McpTaskRunner, logger: Logger): Promise<void> {
+export async function queueTask(
+  record: McpTaskRecord,
+  store: McpTaskStore,
+  runner: McpTaskRunner,
+  logger: Logger,
+): Promise<void> {
   try {
     await runner.enqueue(record.taskId);
   } catch (error) {
     const message = error instanceof McpError ? error.message : 'The task could not be queued';
-    if (!(error instanceof McpError)) logger.error(`Task ${record.taskId} could not be queued`, (error as Error)?.stack ?? String(error));
+    if (!(error instanceof McpError))
+      logger.error(`Task ${record.taskId} could not be queued`, (error as Error)?.stack ?? String(error));
     await store.update(record.taskId, (task) => failedTask(task, { code: McpErrorCode.InternalError, message }));
   }
 }

@@ -62,12 +62,19 @@ export class McpTaskMethods implements McpExtension {
   }
 
   /** The common checks of the three methods, then the operation on the caller's task. */
-  private async answer(scope: McpRequestScope, operate: (record: McpTaskRecord) => Promise<JsonObject> | JsonObject): Promise<JsonObject> {
+  private async answer(
+    scope: McpRequestScope,
+    operate: (record: McpTaskRecord) => Promise<JsonObject> | JsonObject,
+  ): Promise<JsonObject> {
     if (!declaresTasks(scope.meta.clientCapabilities)) {
-      throw McpError.missingCapability(`${scope.method} needs the ${TASKS_EXTENSION} extension declared in this request's clientCapabilities`, TASKS_REQUIRED_CAPABILITIES);
+      throw McpError.missingCapability(
+        `${scope.method} needs the ${TASKS_EXTENSION} extension declared in this request's clientCapabilities`,
+        TASKS_REQUIRED_CAPABILITIES,
+      );
     }
     const taskId = scope.params.taskId;
-    if (typeof taskId !== 'string' || taskId.length === 0) throw McpError.invalidParams('Invalid params: taskId must be a non-empty string');
+    if (typeof taskId !== 'string' || taskId.length === 0)
+      throw McpError.invalidParams('Invalid params: taskId must be a non-empty string');
     if (scope.method === 'tasks/update' && !isJsonObject(scope.params.inputResponses)) {
       throw McpError.invalidParams('Invalid params: inputResponses must be an object');
     }
@@ -92,7 +99,9 @@ export class McpTaskMethods implements McpExtension {
     for (const [key, answer] of Object.entries(responses)) {
       const request = Object.hasOwn(outstanding, key) ? outstanding[key] : undefined;
       if (request && !isAnswerShaped(request.method, answer)) {
-        throw McpError.invalidParams(`Invalid params: inputResponses["${key}"] is not a valid ${request.method} result`);
+        throw McpError.invalidParams(
+          `Invalid params: inputResponses["${key}"] is not a valid ${request.method} result`,
+        );
       }
     }
     let resumed = false;

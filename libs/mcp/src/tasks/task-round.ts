@@ -82,7 +82,10 @@ export class TaskRound implements ChannelSink {
     if (result === undefined) return;
     const bytes = Buffer.byteLength(JSON.stringify(result));
     if (bytes > this.maxResultBytes) {
-      this.fail({ code: -32603, message: `The task's result is too large (${bytes} bytes; tasks.maxResultBytes: ${this.maxResultBytes})` });
+      this.fail({
+        code: -32603,
+        message: `The task's result is too large (${bytes} bytes; tasks.maxResultBytes: ${this.maxResultBytes})`,
+      });
       return;
     }
     this.write((task) => completedTask(task, result));
@@ -125,7 +128,10 @@ export class TaskRound implements ChannelSink {
         let key = handlerKey;
         for (let n = 2; issued.has(key); n++) key = `${handlerKey}~${n}`;
         issued.add(key);
-        inputRequests[key] = request.params === undefined ? { handlerKey, method: request.method } : { handlerKey, method: request.method, params: request.params };
+        inputRequests[key] =
+          request.params === undefined
+            ? { handlerKey, method: request.method }
+            : { handlerKey, method: request.method, params: request.params };
       }
       return inputRequiredTask(task, inputRequests, [...issued], handlerState);
     });
@@ -138,9 +144,17 @@ export class TaskRound implements ChannelSink {
         if (!(error instanceof TaskRecordTooLargeError)) throw error;
         // What the round asked for does not fit the task: it fails with the reason (the round's doing, not the client's).
         const limit = (error.data as { limit: number }).limit;
-        return this.store.update(this.record.taskId, failedWith({ code: -32603, message: `The task's input requests are too large (tasks.maxRecordBytes: ${limit})` }));
+        return this.store.update(
+          this.record.taskId,
+          failedWith({
+            code: -32603,
+            message: `The task's input requests are too large (tasks.maxRecordBytes: ${limit})`,
+          }),
+        );
       })
-      .catch((error: unknown) => TaskRound.logger.error(`Could not update task ${this.record.taskId}`, (error as Error)?.stack ?? String(error)));
+      .catch((error: unknown) =>
+        TaskRound.logger.error(`Could not update task ${this.record.taskId}`, (error as Error)?.stack ?? String(error)),
+      );
   }
 }
 
@@ -155,7 +169,12 @@ function statusText(method: string, params: JsonObject | undefined): string | un
   let text: string | undefined;
   if (method === 'notifications/progress') {
     const { progress, total, message } = params;
-    text = typeof message === 'string' ? message : total === undefined ? `${String(progress)}` : `${String(progress)}/${String(total)}`;
+    text =
+      typeof message === 'string'
+        ? message
+        : total === undefined
+          ? `${String(progress)}`
+          : `${String(progress)}/${String(total)}`;
   } else if (method === 'notifications/message') {
     text = typeof params.data === 'string' ? params.data : JSON.stringify(params.data);
   }

@@ -38,7 +38,11 @@ describe('task-record transitions', () => {
   it('input_required keeps the requests, every key issued and the state; answers resume it once nothing is outstanding', () => {
     const waiting = inputRequiredTask({ ...asking, status: 'working' }, asking.inputRequests!, ['name'], { step: 2 });
     expect(waiting).toMatchObject({ status: 'input_required', issuedKeys: ['name'], handlerState: { step: 2 } });
-    const partly = answeredTask(waiting, { name: 'ada' }, { other: { handlerKey: 'other', method: 'elicitation/create' } });
+    const partly = answeredTask(
+      waiting,
+      { name: 'ada' },
+      { other: { handlerKey: 'other', method: 'elicitation/create' } },
+    );
     expect(partly).toMatchObject({ status: 'input_required', answers: { name: 'ada' } });
     const resumed = answeredTask(waiting, { name: 'ada' }, {});
     expect(resumed).toMatchObject({ status: 'working', answers: { name: 'ada' }, inputRequests: undefined });

@@ -9,7 +9,14 @@ import type { McpTaskError, McpTaskInputRequest, McpTaskRecord } from '../protoc
 
 /** The task ends `failed` with `error` (its status message is the error's); nothing is outstanding any more. */
 export function failedTask(task: McpTaskRecord, error: McpTaskError): McpTaskRecord {
-  return { ...task, status: 'failed', error, statusMessage: error.message, inputRequests: undefined, handlerState: undefined };
+  return {
+    ...task,
+    status: 'failed',
+    error,
+    statusMessage: error.message,
+    inputRequests: undefined,
+    handlerState: undefined,
+  };
 }
 
 /** The task ends `cancelled`, with `statusMessage` (each wire words it its own way). */
@@ -36,7 +43,11 @@ export function inputRequiredTask(
  * The task with `answers` (by handler key) and the input requests still outstanding: it works again once none is
  * (`status: 'working'`, its next round to be queued), and keeps waiting otherwise.
  */
-export function answeredTask(task: McpTaskRecord, answers: Record<string, unknown>, outstanding: Record<string, McpTaskInputRequest>): McpTaskRecord {
+export function answeredTask(
+  task: McpTaskRecord,
+  answers: Record<string, unknown>,
+  outstanding: Record<string, McpTaskInputRequest>,
+): McpTaskRecord {
   if (Object.keys(outstanding).length > 0) return { ...task, answers, inputRequests: outstanding };
   return { ...task, answers, inputRequests: undefined, status: 'working' };
 }

@@ -63,7 +63,11 @@ export class McpTaskStarter extends McpToolTaskStarter {
   }
 
   /** Runs `beforeTask` for one MRTR round: its `input_required` result, a failure, or the answers it gathered. */
-  private async beforeTask(scope: McpRequestScope, entry: ToolEntry, input: unknown): Promise<{ result: JsonObject } | { answers: Record<string, unknown> }> {
+  private async beforeTask(
+    scope: McpRequestScope,
+    entry: ToolEntry,
+    input: unknown,
+  ): Promise<{ result: JsonObject } | { answers: Record<string, unknown> }> {
     const name = entry.definition.name;
     const ledger = await this.mrtr.begin(scope, name);
     const context = McpToolContext.open(scope, name, ledger);

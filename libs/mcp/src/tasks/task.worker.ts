@@ -1,4 +1,10 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpExplorer } from '../discovery/mcp.explorer.js';
@@ -69,7 +75,12 @@ export class McpTaskWorker implements McpTaskExecutor, OnApplicationBootstrap, B
       if (record?.status !== 'working' || this.running.has(taskId)) return 'done';
       // Interrupted: shutdown fired the round's signal (or ended it without an answer) under a durable runner.
       const interrupted = () => this.stopping && (this.running.get(taskId)?.cancellation.aborted ?? true);
-      const round = new TaskRound(this.store, record, this.options.tasks.maxResultBytes, durable ? interrupted : undefined);
+      const round = new TaskRound(
+        this.store,
+        record,
+        this.options.tasks.maxResultBytes,
+        durable ? interrupted : undefined,
+      );
       // A round does not outlive its task: at the end of the TTL its signal fires (the store forgets the task then).
       const remaining = record.ttlMs === null ? Infinity : Math.max(0, record.createdAt + record.ttlMs - Date.now());
       // Timers hold at most 2^31 - 1 ms (~24.8 days); a longer lifetime is left to the call timeout.
@@ -115,7 +126,10 @@ export class McpTaskWorker implements McpTaskExecutor, OnApplicationBootstrap, B
   private callRunner(): { runner: McpCallRunner; wire: McpWireProfile } {
     // Strict: this server's own runner and wire (this worker is a provider of its McpModule), not the first of several
     // servers in the application (docs/servers.md).
-    this.calls ??= { runner: this.moduleRef.get(McpCallRunner, { strict: true }), wire: this.moduleRef.get(McpModernWire, { strict: true }) };
+    this.calls ??= {
+      runner: this.moduleRef.get(McpCallRunner, { strict: true }),
+      wire: this.moduleRef.get(McpModernWire, { strict: true }),
+    };
     return this.calls;
   }
 }
@@ -180,6 +194,7 @@ function roundBinding(record: McpTaskRecord, round: TaskRound): McpTaskRoundStat
 }
 
 function toTaskError(error: unknown): { code: number; message: string; data?: unknown } {
-  if (error instanceof McpError) return { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) };
+  if (error instanceof McpError)
+    return { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) };
   return { code: -32603, message: 'Internal error' };
 }

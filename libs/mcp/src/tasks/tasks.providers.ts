@@ -20,7 +20,8 @@ export function taskProviders(): Provider[] {
     {
       provide: MCP_TASK_STORE,
       useFactory: (options: McpResolvedOptions) =>
-        options.tasks.store ?? new InMemoryTaskStore({ maxTasksPerOwner: options.tasks.maxTasksPerOwner, maxTasks: options.tasks.maxTasks }),
+        options.tasks.store ??
+        new InMemoryTaskStore({ maxTasksPerOwner: options.tasks.maxTasksPerOwner, maxTasks: options.tasks.maxTasks }),
       inject: [McpResolvedOptions],
     },
     {

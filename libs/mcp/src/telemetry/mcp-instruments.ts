@@ -39,7 +39,8 @@ export class McpInstruments {
     const seconds = { unit: 's', advice: { explicitBucketBoundaries: [...MCP_DURATION_BUCKETS] } };
     this.operationDuration = meter.createHistogram(METRIC_MCP_SERVER_OPERATION_DURATION, {
       ...seconds,
-      description: 'MCP request or notification duration as observed on the receiver, from receipt until the answer is sent',
+      description:
+        'MCP request or notification duration as observed on the receiver, from receipt until the answer is sent',
     });
     this.sessionDuration = meter.createHistogram(METRIC_MCP_SERVER_SESSION_DURATION, {
       ...seconds,

@@ -6,12 +6,21 @@ import { McpTelemetry } from './mcp-telemetry.js';
 import { loadOtelApi } from './otel-api.loader.js';
 import type { TelemetryCall } from './telemetry-call.interface.js';
 
-const SETTINGS = { recordToolArguments: false, recordToolResults: false, recordPromptVariables: false, resourceUriInMetrics: false };
+const SETTINGS = {
+  recordToolArguments: false,
+  recordToolResults: false,
+  recordPromptVariables: false,
+  resourceUriInMetrics: false,
+};
 const CALL: TelemetryCall = {
   id: 1,
   method: 'tools/call',
   params: { name: 'echo' },
-  meta: { protocolVersion: '2026-07-28', clientCapabilities: {}, raw: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' } },
+  meta: {
+    protocolVersion: '2026-07-28',
+    clientCapabilities: {},
+    raw: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
+  },
   origin: 'http',
 };
 const TARGET = { implemented: true, wire: '2026-07-28', streaming: false, name: 'echo' } as const;

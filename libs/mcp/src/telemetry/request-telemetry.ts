@@ -54,7 +54,11 @@ export class RequestTelemetry {
     const { parent, links } = this.parentAndLinks();
     const round = call.task !== undefined;
     const kind = round ? (call.queued ? api.SpanKind.CONSUMER : api.SpanKind.INTERNAL) : api.SpanKind.SERVER;
-    const span = tracer.startSpan(this.spanName(), { kind, links, attributes: { [semconv.ATTR_MCP_METHOD_NAME]: this.method } }, parent);
+    const span = tracer.startSpan(
+      this.spanName(),
+      { kind, links, attributes: { [semconv.ATTR_MCP_METHOD_NAME]: this.method } },
+      parent,
+    );
     this.span = span;
     this.context = api.trace.setSpan(parent, span);
     // Attributes are built only for a span that records (a sampler may have dropped it).
@@ -69,7 +73,9 @@ export class RequestTelemetry {
   /** The trace id and span id of the call's span (what progress events and log messages carry); undefined without one. */
   get traceIds(): TraceIds | undefined {
     const context = this.span?.spanContext();
-    return context && this.api.isSpanContextValid(context) ? { traceId: context.traceId, spanId: context.spanId } : undefined;
+    return context && this.api.isSpanContextValid(context)
+      ? { traceId: context.traceId, spanId: context.spanId }
+      : undefined;
   }
 
   /** The call's span as a W3C Trace Context, for work it starts elsewhere (a task's rounds link to it). */
@@ -95,19 +101,28 @@ export class RequestTelemetry {
       if (delivery.progress > 0) attributes[semconv.ATTR_NEST_MCP_PROGRESS_COUNT] = delivery.progress;
       if (delivery.notifications > 0) attributes[semconv.ATTR_NEST_MCP_NOTIFICATIONS_SENT] = delivery.notifications;
       if (this.call.origin === 'http') attributes[semconv.ATTR_NEST_MCP_SSE] = delivery.sse;
-      if (this.settings.recordToolResults && outcome.ok && ended.outcome === 'success' && this.call.method === 'tools/call') {
+      if (
+        this.settings.recordToolResults &&
+        outcome.ok &&
+        ended.outcome === 'success' &&
+        this.call.method === 'tools/call'
+      ) {
         attributes[semconv.ATTR_GEN_AI_TOOL_CALL_RESULT] = recorded(outcome.result);
       }
       span.setAttributes(attributes);
       if (ended.outcome === 'cancelled') span.addEvent('cancelled');
       if (ended.errorType !== undefined) {
         // The JSON-RPC message is already client-visible; a tool error result says nothing more than its type.
-        span.setStatus({ code: this.api.SpanStatusCode.ERROR, ...(ended.message !== undefined && { message: ended.message }) });
+        span.setStatus({
+          code: this.api.SpanStatusCode.ERROR,
+          ...(ended.message !== undefined && { message: ended.message }),
+        });
       }
     }
     span?.end();
     this.countOpen(-1);
-    if (this.call.origin === 'http' && delivery.sse && !this.target.streaming) this.instruments?.sseUpgrades.add(1, { [semconv.ATTR_MCP_METHOD_NAME]: this.method });
+    if (this.call.origin === 'http' && delivery.sse && !this.target.streaming)
+      this.instruments?.sseUpgrades.add(1, { [semconv.ATTR_MCP_METHOD_NAME]: this.method });
     if (this.call.task) {
       this.instruments?.tasks.add(1, { [semconv.ATTR_NEST_MCP_TASK_STATUS]: roundStatus(ended.outcome) });
       this.instruments?.taskDuration.record(seconds, this.metricAttributes(ended));
@@ -121,7 +136,8 @@ export class RequestTelemetry {
     const instruments = this.instruments;
     if (!instruments || this.call.task) return;
     if (this.call.method === 'subscriptions/listen') instruments.listenStreams.add(delta);
-    else if (!this.target.streaming) instruments.callsInFlight.add(delta, { [semconv.ATTR_MCP_METHOD_NAME]: this.method });
+    else if (!this.target.streaming)
+      instruments.callsInFlight.add(delta, { [semconv.ATTR_MCP_METHOD_NAME]: this.method });
   }
 
   private parentAndLinks(): { parent: Context; links: Link[] } {
@@ -139,7 +155,10 @@ export class RequestTelemetry {
     // `_meta` wins: the MCP client's span is the parent whatever the transport; the HTTP span is a link.
     if (fromMeta) return { parent: fromMeta, links: ambientLink };
     // No trace context in `_meta`: the ambient span stays the parent, with the baggage `_meta` may still carry.
-    return { parent: mergeBaggage(api, ambient, api.propagation.extract(api.ROOT_CONTEXT, this.call.meta.raw, META_GETTER)), links: [] };
+    return {
+      parent: mergeBaggage(api, ambient, api.propagation.extract(api.ROOT_CONTEXT, this.call.meta.raw, META_GETTER)),
+      links: [],
+    };
   }
 
   /**
@@ -160,7 +179,8 @@ export class RequestTelemetry {
 
   private spanName(): string {
     const call = this.call;
-    if (call.task) return this.target.name ? `${semconv.GEN_AI_EXECUTE_TOOL} ${this.target.name}` : semconv.GEN_AI_EXECUTE_TOOL;
+    if (call.task)
+      return this.target.name ? `${semconv.GEN_AI_EXECUTE_TOOL} ${this.target.name}` : semconv.GEN_AI_EXECUTE_TOOL;
     return this.target.name ? `${this.method} ${this.target.name}` : this.method;
   }
 
@@ -175,7 +195,8 @@ export class RequestTelemetry {
     }
     this.addTargetAttributes(attributes);
     const version = call.meta.protocolVersion;
-    if (typeof version === 'string' && PROTOCOL_VERSION.test(version)) attributes[semconv.ATTR_MCP_PROTOCOL_VERSION] = version;
+    if (typeof version === 'string' && PROTOCOL_VERSION.test(version))
+      attributes[semconv.ATTR_MCP_PROTOCOL_VERSION] = version;
     // Only a 2025-11-25 session's calls carry a session id.
     if (call.sessionId !== undefined) attributes[semconv.ATTR_MCP_SESSION_ID] = call.sessionId;
     if (call.origin === 'http') {
@@ -207,12 +228,18 @@ export class RequestTelemetry {
       const args = params.arguments;
       if (this.settings.recordPromptVariables && typeof args === 'object' && args !== null && !Array.isArray(args)) {
         for (const [key, value] of Object.entries(args)) {
-          attributes[`${semconv.ATTR_GEN_AI_PROMPT_VARIABLE_PREFIX}${key}`] = typeof value === 'string' ? value.slice(0, MAX_RECORDED_CHARS) : recorded(value);
+          attributes[`${semconv.ATTR_GEN_AI_PROMPT_VARIABLE_PREFIX}${key}`] =
+            typeof value === 'string' ? value.slice(0, MAX_RECORDED_CHARS) : recorded(value);
         }
       }
     } else if (method === 'resources/read' || method === 'resources/subscribe' || method === 'resources/unsubscribe') {
-      if (typeof params.uri === 'string') attributes[semconv.ATTR_MCP_RESOURCE_URI] = params.uri.slice(0, MAX_RECORDED_CHARS);
-    } else if (method.startsWith('tasks/') && typeof params.taskId === 'string' && params.taskId.length <= MAX_ID_LENGTH) {
+      if (typeof params.uri === 'string')
+        attributes[semconv.ATTR_MCP_RESOURCE_URI] = params.uri.slice(0, MAX_RECORDED_CHARS);
+    } else if (
+      method.startsWith('tasks/') &&
+      typeof params.taskId === 'string' &&
+      params.taskId.length <= MAX_ID_LENGTH
+    ) {
       attributes[semconv.ATTR_NEST_MCP_TASK_ID] = params.taskId;
     }
   }
@@ -227,13 +254,18 @@ export class RequestTelemetry {
       if (name !== undefined) attributes[semconv.ATTR_GEN_AI_TOOL_NAME] = name;
     } else if (call.method === 'prompts/get' && name !== undefined) {
       attributes[semconv.ATTR_GEN_AI_PROMPT_NAME] = name;
-    } else if (this.settings.resourceUriInMetrics && call.method === 'resources/read' && typeof call.params.uri === 'string') {
+    } else if (
+      this.settings.resourceUriInMetrics &&
+      call.method === 'resources/read' &&
+      typeof call.params.uri === 'string'
+    ) {
       attributes[semconv.ATTR_MCP_RESOURCE_URI] = call.params.uri;
     }
     if (ended.statusCode !== undefined) attributes[semconv.ATTR_RPC_RESPONSE_STATUS_CODE] = ended.statusCode;
     if (ended.errorType !== undefined) attributes[semconv.ATTR_ERROR_TYPE] = ended.errorType;
     const version = call.meta.protocolVersion;
-    if (typeof version === 'string' && PROTOCOL_VERSION.test(version)) attributes[semconv.ATTR_MCP_PROTOCOL_VERSION] = version;
+    if (typeof version === 'string' && PROTOCOL_VERSION.test(version))
+      attributes[semconv.ATTR_MCP_PROTOCOL_VERSION] = version;
     if (call.origin === 'http') {
       attributes[semconv.ATTR_NETWORK_TRANSPORT] = 'tcp';
       attributes[semconv.ATTR_NETWORK_PROTOCOL_NAME] = 'http';
@@ -247,14 +279,25 @@ export class RequestTelemetry {
 
 /** What the end of a call means for its span and metric (docs/observability.md, "Errors and outcomes"). */
 interface EndedCall {
-  readonly outcome: 'success' | 'input_required' | 'task' | 'tool_error' | 'request_error' | 'server_error' | 'cancelled';
+  readonly outcome:
+    | 'success'
+    | 'input_required'
+    | 'task'
+    | 'tool_error'
+    | 'request_error'
+    | 'server_error'
+    | 'cancelled';
   readonly statusCode?: string;
   readonly errorType?: string;
   readonly message?: string;
   readonly taskId?: string;
 }
 
-function describeOutcome(outcome: TelemetryOutcome, cancelled: boolean, clientCodes: ReadonlySet<number> | undefined): EndedCall {
+function describeOutcome(
+  outcome: TelemetryOutcome,
+  cancelled: boolean,
+  clientCodes: ReadonlySet<number> | undefined,
+): EndedCall {
   if (!outcome.ok) {
     const statusCode = String(outcome.error.code);
     if (cancelled) return { outcome: 'cancelled', statusCode };
@@ -263,7 +306,8 @@ function describeOutcome(outcome: TelemetryOutcome, cancelled: boolean, clientCo
   }
   const result = outcome.result;
   if (result.resultType === 'input_required') return { outcome: 'input_required' };
-  if (result.resultType === 'task') return { outcome: 'task', ...(typeof result.taskId === 'string' && { taskId: result.taskId }) };
+  if (result.resultType === 'task')
+    return { outcome: 'task', ...(typeof result.taskId === 'string' && { taskId: result.taskId }) };
   if (result.isError === true) return { outcome: 'tool_error', errorType: semconv.TOOL_ERROR };
   return { outcome: cancelled ? 'cancelled' : 'success' };
 }

@@ -1,4 +1,9 @@
-import type { JsonRpcErrorResponse, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse } from '../protocol/json-rpc.interface.js';
+import type {
+  JsonRpcErrorResponse,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResultResponse,
+} from '../protocol/json-rpc.interface.js';
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import type { McpToolDefinition } from '../protocol/mcp-wire.interface.js';
 import { MetaKeys } from '../protocol/meta-keys.constants.js';
@@ -38,11 +43,15 @@ export class HttpTestingTransport implements TestingTransport {
     const { options, message } = exchange;
     for (const field of ['user', 'principal', 'request'] as const) {
       if (options[field] !== undefined) {
-        throw new TypeError(`McpTestingClient: "${field}" is in-process only; over HTTP, send the headers your auth reads`);
+        throw new TypeError(
+          `McpTestingClient: "${field}" is in-process only; over HTTP, send the headers your auth reads`,
+        );
       }
     }
     if (options.caller !== undefined) {
-      throw new TypeError('McpTestingClient: "caller" is in-process only; over HTTP, send a real token: headers: { authorization: "Bearer …" }');
+      throw new TypeError(
+        'McpTestingClient: "caller" is in-process only; over HTTP, send a real token: headers: { authorization: "Bearer …" }',
+      );
     }
     if (message.method !== 'tools/call') return this.post(exchange);
     // A stale tool definition is answered with -32020 (header mismatch): list again once and retry, as clients must.
@@ -57,7 +66,11 @@ export class HttpTestingTransport implements TestingTransport {
     const { message, options, onNotification } = exchange;
     const response = await fetch(this.url, {
       method: 'POST',
-      headers: { ...standardHeaders(message, NAME_FIELD[message.method]), ...extraHeaders, ...lowerCaseKeys(options.headers) },
+      headers: {
+        ...standardHeaders(message, NAME_FIELD[message.method]),
+        ...extraHeaders,
+        ...lowerCaseKeys(options.headers),
+      },
       body: JSON.stringify(message),
       signal: options.signal,
     });
@@ -66,16 +79,23 @@ export class HttpTestingTransport implements TestingTransport {
       for await (const data of sseData(response.body)) {
         const frame = JSON.parse(data) as FinalResponse | JsonRpcNotification;
         if ('method' in frame && !('id' in frame)) onNotification(frame);
-        else if ('id' in frame && frame.id === message.id) return { response: frame as FinalResponse, httpStatus: response.status };
+        else if ('id' in frame && frame.id === message.id)
+          return { response: frame as FinalResponse, httpStatus: response.status };
       }
       throw new Error(`The SSE stream of ${message.method} ended without a response`);
     }
     const text = await response.text();
     if (!type.startsWith('application/json') || text.length === 0) {
-      throw new Error(`Unexpected answer to ${message.method}: HTTP ${response.status} ${type || '(no content type)'} ${text}`);
+      throw new Error(
+        `Unexpected answer to ${message.method}: HTTP ${response.status} ${type || '(no content type)'} ${text}`,
+      );
     }
     const wwwAuthenticate = response.headers.get('www-authenticate') ?? undefined;
-    return { response: JSON.parse(text) as FinalResponse, httpStatus: response.status, ...(wwwAuthenticate !== undefined && { wwwAuthenticate }) };
+    return {
+      response: JSON.parse(text) as FinalResponse,
+      httpStatus: response.status,
+      ...(wwwAuthenticate !== undefined && { wwwAuthenticate }),
+    };
   }
 
   /** The `Mcp-Param-*` headers of a call, from the tool's listed definition (listed when unknown, or on `refresh`). */

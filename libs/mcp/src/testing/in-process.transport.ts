@@ -64,7 +64,10 @@ export class InProcessTestingTransport implements TestingTransport {
       method: 'POST',
       url: this.path,
       // The field Mcp-Name mirrors is the route's own, as the server checks it.
-      headers: { ...standardHeaders(message, this.wire.declaredRoute(message.method)?.nameParam), ...lowerCaseKeys(options.headers) },
+      headers: {
+        ...standardHeaders(message, this.wire.declaredRoute(message.method)?.nameParam),
+        ...lowerCaseKeys(options.headers),
+      },
       body: message,
       ...options.request,
       ...(options.user !== undefined && { user: options.user }),
@@ -78,7 +81,8 @@ export class InProcessTestingTransport implements TestingTransport {
       try {
         meta = this.wire.preamble(message.params);
         accessToken = options.caller && tokenOf(options.caller);
-        principal = options.principal ?? (accessToken ? this.principalOf(accessToken) : this.options.principal?.(request));
+        principal =
+          options.principal ?? (accessToken ? this.principalOf(accessToken) : this.options.principal?.(request));
       } catch (error) {
         if (!(error instanceof McpError)) return reject(error);
         return resolve({ response: errorResponse(message.id, error), httpStatus: error.httpStatus });
@@ -95,7 +99,11 @@ export class InProcessTestingTransport implements TestingTransport {
             } else if (sent.type === 'response') {
               // Over HTTP a response after a notification is an SSE frame of a 200 stream.
               const status = streaming ? 200 : sent.httpStatus;
-              resolve({ response: sent.message, httpStatus: status, ...(!streaming && wwwAuthenticate !== undefined && { wwwAuthenticate }) });
+              resolve({
+                response: sent.message,
+                httpStatus: status,
+                ...(!streaming && wwwAuthenticate !== undefined && { wwwAuthenticate }),
+              });
             }
           });
           // The test cancelling is the client going away: nothing more reaches it, and the handler's signal aborts.
@@ -132,9 +140,12 @@ export class InProcessTestingTransport implements TestingTransport {
 
   /** The principal the module would derive from a verified token (`auth.principal`, else `defaultPrincipal`). */
   private principalOf(token: McpAccessToken): string {
-    const principal = this.options.auth?.principal?.(token) ?? defaultPrincipal(this.options.auth?.authorizationServers ?? [], token);
+    const principal =
+      this.options.auth?.principal?.(token) ?? defaultPrincipal(this.options.auth?.authorizationServers ?? [], token);
     if (principal === undefined) {
-      throw new TypeError('McpTestingClient: "auth" trusts several authorization servers, so caller.issuer must name the token\'s issuer');
+      throw new TypeError(
+        'McpTestingClient: "auth" trusts several authorization servers, so caller.issuer must name the token\'s issuer',
+      );
     }
     return principal;
   }

@@ -2,7 +2,11 @@
  * nest-mcp/testing: test MCP handlers with Nest's TestingModule, in-process or over HTTP.
  */
 export { McpTestingClient } from './mcp-testing.client.js';
-export type { McpTestingRequestOptions, McpTestingCallOptions, McpTestingCaller } from './mcp-testing-options.interface.js';
+export type {
+  McpTestingRequestOptions,
+  McpTestingCallOptions,
+  McpTestingCaller,
+} from './mcp-testing-options.interface.js';
 export type { McpTestingMode } from './testing-transport.interface.js';
 export type { McpTestingInputRequest, McpTestingAnswer, McpElicitHandler } from './mcp-testing-input.interface.js';
 export type { McpProgressUpdate, McpLogEntry, McpTestingNotification } from './mcp-testing-notifications.interface.js';
@@ -24,7 +28,12 @@ export { McpAppViewResult } from './mcp-app-view.result.js';
 // The client capabilities of a host that renders MCP Apps views, for `listTools({ capabilities })` and the like.
 export { withAppsExtension } from '../apps/index.js';
 export { McpEventStream } from './mcp-event.stream.js';
-export { McpWebhookReceiver, type McpWebhookRequest, type McpWebhookAnswer, type McpWebhookReceiverOptions } from './mcp-webhook.receiver.js';
+export {
+  McpWebhookReceiver,
+  type McpWebhookRequest,
+  type McpWebhookAnswer,
+  type McpWebhookReceiverOptions,
+} from './mcp-webhook.receiver.js';
 export type {
   McpEventTypeEntry,
   McpEventOccurrenceEntry,

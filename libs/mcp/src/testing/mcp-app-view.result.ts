@@ -13,10 +13,13 @@ export class McpAppViewResult extends McpTestingResult<McpReadResourceResult> {
   private constructor(raw: McpReadResourceResult, record: McpCallRecord, uri: string) {
     super(raw, record);
     const contents = raw.contents ?? [];
-    if (contents.length !== 1) throw new Error(`The view ${uri} has ${contents.length} content items; an MCP Apps view has exactly one`);
+    if (contents.length !== 1)
+      throw new Error(`The view ${uri} has ${contents.length} content items; an MCP Apps view has exactly one`);
     const [content] = contents;
     if (content.mimeType !== MCP_APP_MIME_TYPE) {
-      throw new Error(`The view ${uri} has MIME type ${String(content.mimeType)}; an MCP Apps view has ${MCP_APP_MIME_TYPE}`);
+      throw new Error(
+        `The view ${uri} has MIME type ${String(content.mimeType)}; an MCP Apps view has ${MCP_APP_MIME_TYPE}`,
+      );
     }
     if (content.uri !== uri) throw new Error(`The view ${uri} answered with a content item for ${content.uri}`);
     this.content = content;

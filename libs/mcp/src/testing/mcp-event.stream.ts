@@ -64,7 +64,10 @@ export class McpEventStream {
         if (method === undefined || notification.method === method) return notification;
       }
       const left = deadline - Date.now();
-      if (this.ended || left <= 0) throw new Error(`No ${method ?? 'frame'} on the events stream ${this.ended ? 'before it ended' : `within ${timeoutMs} ms`}`);
+      if (this.ended || left <= 0)
+        throw new Error(
+          `No ${method ?? 'frame'} on the events stream ${this.ended ? 'before it ended' : `within ${timeoutMs} ms`}`,
+        );
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.wake = () => {

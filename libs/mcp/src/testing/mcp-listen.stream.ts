@@ -48,7 +48,9 @@ export class McpListenStream {
 
   /** What the server agreed to send: the part of the filter it honours. */
   get acknowledged(): McpListenFilter {
-    const ack = this.notifications.find((notification) => notification.method === 'notifications/subscriptions/acknowledged');
+    const ack = this.notifications.find(
+      (notification) => notification.method === 'notifications/subscriptions/acknowledged',
+    );
     return (ack?.params?.notifications ?? {}) as McpListenFilter;
   }
 
@@ -71,7 +73,9 @@ export class McpListenStream {
       }
       const left = deadline - Date.now();
       if (this.ended || left <= 0) {
-        throw new Error(`No ${method ?? 'notification'} on the listen stream ${this.ended ? 'before it ended' : `within ${timeoutMs} ms`}`);
+        throw new Error(
+          `No ${method ?? 'notification'} on the listen stream ${this.ended ? 'before it ended' : `within ${timeoutMs} ms`}`,
+        );
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);

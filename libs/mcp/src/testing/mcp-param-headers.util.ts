@@ -12,8 +12,18 @@ export function paramHeaders(inputSchema: unknown, args: unknown): Record<string
     if (!isJsonObject(schema) || !isJsonObject(schema.properties) || !isJsonObject(value)) return;
     for (const [property, subschema] of Object.entries(schema.properties)) {
       const argument = value[property];
-      if (isJsonObject(subschema) && typeof subschema['x-mcp-header'] === 'string' && argument !== undefined && argument !== null) {
-        const text = typeof argument === 'string' ? argument : typeof argument === 'object' ? JSON.stringify(argument) : String(argument);
+      if (
+        isJsonObject(subschema) &&
+        typeof subschema['x-mcp-header'] === 'string' &&
+        argument !== undefined &&
+        argument !== null
+      ) {
+        const text =
+          typeof argument === 'string'
+            ? argument
+            : typeof argument === 'object'
+              ? JSON.stringify(argument)
+              : String(argument);
         headers[`${McpHeaders.paramPrefix}${subschema['x-mcp-header'].toLowerCase()}`] = encodeHeaderValue(text);
       }
       visit(subschema, argument);

@@ -35,7 +35,11 @@ import { McpPromptResult } from './mcp-prompt.result.js';
 import { McpResourceReadResult } from './mcp-resource-read.result.js';
 import type { McpElicitHandler, McpTestingAnswer, McpTestingInputRequest } from './mcp-testing-input.interface.js';
 import type { McpProgressUpdate } from './mcp-testing-notifications.interface.js';
-import type { McpTestingCallOptions, McpTestingCaller, McpTestingRequestOptions } from './mcp-testing-options.interface.js';
+import type {
+  McpTestingCallOptions,
+  McpTestingCaller,
+  McpTestingRequestOptions,
+} from './mcp-testing-options.interface.js';
 import type { McpCompletionReference, McpDiscoverResult } from './mcp-testing-wire.interface.js';
 import type { McpDirectoryEntry, McpSkillEntry } from './mcp-testing-skills.interface.js';
 import { McpTestingError } from './mcp-testing.error.js';
@@ -90,7 +94,10 @@ export class McpTestingClient {
   }
 
   /** An HTTP client for a listening application (its MCP endpoint is found by itself) or an endpoint URL. */
-  static async connect(target: INestApplication | URL | string, options: McpTestingRequestOptions = {}): Promise<McpTestingClient> {
+  static async connect(
+    target: INestApplication | URL | string,
+    options: McpTestingRequestOptions = {},
+  ): Promise<McpTestingClient> {
     return new McpTestingClient(new HttpTestingTransport(await endpointOf(target, options.server)), options);
   }
 
@@ -108,7 +115,9 @@ export class McpTestingClient {
    */
   as(caller: McpTestingCaller): McpTestingClient {
     if (this.transport.mode !== 'in-process') {
-      throw new TypeError('McpTestingClient.as() is in-process only; over HTTP, connect with a real token: headers: { authorization: "Bearer …" }');
+      throw new TypeError(
+        'McpTestingClient.as() is in-process only; over HTTP, connect with a real token: headers: { authorization: "Bearer …" }',
+      );
     }
     return new McpTestingClient(this.transport, { ...this.defaults, caller });
   }
@@ -164,7 +173,11 @@ export class McpTestingClient {
    * `tools/call`, with every elicitation round answered. A tool failure is a result with `isError`; a protocol
    * error (unknown tool, `McpError`, …) throws `McpTestingError`.
    */
-  async callTool(name: string, args: Record<string, unknown> = {}, options: McpTestingCallOptions = {}): Promise<McpToolCallResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: McpTestingCallOptions = {},
+  ): Promise<McpToolCallResult> {
     const { result, record } = await this.call('tools/call', { name, arguments: args }, options);
     return McpToolCallResult.of(result as unknown as McpCallToolResult, record);
   }
@@ -183,11 +196,17 @@ export class McpTestingClient {
    * const result = await task.result({ answers: [{ action: 'accept', content: { confirm: true } }] });
    * ```
    */
-  async startTask(name: string, args: Record<string, unknown> = {}, options: McpTestingCallOptions = {}): Promise<McpTestingTask> {
+  async startTask(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: McpTestingCallOptions = {},
+  ): Promise<McpTestingTask> {
     const taskOptions = this.withTasks(options);
     const { result } = await this.call('tools/call', { name, arguments: args }, taskOptions);
     if (result.resultType !== 'task') {
-      throw new Error(`${name} answered without creating a task (resultType ${String(result.resultType)}): is it a task tool?`);
+      throw new Error(
+        `${name} answered without creating a task (resultType ${String(result.resultType)}): is it a task tool?`,
+      );
     }
     const { resultType: _type, _meta: _unused, ...created } = result;
     const port: McpTestingTaskPort = {
@@ -213,7 +232,11 @@ export class McpTestingClient {
   }
 
   /** `prompts/get`, with every elicitation round answered. */
-  async getPrompt(name: string, args: Record<string, string> = {}, options: McpTestingCallOptions = {}): Promise<McpPromptResult> {
+  async getPrompt(
+    name: string,
+    args: Record<string, string> = {},
+    options: McpTestingCallOptions = {},
+  ): Promise<McpPromptResult> {
     const { result, record } = await this.call('prompts/get', { name, arguments: args }, options);
     return McpPromptResult.of(result as unknown as McpGetPromptResult, record);
   }
@@ -273,7 +296,12 @@ export class McpTestingClient {
    * const next = await client.pollEvents('incident.opened', { severity: 'P1' }, { cursor: start.cursor });
    * ```
    */
-  pollEvents(name: string, args: Record<string, unknown> = {}, poll: McpEventPollOptions = {}, options?: McpTestingRequestOptions): Promise<McpEventPollResult> {
+  pollEvents(
+    name: string,
+    args: Record<string, unknown> = {},
+    poll: McpEventPollOptions = {},
+    options?: McpTestingRequestOptions,
+  ): Promise<McpEventPollResult> {
     return this.request<McpEventPollResult>('events/poll', { name, arguments: args, ...poll }, options);
   }
 
@@ -281,7 +309,12 @@ export class McpTestingClient {
    * Opens an `events/stream`; resolves once the server sent `notifications/events/active`. A refusal (unknown type,
    * bad arguments…) rejects with `McpTestingError`.
    */
-  async streamEvents(name: string, args: Record<string, unknown> = {}, from: McpEventCursorOptions = {}, options: McpTestingRequestOptions = {}): Promise<McpEventStream> {
+  async streamEvents(
+    name: string,
+    args: Record<string, unknown> = {},
+    from: McpEventCursorOptions = {},
+    options: McpTestingRequestOptions = {},
+  ): Promise<McpEventStream> {
     const abort = new AbortController();
     let activate!: () => void;
     const active = new Promise<void>((resolve) => (activate = resolve));
@@ -298,13 +331,27 @@ export class McpTestingClient {
   }
 
   /** `events/subscribe`: a webhook subscription (or its refresh, with the same name, arguments and url). */
-  subscribeEvents(name: string, args: Record<string, unknown>, webhook: McpWebhookSubscribeOptions, options?: McpTestingRequestOptions): Promise<McpWebhookSubscription> {
+  subscribeEvents(
+    name: string,
+    args: Record<string, unknown>,
+    webhook: McpWebhookSubscribeOptions,
+    options?: McpTestingRequestOptions,
+  ): Promise<McpWebhookSubscription> {
     const { url, secret, ...rest } = webhook;
-    return this.request<McpWebhookSubscription>('events/subscribe', { name, arguments: args, delivery: { mode: 'webhook', url, secret }, ...rest }, options);
+    return this.request<McpWebhookSubscription>(
+      'events/subscribe',
+      { name, arguments: args, delivery: { mode: 'webhook', url, secret }, ...rest },
+      options,
+    );
   }
 
   /** `events/unsubscribe` of the webhook subscription with this name, arguments and url. */
-  async unsubscribeEvents(name: string, args: Record<string, unknown>, url: string, options?: McpTestingRequestOptions): Promise<void> {
+  async unsubscribeEvents(
+    name: string,
+    args: Record<string, unknown>,
+    url: string,
+    options?: McpTestingRequestOptions,
+  ): Promise<void> {
     await this.request('events/unsubscribe', { name, arguments: args, delivery: { mode: 'webhook', url } }, options);
   }
 
@@ -356,7 +403,12 @@ export class McpTestingClient {
     return this.send(method, params, this.settings(options), false, () => undefined) as Promise<T>;
   }
 
-  private async listAll<T>(method: string, field: string, options?: McpTestingRequestOptions, params: Record<string, unknown> = {}): Promise<T[]> {
+  private async listAll<T>(
+    method: string,
+    field: string,
+    options?: McpTestingRequestOptions,
+    params: Record<string, unknown> = {},
+  ): Promise<T[]> {
     const items: T[] = [];
     let cursor: unknown;
     for (let page = 0; page < MAX_PAGES; page++) {
@@ -388,15 +440,28 @@ export class McpTestingClient {
     let retry: JsonObject = {};
     for (;;) {
       record.rounds++;
-      const result = await this.send(method, { ...params, ...retry }, settings, settings.progress !== false, onNotification);
+      const result = await this.send(
+        method,
+        { ...params, ...retry },
+        settings,
+        settings.progress !== false,
+        onNotification,
+      );
       if (result.resultType !== 'input_required') return { result, record };
       if (record.rounds >= maxRounds) {
-        throw new Error(`${method} still asked for input after ${maxRounds} rounds (raise maxRounds if that is expected)`);
+        throw new Error(
+          `${method} still asked for input after ${maxRounds} rounds (raise maxRounds if that is expected)`,
+        );
       }
       const inputResponses: JsonObject = {};
       const asked = (result.inputRequests ?? {}) as Record<string, Pick<McpTestingInputRequest, 'method' | 'params'>>;
       for (const [key, embedded] of Object.entries(asked)) {
-        const request: McpTestingInputRequest = { key, method: embedded.method, params: embedded.params ?? {}, round: record.rounds };
+        const request: McpTestingInputRequest = {
+          key,
+          method: embedded.method,
+          params: embedded.params ?? {},
+          round: record.rounds,
+        };
         record.inputRequests.push(request);
         inputResponses[key] = await this.answers.answer(request, callAnswers, options.onElicit);
       }
@@ -421,9 +486,20 @@ export class McpTestingClient {
       ...(progress && { [MetaKeys.progressToken]: `progress-${id}` }),
     };
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } };
-    const { response, httpStatus, wwwAuthenticate } = await this.transport.send({ message, options: settings, onNotification });
+    const { response, httpStatus, wwwAuthenticate } = await this.transport.send({
+      message,
+      options: settings,
+      onNotification,
+    });
     if ('error' in response) {
-      throw new McpTestingError(response.error.code, response.error.message, response.error.data, httpStatus, method, wwwAuthenticate);
+      throw new McpTestingError(
+        response.error.code,
+        response.error.message,
+        response.error.data,
+        httpStatus,
+        method,
+        wwwAuthenticate,
+      );
     }
     return response.result;
   }
@@ -431,7 +507,10 @@ export class McpTestingClient {
   /** `options` with the tasks extension added to the capabilities the client would declare. */
   private withTasks(options: McpTestingCallOptions): McpTestingCallOptions {
     const capabilities = options.capabilities ?? this.defaults.capabilities ?? {};
-    return { ...options, capabilities: { ...capabilities, extensions: { ...capabilities.extensions, [TASKS_EXTENSION]: {} } } };
+    return {
+      ...options,
+      capabilities: { ...capabilities, extensions: { ...capabilities.extensions, [TASKS_EXTENSION]: {} } },
+    };
   }
 
   /** The client's defaults overridden by a call's options; headers are merged. */

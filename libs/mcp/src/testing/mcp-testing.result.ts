@@ -41,12 +41,16 @@ export class McpTestingResult<R extends object> {
 }
 
 function paramsOf(notifications: readonly McpTestingNotification[], method: string): Record<string, unknown>[] {
-  return notifications.filter((notification) => notification.method === method).map((notification) => notification.params ?? {});
+  return notifications
+    .filter((notification) => notification.method === method)
+    .map((notification) => notification.params ?? {});
 }
 
 /** The text of the text items among `items`, joined by newlines; throws when there is none (a failed expectation). */
 export function joinedText(items: readonly unknown[], what: string): string {
-  const texts = items.filter((item): item is { text: string } => typeof (item as { text?: unknown })?.text === 'string');
+  const texts = items.filter(
+    (item): item is { text: string } => typeof (item as { text?: unknown })?.text === 'string',
+  );
   if (texts.length === 0) throw new Error(`The ${what} has no text: ${JSON.stringify(items)}`);
   return texts.map((item) => item.text).join('\n');
 }

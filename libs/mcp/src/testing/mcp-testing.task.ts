@@ -20,7 +20,10 @@ export interface McpTestingTaskState {
   /** How often the server suggests polling; `result()` polls at this interval. */
   pollIntervalMs: number;
   /** The outstanding input requests while `input_required`, by task key (answer them with `answer(key, …)`). */
-  inputRequests?: Record<string, { method: McpTestingInputRequest['method']; params?: McpTestingInputRequest['params'] }>;
+  inputRequests?: Record<
+    string,
+    { method: McpTestingInputRequest['method']; params?: McpTestingInputRequest['params'] }
+  >;
   /** The tool's result when `completed`. */
   result?: McpCallToolResult;
   /** The JSON-RPC error when `failed`. */
@@ -42,7 +45,11 @@ export interface McpTestingTaskResultOptions {
  * to an input request from the client's scripted answers or handlers.
  */
 export interface McpTestingTaskPort {
-  request(method: string, params: Record<string, unknown>, options: McpTestingCallOptions): Promise<Record<string, unknown>>;
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    options: McpTestingCallOptions,
+  ): Promise<Record<string, unknown>>;
   answer(request: McpTestingInputRequest, callAnswers: McpTestingAnswer[]): Promise<McpTestingAnswer>;
 }
 
@@ -102,7 +109,11 @@ export class McpTestingTask {
 
   /** `tasks/get`: the task now. An unknown, expired or foreign task throws `McpTestingError` (`-32602`). */
   async poll(): Promise<McpTestingTaskState> {
-    this.current = (await this.port.request('tasks/get', { taskId: this.taskId }, this.options)) as unknown as McpTestingTaskState;
+    this.current = (await this.port.request(
+      'tasks/get',
+      { taskId: this.taskId },
+      this.options,
+    )) as unknown as McpTestingTaskState;
     return this.current;
   }
 
@@ -165,7 +176,12 @@ export class McpTestingTask {
         this.rounds++;
         const responses: Record<string, McpTestingAnswer> = {};
         for (const [key, embedded] of pending) {
-          const request: McpTestingInputRequest = { key, method: embedded.method, params: embedded.params ?? {}, round: this.rounds };
+          const request: McpTestingInputRequest = {
+            key,
+            method: embedded.method,
+            params: embedded.params ?? {},
+            round: this.rounds,
+          };
           this.record.inputRequests.push(request);
           responses[key] = await this.port.answer(request, callAnswers);
           answered.add(key);
@@ -179,7 +195,9 @@ export class McpTestingTask {
 
   private async pause(deadline: number, interval: number | undefined, what: string): Promise<void> {
     if (Date.now() >= deadline) {
-      throw new Error(`Task ${this.taskId} was still ${this.current.status} (${this.current.statusMessage ?? 'no message'}) when waiting for ${what} timed out`);
+      throw new Error(
+        `Task ${this.taskId} was still ${this.current.status} (${this.current.statusMessage ?? 'no message'}) when waiting for ${what} timed out`,
+      );
     }
     const wait = Math.min(interval ?? this.current.pollIntervalMs ?? 100, Math.max(0, deadline - Date.now()));
     await new Promise((resolve) => setTimeout(resolve, wait));

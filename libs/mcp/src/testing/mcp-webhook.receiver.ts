@@ -79,11 +79,18 @@ export class McpWebhookReceiver {
     const server = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => receiver.receive(request.url ?? '/', request.headers, Buffer.concat(chunks).toString('utf8'), response));
+      request.on('end', () =>
+        receiver.receive(request.url ?? '/', request.headers, Buffer.concat(chunks).toString('utf8'), response),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    receiver = new McpWebhookReceiver(server, `http://127.0.0.1:${port}${options.path ?? '/hooks'}`, secret, options.answerChallenges ?? true);
+    receiver = new McpWebhookReceiver(
+      server,
+      `http://127.0.0.1:${port}${options.path ?? '/hooks'}`,
+      secret,
+      options.answerChallenges ?? true,
+    );
     return receiver;
   }
 
@@ -131,7 +138,10 @@ export class McpWebhookReceiver {
         if (kind === undefined || request.kind === kind) return request;
       }
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`No ${kind ?? 'webhook'} POST within ${timeoutMs} ms (received ${this.requests.length} so far)`);
+      if (left <= 0)
+        throw new Error(
+          `No ${kind ?? 'webhook'} POST within ${timeoutMs} ms (received ${this.requests.length} so far)`,
+        );
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.wake = () => {
@@ -159,7 +169,12 @@ export class McpWebhookReceiver {
     });
   }
 
-  private receive(path: string, headers: IncomingHttpHeaders, body: string, response: import('node:http').ServerResponse): void {
+  private receive(
+    path: string,
+    headers: IncomingHttpHeaders,
+    body: string,
+    response: import('node:http').ServerResponse,
+  ): void {
     let json: any;
     try {
       json = JSON.parse(body);
@@ -167,7 +182,8 @@ export class McpWebhookReceiver {
       json = undefined;
     }
     const type = typeof json?.type === 'string' ? json.type : undefined;
-    const kind: McpWebhookRequest['kind'] = type === 'verification' || type === 'gap' || type === 'terminated' ? type : 'event';
+    const kind: McpWebhookRequest['kind'] =
+      type === 'verification' || type === 'gap' || type === 'terminated' ? type : 'event';
     const verified = this.verifies(body, headers);
     let status = 200;
     let answerHeaders: Record<string, string> = {};
@@ -188,7 +204,11 @@ export class McpWebhookReceiver {
   }
 
   private verifies(body: string, headers: IncomingHttpHeaders): boolean {
-    const signed = { 'webhook-id': String(headers['webhook-id'] ?? ''), 'webhook-timestamp': String(headers['webhook-timestamp'] ?? ''), 'webhook-signature': String(headers['webhook-signature'] ?? '') };
+    const signed = {
+      'webhook-id': String(headers['webhook-id'] ?? ''),
+      'webhook-timestamp': String(headers['webhook-timestamp'] ?? ''),
+      'webhook-signature': String(headers['webhook-signature'] ?? ''),
+    };
     return this.secrets.some((secret) => {
       try {
         new Webhook(secret).verify(body, signed);

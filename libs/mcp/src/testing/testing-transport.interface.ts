@@ -1,4 +1,9 @@
-import type { JsonRpcErrorResponse, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse } from '../protocol/json-rpc.interface.js';
+import type {
+  JsonRpcErrorResponse,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResultResponse,
+} from '../protocol/json-rpc.interface.js';
 import type { McpTestingCallOptions } from './mcp-testing-options.interface.js';
 
 /** How a {@link McpTestingClient} reaches the server: through the dispatcher in-process, or over real HTTP. */

@@ -4,7 +4,10 @@ import { BUILDABLE_PACKAGES, type BuildablePackage } from '../build-script.const
 
 /** Input of `build_package`. */
 export class BuildPackageDto {
-  @JSONSchema({ description: `The package of this repository to build: ${BUILDABLE_PACKAGES.join(', ')} (libs/<package>)`, enum: [...BUILDABLE_PACKAGES] })
+  @JSONSchema({
+    description: `The package of this repository to build: ${BUILDABLE_PACKAGES.join(', ')} (libs/<package>)`,
+    enum: [...BUILDABLE_PACKAGES],
+  })
   @IsIn(BUILDABLE_PACKAGES)
   package!: BuildablePackage;
 }

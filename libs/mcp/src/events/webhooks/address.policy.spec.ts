@@ -38,12 +38,21 @@ describe('isDeliverableAddress (SEP-3415 "SSRF prevention", the IANA special-pur
     expect(isDeliverableAddress(address, false)).toBe(false);
   });
 
-  it.each(['1.1.1.1', '8.8.8.8', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001::1'])('accepts the public address %s', (address) => {
+  it.each([
+    '1.1.1.1',
+    '8.8.8.8',
+    '93.184.216.34',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001::1',
+  ])('accepts the public address %s', (address) => {
     expect(isDeliverableAddress(address, false)).toBe(true);
   });
 
   it('the development switch admits exactly 127.0.0.1, nothing else private', () => {
     expect(isDeliverableAddress('127.0.0.1', true)).toBe(true);
-    for (const address of ['127.0.0.2', '::1', '10.0.0.1', '169.254.169.254', '::ffff:127.0.0.1']) expect(isDeliverableAddress(address, true)).toBe(false);
+    for (const address of ['127.0.0.2', '::1', '10.0.0.1', '169.254.169.254', '::ffff:127.0.0.1'])
+      expect(isDeliverableAddress(address, true)).toBe(false);
   });
 });

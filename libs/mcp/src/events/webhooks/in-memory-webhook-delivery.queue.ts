@@ -21,10 +21,13 @@ export class InMemoryWebhookDeliveryQueue implements McpWebhookDeliveryQueue {
   constructor(private readonly concurrency = DEFAULT_CONCURRENCY) {}
 
   async enqueue(delivery: McpWebhookDelivery, delayMs: number): Promise<void> {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.hand(delivery);
-    }, Math.max(0, delayMs));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        this.hand(delivery);
+      },
+      Math.max(0, delayMs),
+    );
     timer.unref();
     this.timers.add(timer);
   }
@@ -50,7 +53,9 @@ export class InMemoryWebhookDeliveryQueue implements McpWebhookDeliveryQueue {
       const delivery = this.waiting.shift()!;
       this.running++;
       this.worker(delivery)
-        .catch((error: unknown) => this.logger.error('A webhook delivery failed unexpectedly', (error as Error)?.stack ?? String(error)))
+        .catch((error: unknown) =>
+          this.logger.error('A webhook delivery failed unexpectedly', (error as Error)?.stack ?? String(error)),
+        )
         .finally(() => {
           this.running--;
           this.pump();

@@ -1,4 +1,8 @@
-import type { McpWebhookDeliveryState, McpWebhookSubscriptionRecord, McpWebhookSubscriptionStore } from '../../protocol/webhook-subscription-store.interface.js';
+import type {
+  McpWebhookDeliveryState,
+  McpWebhookSubscriptionRecord,
+  McpWebhookSubscriptionStore,
+} from '../../protocol/webhook-subscription-store.interface.js';
 
 /** Most endpoint consents remembered at once (the oldest is forgotten first). */
 const MAX_CONSENTS = 10_000;
@@ -23,7 +27,10 @@ export class InMemoryWebhookSubscriptionStore implements McpWebhookSubscriptionS
     const previous = this.records.get(record.key);
     if (previous && previous.incarnation !== record.incarnation) this.inFlight.delete(record.key);
     // A refresh keeps the delivery state: an outcome recorded since the refresh read the record is not lost.
-    this.records.set(record.key, previous?.incarnation === record.incarnation ? { ...record, delivery: previous.delivery } : record);
+    this.records.set(
+      record.key,
+      previous?.incarnation === record.incarnation ? { ...record, delivery: previous.delivery } : record,
+    );
     let keys = this.byName.get(record.name);
     if (!keys) this.byName.set(record.name, (keys = new Set()));
     keys.add(record.key);

@@ -1,6 +1,10 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
-import { MCP_WEBHOOK_DELIVERY_QUEUE, type McpWebhookDelivery, type McpWebhookDeliveryQueue } from '../../protocol/webhook-delivery-queue.interface.js';
+import {
+  MCP_WEBHOOK_DELIVERY_QUEUE,
+  type McpWebhookDelivery,
+  type McpWebhookDeliveryQueue,
+} from '../../protocol/webhook-delivery-queue.interface.js';
 import {
   MCP_WEBHOOK_SUBSCRIPTION_STORE,
   type McpWebhookDeliveryState,
@@ -53,10 +57,14 @@ export class WebhookDeliveryWorker implements OnModuleInit, OnModuleDestroy {
     const target = await this.targetOf(delivery);
     if (!target) return;
     const webhooks = this.options.events.webhooks;
-    const secrets = target.sealedSecrets.map((sealed) => this.secrets.open(sealed)).filter((secret): secret is string => secret !== undefined);
+    const secrets = target.sealedSecrets
+      .map((sealed) => this.secrets.open(sealed))
+      .filter((secret): secret is string => secret !== undefined);
     const url = new URL(target.url);
     if (secrets.length === 0) {
-      this.logger.warn(`A webhook delivery to ${url.origin} was dropped: its secret no longer opens (were the requestState keys changed?)`);
+      this.logger.warn(
+        `A webhook delivery to ${url.origin} was dropped: its secret no longer opens (were the requestState keys changed?)`,
+      );
       return this.settle(delivery, target.state, 'http_4xx');
     }
     const outcome = await postWebhook({
@@ -67,15 +75,20 @@ export class WebhookDeliveryWorker implements OnModuleInit, OnModuleDestroy {
       maxResponseBytes: MAX_ANSWER_BYTES,
       allowLoopback: webhooks.allowInsecureLoopback,
     });
-    if (outcome.kind === 'answered' && outcome.status >= 200 && outcome.status <= 299) return this.settle(delivery, target.state);
+    if (outcome.kind === 'answered' && outcome.status >= 200 && outcome.status <= 299)
+      return this.settle(delivery, target.state);
     const failure = failureOf(outcome);
-    if (outcome.kind === 'answered' && (outcome.status === 410 || outcome.status === 413)) return this.settle(delivery, target.state, failure);
+    if (outcome.kind === 'answered' && (outcome.status === 410 || outcome.status === 413))
+      return this.settle(delivery, target.state, failure);
     const now = Date.now();
     const firstAttemptAt = delivery.firstAttemptAt ?? now;
     let delay = webhooks.retryBaseMs * 2 ** (delivery.attempt - 1) * (1 + Math.random() / 2);
-    if (outcome.kind === 'answered' && THROTTLING.has(outcome.status) && outcome.retryAfterMs !== undefined) delay = Math.max(delay, outcome.retryAfterMs);
+    if (outcome.kind === 'answered' && THROTTLING.has(outcome.status) && outcome.retryAfterMs !== undefined)
+      delay = Math.max(delay, outcome.retryAfterMs);
     if (delivery.attempt >= webhooks.maxAttempts || now + delay - firstAttemptAt > webhooks.retryWindowMs) {
-      this.logger.warn(`A webhook delivery to ${url.origin} was abandoned after ${delivery.attempt} attempts (${failure})`);
+      this.logger.warn(
+        `A webhook delivery to ${url.origin} was abandoned after ${delivery.attempt} attempts (${failure})`,
+      );
       return this.settle(delivery, target.state, failure);
     }
     await this.record(delivery, target.state, failure);
@@ -86,27 +99,45 @@ export class WebhookDeliveryWorker implements OnModuleInit, OnModuleDestroy {
   /** Where a delivery goes and how it is signed; undefined when its subscription is gone (it is dropped). */
   private async targetOf(
     delivery: McpWebhookDelivery,
-  ): Promise<{ url: string; subscriptionId: string; sealedSecrets: string[]; state?: McpWebhookDeliveryState } | undefined> {
-    if (delivery.target) return { url: delivery.target.url, subscriptionId: delivery.target.subscriptionId, sealedSecrets: [delivery.target.sealedSecret] };
+  ): Promise<
+    { url: string; subscriptionId: string; sealedSecrets: string[]; state?: McpWebhookDeliveryState } | undefined
+  > {
+    if (delivery.target)
+      return {
+        url: delivery.target.url,
+        subscriptionId: delivery.target.subscriptionId,
+        sealedSecrets: [delivery.target.sealedSecret],
+      };
     const subscription = await this.store.get(delivery.subscriptionKey);
     if (!subscription || subscription.incarnation !== delivery.incarnation) return undefined;
     const sealedSecrets = [subscription.sealedSecret];
-    if (subscription.previousSealedSecret && (subscription.previousSecretUntil ?? 0) > Date.now()) sealedSecrets.push(subscription.previousSealedSecret);
+    if (subscription.previousSealedSecret && (subscription.previousSecretUntil ?? 0) > Date.now())
+      sealedSecrets.push(subscription.previousSealedSecret);
     return { url: subscription.url, subscriptionId: subscription.id, sealedSecrets, state: subscription.delivery };
   }
 
   /** The delivery is over (acknowledged, or given up on with `failure`): no longer in flight. */
-  private async settle(delivery: McpWebhookDelivery, state: McpWebhookDeliveryState | undefined, failure?: McpWebhookFailure): Promise<void> {
+  private async settle(
+    delivery: McpWebhookDelivery,
+    state: McpWebhookDeliveryState | undefined,
+    failure?: McpWebhookFailure,
+  ): Promise<void> {
     if (delivery.position !== undefined) await this.store.settlePending(delivery.subscriptionKey, delivery.position);
     await this.record(delivery, state, failure);
     this.telemetry?.countDelivery(failure);
   }
 
-  private async record(delivery: McpWebhookDelivery, state: McpWebhookDeliveryState | undefined, failure?: McpWebhookFailure): Promise<void> {
+  private async record(
+    delivery: McpWebhookDelivery,
+    state: McpWebhookDeliveryState | undefined,
+    failure?: McpWebhookFailure,
+  ): Promise<void> {
     if (delivery.target) return;
     const now = Date.now();
     const next: McpWebhookDeliveryState =
-      failure === undefined ? { lastDeliveryAt: now } : { lastDeliveryAt: state?.lastDeliveryAt, lastError: failure, failedSince: state?.failedSince ?? now };
+      failure === undefined
+        ? { lastDeliveryAt: now }
+        : { lastDeliveryAt: state?.lastDeliveryAt, lastError: failure, failedSince: state?.failedSince ?? now };
     await this.store.recordDelivery(delivery.subscriptionKey, delivery.incarnation, next);
   }
 }

@@ -3,8 +3,17 @@ import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } f
 import type { Subscription } from 'rxjs';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
 import type { McpCaller } from '../../protocol/mcp-caller.interface.js';
-import { MCP_EVENT_STORE, type McpEventReadFrom, type McpEventStore, type McpLoggedEvent } from '../../protocol/event-store.interface.js';
-import { MCP_WEBHOOK_DELIVERY_QUEUE, type McpWebhookDelivery, type McpWebhookDeliveryQueue } from '../../protocol/webhook-delivery-queue.interface.js';
+import {
+  MCP_EVENT_STORE,
+  type McpEventReadFrom,
+  type McpEventStore,
+  type McpLoggedEvent,
+} from '../../protocol/event-store.interface.js';
+import {
+  MCP_WEBHOOK_DELIVERY_QUEUE,
+  type McpWebhookDelivery,
+  type McpWebhookDeliveryQueue,
+} from '../../protocol/webhook-delivery-queue.interface.js';
 import {
   MCP_WEBHOOK_SUBSCRIPTION_STORE,
   type McpWebhookSubscriptionRecord,
@@ -56,7 +65,10 @@ export class WebhookFanout implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     this.typeChanges = this.types.changes$.subscribe(({ name, removed }) => {
-      if (removed) this.terminateAll(name).catch((error: unknown) => this.logger.error(`Could not terminate the subscriptions of ${name}`, (error as Error)?.stack));
+      if (removed)
+        this.terminateAll(name).catch((error: unknown) =>
+          this.logger.error(`Could not terminate the subscriptions of ${name}`, (error as Error)?.stack),
+        );
     });
   }
 
@@ -74,13 +86,22 @@ export class WebhookFanout implements OnModuleInit, OnModuleDestroy {
    * Queues what the log holds after `from` for a subscription that was just created from a client's cursor
    * (SEP-3415: the replay point of a lapsed or lost subscription). Resolves with whether the read was truncated.
    */
-  async replay(type: McpEventTypeEntry, subscription: McpWebhookSubscriptionRecord, from: McpEventReadFrom, notBefore: number | undefined): Promise<boolean> {
+  async replay(
+    type: McpEventTypeEntry,
+    subscription: McpWebhookSubscriptionRecord,
+    from: McpEventReadFrom,
+    notBefore: number | undefined,
+  ): Promise<boolean> {
     const retention = type.retention!;
     let truncated = false;
     let next: McpEventReadFrom | undefined = from;
     let first = true;
     while (next) {
-      const read = await this.log.read(type.name, next, { limit: READ_BATCH, notBefore: first ? notBefore : undefined, retention });
+      const read = await this.log.read(type.name, next, {
+        limit: READ_BATCH,
+        notBefore: first ? notBefore : undefined,
+        retention,
+      });
       truncated ||= read.truncated;
       first = false;
       for (const logged of read.events) await this.deliver(type, subscription, logged);
@@ -96,21 +117,34 @@ export class WebhookFanout implements OnModuleInit, OnModuleDestroy {
   async watermark(type: McpEventTypeEntry, subscription: McpWebhookSubscriptionRecord): Promise<string | null> {
     if (!type.retention) return null;
     const { oldest } = await this.store.pending(subscription.key);
-    const at: McpEventReadFrom = oldest !== undefined ? { position: oldest, inclusive: true } : { position: await this.log.head(type.name), inclusive: false };
+    const at: McpEventReadFrom =
+      oldest !== undefined
+        ? { position: oldest, inclusive: true }
+        : { position: await this.log.head(type.name), inclusive: false };
     return this.cursors.mint(type.name, argumentsHashOf(subscription), at);
   }
 
-  private async deliver(type: McpEventTypeEntry, subscription: McpWebhookSubscriptionRecord, logged: McpLoggedEvent): Promise<void> {
+  private async deliver(
+    type: McpEventTypeEntry,
+    subscription: McpWebhookSubscriptionRecord,
+    logged: McpLoggedEvent,
+  ): Promise<void> {
     const args = await this.resolver.revalidate(type, subscription.arguments);
     if (!args) return;
     // Authorization is checked again before anything is queued (SEP-3415, "Authorization"): a subscription its
     // principal may no longer have is ended with a signed terminated envelope (Forbidden).
-    if (!(await this.resolver.stillAllowed(type, args.value, callerOfSubscription(subscription)))) return this.revoke(subscription);
+    if (!(await this.resolver.stillAllowed(type, args.value, callerOfSubscription(subscription))))
+      return this.revoke(subscription);
     const occurrence = await this.occurrences.build(type, logged, args.value, subscription.principal, 'webhook');
     if (occurrence) await this.enqueue(type, subscription, logged, occurrence);
   }
 
-  private async enqueue(type: McpEventTypeEntry, subscription: McpWebhookSubscriptionRecord, logged: McpLoggedEvent, occurrence: McpEventOccurrence): Promise<void> {
+  private async enqueue(
+    type: McpEventTypeEntry,
+    subscription: McpWebhookSubscriptionRecord,
+    logged: McpLoggedEvent,
+    occurrence: McpEventOccurrence,
+  ): Promise<void> {
     const { key } = subscription;
     // What the in-flight bookkeeping tracks: the log position (replay types), or the event id (live-only types).
     const tracked = logged.position ?? `~${occurrence.eventId}`;
@@ -124,13 +158,20 @@ export class WebhookFanout implements OnModuleInit, OnModuleDestroy {
     const skippedUpTo = this.gapped.get(key);
     if (skippedUpTo !== undefined) {
       this.gapped.delete(key);
-      const cursor = skippedUpTo !== '' && type.retention ? this.cursors.mint(type.name, hash, { position: skippedUpTo, inclusive: false }) : null;
+      const cursor =
+        skippedUpTo !== '' && type.retention
+          ? this.cursors.mint(type.name, hash, { position: skippedUpTo, inclusive: false })
+          : null;
       await this.queueEnvelope(subscription, 'gap', { type: 'gap', cursor });
     }
     let cursor: string | null = null;
     if (type.retention && logged.position !== null) {
       const inFlight = pending.oldest !== undefined && pending.oldest < logged.position;
-      cursor = this.cursors.mint(type.name, hash, inFlight ? { position: pending.oldest!, inclusive: true } : { position: logged.position, inclusive: false });
+      cursor = this.cursors.mint(
+        type.name,
+        hash,
+        inFlight ? { position: pending.oldest!, inclusive: true } : { position: logged.position, inclusive: false },
+      );
     }
     await this.store.trackPending(key, tracked);
     const body = JSON.stringify({ ...occurrence, cursor });
@@ -148,7 +189,11 @@ export class WebhookFanout implements OnModuleInit, OnModuleDestroy {
   }
 
   /** A `gap` or `terminated` envelope for a subscription (`webhook-id` `msg_<type>_<random>`, SEP-3415). */
-  private async queueEnvelope(subscription: McpWebhookSubscriptionRecord, kind: 'gap' | 'terminated', envelope: object): Promise<void> {
+  private async queueEnvelope(
+    subscription: McpWebhookSubscriptionRecord,
+    kind: 'gap' | 'terminated',
+    envelope: object,
+  ): Promise<void> {
     const webhookId = `${WEBHOOK_ID_PREFIX.envelope}${kind}_${randomBytes(12).toString('base64url')}`;
     await this.queue.enqueue(
       {
@@ -160,7 +205,9 @@ export class WebhookFanout implements OnModuleInit, OnModuleDestroy {
         body: JSON.stringify(envelope),
         attempt: 1,
         // A terminated subscription is deleted right away: the envelope carries where to go and how to sign.
-        ...(kind === 'terminated' && { target: { url: subscription.url, subscriptionId: subscription.id, sealedSecret: subscription.sealedSecret } }),
+        ...(kind === 'terminated' && {
+          target: { url: subscription.url, subscriptionId: subscription.id, sealedSecret: subscription.sealedSecret },
+        }),
       },
       0,
     );
@@ -172,7 +219,10 @@ export class WebhookFanout implements OnModuleInit, OnModuleDestroy {
     if (!(await this.store.delete(subscription.key))) return;
     const error = this.errors.forbidden('revoked');
     this.logger.log(`A webhook subscription to ${subscription.name} was ended: its principal is no longer authorized`);
-    await this.queueEnvelope(subscription, 'terminated', { type: 'terminated', error: { code: error.code, message: error.message, data: error.data } });
+    await this.queueEnvelope(subscription, 'terminated', {
+      type: 'terminated',
+      error: { code: error.code, message: error.message, data: error.data },
+    });
   }
 
   private async terminateAll(name: string): Promise<void> {
@@ -192,7 +242,11 @@ export class WebhookFanout implements OnModuleInit, OnModuleDestroy {
 
 /** Who a webhook subscription is authorized as at delivery time: its principal, with the scopes it subscribed with. */
 function callerOfSubscription(subscription: McpWebhookSubscriptionRecord): McpCaller {
-  return { principal: subscription.principal, scopes: subscription.scopes ?? [], trusted: subscription.trusted === true };
+  return {
+    principal: subscription.principal,
+    scopes: subscription.scopes ?? [],
+    trusted: subscription.trusted === true,
+  };
 }
 
 /** The hash cursors of a webhook subscription are bound to: that of its arguments, as for poll and push. */

@@ -22,7 +22,11 @@ export interface WebhookPost {
 /** What came of a POST: an answer (any status: redirects are never followed), or a failure category. */
 export type WebhookHttpOutcome =
   | { readonly kind: 'answered'; readonly status: number; readonly body: string; readonly retryAfterMs?: number }
-  | { readonly kind: 'failed'; readonly failure: Exclude<McpWebhookFailure, 'http_4xx' | 'http_5xx' | 'challenge_failed'>; readonly blocked?: true };
+  | {
+      readonly kind: 'failed';
+      readonly failure: Exclude<McpWebhookFailure, 'http_4xx' | 'http_5xx' | 'challenge_failed'>;
+      readonly blocked?: true;
+    };
 
 /** The error a refused address fails a connection with. */
 const BLOCKED = 'EMCPADDRESSBLOCKED';
@@ -67,7 +71,9 @@ export function postWebhook(post: WebhookPost): Promise<WebhookHttpOutcome> {
       finish({ kind: 'failed', failure: 'timeout' });
     }, post.timeoutMs);
     request.on('error', (error: NodeJS.ErrnoException) => finish(failureOf(error)));
-    request.on('response', (response) => readAnswer(response, post.maxResponseBytes, finish, request.destroy.bind(request)));
+    request.on('response', (response) =>
+      readAnswer(response, post.maxResponseBytes, finish, request.destroy.bind(request)),
+    );
     request.end(post.body);
   });
 }
@@ -79,8 +85,19 @@ export function postWebhook(post: WebhookPost): Promise<WebhookHttpOutcome> {
  */
 function checkedLookup(allowLoopback: boolean) {
   // Typed loosely: Node's LookupFunction overloads differ between `all` and single answers.
-  return (hostname: string, options: { family?: number | string; all?: boolean; hints?: number }, callback: (...args: any[]) => void): void => {
-    const family = options.family === 'IPv6' ? 6 : options.family === 'IPv4' ? 4 : typeof options.family === 'number' ? options.family : 0;
+  return (
+    hostname: string,
+    options: { family?: number | string; all?: boolean; hints?: number },
+    callback: (...args: any[]) => void,
+  ): void => {
+    const family =
+      options.family === 'IPv6'
+        ? 6
+        : options.family === 'IPv4'
+          ? 4
+          : typeof options.family === 'number'
+            ? options.family
+            : 0;
     dnsLookup(hostname, { all: true, family, hints: options.hints }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error);
       if (addresses.length === 0 || addresses.some(({ address }) => !isDeliverableAddress(address, allowLoopback))) {
@@ -94,11 +111,21 @@ function checkedLookup(allowLoopback: boolean) {
   };
 }
 
-function readAnswer(response: IncomingMessage, maxBytes: number, finish: (outcome: WebhookHttpOutcome) => void, destroy: () => void): void {
+function readAnswer(
+  response: IncomingMessage,
+  maxBytes: number,
+  finish: (outcome: WebhookHttpOutcome) => void,
+  destroy: () => void,
+): void {
   const chunks: Buffer[] = [];
   let size = 0;
   const done = () =>
-    finish({ kind: 'answered', status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), retryAfterMs: retryAfterOf(response.headers['retry-after']) });
+    finish({
+      kind: 'answered',
+      status: response.statusCode ?? 0,
+      body: Buffer.concat(chunks).toString('utf8'),
+      retryAfterMs: retryAfterOf(response.headers['retry-after']),
+    });
   response.on('data', (chunk: Buffer) => {
     if (size >= maxBytes) return;
     chunks.push(chunk.subarray(0, maxBytes - size));
@@ -123,6 +150,7 @@ function retryAfterOf(header: string | undefined): number | undefined {
 function failureOf(error: NodeJS.ErrnoException): WebhookHttpOutcome {
   const code = error.code ?? '';
   if (code === BLOCKED) return { kind: 'failed', failure: 'connection_refused', blocked: true };
-  if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || TLS_CODES.has(code)) return { kind: 'failed', failure: 'tls_error' };
+  if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || TLS_CODES.has(code))
+    return { kind: 'failed', failure: 'tls_error' };
   return { kind: 'failed', failure: 'connection_refused' };
 }

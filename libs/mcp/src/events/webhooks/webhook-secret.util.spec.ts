@@ -6,7 +6,8 @@ const of = (bytes: number) => `whsec_${Buffer.alloc(bytes, 3).toString('base64')
 
 describe('checkWebhookSecret (SEP-3415 "Secret generation")', () => {
   it('accepts whsec_ + canonical base64 of 24 to 64 bytes (the Standard Webhooks test secret is 24)', () => {
-    for (const secret of ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', of(24), of(32), of(64)]) expect(checkWebhookSecret(secret)).toBe(secret);
+    for (const secret of ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', of(24), of(32), of(64)])
+      expect(checkWebhookSecret(secret)).toBe(secret);
   });
 
   it.each([

@@ -12,7 +12,9 @@ const MAX_BYTES = 64;
  */
 export function checkWebhookSecret(value: unknown): string {
   const invalid = () =>
-    McpError.invalidParams(`Invalid params: delivery.secret must be "${PREFIX}" followed by the standard base64 of ${MIN_BYTES} to ${MAX_BYTES} random bytes`);
+    McpError.invalidParams(
+      `Invalid params: delivery.secret must be "${PREFIX}" followed by the standard base64 of ${MIN_BYTES} to ${MAX_BYTES} random bytes`,
+    );
   if (typeof value !== 'string' || !value.startsWith(PREFIX)) throw invalid();
   const encoded = value.slice(PREFIX.length);
   if (!BASE64.test(encoded) || encoded.length % 4 !== 0) throw invalid();

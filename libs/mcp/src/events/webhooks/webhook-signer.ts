@@ -8,7 +8,13 @@ import { SUBSCRIPTION_ID_HEADER } from '../events-profile.constants.js';
  * library, once per secret (space-separated: during a rotation's grace both the new and the old secret sign) — plus
  * `X-MCP-Subscription-Id`.
  */
-export function webhookHeaders(secrets: readonly string[], webhookId: string, body: string, subscriptionId: string, now = new Date()): Record<string, string> {
+export function webhookHeaders(
+  secrets: readonly string[],
+  webhookId: string,
+  body: string,
+  subscriptionId: string,
+  now = new Date(),
+): Record<string, string> {
   const signature = secrets.map((secret) => new Webhook(secret).sign(webhookId, now, body)).join(' ');
   return {
     'content-type': 'application/json',

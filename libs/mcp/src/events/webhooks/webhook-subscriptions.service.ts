@@ -63,7 +63,8 @@ export class WebhookSubscriptionsService {
     const webhooks = this.options.events.webhooks;
     const principal = this.principalOf(scope);
     const delivery = deliveryOf(scope.params);
-    if (delivery.mode !== undefined && delivery.mode !== 'webhook') throw this.errors.unsupportedMode(String(delivery.mode));
+    if (delivery.mode !== undefined && delivery.mode !== 'webhook')
+      throw this.errors.unsupportedMode(String(delivery.mode));
     const url = parseCallbackUrl(delivery.url, webhooks.allowInsecureLoopback);
     const urlText = delivery.url as string;
     const secret = checkWebhookSecret(delivery.secret);
@@ -93,7 +94,10 @@ export class WebhookSubscriptionsService {
       sealedSecret: rotated || !existing ? this.secrets.seal(secret) : existing.sealedSecret,
       ...(rotated
         ? { previousSealedSecret: existing.sealedSecret, previousSecretUntil: now + webhooks.secretGraceMs }
-        : existing?.previousSealedSecret !== undefined && { previousSealedSecret: existing.previousSealedSecret, previousSecretUntil: existing.previousSecretUntil }),
+        : existing?.previousSealedSecret !== undefined && {
+            previousSealedSecret: existing.previousSealedSecret,
+            previousSecretUntil: existing.previousSecretUntil,
+          }),
       // What delivery-time authorization checks against (refreshed by each refresh): never the token itself.
       ...callerGrant(this.resolver.callerOf(scope)),
       expiresAt,
@@ -102,7 +106,8 @@ export class WebhookSubscriptionsService {
     };
     await this.store.put(record);
     // A live subscription ignores the cursor (SEP-3415: a no-op while live); a new one replays from it.
-    const truncated = !existing && from && type.retention ? await this.fanout.replay(type, record, from, notBeforeOf(maxAgeMs)) : false;
+    const truncated =
+      !existing && from && type.retention ? await this.fanout.replay(type, record, from, notBeforeOf(maxAgeMs)) : false;
     return {
       id,
       refreshBefore: expiresAt === null ? null : new Date(expiresAt).toISOString(),
@@ -115,25 +120,30 @@ export class WebhookSubscriptionsService {
   async unsubscribe(scope: McpRequestScope): Promise<JsonObject> {
     const principal = this.principalOf(scope);
     const name = scope.params.name;
-    if (typeof name !== 'string' || name.length === 0) throw McpError.invalidParams('Invalid params: "name" must be a non-empty string');
+    if (typeof name !== 'string' || name.length === 0)
+      throw McpError.invalidParams('Invalid params: "name" must be a non-empty string');
     const delivery = deliveryOf(scope.params);
-    if (typeof delivery.url !== 'string' || delivery.url.length === 0) throw McpError.invalidParams('Invalid params: delivery.url must be a non-empty string');
+    if (typeof delivery.url !== 'string' || delivery.url.length === 0)
+      throw McpError.invalidParams('Invalid params: delivery.url must be a non-empty string');
     const { args } = this.resolver.readArguments(scope.params);
     const removed = await this.store.delete(storeKeyOf({ principal, url: delivery.url, name, arguments: args }));
-    if (!removed && this.errors.profile.unsubscribeUnknown === 'NotFound') throw this.errors.notFound('subscription', 'no subscription has this name, arguments and url');
+    if (!removed && this.errors.profile.unsubscribeUnknown === 'NotFound')
+      throw this.errors.notFound('subscription', 'no subscription has this name, arguments and url');
     return {};
   }
 
   /** Webhook mode requires an authenticated principal (SEP-3415, "Subscription identity"). */
   private principalOf(scope: McpRequestScope): string {
-    if (scope.principal === undefined) throw this.errors.forbidden('webhook subscriptions need an authenticated principal');
+    if (scope.principal === undefined)
+      throw this.errors.forbidden('webhook subscriptions need an authenticated principal');
     return scope.principal;
   }
 }
 
 /** `params.delivery`, an object; `-32602` otherwise. */
 function deliveryOf(params: JsonObject): Record<string, unknown> {
-  if (!isJsonObject(params.delivery)) throw McpError.invalidParams('Invalid params: "delivery" must be an object { mode, url, secret }');
+  if (!isJsonObject(params.delivery))
+    throw McpError.invalidParams('Invalid params: "delivery" must be an object { mode, url, secret }');
   return params.delivery;
 }
 

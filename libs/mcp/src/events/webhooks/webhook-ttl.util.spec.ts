@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
 import { grantExpiry } from './webhook-ttl.util.js';
 
-const options = (webhooks = {}) => new McpResolvedOptions({ name: 't', version: '1', events: { webhooks } }).events.webhooks;
+const options = (webhooks = {}) =>
+  new McpResolvedOptions({ name: 't', version: '1', events: { webhooks } }).events.webhooks;
 
 describe('grantExpiry (SEP-3415 "Subscription TTL")', () => {
   const now = 1_000_000;
@@ -33,6 +34,11 @@ describe('events options checked at startup', () => {
     expect(() => resolve({ webhooks: { minTtlMs: 10_000, defaultTtlMs: 5_000 } })).toThrow(/minTtlMs/);
     expect(() => resolve({ profile: 'sketch' })).toThrow(/profile/);
     expect(() => resolve({ webhooks: { preverifiedUrls: ['http://hooks.example.com/'] } })).toThrow(/preverifiedUrls/);
-    expect(resolve({}).events).toMatchObject({ profile: 'sep-3415', topLevelCapability: true, webhookId: 'eventId', heartbeatMs: 20_000 });
+    expect(resolve({}).events).toMatchObject({
+      profile: 'sep-3415',
+      topLevelCapability: true,
+      webhookId: 'eventId',
+      heartbeatMs: 20_000,
+    });
   });
 });

@@ -9,6 +9,7 @@ import { McpError } from '../../protocol/mcp.error.js';
 export function grantExpiry(ttlMs: unknown, options: McpResolvedWebhookOptions, now = Date.now()): number | null {
   if (ttlMs === null) return options.allowNoExpiry ? null : now + options.defaultTtlMs;
   if (ttlMs === undefined) return now + options.defaultTtlMs;
-  if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs)) throw McpError.invalidParams('Invalid params: "ttlMs" must be a number of milliseconds or null');
+  if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs))
+    throw McpError.invalidParams('Invalid params: "ttlMs" must be a number of milliseconds or null');
   return now + Math.min(options.maxTtlMs, Math.max(options.minTtlMs, Math.round(ttlMs)));
 }

@@ -1,7 +1,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
-import { MCP_WEBHOOK_SUBSCRIPTION_STORE, type McpWebhookSubscriptionStore } from '../../protocol/webhook-subscription-store.interface.js';
+import {
+  MCP_WEBHOOK_SUBSCRIPTION_STORE,
+  type McpWebhookSubscriptionStore,
+} from '../../protocol/webhook-subscription-store.interface.js';
 import { McpEventErrors } from '../event-errors.js';
 import { WEBHOOK_ID_PREFIX } from '../events-profile.constants.js';
 import { hostOf } from './callback-url.util.js';
@@ -62,7 +65,8 @@ export class WebhookVerifier {
       allowLoopback: webhooks.allowInsecureLoopback,
     });
     if (outcome.kind === 'failed') throw this.errors.callbackEndpoint(outcome.failure);
-    if (outcome.status < 200 || outcome.status > 299) throw this.errors.callbackEndpoint(outcome.status >= 500 ? 'http_5xx' : 'http_4xx');
+    if (outcome.status < 200 || outcome.status > 299)
+      throw this.errors.callbackEndpoint(outcome.status >= 500 ? 'http_5xx' : 'http_4xx');
     if (!echoes(outcome.body, challenge)) throw this.errors.callbackEndpoint('challenge_failed');
     await this.store.markVerified(request.principal, request.urlText, Date.now() + webhooks.verificationTtlMs);
   }
@@ -75,7 +79,8 @@ export class WebhookVerifier {
     times.push(now);
     this.recent.set(host, times);
     // Hosts not challenged for a minute are forgotten.
-    if (this.recent.size > 1_000) for (const [key, list] of this.recent) if (list.every((time) => now - time >= MINUTE_MS)) this.recent.delete(key);
+    if (this.recent.size > 1_000)
+      for (const [key, list] of this.recent) if (list.every((time) => now - time >= MINUTE_MS)) this.recent.delete(key);
   }
 }
 

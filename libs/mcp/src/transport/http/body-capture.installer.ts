@@ -45,7 +45,12 @@ interface FastifyLike {
 }
 
 /** The headers that make Fastify parse a body. */
-const BODY_HEADERS: readonly (keyof HiddenBodyHeaders)[] = ['content-type', 'content-length', 'transfer-encoding', 'content-encoding'];
+const BODY_HEADERS: readonly (keyof HiddenBodyHeaders)[] = [
+  'content-type',
+  'content-length',
+  'transfer-encoding',
+  'content-encoding',
+];
 
 /**
  * Reads the body of POSTs to the MCP endpoint before the framework's parsers do, on both adapters, once the checks
@@ -99,7 +104,10 @@ export class BodyCaptureInstaller implements OnApplicationBootstrap, OnModuleDes
       if (this.fastifyRoutes === 0) this.logUncapturable(type);
       return;
     }
-    this.expressRoutes = endpointLayers(adapter.getInstance<{ router?: { stack?: ExpressLayer[] } }>()?.router?.stack, this.extras.path);
+    this.expressRoutes = endpointLayers(
+      adapter.getInstance<{ router?: { stack?: ExpressLayer[] } }>()?.router?.stack,
+      this.extras.path,
+    );
     if (this.expressRoutes.length === 0) this.logUncapturable(type);
   }
 
@@ -120,7 +128,8 @@ export class BodyCaptureInstaller implements OnApplicationBootstrap, OnModuleDes
         if (!verdict.ok) return refuseUpload(request, response, verdict.error, limit);
         readRawBody(request, request.headers['content-length'], limit, (raw) => {
           // Answered here: Express's own parsers would otherwise start reading the rest of the upload.
-          if (!raw.ok && raw.reason === 'too-large') return refuseUpload(request, response, payloadTooLarge(limit), limit);
+          if (!raw.ok && raw.reason === 'too-large')
+            return refuseUpload(request, response, payloadTooLarge(limit), limit);
           request[MCP_RAW_BODY] = {
             raw,
             contentType: request.headers['content-type'],
@@ -209,7 +218,9 @@ export class BodyCaptureInstaller implements OnApplicationBootstrap, OnModuleDes
  * than deleted: Fastify only tests for undefined, and a delete would turn the headers object into a slow dictionary
  * for everyone reading it after.
  */
-function hideBodyHeaders(headers: IncomingMessage['headers']): Pick<CapturedBody, 'contentType' | 'contentEncoding' | 'hidden'> {
+function hideBodyHeaders(
+  headers: IncomingMessage['headers'],
+): Pick<CapturedBody, 'contentType' | 'contentEncoding' | 'hidden'> {
   const hidden: HiddenBodyHeaders = {};
   for (const name of BODY_HEADERS) {
     const value = headers[name];
@@ -224,7 +235,9 @@ function hideBodyHeaders(headers: IncomingMessage['headers']): Pick<CapturedBody
 /** The POST route layers of the endpoint at `path`, by the marker Nest copied from the controller method. */
 function endpointLayers(stack: readonly ExpressLayer[] | undefined, path: string): ExpressLayer[] {
   return (stack ?? []).filter(
-    (layer) => layer.route?.methods?.post === true && (layer.route.stack ?? []).some((handler) => markerOf(handler.handle) === path),
+    (layer) =>
+      layer.route?.methods?.post === true &&
+      (layer.route.stack ?? []).some((handler) => markerOf(handler.handle) === path),
   );
 }
 

@@ -4,7 +4,8 @@
 export const DUPLICATE_HOST = 'Bad Request: more than one Host header';
 
 /** 403: no Host header (HTTP/1.0), an empty one, or one that is not `name[:port]`. */
-export const HOST_MISSING_OR_MALFORMED = 'Forbidden: the Host header is missing or malformed (DNS-rebinding protection)';
+export const HOST_MISSING_OR_MALFORMED =
+  'Forbidden: the Host header is missing or malformed (DNS-rebinding protection)';
 
 /** 403: without `allowedHosts`, on a loopback connection. */
 export const HOST_NOT_LOOPBACK =
@@ -17,7 +18,8 @@ export const HOST_NOT_IP_OR_LOCALHOST =
   "to serve a DNS name, set the McpModule option allowedHosts, e.g. allowedHosts: ['mcp.example.com'] (DNS-rebinding protection)";
 
 /** 403: `allowedHosts` is set and does not list the Host. */
-export const HOST_NOT_LISTED = 'Forbidden: Host header not in the McpModule option allowedHosts (DNS-rebinding protection)';
+export const HOST_NOT_LISTED =
+  'Forbidden: Host header not in the McpModule option allowedHosts (DNS-rebinding protection)';
 
 /** 403: without `allowedOrigins`. */
 export const ORIGIN_NOT_ALLOWED =
@@ -28,7 +30,10 @@ export const ORIGIN_NOT_ALLOWED =
 export const ORIGIN_NOT_LISTED = 'Forbidden: Origin not in the McpModule option allowedOrigins';
 
 /** The startup log line: what the check lets through, and which option changes it. */
-export function describeHostOriginPolicy(allowedHosts?: ReadonlySet<string>, allowedOrigins?: ReadonlySet<string>): string {
+export function describeHostOriginPolicy(
+  allowedHosts?: ReadonlySet<string>,
+  allowedOrigins?: ReadonlySet<string>,
+): string {
   const hosts = allowedHosts
     ? `Host check: only allowedHosts (${[...allowedHosts].join(', ') || 'none'})`
     : 'Host check: allowing localhost and IP addresses (only localhost, 127.0.0.1 and [::1] on loopback connections); ' +

@@ -4,7 +4,12 @@ import type { McpError } from '../../protocol/mcp.error.js';
 import { HostOriginValidator } from './host-origin.validator.js';
 
 /** The parts of a Node request the validator reads: headers, raw headers and the local address of the connection. */
-function requestOn(localAddress: string, host: string | undefined, origin?: string, rawHeaders?: string[]): IncomingMessage {
+function requestOn(
+  localAddress: string,
+  host: string | undefined,
+  origin?: string,
+  rawHeaders?: string[],
+): IncomingMessage {
   const headers: Record<string, string> = {};
   if (host !== undefined) headers.host = host;
   if (origin !== undefined) headers.origin = origin;
@@ -67,10 +72,19 @@ describe('HostOriginValidator: Host without allowedHosts', () => {
   });
 
   it.each([LOOPBACK, PUBLIC])('refuses a duplicated Host with 400 on %s, even when the first is allowed', (address) => {
-    const request = requestOn(address, 'localhost', undefined, ['Host', 'localhost', 'Accept', '*/*', 'HOST', 'attacker.example']);
+    const request = requestOn(address, 'localhost', undefined, [
+      'Host',
+      'localhost',
+      'Accept',
+      '*/*',
+      'HOST',
+      'attacker.example',
+    ]);
     expect(validator.check(request)?.httpStatus).toBe(400);
     expect(validator.check(request)?.code).toBe(-32600);
-    expect(validator.check(requestOn(address, 'localhost', undefined, ['Host', 'localhost', 'Hostx', 'a']))).toBeUndefined();
+    expect(
+      validator.check(requestOn(address, 'localhost', undefined, ['Host', 'localhost', 'Hostx', 'a'])),
+    ).toBeUndefined();
   });
 
   it('gives the same answer to the same Host on the other kind of connection (the last verdict is not reused)', () => {

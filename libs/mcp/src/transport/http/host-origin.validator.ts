@@ -107,7 +107,9 @@ export class HostOriginValidator {
     const hostname = hostnameOf(host);
     if (hostname === undefined) return forbidden(HOST_MISSING_OR_MALFORMED);
     if (this.allowedHosts) {
-      return this.allowedHosts.has(hostname) || this.allowedHosts.has(host.trim().toLowerCase()) ? undefined : forbidden(HOST_NOT_LISTED);
+      return this.allowedHosts.has(hostname) || this.allowedHosts.has(host.trim().toLowerCase())
+        ? undefined
+        : forbidden(HOST_NOT_LISTED);
     }
     // A loopback connection keeps the stricter rule: loopback names only.
     if (loopback) return LOOPBACK_HOSTS.has(hostname) ? undefined : forbidden(HOST_NOT_LOOPBACK);
@@ -118,7 +120,8 @@ export class HostOriginValidator {
   }
 
   private checkOrigin(origin: string, host: string): McpError | undefined {
-    if (this.allowedOrigins) return this.allowedOrigins.has(origin.toLowerCase()) ? undefined : forbidden(ORIGIN_NOT_LISTED);
+    if (this.allowedOrigins)
+      return this.allowedOrigins.has(origin.toLowerCase()) ? undefined : forbidden(ORIGIN_NOT_LISTED);
     let url: URL;
     try {
       url = new URL(origin);
@@ -135,6 +138,8 @@ export class HostOriginValidator {
     // that address with no lookup at all. So it came from this very listener (same address, same port): it is the
     // server's own page, same-origin, which the Host check already admitted. A page under any DNS name — the
     // attacker's or the server's own — needs allowedOrigins.
-    return isIpLiteral(url.hostname) && url.host === host.trim().toLowerCase() ? undefined : forbidden(ORIGIN_NOT_ALLOWED);
+    return isIpLiteral(url.hostname) && url.host === host.trim().toLowerCase()
+      ? undefined
+      : forbidden(ORIGIN_NOT_ALLOWED);
   }
 }

@@ -46,7 +46,8 @@ function callerOf(exchange: LegacyExchange): LegacyCaller {
   return { principal: exchange.principal, accessToken: exchange.accessToken, origin: 'http' };
 }
 
-const sessionError = (status: number, message: string) => new McpError(McpErrorCode.InvalidRequest, message, undefined, status);
+const sessionError = (status: number, message: string) =>
+  new McpError(McpErrorCode.InvalidRequest, message, undefined, status);
 
 /**
  * The 2025-11-25 wire on the same endpoint (ADR 0011; docs/two-wires.md; spec 2025-11-25: basic/transports,
@@ -178,7 +179,10 @@ export class McpLegacyHttpHandler {
       writeError(response, message.id, mcpError);
       return;
     }
-    const created = this.sessions.create(handshake, { principal: exchange.principal, address: exchange.request.socket.remoteAddress });
+    const created = this.sessions.create(handshake, {
+      principal: exchange.principal,
+      address: exchange.request.socket.remoteAddress,
+    });
     if ('refused' in created) {
       const refusal = this.refusal(created.refused);
       writeError(response, message.id, refusal);
@@ -202,11 +206,20 @@ export class McpLegacyHttpHandler {
       case 'total':
         return refuse(503, `Too many sessions on this server (limit ${maxSessions}, option maxSessions); retry later`);
       case 'memory':
-        return refuse(503, `Sessions hold all the memory this server allows them (limit ${maxSessionBytes} bytes, option maxSessionBytes); retry later`);
+        return refuse(
+          503,
+          `Sessions hold all the memory this server allows them (limit ${maxSessionBytes} bytes, option maxSessionBytes); retry later`,
+        );
       case 'principal':
-        return refuse(429, `Too many sessions for this principal (limit ${maxSessionsPerPrincipal}, option maxSessionsPerPrincipal); end one with DELETE or retry later`);
+        return refuse(
+          429,
+          `Too many sessions for this principal (limit ${maxSessionsPerPrincipal}, option maxSessionsPerPrincipal); end one with DELETE or retry later`,
+        );
       case 'address':
-        return refuse(429, `Too many sessions from this address (limit ${maxSessionsPerAddress}, option maxSessionsPerAddress); end one with DELETE or retry later`);
+        return refuse(
+          429,
+          `Too many sessions from this address (limit ${maxSessionsPerAddress}, option maxSessionsPerAddress); end one with DELETE or retry later`,
+        );
     }
   }
 
@@ -227,7 +240,10 @@ export class McpLegacyHttpHandler {
   private checkVersionHeader(request: IncomingMessage, session: LegacySession): void {
     const version = request.headers[McpHeaders.protocolVersion];
     if (version !== undefined && version !== session.protocolVersion) {
-      throw sessionError(400, `Bad Request: unsupported MCP-Protocol-Version '${echoed(String(version))}' for this session`);
+      throw sessionError(
+        400,
+        `Bad Request: unsupported MCP-Protocol-Version '${echoed(String(version))}' for this session`,
+      );
     }
   }
 }

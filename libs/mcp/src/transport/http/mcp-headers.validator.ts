@@ -73,7 +73,12 @@ export function requireStandardHeaders(headers: HeaderSource, request: JsonRpcRe
  * Checks that the mirrored headers agree with the body (spec 2026-07-28: basic/transports/streamable-http,
  * "Server Validation"); the body is the source of truth. `nameField` as for `requireStandardHeaders`.
  */
-export function checkHeadersAgainstBody(headers: HeaderSource, request: JsonRpcRequest, protocolVersion: string, nameField?: string): void {
+export function checkHeadersAgainstBody(
+  headers: HeaderSource,
+  request: JsonRpcRequest,
+  protocolVersion: string,
+  nameField?: string,
+): void {
   const versionHeader = single(headers, McpHeaders.protocolVersion);
   if (versionHeader !== protocolVersion) {
     throw McpError.headerMismatch(
@@ -82,7 +87,9 @@ export function checkHeadersAgainstBody(headers: HeaderSource, request: JsonRpcR
   }
   const methodHeader = single(headers, McpHeaders.method);
   if (methodHeader !== request.method) {
-    throw McpError.headerMismatch(`Header mismatch: Mcp-Method header value '${methodHeader}' does not match body value '${echoed(request.method)}'`);
+    throw McpError.headerMismatch(
+      `Header mismatch: Mcp-Method header value '${methodHeader}' does not match body value '${echoed(request.method)}'`,
+    );
   }
   const field = nameField;
   if (field !== undefined) {
@@ -102,9 +109,14 @@ export function checkHeadersAgainstBody(headers: HeaderSource, request: JsonRpcR
  * e.g. `taskId` for `tasks/get`), once the route is known to exist: required, and equal to the body's value after
  * Base64 decoding; otherwise `-32020`.
  */
-export function checkRouteNameHeader(headers: HeaderSource, params: Record<string, unknown> | undefined, field: string): void {
+export function checkRouteNameHeader(
+  headers: HeaderSource,
+  params: Record<string, unknown> | undefined,
+  field: string,
+): void {
   const header = single(headers, McpHeaders.name);
-  if (header === undefined) throw McpError.headerMismatch(`Header mismatch: the Mcp-Name header is required (it carries ${field})`);
+  if (header === undefined)
+    throw McpError.headerMismatch(`Header mismatch: the Mcp-Name header is required (it carries ${field})`);
   const bodyValue = params?.[field];
   if (typeof bodyValue !== 'string' || decodeHeaderValue(header, 'Mcp-Name') !== bodyValue) {
     throw McpError.headerMismatch(`Header mismatch: Mcp-Name header value does not match body ${field}`);
@@ -127,7 +139,8 @@ export function checkParamHeadersAgainstBody(
     const raw = single(source, binding.header);
     const label = `Mcp-Param-${binding.name}`;
     if (value === undefined || value === null) {
-      if (raw !== undefined) throw McpError.headerMismatch(`Header mismatch: ${label} was sent but the argument has no value`);
+      if (raw !== undefined)
+        throw McpError.headerMismatch(`Header mismatch: ${label} was sent but the argument has no value`);
       continue;
     }
     if (raw === undefined) throw McpError.headerMismatch(`Header mismatch: the ${label} header is required`);

@@ -17,7 +17,12 @@ import { closeAfter } from './close-after.util.js';
 import { HttpCallPort, type HttpCallRequest, httpQueueBounds } from './http-call.port.js';
 import type { HttpExchange } from './http-exchange.interface.js';
 import { McpLegacyHttpHandler } from './legacy-session-http.handler.js';
-import { checkHeadersAgainstBody, checkParamHeadersAgainstBody, checkRouteNameHeader, requireStandardHeaders } from './mcp-headers.validator.js';
+import {
+  checkHeadersAgainstBody,
+  checkParamHeadersAgainstBody,
+  checkRouteNameHeader,
+  requireStandardHeaders,
+} from './mcp-headers.validator.js';
 import { MCP_RAW_BODY } from './raw-body.constants.js';
 import { type HttpCaller, McpRequestGate } from './request-gate.service.js';
 import { type AcceptedMediaTypes, writeDocument, writeEmpty, writeError } from './response.writer.js';
@@ -145,14 +150,23 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
       const declared = this.wire.declaredRoute(message.method);
       const nameField = declared?.extension === undefined ? declared?.nameParam : undefined;
       requireStandardHeaders(request, message, nameField);
-      const meta = this.wire.preamble(message.params, (read) => checkHeadersAgainstBody(request, message, read.protocolVersion, nameField));
+      const meta = this.wire.preamble(message.params, (read) =>
+        checkHeadersAgainstBody(request, message, read.protocolVersion, nameField),
+      );
       const route = this.wire.route(message.method);
       if (route.delivery === 'stream' && !accepted.sse) {
-        throw new McpError(McpErrorCode.InvalidRequest, `Not Acceptable: ${message.method} answers with text/event-stream`, undefined, 406);
+        throw new McpError(
+          McpErrorCode.InvalidRequest,
+          `Not Acceptable: ${message.method} answers with text/event-stream`,
+          undefined,
+          406,
+        );
       }
-      if (route.extension !== undefined && route.nameParam !== undefined) checkRouteNameHeader(request, message.params, route.nameParam);
+      if (route.extension !== undefined && route.nameParam !== undefined)
+        checkRouteNameHeader(request, message.params, route.nameParam);
       const paramHeaders = route.paramHeaders?.(message.params, caller);
-      if (paramHeaders !== undefined && paramHeaders.length > 0) checkParamHeadersAgainstBody(request, message.params?.arguments, paramHeaders);
+      if (paramHeaders !== undefined && paramHeaders.length > 0)
+        checkParamHeadersAgainstBody(request, message.params?.arguments, paramHeaders);
 
       // Admitted by the calls-in-flight caps before anything is built for it: a refusal (429/503) is thrown, below.
       await this.runner.run<HttpCallRequest>(
@@ -209,10 +223,20 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
    */
   private decodeBody(captured: CapturedBody): unknown {
     if (!isJsonContentType(captured.contentType)) {
-      throw new McpError(McpErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json', undefined, 415);
+      throw new McpError(
+        McpErrorCode.InvalidRequest,
+        'Unsupported Media Type: Content-Type must be application/json',
+        undefined,
+        415,
+      );
     }
     if (captured.contentEncoding && captured.contentEncoding.toLowerCase() !== 'identity') {
-      throw new McpError(McpErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Encoding is not supported', undefined, 415);
+      throw new McpError(
+        McpErrorCode.InvalidRequest,
+        'Unsupported Media Type: Content-Encoding is not supported',
+        undefined,
+        415,
+      );
     }
     if (!captured.raw.ok) {
       // The capture answers oversized uploads itself (`refuseUpload`); this only guards against a capture that did not.
@@ -267,7 +291,9 @@ function lastValueCached<T>(parse: (header: string) => T): (header: string) => T
   };
 }
 
-const isJsonMediaType = lastValueCached((contentType) => contentType.split(';', 1)[0].trim().toLowerCase() === 'application/json');
+const isJsonMediaType = lastValueCached(
+  (contentType) => contentType.split(';', 1)[0].trim().toLowerCase() === 'application/json',
+);
 
 function isJsonContentType(contentType: string | undefined): boolean {
   return contentType ? isJsonMediaType(contentType) : false;

@@ -8,7 +8,11 @@ type FastifyLikeReply = { raw: ServerResponse; hijack(): unknown };
 type FastifyLikeRequest = { raw: IncomingMessage };
 
 interface FastifyLike {
-  route(options: { method: string[]; url: string; handler: (request: FastifyLikeRequest, reply: FastifyLikeReply) => void }): unknown;
+  route(options: {
+    method: string[];
+    url: string;
+    handler: (request: FastifyLikeRequest, reply: FastifyLikeReply) => void;
+  }): unknown;
 }
 
 /** How long clients may cache the document, in seconds: it changes only with the server's configuration. */

@@ -12,7 +12,12 @@ const ABORTED: RawBody = { ok: false, reason: 'aborted' };
  * reported at once, with the rest of the upload still arriving: the caller answers 413 and discards it
  * (`refuseUpload`). Nothing past the limit is buffered. A callback rather than a promise: it runs on every MCP POST.
  */
-export function readRawBody(upload: Readable, contentLength: string | undefined, limit: number, done: (body: RawBody) => void): void {
+export function readRawBody(
+  upload: Readable,
+  contentLength: string | undefined,
+  limit: number,
+  done: (body: RawBody) => void,
+): void {
   const declared = Number(contentLength);
   if (Number.isFinite(declared) && declared > limit) {
     done(TOO_LARGE);

@@ -15,7 +15,9 @@ export interface HttpCaller {
 }
 
 /** What the gate says of a request: let it in (with its caller when `auth` verified one), or the refusal to answer. */
-export type GateVerdict = { readonly ok: true; readonly caller?: HttpCaller } | { readonly ok: false; readonly error: McpError };
+export type GateVerdict =
+  | { readonly ok: true; readonly caller?: HttpCaller }
+  | { readonly ok: false; readonly error: McpError };
 
 const ADMITTED: GateVerdict = { ok: true };
 
@@ -66,7 +68,9 @@ export class McpRequestGate {
 
   /** `admit` as a promise, for the transport's own verbs: the caller, or a rejection with the `McpError` to answer. */
   caller(request: IncomingMessage): Promise<HttpCaller | undefined> {
-    return new Promise((resolve, reject) => this.admit(request, (verdict) => (verdict.ok ? resolve(verdict.caller) : reject(verdict.error))));
+    return new Promise((resolve, reject) =>
+      this.admit(request, (verdict) => (verdict.ok ? resolve(verdict.caller) : reject(verdict.error))),
+    );
   }
 
   private asMcpError(error: unknown): McpError {
@@ -78,5 +82,7 @@ export class McpRequestGate {
 
 /** The `Authorization` header, or every one of them when the client sent several (Node's `headers` keeps the first). */
 function authorizationOf(request: IncomingMessage): string | readonly string[] | undefined {
-  return rawHeaderCount(request.rawHeaders, 'authorization') > 1 ? rawHeaderValues(request.rawHeaders, 'authorization') : request.headers.authorization;
+  return rawHeaderCount(request.rawHeaders, 'authorization') > 1
+    ? rawHeaderValues(request.rawHeaders, 'authorization')
+    : request.headers.authorization;
 }

@@ -51,7 +51,11 @@ afterEach(() => {
 });
 
 /** Opens a request; `answer` drives the channel once the writer is connected to the response. */
-function exchange(answer: (channel: ResponseChannel) => void, accepted = BOTH, cancellation?: CallCancellation): Promise<Response> {
+function exchange(
+  answer: (channel: ResponseChannel) => void,
+  accepted = BOTH,
+  cancellation?: CallCancellation,
+): Promise<Response> {
   onRequest = (response) => {
     const channel = new ResponseChannel();
     new ResponseWriter(channel, response, accepted, BOUNDS, cancellation);
@@ -61,7 +65,11 @@ function exchange(answer: (channel: ResponseChannel) => void, accepted = BOTH, c
 }
 
 const result = (id: number) => ({ jsonrpc: '2.0' as const, id, result: { content: [] } });
-const progress = (value: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/progress', params: { progressToken: 't', progress: value } });
+const progress = (value: number) => ({
+  jsonrpc: '2.0' as const,
+  method: 'notifications/progress',
+  params: { progressToken: 't', progress: value },
+});
 
 describe('ResponseWriter', () => {
   it('the JSON path (a call that answers without notifying) creates no Subject, no Observable and no subscription', async () => {
@@ -77,7 +85,9 @@ describe('ResponseWriter', () => {
     expect(subscribe).not.toHaveBeenCalled();
 
     // An error answered first keeps its HTTP status, on the same path.
-    const refused = await exchange((channel) => channel.respond({ jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'Invalid params' } }, 400));
+    const refused = await exchange((channel) =>
+      channel.respond({ jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'Invalid params' } }, 400),
+    );
     expect(refused.status).toBe(400);
     expect((await refused.json()).error.code).toBe(-32602);
     expect(subjects.created).toHaveLength(0);
@@ -96,11 +106,9 @@ describe('ResponseWriter', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const frames = (await response.text()).split('\n\n').filter(Boolean);
-    expect(frames.filter((frame) => frame.startsWith('event: message')).map((frame) => JSON.parse(frame.split('data: ')[1]))).toEqual([
-      progress(1),
-      progress(2),
-      result(3),
-    ]);
+    expect(
+      frames.filter((frame) => frame.startsWith('event: message')).map((frame) => JSON.parse(frame.split('data: ')[1])),
+    ).toEqual([progress(1), progress(2), result(3)]);
     expect(subjectsBeforeNotifying).toBe(0);
     expect(subjects.created).toHaveLength(1);
     expect(subjects.created[0].published).toEqual(['notification', 'notification', 'keepalive', 'response']);

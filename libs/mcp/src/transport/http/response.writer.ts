@@ -24,7 +24,12 @@ export interface AcceptedMediaTypes {
  * Writes one JSON body with its status. A refusal (429, 503) whose JSON-RPC error carries `data.retryAfterSeconds`
  * also gets it as `Retry-After`.
  */
-export function writeJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function writeJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (response.headersSent || response.destroyed) return;
   const payload = JSON.stringify(body);
   response.writeHead(status, jsonHeaders(status, body, payload, headers));
@@ -35,7 +40,12 @@ export function writeJson(response: ServerResponse, status: number, body: unknow
  * The headers of a JSON answer: `headers`, `Retry-After` for a 429 or 503 whose JSON-RPC error carries
  * `data.retryAfterSeconds`, and the body's type and length.
  */
-export function jsonHeaders(status: number, body: unknown, payload: string, headers: Record<string, string> = {}): Record<string, string | number> {
+export function jsonHeaders(
+  status: number,
+  body: unknown,
+  payload: string,
+  headers: Record<string, string> = {},
+): Record<string, string | number> {
   const retryAfter = status === 429 || status === 503 ? retryAfterOf(body) : undefined;
   return {
     ...(retryAfter !== undefined && { 'Retry-After': retryAfter }),
@@ -49,7 +59,12 @@ export function jsonHeaders(status: number, body: unknown, payload: string, head
  * Writes an error as a JSON-RPC error body with its HTTP status; an authorization failure (`McpAuthError`) also gets
  * its OAuth challenge as `WWW-Authenticate` (RFC 6750 §3).
  */
-export function writeError(response: ServerResponse, id: JsonRpcId | undefined, error: McpError, status = error.httpStatus): void {
+export function writeError(
+  response: ServerResponse,
+  id: JsonRpcId | undefined,
+  error: McpError,
+  status = error.httpStatus,
+): void {
   writeJson(response, status, errorResponse(id, error), challengeHeaders(error));
 }
 
@@ -64,11 +79,13 @@ export function challengeHeaders(error: McpError): Record<string, string> {
  * `writeJson` keeps headers set before it. A response already streaming gets the error as an event, without header.
  */
 export function setChallengeHeader(response: ServerResponse, error: McpError): void {
-  if (error instanceof McpAuthError && !response.headersSent && !response.destroyed) response.setHeader('WWW-Authenticate', error.challenge);
+  if (error instanceof McpAuthError && !response.headersSent && !response.destroyed)
+    response.setHeader('WWW-Authenticate', error.challenge);
 }
 
 function retryAfterOf(body: unknown): string | undefined {
-  const seconds = (body as { error?: { data?: { retryAfterSeconds?: unknown } } } | undefined)?.error?.data?.retryAfterSeconds;
+  const seconds = (body as { error?: { data?: { retryAfterSeconds?: unknown } } } | undefined)?.error?.data
+    ?.retryAfterSeconds;
   return typeof seconds === 'number' && Number.isInteger(seconds) && seconds >= 0 ? String(seconds) : undefined;
 }
 
@@ -144,7 +161,9 @@ export class ResponseWriter implements ChannelSink {
   /** @internal The channel's first notification: from it on, the call's messages flow through `messages$`. */
   stream(messages$: Observable<ChannelMessage>): void {
     if (this.response.destroyed || this.response.writableEnded) return;
-    this.pipeline = this.accepted.sse ? pipeSseResponse(messages$, this.startStream(), this.bounds, this) : messages$.subscribe(this);
+    this.pipeline = this.accepted.sse
+      ? pipeSseResponse(messages$, this.startStream(), this.bounds, this)
+      : messages$.subscribe(this);
   }
 
   /** From the channel: it ended before any notification; a standalone stream (`open`) ends here. */

@@ -16,7 +16,11 @@ export interface SseFrame {
 }
 
 /** The one keep-alive frame: a comment line, never queued. */
-export const KEEP_ALIVE_FRAME: Readonly<SseFrame> = Object.freeze({ data: ': keep-alive\n\n', final: false, keepAlive: true });
+export const KEEP_ALIVE_FRAME: Readonly<SseFrame> = Object.freeze({
+  data: ': keep-alive\n\n',
+  final: false,
+  keepAlive: true,
+});
 
 /** The text of a channel message's SSE frame (a keep-alive is a comment line). */
 export function sseTextOf(message: ChannelMessage): string {

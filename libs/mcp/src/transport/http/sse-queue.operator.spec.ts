@@ -14,20 +14,34 @@ class TestFlow implements FrameFlow {
   }
 }
 
-const notification = (method: string, params: Record<string, unknown>): ChannelMessage => ({ type: 'notification', message: { jsonrpc: '2.0', method, params } });
-const progress = (token: string | number, value: number): ChannelMessage => notification('notifications/progress', { progressToken: token, progress: value });
+const notification = (method: string, params: Record<string, unknown>): ChannelMessage => ({
+  type: 'notification',
+  message: { jsonrpc: '2.0', method, params },
+});
+const progress = (token: string | number, value: number): ChannelMessage =>
+  notification('notifications/progress', { progressToken: token, progress: value });
 const log = (text: string): ChannelMessage => notification('notifications/message', { level: 'info', data: text });
-const final = (): ChannelMessage => ({ type: 'response', message: { jsonrpc: '2.0', id: 1, result: {} }, httpStatus: 200 });
-const updated = (uri: string, version: number): ChannelMessage => notification('notifications/resources/updated', { uri, version });
+const final = (): ChannelMessage => ({
+  type: 'response',
+  message: { jsonrpc: '2.0', id: 1, result: {} },
+  httpStatus: 200,
+});
+const updated = (uri: string, version: number): ChannelMessage =>
+  notification('notifications/resources/updated', { uri, version });
 const listChanged = (version: number): ChannelMessage => notification('notifications/tools/list_changed', { version });
 const keepAlive: ChannelMessage = { type: 'keepalive' };
 /** A notification of about 6 KiB: three of them fill a chunk. */
-const big = (name: string): ChannelMessage => notification('notifications/message', { level: 'info', data: name, padding: 'x'.repeat(6 * 1024) });
+const big = (name: string): ChannelMessage =>
+  notification('notifications/message', { level: 'info', data: name, padding: 'x'.repeat(6 * 1024) });
 
 /** A short name for a frame that left, to compare sequences. */
 function describeFrame(frame: string): string {
   if (frame.startsWith(':')) return ':';
-  const message = JSON.parse(frame.split('data: ')[1]) as { id?: number; method?: string; params?: Record<string, unknown> };
+  const message = JSON.parse(frame.split('data: ')[1]) as {
+    id?: number;
+    method?: string;
+    params?: Record<string, unknown>;
+  };
   if (message.id !== undefined) return 'final';
   const params = message.params ?? {};
   switch (message.method) {

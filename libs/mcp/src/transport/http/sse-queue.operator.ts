@@ -1,4 +1,11 @@
-import { Observable, type Observer, type OperatorFunction, type Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
+import {
+  Observable,
+  type Observer,
+  type OperatorFunction,
+  type Subscriber,
+  type Subscription,
+  type Unsubscribable,
+} from 'rxjs';
 import type { ChannelMessage } from '../../protocol/response-channel.js';
 import { type SseFrame, sseFrameOf, sseTextOf } from './sse-frame.util.js';
 
@@ -63,7 +70,11 @@ const MAX_CHUNK_CHARS = 16 * 1024;
  * @example
  * subject.pipe(sseQueue({ maxFrames: 128, maxBytes: 65_536, overflow: 'coalesce' }, socket)).subscribe(socket);
  */
-export function sseQueue(bounds: QueueBounds, flow: FrameFlow, counters: QueueCounters = { droppedFrames: 0 }): OperatorFunction<ChannelMessage, SseChunk> {
+export function sseQueue(
+  bounds: QueueBounds,
+  flow: FrameFlow,
+  counters: QueueCounters = { droppedFrames: 0 },
+): OperatorFunction<ChannelMessage, SseChunk> {
   return (messages$) =>
     new Observable<SseChunk>((subscriber) => {
       const stream = new SseQueueStream(bounds, flow, counters, subscriber);
@@ -104,7 +115,8 @@ class SseQueueStream implements Observer<ChannelMessage>, Unsubscribable {
     if (this.ended) return;
     // The common case costs no frame object: only a frame that has to wait needs its coalescing keys.
     if (!this.queue?.length && !this.flow.full) this.pass(sseTextOf(message), message.type === 'response');
-    else if (!this.waiting().offer(sseFrameOf(message, this.changeKeys))) this.subscriber.error(new QueueOverflowError(this.bounds));
+    else if (!this.waiting().offer(sseFrameOf(message, this.changeKeys)))
+      this.subscriber.error(new QueueOverflowError(this.bounds));
   }
 
   error(error: unknown): void {
@@ -217,14 +229,18 @@ class FrameQueue {
       this.counters.droppedFrames++;
       return true;
     }
-    if (!frame.final && (this.frames.length >= this.bounds.maxFrames || this.bytes + frame.data.length > this.bounds.maxBytes)) {
+    if (
+      !frame.final &&
+      (this.frames.length >= this.bounds.maxFrames || this.bytes + frame.data.length > this.bounds.maxBytes)
+    ) {
       this.counters.droppedFrames++;
       if (this.bounds.overflow === 'disconnect') return false;
       // Progress always gets in, replacing the waiting frame of its token or, failing that, the oldest other
       // notification: the newest progress value is what a late reader needs.
       const replaced =
         frame.progressToken !== undefined &&
-        (this.dropFirst((queued) => queued.progressToken === frame.progressToken) || this.dropFirst((queued) => queued.progressToken === undefined && !queued.final));
+        (this.dropFirst((queued) => queued.progressToken === frame.progressToken) ||
+          this.dropFirst((queued) => queued.progressToken === undefined && !queued.final));
       if (!replaced) return true;
     }
     this.frames.push(frame);

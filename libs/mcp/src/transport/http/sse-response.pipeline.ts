@@ -18,6 +18,11 @@ import { type QueueBounds, type QueueCounters, sseQueue } from './sse-queue.oper
  *
  * Returns the subscription; unsubscribing (the client went away) drops whatever still waits.
  */
-export function pipeSseResponse(messages$: Observable<ChannelMessage>, socket: SseSocketWriter, bounds: QueueBounds, counters?: QueueCounters): Subscription {
+export function pipeSseResponse(
+  messages$: Observable<ChannelMessage>,
+  socket: SseSocketWriter,
+  bounds: QueueBounds,
+  counters?: QueueCounters,
+): Subscription {
   return messages$.pipe(sseQueue(bounds, socket, counters)).subscribe(socket);
 }

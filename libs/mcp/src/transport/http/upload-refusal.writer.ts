@@ -8,7 +8,12 @@ import { challengeHeaders, jsonHeaders } from './response.writer.js';
 
 /** 413 (`-32600`): the body is over `maxBodyBytes`, by its declared length or as it was read. */
 export function payloadTooLarge(limit: number): McpError {
-  return new McpError(McpErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${limit} bytes`, undefined, 413);
+  return new McpError(
+    McpErrorCode.InvalidRequest,
+    `Payload Too Large: the body exceeds ${limit} bytes`,
+    undefined,
+    413,
+  );
 }
 
 /**

@@ -1,6 +1,13 @@
 import { mcpServerToken } from '../../config/server-tokens.js';
 import { requireServerChoice } from '../../config/server-lookup.util.js';
-import { type DynamicModule, type INestApplicationContext, Logger, type LoggerService, type LogLevel, type Type } from '@nestjs/common';
+import {
+  type DynamicModule,
+  type INestApplicationContext,
+  Logger,
+  type LoggerService,
+  type LogLevel,
+  type Type,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { McpStdioOptions, McpStdioServer } from './mcp-stdio-options.interface.js';
 import { McpStdioTransport } from './mcp-stdio.transport.js';
@@ -41,7 +48,10 @@ export class McpStdio {
     const redirection = (options.redirectStdout ?? options.stdout === undefined) ? redirectStdout() : undefined;
     let app: INestApplicationContext;
     try {
-      app = await NestFactory.createApplicationContext(module, { logger: stderrLogger(options.logger), abortOnError: false });
+      app = await NestFactory.createApplicationContext(module, {
+        logger: stderrLogger(options.logger),
+        abortOnError: false,
+      });
     } catch (error) {
       redirection?.restore();
       throw error;
@@ -86,7 +96,10 @@ function serve(app: INestApplicationContext, options: McpStdioOptions, ownership
     throw error;
   }
   try {
-    transport = options.server === undefined ? app.get(McpStdioTransport, { strict: false }) : app.get<string, McpStdioTransport>(mcpServerToken(options.server, 'stdio'), { strict: false });
+    transport =
+      options.server === undefined
+        ? app.get(McpStdioTransport, { strict: false })
+        : app.get<string, McpStdioTransport>(mcpServerToken(options.server, 'stdio'), { strict: false });
   } catch {
     ownership.redirection?.restore();
     throw new Error(

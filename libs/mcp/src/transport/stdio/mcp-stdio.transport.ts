@@ -29,7 +29,14 @@ export class McpStdioTransport implements BeforeApplicationShutdown {
   /** Serves MCP on `input` / `output` until the input ends or the connection is closed. */
   connect(input: NodeJS.ReadableStream, output: StdioOutput): McpStdioConnection {
     const connection = new McpStdioConnection(
-      { runner: this.runner, modern: this.modern, legacyWire: this.legacyWire, legacy: this.legacy, options: this.options, bus: this.bus },
+      {
+        runner: this.runner,
+        modern: this.modern,
+        legacyWire: this.legacyWire,
+        legacy: this.legacy,
+        options: this.options,
+        bus: this.bus,
+      },
       input,
       output,
     );

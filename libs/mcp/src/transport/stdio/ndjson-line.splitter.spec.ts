@@ -24,7 +24,11 @@ describe('NdjsonLineSplitter', () => {
 
   it('drops a line longer than the bound as it arrives, reports it once, and goes on with the next', () => {
     const long = Buffer.from('x'.repeat(50));
-    expect(run([Buffer.from('ok\n'), long, long, Buffer.from('tail\nnext\n')], 64)).toEqual(['ok', '<oversized>', 'next']);
+    expect(run([Buffer.from('ok\n'), long, long, Buffer.from('tail\nnext\n')], 64)).toEqual([
+      'ok',
+      '<oversized>',
+      'next',
+    ]);
   });
 
   it('accepts a line of exactly the bound', () => {

@@ -27,8 +27,16 @@ class FakeOutput extends EventEmitter {
   }
 }
 
-const progress = (token: string | number, value: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/progress', params: { progressToken: token, progress: value } });
-const log = (data: string) => ({ jsonrpc: '2.0' as const, method: 'notifications/message', params: { level: 'info', data } });
+const progress = (token: string | number, value: number) => ({
+  jsonrpc: '2.0' as const,
+  method: 'notifications/progress',
+  params: { progressToken: token, progress: value },
+});
+const log = (data: string) => ({
+  jsonrpc: '2.0' as const,
+  method: 'notifications/message',
+  params: { level: 'info', data },
+});
 
 /** What one line of the output was: `#id` for a response, `?id` for a server→client request, else `method:detail`. */
 function labelOf(chunk: string): string {
@@ -76,7 +84,11 @@ describe('StdioMessageWriter', () => {
     writer.write({ jsonrpc: '2.0', id: 9, result: {} }); // always queued
     output.drain();
     const sent = output.chunks.slice(1).map((chunk) => JSON.parse(chunk));
-    expect(sent.map((message) => (message.id !== undefined ? `#${message.id}` : `${message.params.progressToken}:${message.params.progress}`))).toEqual(['b:1', 'a:2', '#9']);
+    expect(
+      sent.map((message) =>
+        message.id !== undefined ? `#${message.id}` : `${message.params.progressToken}:${message.params.progress}`,
+      ),
+    ).toEqual(['b:1', 'a:2', '#9']);
     expect(writer.droppedProgress).toBe(2);
   });
 
@@ -132,7 +144,9 @@ describe('StdioMessageWriter', () => {
       expect(writer.droppedNotifications).toBe(3);
       expect(writer.droppedProgress).toBe(0);
       expect(logger.warnings).toHaveLength(1);
-      expect(logger.warnings[0]).toMatch(/^The client is not reading stdout fast enough: more than 2 lines \/ 4096 bytes wait; notifications are dropped/);
+      expect(logger.warnings[0]).toMatch(
+        /^The client is not reading stdout fast enough: more than 2 lines \/ 4096 bytes wait; notifications are dropped/,
+      );
       output.drain();
       expect(output.chunks.slice(1).map(labelOf)).toEqual(['log:one', 'log:two', '?srv-1', '#7']);
     });
@@ -184,7 +198,12 @@ describe('StdioMessageWriter', () => {
       output.setEncoding('utf8');
       output.on('data', (chunk: string) => (text += chunk));
       await writer.flush();
-      const ids = text.split('\n').filter(Boolean).map((line) => JSON.parse(line)).filter((message) => message.method === undefined).map((message) => message.id);
+      const ids = text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+        .filter((message) => message.method === undefined)
+        .map((message) => message.id);
       expect(ids).toEqual(Array.from({ length: 20 }, (_, index) => index * 1_000));
     });
   });

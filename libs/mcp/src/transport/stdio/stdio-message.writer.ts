@@ -64,7 +64,10 @@ export class StdioMessageWriter {
       return;
     }
     const item: QueuedLine = { line, progressToken: progressTokenOf(message), droppable: isNotification(message) };
-    if (item.droppable && (this.queue.length >= this.bounds.maxFrames || this.queuedBytes + line.length > this.bounds.maxBytes)) {
+    if (
+      item.droppable &&
+      (this.queue.length >= this.bounds.maxFrames || this.queuedBytes + line.length > this.bounds.maxBytes)
+    ) {
       // Progress always gets in, in place of the queued progress of its token or, failing that, of the oldest other
       // notification; anything else is the line lost.
       const replaced =

@@ -90,8 +90,10 @@ export class McpStdioConnection {
     output: StdioOutput,
   ) {
     const { options } = deps;
-    this.writer = new StdioMessageWriter(output, { maxFrames: options.maxQueuedFrames, maxBytes: options.maxQueuedBytes }, (error) =>
-      this.onOutputBroken(error),
+    this.writer = new StdioMessageWriter(
+      output,
+      { maxFrames: options.maxQueuedFrames, maxBytes: options.maxQueuedBytes },
+      (error) => this.onOutputBroken(error),
     );
     this.splitter = new NdjsonLineSplitter(options.maxBodyBytes);
     this.closed = new Promise<void>((resolve) => {
@@ -133,7 +135,12 @@ export class McpStdioConnection {
   private readonly lineSink = {
     line: (text: string) => this.handleLine(text),
     oversized: () =>
-      this.writer.write(errorResponse(undefined, McpError.invalidRequest(`Invalid Request: a message exceeds ${this.deps.options.maxBodyBytes} bytes`))),
+      this.writer.write(
+        errorResponse(
+          undefined,
+          McpError.invalidRequest(`Invalid Request: a message exceeds ${this.deps.options.maxBodyBytes} bytes`),
+        ),
+      ),
   };
 
   private handleLine(text: string): void {
@@ -158,12 +165,20 @@ export class McpStdioConnection {
     }
     if (incoming.kind === 'response') {
       // An answer nobody waits for (late, duplicate, or no session) is dropped: responses are never answered.
-      if (!this.session?.deliverResponse(incoming.message)) this.logger.debug(`Dropped a response to ${String(incoming.message.id)}: nothing waits for it`);
+      if (!this.session?.deliverResponse(incoming.message))
+        this.logger.debug(`Dropped a response to ${String(incoming.message.id)}: nothing waits for it`);
       return;
     }
     const request = incoming.message;
     if (this.inFlight.has(request.id)) {
-      this.writer.write(errorResponse(request.id, McpError.invalidRequest(`Invalid Request: id ${echoed(JSON.stringify(request.id))} belongs to a request still in flight`)));
+      this.writer.write(
+        errorResponse(
+          request.id,
+          McpError.invalidRequest(
+            `Invalid Request: id ${echoed(JSON.stringify(request.id))} belongs to a request still in flight`,
+          ),
+        ),
+      );
       return;
     }
     // With `legacyWire: false` every request is served as a 2026-only server would: `initialize` makes no session.
@@ -192,20 +207,30 @@ export class McpStdioConnection {
     if (!call) return;
     call.channel.abandon();
     // A session call is aborted by its session, which sees the same notification.
-    if (!isSessionCall(call)) call.cancellation.abort(new Error(typeof reason === 'string' ? reason : 'Cancelled by the client'));
+    if (!isSessionCall(call))
+      call.cancellation.abort(new Error(typeof reason === 'string' ? reason : 'Cancelled by the client'));
   }
 
   private async serveModern(request: JsonRpcRequest): Promise<void> {
     let meta: McpRequestMeta;
     try {
-      if (!hasStatelessEnvelope(request.params) && request.method !== 'server/discover') throw missingEnvelope(this.deps.options.supportedVersions);
+      if (!hasStatelessEnvelope(request.params) && request.method !== 'server/discover')
+        throw missingEnvelope(this.deps.options.supportedVersions);
       meta = this.deps.modern.preamble(request.params);
     } catch (error) {
       this.writer.write(errorResponse(request.id, error as McpError));
       return;
     }
     await this.deps.runner.run(
-      { origin: 'stdio', wire: this.deps.modern, id: request.id, method: request.method, params: request.params ?? {}, meta, admit: false },
+      {
+        origin: 'stdio',
+        wire: this.deps.modern,
+        id: request.id,
+        method: request.method,
+        params: request.params ?? {},
+        meta,
+        admit: false,
+      },
       this.port,
     );
   }
@@ -251,7 +276,9 @@ export class McpStdioConnection {
    */
   private initialize(request: JsonRpcRequest): void {
     if (this.session) {
-      this.writer.write(errorResponse(request.id, McpError.invalidRequest('Invalid Request: this process is already initialized')));
+      this.writer.write(
+        errorResponse(request.id, McpError.invalidRequest('Invalid Request: this process is already initialized')),
+      );
       return;
     }
     let handshake: LegacyHandshake;
@@ -261,11 +288,22 @@ export class McpStdioConnection {
       this.writer.write(errorResponse(request.id, error as McpError));
       return;
     }
-    const session = new LegacySession(handshake.protocolVersion, handshake.capabilities, handshake.clientInfo, undefined);
+    const session = new LegacySession(
+      handshake.protocolVersion,
+      handshake.capabilities,
+      handshake.clientInfo,
+      undefined,
+    );
     session.attachStream(this.openChannel());
-    this.stopListeningToBus = this.deps.bus.subscribe((event) => session.deliverChange(event, this.deps.options.authorizeDelivery));
+    this.stopListeningToBus = this.deps.bus.subscribe((event) =>
+      session.deliverChange(event, this.deps.options.authorizeDelivery),
+    );
     this.session = session;
-    this.writer.write({ jsonrpc: '2.0', id: request.id, result: this.deps.legacy.initializeResult(handshake.protocolVersion, STDIO_CALLER) });
+    this.writer.write({
+      jsonrpc: '2.0',
+      id: request.id,
+      result: this.deps.legacy.initializeResult(handshake.protocolVersion, STDIO_CALLER),
+    });
   }
 
   /** A channel whose messages go to the output as they come (the writer keeps their order). */
@@ -287,7 +325,8 @@ export class McpStdioConnection {
     this.input.pause();
     // A listen stream never ends by itself: it ends now, with its closing result.
     for (const call of this.inFlight.values()) {
-      if (!isSessionCall(call) && (call.streaming || mode === 'abort')) call.cancellation.abort(new Error('The server is shutting down'));
+      if (!isSessionCall(call) && (call.streaming || mode === 'abort'))
+        call.cancellation.abort(new Error('The server is shutting down'));
     }
     if (mode === 'abort') this.session?.close('The server is shutting down');
     // Nobody can answer a server→client request once stdin is gone.

@@ -14,10 +14,14 @@ export interface StdoutRedirection {
  * `output` is the one way left to reach the real stdout. A stray `console.log` in a handler then shows up in the
  * host's log instead of corrupting the JSON-RPC stream.
  */
-export function redirectStdout(stdout: NodeJS.WriteStream = process.stdout, stderr: NodeJS.WriteStream = process.stderr): StdoutRedirection {
+export function redirectStdout(
+  stdout: NodeJS.WriteStream = process.stdout,
+  stderr: NodeJS.WriteStream = process.stderr,
+): StdoutRedirection {
   const original = stdout.write;
   const protocolWrite = original.bind(stdout) as (chunk: string, callback?: (error?: Error | null) => void) => boolean;
-  stdout.write = ((...args: unknown[]) => (stderr.write as (...forwarded: unknown[]) => boolean).apply(stderr, args)) as typeof stdout.write;
+  stdout.write = ((...args: unknown[]) =>
+    (stderr.write as (...forwarded: unknown[]) => boolean).apply(stderr, args)) as typeof stdout.write;
   return {
     output: {
       write: (chunk, callback) => protocolWrite(chunk, callback),
