@@ -128,6 +128,7 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
     profileSeconds: quick ? 5 : 15,
     profileWorkload: 'echo',
   };
+  let docsChosen = false;
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
     const next = () => {
@@ -182,9 +183,11 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
         break;
       case '--docs':
         options.docs = true;
+        docsChosen = true;
         break;
       case '--no-docs':
         options.docs = false;
+        docsChosen = true;
         break;
       case '--profile': {
         const value = argv[index + 1];
@@ -228,6 +231,11 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
       const baseline = BASELINE_OF[id];
       if (baseline && !options.servers.includes(baseline)) options.servers.push(baseline);
     }
+  }
+  // The generated block of docs/performance.md holds complete full runs only, unless --docs says otherwise.
+  if (!docsChosen) {
+    const complete = options.workloads.length === WORKLOADS.length && ALL_SERVER_IDS.every((id) => options.servers.includes(id));
+    options.docs = options.mode === 'full' && complete;
   }
   return options;
 }
