@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import { McpError, McpErrorCode } from 'nest-mcp';
 import type { McpTaskExecutor, McpTaskRunner } from 'nest-mcp/backend';
 import { RoundWorker } from './bullmq-round.worker.js';
+import { dropBlockingConnection, jobsReleased } from './bullmq-worker-shutdown.js';
 import { closeRedisClient } from './close-redis-client.js';
 import { McpRedisConnection } from './mcp-redis.connection.js';
 import { McpRedisResolvedOptions } from './mcp-redis-resolved-options.js';
@@ -249,7 +250,7 @@ export class BullMqTaskRunner implements McpTaskRunner, OnModuleDestroy, OnAppli
     const worker = this.worker;
     this.stopTakingRounds();
     if (worker) {
-      if (!(await this.roundsReleased(worker, tasks.lockDurationMs))) {
+      if (!(await jobsReleased(worker, this.workerClient, tasks.lockDurationMs))) {
         this.logger.warn('Rounds in flight did not go back to the task queue in time: they do when their locks expire');
       }
       // Forced, because BullMQ's graceful close first disconnects its blocking connection and waits for ioredis's
@@ -258,7 +259,7 @@ export class BullMqTaskRunner implements McpTaskRunner, OnModuleDestroy, OnAppli
       await withTimeout(worker.close(true), commandTimeoutMs, 'The task queue worker').catch((error: unknown) => {
         this.logger.warn(`The task queue worker did not close cleanly: ${(error as Error)?.message ?? String(error)}`);
       });
-      this.dropBlockingClient();
+      dropBlockingConnection(this.blockingClient);
     }
     // The producer's and the worker's connections are this module's own (BullMQ leaves them open).
     await withTimeout(this.queue?.close() ?? Promise.resolve(), commandTimeoutMs).catch(() => undefined);
@@ -279,45 +280,6 @@ export class BullMqTaskRunner implements McpTaskRunner, OnModuleDestroy, OnAppli
     worker.refuseJobs();
     void worker.pause(true).catch(() => undefined);
     this.blockingClient?.disconnect();
-  }
-
-  /**
-   * Resolves `true` once BullMQ finished with every job the worker took, `false` after `ms` or as soon as the worker's
-   * connection is down: a round cannot go back to the queue without Redis (its lock expires instead).
-   */
-  private async roundsReleased(worker: RoundWorker<RoundJobData>, ms: number): Promise<boolean> {
-    if (!worker.busy) return true;
-    const client = this.workerClient;
-    let lost!: () => void;
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      return await Promise.race([
-        worker.idle().then(() => true),
-        new Promise<boolean>((resolve) => {
-          lost = () => resolve(false);
-          if (client?.status !== 'ready') lost();
-          client?.once('close', lost);
-          timer = setTimeout(lost, ms);
-        }),
-      ]);
-    } finally {
-      clearTimeout(timer);
-      client?.off('close', lost);
-    }
-  }
-
-  /**
-   * Makes sure BullMQ's blocking connection is gone. The forced close disconnected it; but a reset of that connection
-   * already under way (BullMQ's watchdog for a stuck BZPOPMIN) may connect it again afterwards, and a connection left
-   * open (or retrying) would keep the process alive: any such comeback is cut at once.
-   */
-  private dropBlockingClient(): void {
-    const client = this.blockingClient;
-    if (!client) return;
-    const drop = () => client.disconnect();
-    client.on('ready', drop);
-    client.on('reconnecting', drop);
-    if (client.status !== 'end') client.disconnect();
   }
 }
 

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { type Job, Queue } from 'bullmq';
+import { type Job, Queue, type RedisClient } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { McpError, McpErrorCode } from 'nest-mcp';
 import type { McpWebhookDelivery, McpWebhookDeliveryQueue } from 'nest-mcp/backend';
 import { RoundWorker } from '../bullmq-round.worker.js';
+import { dropBlockingConnection, jobsReleased } from '../bullmq-worker-shutdown.js';
 import { closeRedisClient } from '../close-redis-client.js';
 import { McpRedisConnection } from '../mcp-redis.connection.js';
 import { McpRedisResolvedOptions } from '../mcp-redis-resolved-options.js';
@@ -48,7 +49,7 @@ export class BullMqWebhookDeliveryQueue implements McpWebhookDeliveryQueue, OnAp
   private worker?: RoundWorker<McpWebhookDelivery>;
   private workerClient?: Redis;
   /** BullMQ's blocking connection of the worker, once it first connected (cut at shutdown). */
-  private blockingClient?: { disconnect(): void; on(event: string, listener: () => void): unknown; status: string };
+  private blockingClient?: RedisClient;
   private closing?: Promise<void>;
   private stopping = false;
   /** Set once the attempts in flight ended at shutdown (until then they may still enqueue their retries). */
@@ -112,7 +113,7 @@ export class BullMqWebhookDeliveryQueue implements McpWebhookDeliveryQueue, OnAp
     this.worker = worker;
     // Settles once the blocking connection first connected (never, while Redis stays down: nothing to cut then).
     void worker.getBackend().blockingClient?.then(
-      (client) => (this.blockingClient = client as unknown as NonNullable<typeof this.blockingClient>),
+      (client) => (this.blockingClient = client),
       () => undefined,
     );
     return () => void this.close();
@@ -152,51 +153,19 @@ export class BullMqWebhookDeliveryQueue implements McpWebhookDeliveryQueue, OnAp
       worker.refuseJobs();
       void worker.pause(true).catch(() => undefined);
       this.blockingClient?.disconnect();
-      if (!(await this.attemptsEnded(worker, events.lockDurationMs))) {
+      if (!(await jobsReleased(worker, this.workerClient, events.lockDurationMs))) {
         this.logger.warn(
           'Webhook attempts in flight did not end in time: their jobs are made again when their locks expire',
         );
       }
       await withTimeout(worker.close(true), commandTimeoutMs).catch(() => undefined);
-      this.dropBlockingClient();
+      dropBlockingConnection(this.blockingClient);
     }
     this.producerClosed = true;
     await withTimeout(this.queue?.close() ?? Promise.resolve(), commandTimeoutMs).catch(() => undefined);
     await Promise.all(
       [this.workerClient, this.producerClient].map((client) => client && closeRedisClient(client, commandTimeoutMs)),
     );
-  }
-
-  /** `true` once the worker handles no job, `false` after `ms` or as soon as its connection is down. */
-  private async attemptsEnded(worker: RoundWorker<McpWebhookDelivery>, ms: number): Promise<boolean> {
-    if (!worker.busy) return true;
-    const client = this.workerClient;
-    let lost!: () => void;
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      return await Promise.race([
-        worker.idle().then(() => true),
-        new Promise<boolean>((resolve) => {
-          lost = () => resolve(false);
-          if (client?.status !== 'ready') lost();
-          client?.once('close', lost);
-          timer = setTimeout(lost, ms);
-        }),
-      ]);
-    } finally {
-      clearTimeout(timer);
-      client?.off('close', lost);
-    }
-  }
-
-  /** Cuts BullMQ's blocking connection for good: a reset already under way could connect it again after the close. */
-  private dropBlockingClient(): void {
-    const client = this.blockingClient;
-    if (!client) return;
-    const drop = () => client.disconnect();
-    client.on('ready', drop);
-    client.on('reconnecting', drop);
-    if (client.status !== 'end') client.disconnect();
   }
 
   /** The producer, made on first use; its commands fail fast (one reconnection attempt, the command timeout). */
