@@ -234,7 +234,8 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
   }
   // The generated block of docs/performance.md holds complete full runs only, unless --docs says otherwise.
   if (!docsChosen) {
-    const complete = options.workloads.length === WORKLOADS.length && ALL_SERVER_IDS.every((id) => options.servers.includes(id));
+    const complete =
+      options.workloads.length === WORKLOADS.length && ALL_SERVER_IDS.every((id) => options.servers.includes(id));
     options.docs = options.mode === 'full' && complete;
   }
   return options;
