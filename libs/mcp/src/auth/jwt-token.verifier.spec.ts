@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JwtTokenVerifier } from './jwt-token.verifier.js';
 
 const ISSUER = 'https://id.example.com';
@@ -65,11 +65,16 @@ describe('JwtTokenVerifier: verified tokens are remembered by their hash', () =>
   });
 
   it('never serves a token past its exp from the cache', async () => {
-    const jwt = verifier(60_000);
-    const token = await sign(1);
+    const jwt = verifier(600_000);
+    const token = await sign(60);
     await jwt.verify(token);
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
-    await expect(jwt.verify(token)).rejects.toMatchObject({ name: 'McpTokenError' });
+    // The clock moves past `exp` (only Date is faked: the key fetch and jose's crypto keep real timers).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61_000 });
+    try {
+      await expect(jwt.verify(token)).rejects.toMatchObject({ name: 'McpTokenError' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('does not remember refused tokens: a tampered copy of a cached token is refused', async () => {
