@@ -67,3 +67,14 @@ export class McpAuthError extends McpError {
     this.name = 'McpAuthError';
   }
 }
+
+/**
+ * The transport headers an error carries beside its body: `WWW-Authenticate` with the bearer challenge of an
+ * authorization failure (RFC 6750 §3), nothing for any other error. The one place that decides the challenge header:
+ * the HTTP gate's early answers, the HTTP port's final response and the testing kit's in-process port all read it.
+ */
+export function challengeHeaders(error: unknown): Readonly<Record<string, string>> {
+  return error instanceof McpAuthError ? { 'WWW-Authenticate': error.challenge } : NO_HEADERS;
+}
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});

@@ -10,7 +10,7 @@ import { McpError } from '../protocol/mcp.error.js';
 import { McpCallRunner } from '../server/call.runner.js';
 import { defaultPrincipal } from '../auth/token-principal.util.js';
 import { McpModernWire } from '../server/modern-wire.profile.js';
-import { McpAuthError, type McpAccessToken } from '../protocol/access-token.interface.js';
+import { type McpAccessToken, challengeHeaders } from '../protocol/access-token.interface.js';
 import type { McpTestingCaller } from './mcp-testing-options.interface.js';
 import type { CallPort } from '../server/call-port.interface.js';
 import type { CallRequest } from '../server/call-request.interface.js';
@@ -116,7 +116,7 @@ export class InProcessTestingTransport implements TestingTransport {
         },
         // An authorization refusal keeps the challenge HTTP would send in WWW-Authenticate.
         beforeResponse: (_running, outcome) => {
-          if (!outcome.ok && outcome.error instanceof McpAuthError) wwwAuthenticate = outcome.error.challenge;
+          if (!outcome.ok) wwwAuthenticate = challengeHeaders(outcome.error)['WWW-Authenticate'];
         },
         close: () => {
           if (cancel) signal?.removeEventListener('abort', cancel);

@@ -4,7 +4,7 @@ import type { CallOutcome } from '../../server/call-outcome.interface.js';
 import type { CallPort } from '../../server/call-port.interface.js';
 import type { CallRequest } from '../../server/call-request.interface.js';
 import type { RunningCall } from '../../server/running-call.js';
-import { closeAfter } from './close-after.util.js';
+import { closeAfter, closeAfterDeadline } from './close-after.util.js';
 import { type AcceptedMediaTypes, type QueueBounds, ResponseWriter, setChallengeHeader } from './response.writer.js';
 
 /** A call that came over HTTP: what the port needs to write it. */
@@ -33,7 +33,7 @@ export function httpQueueBounds(options: McpResolvedOptions): HttpQueueBounds {
  * `connectionBound` (2026-07-28) and whose route allows it. With `auth`, an authorization failure raised while the
  * call ran (the scope check before a handler, `McpAuthError`) gets its OAuth challenge as `WWW-Authenticate`: the
  * response channel carries only the JSON-RPC body. When the server closes, a connection ends with its call's
- * response; a connection-bound call still unread a second after the drain's deadline loses its connection, so a
+ * response; a connection-bound call still unread `CLOSE_GRACE_MS` after the drain's deadline loses its connection, so a
  * reader that never drains cannot hold the shutdown.
  */
 export class HttpCallPort<R extends HttpCallRequest = HttpCallRequest> implements CallPort<R> {
@@ -64,6 +64,6 @@ export class HttpCallPort<R extends HttpCallRequest = HttpCallRequest> implement
   }
 
   onDeadline(call: RunningCall<R>): void {
-    if (call.request.wire.connectionBound) setTimeout(() => call.request.response.destroy(), 1_000).unref();
+    if (call.request.wire.connectionBound) closeAfterDeadline(() => call.request.response.destroy());
   }
 }

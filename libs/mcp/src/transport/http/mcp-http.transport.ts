@@ -13,7 +13,7 @@ import { McpCallRunner } from '../../server/call.runner.js';
 import { McpModernWire } from '../../server/modern-wire.profile.js';
 import { McpPlaygroundPages } from '../../playground/playground.pages.js';
 import type { CapturedBody } from './captured-body.interface.js';
-import { closeAfter } from './close-after.util.js';
+import { closeAfter, closeAfterDeadline } from './close-after.util.js';
 import { HttpCallPort, type HttpCallRequest, httpQueueBounds } from './http-call.port.js';
 import type { HttpExchange } from './http-exchange.interface.js';
 import { McpLegacyHttpHandler } from './legacy-session-http.handler.js';
@@ -30,7 +30,6 @@ import { payloadTooLarge } from './upload-refusal.writer.js';
 import { classifyWire, isLegacySessionVerb, isPlaygroundRequest } from './wire.classifier.js';
 
 const ANONYMOUS: HttpCaller = {};
-const CLOSE_GRACE_MS = 250;
 
 /**
  * The Streamable HTTP transport of the 2026-07-28 wire: every check of spec 2026-07-28:
@@ -213,7 +212,7 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     // response, a client that connected and never sent a request) is closed, so Nest's server.close() returns.
     const server = this.adapterHost.httpAdapter?.getHttpServer?.() as { closeAllConnections?: () => void } | undefined;
     // A short grace after the deadline lets the drain's own -32603 answers reach their clients first.
-    setTimeout(() => server?.closeAllConnections?.(), this.options.shutdownTimeoutMs + CLOSE_GRACE_MS).unref();
+    closeAfterDeadline(() => server?.closeAllConnections?.(), this.options.shutdownTimeoutMs);
     await this.runner.drain();
   }
 

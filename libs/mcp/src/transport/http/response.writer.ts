@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Observable, Subscription } from 'rxjs';
-import { McpAuthError } from '../../protocol/access-token.interface.js';
+import { challengeHeaders } from '../../protocol/access-token.interface.js';
 import type { CallCancellation } from '../../protocol/call-cancellation.js';
 import type { JsonRpcId } from '../../protocol/json-rpc.interface.js';
 import type { McpError } from '../../protocol/mcp.error.js';
@@ -68,19 +68,14 @@ export function writeError(
   writeJson(response, status, errorResponse(id, error), challengeHeaders(error));
 }
 
-/** `WWW-Authenticate` for an authorization failure (RFC 6750 §3), nothing for any other error. */
-export function challengeHeaders(error: McpError): Record<string, string> {
-  return error instanceof McpAuthError ? { 'WWW-Authenticate': error.challenge } : {};
-}
-
 /**
  * Puts the challenge of an authorization failure on a response that has not started yet, for an error that reaches the
  * response through its channel (the scope check of a handler): the channel carries the JSON-RPC body only, and
  * `writeJson` keeps headers set before it. A response already streaming gets the error as an event, without header.
  */
 export function setChallengeHeader(response: ServerResponse, error: McpError): void {
-  if (error instanceof McpAuthError && !response.headersSent && !response.destroyed)
-    response.setHeader('WWW-Authenticate', error.challenge);
+  if (response.headersSent || response.destroyed) return;
+  for (const [name, value] of Object.entries(challengeHeaders(error))) response.setHeader(name, value);
 }
 
 function retryAfterOf(body: unknown): string | undefined {

@@ -4,7 +4,8 @@ import { McpErrorCode } from '../../protocol/error-codes.enum.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { errorResponse } from '../../server/mcp.dispatcher.js';
 import { DISCARD_LIMIT_FACTOR, DISCARD_MAX_BYTES, DISCARD_MAX_MS } from './raw-body.constants.js';
-import { challengeHeaders, jsonHeaders } from './response.writer.js';
+import { challengeHeaders } from '../../protocol/access-token.interface.js';
+import { jsonHeaders } from './response.writer.js';
 
 /** 413 (`-32600`): the body is over `maxBodyBytes`, by its declared length or as it was read. */
 export function payloadTooLarge(limit: number): McpError {
