@@ -218,6 +218,46 @@ describe.each(ADAPTERS)('telemetry: spans over HTTP (%s)', (adapter) => {
     expect(exploded.status).toEqual({ code: SpanStatusCode.ERROR, message: 'the backend is down' });
   });
 
+  it('MRTR: nest_mcp.mrtr.round is 1 on the first call and n on the n-th round carrying requestState', async () => {
+    const accept = { action: 'accept', content: { yes: true } };
+    const meta = requestMeta({ 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } });
+    const first = await mcpPost(running.mcpUrl, {
+      method: 'tools/call',
+      meta,
+      params: { name: 'twice', arguments: {} },
+    });
+    const asked = (first.json as { result: { resultType: string; requestState: string } }).result;
+    expect(asked, first.text).toBeDefined();
+    expect(asked.resultType).toBe('input_required');
+    const second = await mcpPost(running.mcpUrl, {
+      method: 'tools/call',
+      meta,
+      params: { name: 'twice', arguments: {}, inputResponses: { first: accept }, requestState: asked.requestState },
+    });
+    const askedAgain = (second.json as { result: { resultType: string; requestState: string } }).result;
+    expect(askedAgain.resultType).toBe('input_required');
+    const third = await mcpPost(running.mcpUrl, {
+      method: 'tools/call',
+      meta,
+      params: {
+        name: 'twice',
+        arguments: {},
+        inputResponses: { second: accept },
+        requestState: askedAgain.requestState,
+      },
+    });
+    expect((third.json as { result: { content: Array<{ text: string }> } }).result.content[0]!.text).toBe(
+      'accept accept',
+    );
+    const rounds = otel.spans('tools/call twice').map((span) => span.attributes['nest_mcp.mrtr.round']);
+    expect(rounds).toEqual([1, 2, 3]);
+    expect(otel.spans('tools/call twice').map((span) => span.attributes['nest_mcp.outcome'])).toEqual([
+      'input_required',
+      'input_required',
+      'success',
+    ]);
+  });
+
   it('progress and log notifications: counted on the span, the SSE upgrade recorded, log lines carry the span', async () => {
     const response = await mcpPost(running.mcpUrl, {
       method: 'tools/call',

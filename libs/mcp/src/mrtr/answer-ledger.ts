@@ -13,6 +13,8 @@ export class AnswerLedger {
     private readonly answers: Map<string, unknown>,
     /** The handler's state: what an earlier round attached (opened from `requestState`), until the handler changes it. */
     public state?: JsonValue,
+    /** The MRTR round this call is: 1 for the first call, n for the (n-1)-th retry carrying a `requestState`. */
+    public readonly round = 1,
   ) {}
 
   answerFor(key: string): unknown {

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { createHash } from 'node:crypto';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
@@ -29,6 +30,7 @@ export class McpMrtrService {
   constructor(
     private readonly codec: RequestStateCodec,
     private readonly options: McpResolvedOptions,
+    @Optional() private readonly telemetry: McpTelemetry = McpTelemetry.OFF,
   ) {
     const singleUse = options.requestStateSingleUse;
     this.store = singleUse === true ? new InMemoryRequestStateStore() : singleUse;
@@ -50,18 +52,21 @@ export class McpMrtrService {
     }
     if (requestState === undefined) {
       // A task's round carries no requestState: its handler state comes from the task record (through the worker).
+      if (!scope.task) this.telemetry.markRound(1);
       return new AnswerLedger(new Map(Object.entries(responses)), taskRoundState(scope.task)?.handlerState);
     }
     const opened = this.codec.openState(requestState);
     const state = this.verify(opened.payload, scope, target);
     const answers = new Map(Object.entries(state.a));
+    const round = (typeof state.r === 'number' && Number.isSafeInteger(state.r) && state.r > 0 ? state.r : 1) + 1;
+    this.telemetry.markRound(round);
     // Only answers to what the last round asked are taken; extra keys are ignored (spec 2026-07-28:
     // basic/patterns/mrtr, "Error Handling").
     for (const key of state.p) {
       if (Object.hasOwn(responses, key)) answers.set(key, responses[key]);
     }
     const store = this.store;
-    if (!store) return new AnswerLedger(answers, state.s);
+    if (!store) return new AnswerLedger(answers, state.s, round);
     // Recorded only once every check passed, so a refused state does not take a slot; before the handler runs.
     const caller = callerKey({ principal: scope.principal, address: scope.remoteAddress });
     return Promise.resolve(store.consume(opened.id, state.iat + this.options.requestStateTtlMs, caller)).then(
@@ -71,7 +76,7 @@ export class McpMrtrService {
             'Invalid requestState: this requestState was already used (states are single-use); start the call again without it',
           );
         }
-        return new AnswerLedger(answers, state.s);
+        return new AnswerLedger(answers, state.s, round);
       },
     );
   }
@@ -92,6 +97,7 @@ export class McpMrtrService {
       a: ledger.acceptedAnswers(),
       p: [...ledger.pendingRequests().keys()],
       iat: Date.now(),
+      r: ledger.round,
       ...(scope.principal !== undefined && { sub: scope.principal }),
       ...(ledger.state !== undefined && { s: ledger.state }),
     };

@@ -16,6 +16,8 @@ export interface RequestStatePayload {
   iat: number;
   /** The principal the state is bound to, if any. */
   sub?: string;
+  /** The round that issued this state (1: the first call); absent in states sealed before it was carried (read as 1). */
+  r?: number;
   /** The handler's own state (`ctx.requestState`), when it attached one. */
   s?: JsonValue;
 }

@@ -7,6 +7,7 @@ import {
   ATTR_MCP_PROTOCOL_VERSION,
   ATTR_NEST_MCP_OUTCOME,
   ATTR_NEST_MCP_REASON,
+  ATTR_NEST_MCP_MRTR_ROUND,
   ATTR_NETWORK_PROTOCOL_NAME,
   ATTR_NETWORK_TRANSPORT,
   INSTRUMENTATION_SCOPE,
@@ -57,6 +58,15 @@ export class McpTelemetry {
     const instruments = this.instruments();
     if (!tracer && !instruments) return undefined;
     return new RequestTelemetry(api, this.settings!, call, target, tracer, instruments);
+  }
+
+  /**
+   * Sets `nest_mcp.mrtr.round` on the active span (the call's SERVER span while its handler runs) when it records.
+   * Free when off: returns at once without the API, and a non-recording span gets nothing.
+   */
+  markRound(round: number): void {
+    const span = this.api?.trace.getActiveSpan();
+    if (span?.isRecording()) span.setAttribute(ATTR_NEST_MCP_MRTR_ROUND, round);
   }
 
   /**
