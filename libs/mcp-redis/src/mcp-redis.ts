@@ -55,12 +55,13 @@ export class McpRedis {
   ) {}
 
   /**
-   * `options` with the Redis event bus, task store and runner, the shared registry state, the single-use
+   * `options` with the Redis event bus, task store and runner, the shared registry state (for a server with
+   * `include`, the state of its `name` alone: {@link RedisRegistryState.forServer}), the single-use
    * `requestState` store (unless `requestState.singleUse` is `false` explicitly), and the events extension's replay
    * log, webhook subscription store and delivery queue (unless `options.events` names its own). Throws when
    * `requestState.keys` is missing or empty.
    */
-  serverOptions<T extends McpModuleOptions>(options: T): T {
+  serverOptions<T extends McpModuleOptions & { include?: readonly unknown[] }>(options: T): T {
     const keys = options.requestState?.keys;
     if (!Array.isArray(keys) || keys.length === 0) {
       throw new Error(
@@ -72,7 +73,11 @@ export class McpRedis {
     return {
       ...options,
       eventBus: this.eventBus,
-      registryState: this.registryState,
+      // A named server with `include` has its own runtime state; one without keeps the keys it always had.
+      registryState:
+        options.include !== undefined && typeof options.name === 'string'
+          ? this.registryState.forServer(options.name)
+          : this.registryState,
       requestState: {
         ...options.requestState,
         singleUse: options.requestState?.singleUse === false ? false : this.requestStateStore,

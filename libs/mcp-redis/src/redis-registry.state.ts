@@ -48,23 +48,42 @@ type ScriptedRedis = Redis & {
 @Injectable()
 export class RedisRegistryState implements McpRegistryState {
   private readonly logger = new Logger('McpRedisRegistryState');
-  private readonly recordsKey: string;
-  private readonly tokenKey: string;
-  private readonly channel: string;
+  private recordsKey: string;
+  private tokenKey: string;
+  private channel: string;
   private readonly redis: ScriptedRedis;
   private readonly listeners = new Set<() => void>();
   private remote?: { stop: Promise<(() => void) | undefined>; stopResync: () => void };
+  private readonly scopes = new Map<string, RedisRegistryState>();
 
-  /** @internal Created by Nest's injector (`McpRedisModule`). */
+  /** @internal Created by Nest's injector (`McpRedisModule`); a named server's through {@link forServer}. */
   constructor(
     private readonly connection: McpRedisConnection,
-    options: McpRedisResolvedOptions,
+    private readonly options: McpRedisResolvedOptions,
   ) {
     this.recordsKey = options.key('registry');
     this.tokenKey = options.key('registry', 'token');
     this.channel = options.key('registry');
     connection.scripted('nestMcpRegistryCommit', 2, COMMIT);
     this.redis = connection.scripted<ScriptedRedis>('nestMcpRegistryRead', 2, READ);
+  }
+
+  /**
+   * The registry state of the named server `name`: its own hash `<keyPrefix>:registry:server:<name>`, token and
+   * channel, so two servers of one application keep their runtime entries apart. `McpRedis.serverOptions` uses it for
+   * a server with `include`; the instance itself is the state of a server without one (today's keys). One instance
+   * per name.
+   */
+  forServer(name: string): RedisRegistryState {
+    let scoped = this.scopes.get(name);
+    if (!scoped) {
+      scoped = new RedisRegistryState(this.connection, this.options);
+      scoped.recordsKey = this.options.key('registry', 'server', name);
+      scoped.tokenKey = this.options.key('registry', 'server', name, 'token');
+      scoped.channel = this.options.key('registry', 'server', name);
+      this.scopes.set(name, scoped);
+    }
+    return scoped;
   }
 
   async commit(key: string, record: McpRegistryRecord | undefined): Promise<void> {

@@ -56,8 +56,8 @@ export function mcpOnRedis(
         }),
     }),
     // The admin server shares the requestState keys (a form's retry may reach another replica) and the single-use
-    // store (ids are unique whichever server sealed them), not the event bus and registry state, which serve one
-    // server per application (docs/servers.md): its lists never change at run time.
+    // store (ids are unique whichever server sealed them), not the event bus and registry state (docs/servers.md): its
+    // lists never change at run time.
     McpModule.forRootAsync({
       name: admin.name,
       path: admin.path,
