@@ -141,14 +141,18 @@ beforeAll(async () => {
   url = await startServer();
 }, 300_000);
 
+// Removing the consumer's node_modules is slow on a loaded machine (a coverage run): the hook gets its own bound.
 afterAll(async () => {
   if (server && server.exitCode === null) {
     const exited = new Promise((resolve) => server?.once('exit', resolve));
     server.kill('SIGTERM');
+    // A server still draining after 10 s is killed: the hook must not outlive the run.
+    const killer = setTimeout(() => server?.kill('SIGKILL'), 10_000);
     await exited;
+    clearTimeout(killer);
   }
   if (app) rmSync(app, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe('a fresh Nest 12 application on the packed packages', () => {
   it('gets our packages from the tarballs and the rest from the registry, with every peer satisfied', {
