@@ -1,4 +1,4 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { createHash } from 'node:crypto';
 import { McpResolvedOptions } from '../config/resolved-options.js';
@@ -17,6 +17,14 @@ import { callerKey } from '../protocol/admission-quota.js';
 import { echoed } from '../protocol/echo.util.js';
 
 /**
+ * What this service needs of `McpTelemetry`, spelled structurally: the published declarations must not reach
+ * `@opentelemetry/api` (an optional peer) through this constructor.
+ */
+interface RoundMarker {
+  markRound(round: number): void;
+}
+
+/**
  * The round-trip bookkeeping of `tools/call`, `prompts/get` and `resources/read` (spec 2026-07-28:
  * basic/patterns/mrtr): opens the retry's `requestState`, checks that it belongs to this request and caller and is
  * fresh, merges the new answers, and — when the handler asked for more — builds the `input_required` result with a
@@ -30,7 +38,7 @@ export class McpMrtrService {
   constructor(
     private readonly codec: RequestStateCodec,
     private readonly options: McpResolvedOptions,
-    @Optional() private readonly telemetry: McpTelemetry = McpTelemetry.OFF,
+    @Optional() @Inject(McpTelemetry) private readonly telemetry: RoundMarker = McpTelemetry.OFF,
   ) {
     const singleUse = options.requestStateSingleUse;
     this.store = singleUse === true ? new InMemoryRequestStateStore() : singleUse;
