@@ -96,7 +96,11 @@ function publish(result: RunResult, file: string, options: BenchOptions): void {
       result.mrtr,
       result.tasks,
       result.bootstrap,
+      result.auth,
+      result.cache,
+      result.throttler,
       result.telemetry,
+      result.events,
     ].some(Boolean);
     if (main || !result.redis)
       updateDocs(DOCS, result, file, ROOT, (block) => docsTemplate(block, result, relative(ROOT, file)));

@@ -2,6 +2,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { LISTEN_TARGET_KB, RSS_GROWTH_TARGET_MB } from './analysis.js';
 import type { ProfileFrame, ProfileResults, RunResult } from './result.interface.js';
+import { renderAuth } from './workloads/auth.workload.js';
+import { renderCache, renderThrottler } from './workloads/ecosystem.workload.js';
+import { renderEvents } from './workloads/events.workload.js';
 import { renderTelemetry } from './workloads/telemetry.workload.js';
 import { scaleOutSection } from './scale-out-report.js';
 import { SERVERS, type ServerId } from './servers.js';
@@ -339,7 +342,11 @@ export function renderResults(result: RunResult, resultFile?: string, parts: 'al
     mrtrSection(result),
     tasksSection(result),
     bootstrapSection(result),
+    result.auth ? `### Authorization (the bearer check per call)\n\n${renderAuth(result.auth)}` : '',
+    result.cache ? `### Caching (\`McpCacheInterceptor\`)\n\n${renderCache(result.cache)}` : '',
+    result.throttler ? `### Rate limits (\`@nestjs/throttler\`)\n\n${renderThrottler(result.throttler)}` : '',
     renderTelemetry(result.telemetry),
+    result.events ? renderEvents(result.events) : '',
     parts === 'all' ? scaleOutSection(result) : '',
     profileSection(result),
   ]
