@@ -2,6 +2,7 @@ import type { Meter, MeterProvider, Tracer, TracerProvider } from '@opentelemetr
 import type { McpResolvedTelemetryOptions } from '../config/resolved-options.js';
 import { McpInstruments } from './mcp-instruments.js';
 import type { OtelApi } from './otel-api.loader.js';
+import { recordRefusal } from './refusal-telemetry.js';
 import { RequestTelemetry } from './request-telemetry.js';
 import {
   ATTR_MCP_PROTOCOL_VERSION,
@@ -13,6 +14,7 @@ import {
   INSTRUMENTATION_SCOPE,
 } from './semconv.js';
 import type { TelemetryCall, TelemetryTarget } from './telemetry-call.interface.js';
+import type { TelemetryRefusal } from './telemetry-refusal.interface.js';
 
 /**
  * nest-mcp's one door to OpenTelemetry: hands out the telemetry of a call, and the instruments of the operational
@@ -58,6 +60,19 @@ export class McpTelemetry {
     const instruments = this.instruments();
     if (!tracer && !instruments) return undefined;
     return new RequestTelemetry(api, this.settings!, call, target, tracer, instruments);
+  }
+
+  /**
+   * Records a request the HTTP transport refused before the runner (bearer check, Host/Origin, body too large,
+   * Content-Type, malformed JSON-RPC, headers that disagree with the body…): a SERVER span and a point of
+   * `mcp.server.operation.duration`. Free when off, like `start`: returns at once without an SDK.
+   */
+  recordRefusal(refusal: TelemetryRefusal): void {
+    const api = this.api;
+    if (!api) return;
+    const tracer = this.tracer();
+    const instruments = this.instruments();
+    if (tracer || instruments) recordRefusal(api, this.settings!, refusal, tracer, instruments);
   }
 
   /**

@@ -26,6 +26,8 @@ export const ATTR_NETWORK_PROTOCOL_NAME = 'network.protocol.name';
 export const ATTR_NETWORK_PROTOCOL_VERSION = 'network.protocol.version';
 export const ATTR_CLIENT_ADDRESS = 'client.address';
 export const ATTR_CLIENT_PORT = 'client.port';
+/** The HTTP status of a request refused at the HTTP edge (stable HTTP semantic conventions). */
+export const ATTR_HTTP_RESPONSE_STATUS_CODE = 'http.response.status_code';
 
 /** `gen_ai.operation.name` of `tools/call` (and of a task's rounds). */
 export const GEN_AI_EXECUTE_TOOL = 'execute_tool';

@@ -7,11 +7,12 @@ import { McpAuthenticator } from '../../auth/mcp-authenticator.service.js';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
 import { McpErrorCode } from '../../protocol/error-codes.enum.js';
 import { parseJsonRpcMessage, readableId } from '../../protocol/json-rpc-message.parser.js';
-import type { JsonRpcId } from '../../protocol/json-rpc.interface.js';
+import type { JsonRpcId, JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { McpCallRunner } from '../../server/call.runner.js';
 import { McpModernWire } from '../../server/modern-wire.profile.js';
 import { McpPlaygroundPages } from '../../playground/playground.pages.js';
+import { McpTelemetry } from '../../telemetry/mcp-telemetry.js';
 import type { CapturedBody } from './captured-body.interface.js';
 import { closeAfter, closeAfterDeadline } from './close-after.util.js';
 import { HttpCallPort, type HttpCallRequest, httpQueueBounds } from './http-call.port.js';
@@ -58,6 +59,7 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     private readonly gate: McpRequestGate,
     authenticator: McpAuthenticator,
     playground: McpPlaygroundPages,
+    private readonly telemetry: McpTelemetry,
   ) {
     this.playground = playground.enabled ? playground : undefined;
     this.port = new HttpCallPort(httpQueueBounds(options), authenticator.enabled);
@@ -119,8 +121,12 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     const { request, response } = exchange;
     if (this.shuttingDown) closeAfter(response);
     let id: JsonRpcId | undefined;
+    const captured = (request as IncomingMessage & { [MCP_RAW_BODY]?: CapturedBody })[MCP_RAW_BODY];
+    /** The JSON-RPC request, once the body was read as one: what telemetry names a refusal by. */
+    let rpc: JsonRpcRequest | undefined;
+    /** Set when the request goes on to the runner (or the 2025-11-25 handler), which records what happens next. */
+    let handedOver = false;
     try {
-      const captured = (request as IncomingMessage & { [MCP_RAW_BODY]?: CapturedBody })[MCP_RAW_BODY];
       // The capture ran Host/Origin and the bearer check before it read the body (ADR 0009), and its verdict travels
       // with the body. A POST it never saw gets those checks here first, then its 500: the token still comes first.
       if (!captured) {
@@ -133,6 +139,7 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
       const accepted = acceptedMediaTypes(request.headers.accept);
       const incoming = parseJsonRpcMessage(body);
       if (this.options.legacyWire && classifyWire(request.headers, incoming) === 'legacy') {
+        handedOver = true;
         await this.legacy.handlePost({ ...exchange, ...caller }, incoming, accepted);
         return;
       }
@@ -145,6 +152,7 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
         return;
       }
       const message = incoming.message;
+      rpc = message;
       // A core method's Mcp-Name is a standard header, checked before _meta; an extension's once its route exists.
       const declared = this.wire.declaredRoute(message.method);
       const nameField = declared?.extension === undefined ? declared?.nameParam : undefined;
@@ -168,6 +176,8 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
         checkParamHeadersAgainstBody(request, message.params?.arguments, paramHeaders);
 
       // Admitted by the calls-in-flight caps before anything is built for it: a refusal (429/503) is thrown, below.
+      // The runner records it (a span of its own), and everything after.
+      handedOver = true;
       await this.runner.run<HttpCallRequest>(
         {
           origin: 'http',
@@ -192,7 +202,33 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     } catch (error) {
       const mcpError = error instanceof McpError ? error : this.unexpected(error);
       writeError(response, id, mcpError);
+      if (!handedOver && this.telemetry.available) this.recordRefusal(request, mcpError, captured, rpc);
     }
+  }
+
+  /**
+   * Records a POST refused here, before the runner (the capture records its own refusals): one span and one duration
+   * point, named by the request's method when its body was read as a JSON-RPC request.
+   */
+  private recordRefusal(
+    request: IncomingMessage,
+    error: McpError,
+    captured: CapturedBody | undefined,
+    rpc: JsonRpcRequest | undefined,
+  ): void {
+    this.telemetry.recordRefusal({
+      incoming: request,
+      error,
+      receivedAt: captured?.receivedAt,
+      ...(rpc && {
+        request: {
+          method: rpc.method,
+          id: rpc.id,
+          meta: rpc.params?._meta,
+          implemented: this.wire.findRoute(rpc.method) !== undefined,
+        },
+      }),
+    });
   }
 
   /** Without `auth`: the `principal` option's answer for the framework's request, if it is set. */
