@@ -20,7 +20,9 @@ import { mcpPost, requestMeta } from '../support/raw-request.util.js';
 const STEADY = { 'network.transport': 'tcp', 'network.protocol.name': 'http', 'network.protocol.version': '1.1' };
 
 /** The histogram points of `mcp.server.operation.duration`, by their attributes. */
-async function durationPoints(otel: OtelHarness): Promise<Array<{ attributes: Record<string, unknown>; count: number }>> {
+async function durationPoints(
+  otel: OtelHarness,
+): Promise<Array<{ attributes: Record<string, unknown>; count: number }>> {
   const points = await otel.points('mcp.server.operation.duration');
   return points.map((point) => ({ attributes: point.attributes, count: (point.value as { count: number }).count }));
 }
@@ -110,7 +112,10 @@ describe.each(ADAPTERS)('telemetry: requests refused at the HTTP edge (%s)', (ad
       'http.response.status_code': 400,
     });
 
-    const served = await mcpPost(running.mcpUrl, { method: 'tools/call', params: { name: 'echo', arguments: { text: 'b' } } });
+    const served = await mcpPost(running.mcpUrl, {
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'b' } },
+    });
     expect(served.status).toBe(200);
     expect(otel.span('tools/call echo').attributes['nest_mcp.outcome']).toBe('success');
     const points = (await durationPoints(otel)).map((point) => [
@@ -210,7 +215,8 @@ describe.each(ADAPTERS)('telemetry: bearer refusals (%s)', (adapter) => {
     expect(otel.span('tools/call whoami').attributes['nest_mcp.outcome']).toBe('success');
 
     const points = await durationPoints(otel);
-    const byStatus = (status: number) => points.find((point) => point.attributes['http.response.status_code'] === status);
+    const byStatus = (status: number) =>
+      points.find((point) => point.attributes['http.response.status_code'] === status);
     expect(byStatus(401)).toEqual({
       attributes: {
         ...STEADY,
