@@ -214,6 +214,17 @@ describe.each(ADAPTERS)('telemetry: bearer refusals (%s)', (adapter) => {
     expect(served.status).toBe(200);
     expect(otel.span('tools/call whoami').attributes['nest_mcp.outcome']).toBe('success');
 
+    // Insufficient scope (403) is decided once the call runs: the runner's span, not a second one from the edge.
+    const forbidden = await callTool(app, 'stepUp', bearer(await tokenOf(ALPHA)));
+    expect(forbidden.status).toBe(403);
+    const stepUp = otel.span('tools/call stepUp');
+    expect(stepUp.attributes).toMatchObject({
+      'nest_mcp.outcome': 'request_error',
+      'rpc.response.status_code': '-32600',
+    });
+    expect(stepUp.attributes).not.toHaveProperty('http.response.status_code');
+    expect(otel.spans().filter((span) => span.name === '_OTHER')).toHaveLength(1);
+
     const points = await durationPoints(otel);
     const byStatus = (status: number) =>
       points.find((point) => point.attributes['http.response.status_code'] === status);
