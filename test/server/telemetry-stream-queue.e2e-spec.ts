@@ -64,7 +64,12 @@ describe.each(ADAPTERS)('telemetry: stream queue losses (%s)', (adapter) => {
     expect(messages.filter((m) => m.method === 'notifications/message')).toEqual([]);
     expect(messages.at(-1)?.id).toBe('flood-1');
 
-    await otel.waitForSpans('tools/call flood', 1);
+    const [span] = await otel.waitForSpans('tools/call flood', 1);
+    // The call's span says it too.
+    expect(span.attributes).toMatchObject({
+      'nest_mcp.notifications.coalesced': MORE - QUEUED,
+      'nest_mcp.notifications.dropped': LOGS,
+    });
     expect(await otel.points('nest_mcp.stream.coalesced')).toEqual([
       expect.objectContaining({
         attributes: { 'mcp.method.name': 'tools/call', 'nest_mcp.kind': 'request' },
@@ -101,7 +106,9 @@ describe.each(ADAPTERS)('telemetry: stream queue losses (%s)', (adapter) => {
     stalled.resume();
     await until(() => stalled.ended, 5_000, 'the stream to end on the client');
 
-    await otel.waitForSpans('subscriptions/listen', 1);
+    const [span] = await otel.waitForSpans('subscriptions/listen', 1);
+    expect(span.attributes['nest_mcp.notifications.dropped']).toBe(1);
+    expect(span.attributes).not.toHaveProperty('nest_mcp.notifications.coalesced');
     expect(await otel.points('nest_mcp.stream.dropped')).toEqual([
       expect.objectContaining({
         attributes: {

@@ -106,6 +106,9 @@ export class RequestTelemetry {
       if (this.call.task) attributes[semconv.ATTR_NEST_MCP_TASK_STATUS] = roundStatus(ended.outcome);
       if (delivery.progress > 0) attributes[semconv.ATTR_NEST_MCP_PROGRESS_COUNT] = delivery.progress;
       if (delivery.notifications > 0) attributes[semconv.ATTR_NEST_MCP_NOTIFICATIONS_SENT] = delivery.notifications;
+      if (delivery.coalesced) attributes[semconv.ATTR_NEST_MCP_NOTIFICATIONS_COALESCED] = delivery.coalesced;
+      const lost = (delivery.dropped ?? 0) + (delivery.overflowed ? 1 : 0);
+      if (lost > 0) attributes[semconv.ATTR_NEST_MCP_NOTIFICATIONS_DROPPED] = lost;
       if (this.call.origin === 'http') attributes[semconv.ATTR_NEST_MCP_SSE] = delivery.sse;
       if (
         this.settings.recordToolResults &&

@@ -44,6 +44,10 @@ export const ATTR_NEST_MCP_TASK_STATUS = 'nest_mcp.task.status';
 export const ATTR_NEST_MCP_MRTR_ROUND = 'nest_mcp.mrtr.round';
 export const ATTR_NEST_MCP_PROGRESS_COUNT = 'nest_mcp.progress.count';
 export const ATTR_NEST_MCP_NOTIFICATIONS_SENT = 'nest_mcp.notifications.sent';
+/** Notifications of the call a slow reader's queue replaced by a newer one of the same kind (HTTP SSE). */
+export const ATTR_NEST_MCP_NOTIFICATIONS_COALESCED = 'nest_mcp.notifications.coalesced';
+/** Notifications of the call lost to a slow reader's queue (HTTP SSE), the one that closed a stream included. */
+export const ATTR_NEST_MCP_NOTIFICATIONS_DROPPED = 'nest_mcp.notifications.dropped';
 export const ATTR_NEST_MCP_SSE = 'nest_mcp.sse';
 export const ATTR_NEST_MCP_REASON = 'nest_mcp.reason';
 export const ATTR_NEST_MCP_KIND = 'nest_mcp.kind';
