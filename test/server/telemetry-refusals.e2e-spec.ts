@@ -129,6 +129,44 @@ describe.each(ADAPTERS)('telemetry: requests refused at the HTTP edge (%s)', (ad
   });
 });
 
+describe.each(ADAPTERS)('telemetry: 2025-11-25 requests refused before the runner (%s)', (adapter) => {
+  let otel: OtelHarness;
+  let running: RunningApp;
+  beforeEach(async () => {
+    otel = OtelHarness.install();
+    running = await startApp(adapter, { imports: [telemetryApp()] });
+  });
+  afterEach(async () => {
+    await running.close();
+    await otel.uninstall();
+  });
+
+  it('404: a call naming a session the server does not know: named by its method, no session id, not an error', async () => {
+    const refused = await mcpPost(running.mcpUrl, {
+      method: 'tools/call',
+      id: 'legacy-1',
+      params: { name: 'echo', arguments: { text: 'a' } },
+      meta: false,
+      headers: {
+        'mcp-protocol-version': '2025-11-25',
+        'mcp-session-id': 'no-such-session',
+        'mcp-method': undefined,
+        'mcp-name': undefined,
+      },
+    });
+    expect(refused.status).toBe(404);
+    const span = otel.span('tools/call');
+    expectRefusedSpan(span, {
+      'mcp.method.name': 'tools/call',
+      'jsonrpc.request.id': 'legacy-1',
+      'rpc.response.status_code': '-32600',
+      'http.response.status_code': 404,
+    });
+    expect(span.attributes).not.toHaveProperty('mcp.session.id');
+    expect((await durationPoints(otel)).map((point) => point.attributes['http.response.status_code'])).toEqual([404]);
+  });
+});
+
 describe('telemetry: refusals with telemetry off', () => {
   let otel: OtelHarness;
   let running: RunningApp;

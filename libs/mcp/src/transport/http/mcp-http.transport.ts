@@ -16,6 +16,7 @@ import { McpTelemetry } from '../../telemetry/mcp-telemetry.js';
 import type { CapturedBody } from './captured-body.interface.js';
 import { closeAfter, closeAfterDeadline } from './close-after.util.js';
 import { HttpCallPort, type HttpCallRequest, httpQueueBounds } from './http-call.port.js';
+import { edgeRefusal } from './edge-refusal.util.js';
 import type { HttpExchange } from './http-exchange.interface.js';
 import { McpLegacyHttpHandler } from './legacy-session-http.handler.js';
 import {
@@ -121,12 +122,12 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     const { request, response } = exchange;
     if (this.shuttingDown) closeAfter(response);
     let id: JsonRpcId | undefined;
-    const captured = (request as IncomingMessage & { [MCP_RAW_BODY]?: CapturedBody })[MCP_RAW_BODY];
     /** The JSON-RPC request, once the body was read as one: what telemetry names a refusal by. */
     let rpc: JsonRpcRequest | undefined;
     /** Set when the request goes on to the runner (or the 2025-11-25 handler), which records what happens next. */
     let handedOver = false;
     try {
+      const captured = (request as IncomingMessage & { [MCP_RAW_BODY]?: CapturedBody })[MCP_RAW_BODY];
       // The capture ran Host/Origin and the bearer check before it read the body (ADR 0009), and its verdict travels
       // with the body. A POST it never saw gets those checks here first, then its 500: the token still comes first.
       if (!captured) {
@@ -202,33 +203,12 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     } catch (error) {
       const mcpError = error instanceof McpError ? error : this.unexpected(error);
       writeError(response, id, mcpError);
-      if (!handedOver && this.telemetry.available) this.recordRefusal(request, mcpError, captured, rpc);
+      // Recorded here (the capture records its own refusals), named by the method once the body was read.
+      if (!handedOver && this.telemetry.available)
+        this.telemetry.recordRefusal(
+          edgeRefusal(request, mcpError, rpc, rpc !== undefined && this.wire.findRoute(rpc.method) !== undefined),
+        );
     }
-  }
-
-  /**
-   * Records a POST refused here, before the runner (the capture records its own refusals): one span and one duration
-   * point, named by the request's method when its body was read as a JSON-RPC request.
-   */
-  private recordRefusal(
-    request: IncomingMessage,
-    error: McpError,
-    captured: CapturedBody | undefined,
-    rpc: JsonRpcRequest | undefined,
-  ): void {
-    this.telemetry.recordRefusal({
-      incoming: request,
-      error,
-      receivedAt: captured?.receivedAt,
-      ...(rpc && {
-        request: {
-          method: rpc.method,
-          id: rpc.id,
-          meta: rpc.params?._meta,
-          implemented: this.wire.findRoute(rpc.method) !== undefined,
-        },
-      }),
-    });
   }
 
   /** Without `auth`: the `principal` option's answer for the framework's request, if it is set. */
