@@ -103,6 +103,19 @@ describe.each(ADAPTERS)('telemetry: requests refused at the HTTP edge (%s)', (ad
     expect(span.parentSpanContext?.spanId).toBe('d'.repeat(16));
   });
 
+  it('404 -32601: a method the server does not implement is `_OTHER`, with its id, never its name', async () => {
+    const refused = await mcpPost(running.mcpUrl, { method: 'made/up', id: 'u-1', params: {} });
+    expect(refused.status).toBe(404);
+    const span = otel.span('_OTHER');
+    expectRefusedSpan(span, {
+      'mcp.method.name': '_OTHER',
+      'jsonrpc.request.id': 'u-1',
+      'rpc.response.status_code': '-32601',
+      'http.response.status_code': 404,
+    });
+    expect(JSON.stringify(span.attributes)).not.toContain('made/up');
+  });
+
   it('400 -32700: a body that is not JSON: `_OTHER`; then the next request is served and spanned as usual', async () => {
     const refused = await mcpPost(running.mcpUrl, { method: 'tools/call', rawBody: '{"jsonrpc": "2.0", "id": 1,' });
     expect(refused.status).toBe(400);
