@@ -3,6 +3,7 @@ import type { McpResolvedTelemetryOptions } from '../config/resolved-options.js'
 import { McpInstruments } from './mcp-instruments.js';
 import type { OtelApi } from './otel-api.loader.js';
 import { recordRefusal } from './refusal-telemetry.js';
+import type { TelemetryRefusal } from './telemetry-refusal.interface.js';
 import { RequestTelemetry } from './request-telemetry.js';
 import {
   ATTR_MCP_PROTOCOL_VERSION,
@@ -14,7 +15,6 @@ import {
   INSTRUMENTATION_SCOPE,
 } from './semconv.js';
 import type { TelemetryCall, TelemetryTarget } from './telemetry-call.interface.js';
-import type { TelemetryRefusal } from './telemetry-refusal.interface.js';
 
 /**
  * nest-mcp's one door to OpenTelemetry: hands out the telemetry of a call, and the instruments of the operational

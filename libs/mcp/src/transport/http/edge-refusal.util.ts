@@ -7,7 +7,7 @@ import { MCP_RAW_BODY } from './raw-body.constants.js';
 
 /**
  * What telemetry records of a POST the HTTP transport refused after its body was captured (`McpTelemetry
- * .recordRefusal`, ADR 0034): the request, the error as answered, when the capture took the request, and the
+ * .recordRefusal`, ADR 0035): the request, the error as answered, when the capture took the request, and the
  * JSON-RPC message once the body was read as one (`implemented`: whether the wire has a route for its method).
  */
 export function edgeRefusal(

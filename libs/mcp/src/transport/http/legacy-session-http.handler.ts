@@ -246,7 +246,7 @@ export class McpLegacyHttpHandler {
 
   /**
    * Records a POST refused here, before the runner (an unknown session, a wrong version header, a refused
-   * `initialize`), as the 2026 transport records its own (ADR 0034); nothing when telemetry is off.
+   * `initialize`), as the 2026 transport records its own (ADR 0035); nothing when telemetry is off.
    */
   private recordRefusal(
     request: IncomingMessage,
