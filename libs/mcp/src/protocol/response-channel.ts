@@ -73,6 +73,15 @@ export class ResponseChannel {
   sent = 0;
   /** Of those, `notifications/progress`. */
   progressSent = 0;
+  /**
+   * Notifications the transport's bounded queue replaced by a newer one of the same kind for a slow reader (HTTP SSE,
+   * ADR 0008). The queue counts here, and telemetry reads it at the end of the call, like `sent`.
+   */
+  coalescedFrames = 0;
+  /** Notifications that queue dropped with nothing newer of their kind in their place. */
+  droppedFrames = 0;
+  /** 1 when that queue closed the stream because what waited could not be coalesced (`overflow: 'disconnect'`). */
+  overflows = 0;
 
   /** Whether the final response was sent (or the channel was abandoned); later notifications are dropped. */
   get isFinished(): boolean {

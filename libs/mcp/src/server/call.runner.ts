@@ -157,6 +157,9 @@ export class McpCallRunner implements BeforeApplicationShutdown {
           progress: channel.progressSent,
           sse: call.streaming || channel.sent > 0,
           cancelled: call.cancellation.aborted,
+          coalesced: channel.coalescedFrames,
+          dropped: channel.droppedFrames,
+          overflowed: channel.overflows > 0,
         });
       }
     }

@@ -63,8 +63,9 @@ export class McpInstruments {
       description: 'Streamed notifications replaced by a newer one of the same kind while the client read slowly',
     });
     this.streamDropped = meter.createCounter(METRIC_STREAM_DROPPED, {
-      unit: '{stream}',
-      description: 'Streams closed because their client did not read within the queue bounds',
+      unit: '{message}',
+      description:
+        'Streamed notifications lost because their client read slowly: dropped at the queue bound (queue_full), or the one that closed the stream (disconnect)',
     });
     this.listenStreams = meter.createUpDownCounter(METRIC_LISTEN_STREAMS, {
       unit: '{stream}',

@@ -46,6 +46,20 @@ describe('McpTelemetry', () => {
     expect(trace.getTracerProvider().constructor.name).toBe('ProxyTracerProvider');
   });
 
+  it('recordRefusal without an SDK (or OFF) reads nothing of the refusal', async () => {
+    const telemetry = new McpTelemetry(await loadOtelApi(), SETTINGS);
+    const untouchable = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('the refusal was read');
+        },
+      },
+    ) as never;
+    expect(() => telemetry.recordRefusal(untouchable)).not.toThrow();
+    expect(() => McpTelemetry.OFF.recordRefusal(untouchable)).not.toThrow();
+  });
+
   it('an SDK registered after startup is used from the next call on', async () => {
     const telemetry = new McpTelemetry(await loadOtelApi(), SETTINGS);
     expect(telemetry.start(CALL, TARGET)).toBeUndefined();

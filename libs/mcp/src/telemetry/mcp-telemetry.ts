@@ -2,6 +2,8 @@ import type { Meter, MeterProvider, Tracer, TracerProvider } from '@opentelemetr
 import type { McpResolvedTelemetryOptions } from '../config/resolved-options.js';
 import { McpInstruments } from './mcp-instruments.js';
 import type { OtelApi } from './otel-api.loader.js';
+import { recordRefusal } from './refusal-telemetry.js';
+import type { TelemetryRefusal } from './telemetry-refusal.interface.js';
 import { RequestTelemetry } from './request-telemetry.js';
 import {
   ATTR_MCP_PROTOCOL_VERSION,
@@ -58,6 +60,19 @@ export class McpTelemetry {
     const instruments = this.instruments();
     if (!tracer && !instruments) return undefined;
     return new RequestTelemetry(api, this.settings!, call, target, tracer, instruments);
+  }
+
+  /**
+   * Records a request the HTTP transport refused before the runner (bearer check, Host/Origin, body too large,
+   * Content-Type, malformed JSON-RPC, headers that disagree with the body…): a SERVER span and a point of
+   * `mcp.server.operation.duration`. Free when off, like `start`: returns at once without an SDK.
+   */
+  recordRefusal(refusal: TelemetryRefusal): void {
+    const api = this.api;
+    if (!api) return;
+    const tracer = this.tracer();
+    const instruments = this.instruments();
+    if (tracer || instruments) recordRefusal(api, this.settings!, refusal, tracer, instruments);
   }
 
   /**

@@ -27,6 +27,12 @@ export interface TelemetryDelivery {
   readonly sse: boolean;
   /** Whether the call's signal was aborted by its client (disconnect, `notifications/cancelled`). */
   readonly cancelled: boolean;
+  /** HTTP SSE: notifications the bounded queue replaced by a newer one of the same kind for a slow reader. */
+  readonly coalesced?: number;
+  /** HTTP SSE: notifications it dropped with nothing newer of their kind in their place. */
+  readonly dropped?: number;
+  /** HTTP SSE: whether it closed the stream because what waited could not be coalesced (`overflow: 'disconnect'`). */
+  readonly overflowed?: boolean;
 }
 
 /**
@@ -100,6 +106,9 @@ export class RequestTelemetry {
       if (this.call.task) attributes[semconv.ATTR_NEST_MCP_TASK_STATUS] = roundStatus(ended.outcome);
       if (delivery.progress > 0) attributes[semconv.ATTR_NEST_MCP_PROGRESS_COUNT] = delivery.progress;
       if (delivery.notifications > 0) attributes[semconv.ATTR_NEST_MCP_NOTIFICATIONS_SENT] = delivery.notifications;
+      if (delivery.coalesced) attributes[semconv.ATTR_NEST_MCP_NOTIFICATIONS_COALESCED] = delivery.coalesced;
+      const lost = (delivery.dropped ?? 0) + (delivery.overflowed ? 1 : 0);
+      if (lost > 0) attributes[semconv.ATTR_NEST_MCP_NOTIFICATIONS_DROPPED] = lost;
       if (this.call.origin === 'http') attributes[semconv.ATTR_NEST_MCP_SSE] = delivery.sse;
       if (
         this.settings.recordToolResults &&
@@ -123,12 +132,44 @@ export class RequestTelemetry {
     this.countOpen(-1);
     if (this.call.origin === 'http' && delivery.sse && !this.target.streaming)
       this.instruments?.sseUpgrades.add(1, { [semconv.ATTR_MCP_METHOD_NAME]: this.method });
+    if (delivery.coalesced || delivery.dropped || delivery.overflowed) this.countQueueLosses(delivery);
     if (this.call.task) {
       this.instruments?.tasks.add(1, { [semconv.ATTR_NEST_MCP_TASK_STATUS]: roundStatus(ended.outcome) });
       this.instruments?.taskDuration.record(seconds, this.metricAttributes(ended));
       return;
     }
     this.instruments?.operationDuration.record(seconds, this.metricAttributes(ended));
+  }
+
+  /**
+   * What the bounded queue of the call's SSE answer did for a slow reader, counted once when the call ends (the queue
+   * only bumped integers on the channel): coalesced notifications, dropped ones (`queue_full`), and a stream closed
+   * for it (`disconnect`). `nest_mcp.kind` says which queue policy applied: `request` (an answer: progress coalesces,
+   * other notifications drop) or `stream` (`delivery: 'stream'`, e.g. `subscriptions/listen`: changes coalesce, the
+   * rest disconnects).
+   */
+  private countQueueLosses(delivery: TelemetryDelivery): void {
+    const instruments = this.instruments;
+    if (!instruments) return;
+    const method = this.method;
+    const kind = this.target.streaming ? 'stream' : 'request';
+    if (delivery.coalesced)
+      instruments.streamCoalesced.add(delivery.coalesced, {
+        [semconv.ATTR_MCP_METHOD_NAME]: method,
+        [semconv.ATTR_NEST_MCP_KIND]: kind,
+      });
+    if (delivery.dropped)
+      instruments.streamDropped.add(delivery.dropped, {
+        [semconv.ATTR_MCP_METHOD_NAME]: method,
+        [semconv.ATTR_NEST_MCP_KIND]: kind,
+        [semconv.ATTR_NEST_MCP_REASON]: 'queue_full',
+      });
+    if (delivery.overflowed)
+      instruments.streamDropped.add(1, {
+        [semconv.ATTR_MCP_METHOD_NAME]: method,
+        [semconv.ATTR_NEST_MCP_KIND]: kind,
+        [semconv.ATTR_NEST_MCP_REASON]: 'disconnect',
+      });
   }
 
   /** Calls in flight (listen streams on their own gauge): one up when the call starts, one down when it ends. */

@@ -26,6 +26,8 @@ export const ATTR_NETWORK_PROTOCOL_NAME = 'network.protocol.name';
 export const ATTR_NETWORK_PROTOCOL_VERSION = 'network.protocol.version';
 export const ATTR_CLIENT_ADDRESS = 'client.address';
 export const ATTR_CLIENT_PORT = 'client.port';
+/** The HTTP status of a request refused at the HTTP edge (stable HTTP semantic conventions). */
+export const ATTR_HTTP_RESPONSE_STATUS_CODE = 'http.response.status_code';
 
 /** `gen_ai.operation.name` of `tools/call` (and of a task's rounds). */
 export const GEN_AI_EXECUTE_TOOL = 'execute_tool';
@@ -42,6 +44,10 @@ export const ATTR_NEST_MCP_TASK_STATUS = 'nest_mcp.task.status';
 export const ATTR_NEST_MCP_MRTR_ROUND = 'nest_mcp.mrtr.round';
 export const ATTR_NEST_MCP_PROGRESS_COUNT = 'nest_mcp.progress.count';
 export const ATTR_NEST_MCP_NOTIFICATIONS_SENT = 'nest_mcp.notifications.sent';
+/** Notifications of the call a slow reader's queue replaced by a newer one of the same kind (HTTP SSE). */
+export const ATTR_NEST_MCP_NOTIFICATIONS_COALESCED = 'nest_mcp.notifications.coalesced';
+/** Notifications of the call lost to a slow reader's queue (HTTP SSE), the one that closed a stream included. */
+export const ATTR_NEST_MCP_NOTIFICATIONS_DROPPED = 'nest_mcp.notifications.dropped';
 export const ATTR_NEST_MCP_SSE = 'nest_mcp.sse';
 export const ATTR_NEST_MCP_REASON = 'nest_mcp.reason';
 export const ATTR_NEST_MCP_KIND = 'nest_mcp.kind';

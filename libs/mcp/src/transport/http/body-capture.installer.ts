@@ -1,11 +1,13 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { Subscription } from 'rxjs';
 import { MCP_MODULE_OPTIONS_EXTRAS } from '../../config/mcp-extras.constants.js';
 import type { McpModuleExtras } from '../../config/mcp-options.interface.js';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
 import type { McpError } from '../../protocol/mcp.error.js';
+import { McpTelemetry } from '../../telemetry/mcp-telemetry.js';
 import type { CapturedBody } from './captured-body.interface.js';
 import { MCP_CAPTURED_ROUTE, MCP_RAW_BODY } from './raw-body.constants.js';
 import { readRawBody } from './raw-body.reader.js';
@@ -85,6 +87,7 @@ export class BodyCaptureInstaller implements OnApplicationBootstrap, OnModuleDes
     private readonly options: McpResolvedOptions,
     @Inject(MCP_MODULE_OPTIONS_EXTRAS) private readonly extras: Required<McpModuleExtras>,
     private readonly gate: McpRequestGate,
+    private readonly telemetry: McpTelemetry,
   ) {
     // The adapter exists before Nest registers its body parsers and routes: both hooks go in ahead of them.
     this.subscription = adapterHost.init$.subscribe(() => {
@@ -123,18 +126,20 @@ export class BodyCaptureInstaller implements OnApplicationBootstrap, OnModuleDes
       response.removeHeader('X-Powered-By');
       if (request.method !== 'POST') return next();
       const limit = this.options.maxBodyBytes;
+      const receivedAt = this.receivedAt();
       // Host/Origin and the bearer token first: a refused request is answered before a byte of its body is read.
       this.gate.admit(request, (verdict) => {
-        if (!verdict.ok) return refuseUpload(request, response, verdict.error, limit);
+        if (!verdict.ok) return this.answerRefusal(request, request, response, verdict.error, receivedAt);
         readRawBody(request, request.headers['content-length'], limit, (raw) => {
           // Answered here: Express's own parsers would otherwise start reading the rest of the upload.
           if (!raw.ok && raw.reason === 'too-large')
-            return refuseUpload(request, response, payloadTooLarge(limit), limit);
+            return this.answerRefusal(request, request, response, payloadTooLarge(limit), receivedAt);
           request[MCP_RAW_BODY] = {
             raw,
             contentType: request.headers['content-type'],
             contentEncoding: request.headers['content-encoding'],
             caller: verdict.caller,
+            receivedAt,
           };
           // The stream is consumed now, so Express's body parsers skip this request.
           next();
@@ -187,10 +192,11 @@ export class BodyCaptureInstaller implements OnApplicationBootstrap, OnModuleDes
   private readonly captureFastify: PreParsingHook = (request, reply, payload, done) => {
     const raw = request.raw;
     const limit = this.options.maxBodyBytes;
+    const receivedAt = this.receivedAt();
     // Answered here, before guards and interceptors, as on Express; Fastify stops at a hijacked reply.
     const refuse = (error: McpError) => {
       reply.hijack();
-      refuseUpload(payload, reply.raw, error, limit);
+      this.answerRefusal(payload, raw, reply.raw, error, receivedAt);
       done(null, payload);
     };
     // Host/Origin and the bearer token first: a refused request is answered before a byte of its body is read.
@@ -198,11 +204,28 @@ export class BodyCaptureInstaller implements OnApplicationBootstrap, OnModuleDes
       if (!verdict.ok) return refuse(verdict.error);
       readRawBody(payload, raw.headers['content-length'], limit, (body) => {
         if (!body.ok && body.reason === 'too-large') return refuse(payloadTooLarge(limit));
-        raw[MCP_RAW_BODY] = { raw: body, ...hideBodyHeaders(raw.headers), caller: verdict.caller };
+        raw[MCP_RAW_BODY] = { raw: body, ...hideBodyHeaders(raw.headers), caller: verdict.caller, receivedAt };
         done(null, payload);
       });
     });
   };
+
+  /** When the request reached the endpoint, for a refusal's span and duration; no clock read with telemetry off. */
+  private receivedAt(): number | undefined {
+    return this.telemetry.available ? performance.now() : undefined;
+  }
+
+  /** Answers a request refused before its body was read (`refuseUpload`), and records the refusal (telemetry). */
+  private answerRefusal(
+    upload: Readable,
+    request: IncomingMessage,
+    response: ServerResponse,
+    error: McpError,
+    receivedAt: number | undefined,
+  ): void {
+    refuseUpload(upload, response, error, this.options.maxBodyBytes);
+    this.telemetry.recordRefusal({ incoming: request, error, receivedAt });
+  }
 
   private logUncapturable(adapter: string): void {
     this.logger.error(

@@ -10,6 +10,8 @@ export interface CapturedBody {
   contentEncoding?: string;
   /** With `auth`: the caller of the bearer token, verified before the body was read (`McpRequestGate`). */
   caller?: HttpCaller;
+  /** `performance.now()` when the capture took the request, before its first check; only while telemetry can record. */
+  receivedAt?: number;
   /** Fastify: the body headers taken away while Fastify would parse, put back before the handler runs. */
   hidden?: Partial<Record<'content-type' | 'content-length' | 'transfer-encoding' | 'content-encoding', string>>;
 }

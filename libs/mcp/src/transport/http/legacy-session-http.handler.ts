@@ -10,13 +10,15 @@ import { McpLegacyWireService, type LegacyCaller, type LegacyHandshake } from '.
 import { McpLegacyWire } from '../../legacy/legacy-wire.profile.js';
 import type { McpAccessToken } from '../../protocol/access-token.interface.js';
 import type { IncomingMessage as IncomingRpc } from '../../protocol/json-rpc-message.parser.js';
-import type { JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
+import type { JsonRpcNotification, JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
 import { McpErrorCode } from '../../protocol/error-codes.enum.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { McpHeaders } from '../../protocol/meta-keys.constants.js';
 import { ResponseChannel } from '../../protocol/response-channel.js';
 import { McpCallRunner } from '../../server/call.runner.js';
+import { McpTelemetry } from '../../telemetry/mcp-telemetry.js';
 import type { CapturedBody } from './captured-body.interface.js';
+import { edgeRefusal } from './edge-refusal.util.js';
 import { HttpCallPort, type HttpCallRequest, httpQueueBounds, type HttpQueueBounds } from './http-call.port.js';
 import type { HttpExchange } from './http-exchange.interface.js';
 import { MCP_RAW_BODY } from './raw-body.constants.js';
@@ -46,6 +48,17 @@ function callerOf(exchange: LegacyExchange): LegacyCaller {
   return { principal: exchange.principal, accessToken: exchange.accessToken, origin: 'http' };
 }
 
+/** The methods a session answers itself (no route of the wire): telemetry names their refusals by the method. */
+const SESSION_METHODS: ReadonlySet<string> = new Set([
+  'initialize',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'notifications/initialized',
+  'notifications/cancelled',
+]);
+
 const sessionError = (status: number, message: string) =>
   new McpError(McpErrorCode.InvalidRequest, message, undefined, status);
 
@@ -70,6 +83,7 @@ export class McpLegacyHttpHandler {
     private readonly profile: McpLegacyWire,
     private readonly runner: McpCallRunner,
     private readonly options: McpResolvedOptions,
+    private readonly telemetry: McpTelemetry,
   ) {
     this.bounds = httpQueueBounds(options);
     this.port = new HttpCallPort(this.bounds, Boolean(options.auth));
@@ -83,6 +97,8 @@ export class McpLegacyHttpHandler {
       return;
     }
     const id = incoming.kind === 'notification' ? undefined : incoming.message.id;
+    /** Set when the call goes on to the runner, which records what happens next (its admission refusals too). */
+    let handedOver = false;
     try {
       const session = this.sessionOf(exchange);
       this.checkVersionHeader(exchange.request, session);
@@ -108,6 +124,7 @@ export class McpLegacyHttpHandler {
       const message = incoming.message;
       const params = message.params ?? {};
       // A refusal of the calls-in-flight caps is thrown before anything is written: answered below, 429/503.
+      handedOver = true;
       await this.runner.run<LegacyHttpCallRequest>(
         {
           origin: 'http',
@@ -134,6 +151,8 @@ export class McpLegacyHttpHandler {
       const mcpError = error instanceof McpError ? error : McpError.internal();
       if (!(error instanceof McpError)) this.logger.error('Unexpected legacy failure', (error as Error)?.stack);
       writeError(response, id, mcpError.httpStatus === 200 ? toLegacyError(mcpError) : mcpError, mcpError.httpStatus);
+      if (!handedOver)
+        this.recordRefusal(exchange.request, mcpError, incoming.kind === 'response' ? undefined : incoming.message);
     }
   }
 
@@ -177,6 +196,7 @@ export class McpLegacyHttpHandler {
     } catch (error) {
       const mcpError = error as McpError;
       writeError(response, message.id, mcpError);
+      this.recordRefusal(exchange.request, mcpError, message);
       return;
     }
     const created = this.sessions.create(handshake, {
@@ -186,6 +206,7 @@ export class McpLegacyHttpHandler {
     if ('refused' in created) {
       const refusal = this.refusal(created.refused);
       writeError(response, message.id, refusal);
+      this.recordRefusal(exchange.request, refusal, message);
       return;
     }
     // Advertised per caller, as server/discover shows it (the exchange's verified token).
@@ -221,6 +242,22 @@ export class McpLegacyHttpHandler {
           `Too many sessions from this address (limit ${maxSessionsPerAddress}, option maxSessionsPerAddress); end one with DELETE or retry later`,
         );
     }
+  }
+
+  /**
+   * Records a POST refused here, before the runner (an unknown session, a wrong version header, a refused
+   * `initialize`), as the 2026 transport records its own (ADR 0035); nothing when telemetry is off.
+   */
+  private recordRefusal(
+    request: IncomingMessage,
+    error: McpError,
+    message: JsonRpcRequest | JsonRpcNotification | undefined,
+  ): void {
+    if (!this.telemetry.available) return;
+    const method = message?.method;
+    const implemented =
+      method !== undefined && (SESSION_METHODS.has(method) || this.profile.findRoute(method) !== undefined);
+    this.telemetry.recordRefusal(edgeRefusal(request, error, message, implemented));
   }
 
   private sessionOf(exchange: LegacyExchange): LegacySession {

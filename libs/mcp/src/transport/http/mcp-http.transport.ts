@@ -7,14 +7,16 @@ import { McpAuthenticator } from '../../auth/mcp-authenticator.service.js';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
 import { McpErrorCode } from '../../protocol/error-codes.enum.js';
 import { parseJsonRpcMessage, readableId } from '../../protocol/json-rpc-message.parser.js';
-import type { JsonRpcId } from '../../protocol/json-rpc.interface.js';
+import type { JsonRpcId, JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { McpCallRunner } from '../../server/call.runner.js';
 import { McpModernWire } from '../../server/modern-wire.profile.js';
 import { McpPlaygroundPages } from '../../playground/playground.pages.js';
+import { McpTelemetry } from '../../telemetry/mcp-telemetry.js';
 import type { CapturedBody } from './captured-body.interface.js';
 import { closeAfter, closeAfterDeadline } from './close-after.util.js';
 import { HttpCallPort, type HttpCallRequest, httpQueueBounds } from './http-call.port.js';
+import { edgeRefusal } from './edge-refusal.util.js';
 import type { HttpExchange } from './http-exchange.interface.js';
 import { McpLegacyHttpHandler } from './legacy-session-http.handler.js';
 import {
@@ -58,6 +60,7 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     private readonly gate: McpRequestGate,
     authenticator: McpAuthenticator,
     playground: McpPlaygroundPages,
+    private readonly telemetry: McpTelemetry,
   ) {
     this.playground = playground.enabled ? playground : undefined;
     this.port = new HttpCallPort(httpQueueBounds(options), authenticator.enabled);
@@ -119,6 +122,10 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     const { request, response } = exchange;
     if (this.shuttingDown) closeAfter(response);
     let id: JsonRpcId | undefined;
+    /** The JSON-RPC request, once the body was read as one: what telemetry names a refusal by. */
+    let rpc: JsonRpcRequest | undefined;
+    /** Set when the request goes on to the runner (or the 2025-11-25 handler), which records what happens next. */
+    let handedOver = false;
     try {
       const captured = (request as IncomingMessage & { [MCP_RAW_BODY]?: CapturedBody })[MCP_RAW_BODY];
       // The capture ran Host/Origin and the bearer check before it read the body (ADR 0009), and its verdict travels
@@ -133,6 +140,7 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
       const accepted = acceptedMediaTypes(request.headers.accept);
       const incoming = parseJsonRpcMessage(body);
       if (this.options.legacyWire && classifyWire(request.headers, incoming) === 'legacy') {
+        handedOver = true;
         await this.legacy.handlePost({ ...exchange, ...caller }, incoming, accepted);
         return;
       }
@@ -145,6 +153,7 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
         return;
       }
       const message = incoming.message;
+      rpc = message;
       // A core method's Mcp-Name is a standard header, checked before _meta; an extension's once its route exists.
       const declared = this.wire.declaredRoute(message.method);
       const nameField = declared?.extension === undefined ? declared?.nameParam : undefined;
@@ -168,6 +177,8 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
         checkParamHeadersAgainstBody(request, message.params?.arguments, paramHeaders);
 
       // Admitted by the calls-in-flight caps before anything is built for it: a refusal (429/503) is thrown, below.
+      // The runner records it (a span of its own), and everything after.
+      handedOver = true;
       await this.runner.run<HttpCallRequest>(
         {
           origin: 'http',
@@ -192,6 +203,11 @@ export class McpHttpTransport implements OnApplicationBootstrap, BeforeApplicati
     } catch (error) {
       const mcpError = error instanceof McpError ? error : this.unexpected(error);
       writeError(response, id, mcpError);
+      // Recorded here (the capture records its own refusals), named by the method once the body was read.
+      if (!handedOver && this.telemetry.available)
+        this.telemetry.recordRefusal(
+          edgeRefusal(request, mcpError, rpc, rpc !== undefined && this.wire.findRoute(rpc.method) !== undefined),
+        );
     }
   }
 

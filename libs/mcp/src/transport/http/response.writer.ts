@@ -121,9 +121,6 @@ export class ResponseWriter implements ChannelSink {
   private pipeline?: Subscription;
   private readonly disconnect: () => void;
 
-  /** Notifications dropped or coalesced because the client read too slowly. */
-  droppedFrames = 0;
-
   constructor(
     private readonly channel: ResponseChannel,
     private readonly response: ServerResponse,
@@ -157,7 +154,8 @@ export class ResponseWriter implements ChannelSink {
   stream(messages$: Observable<ChannelMessage>): void {
     if (this.response.destroyed || this.response.writableEnded) return;
     this.pipeline = this.accepted.sse
-      ? pipeSseResponse(messages$, this.startStream(), this.bounds, this)
+      ? // The queue counts what the client did not get on the channel, where telemetry reads it when the call ends.
+        pipeSseResponse(messages$, this.startStream(), this.bounds, this.channel)
       : messages$.subscribe(this);
   }
 

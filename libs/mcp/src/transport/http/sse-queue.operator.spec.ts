@@ -62,7 +62,7 @@ const tick = () => new Promise<void>((resolve) => process.nextTick(resolve));
 function harness(bounds: QueueBounds, onChunk: (chunk: SseChunk, flow: TestFlow) => void = () => undefined) {
   const flow = new TestFlow();
   const source = new Subject<ChannelMessage>();
-  const counters = { droppedFrames: 0 };
+  const counters = { coalescedFrames: 0, droppedFrames: 0, overflows: 0 };
   const chunks: SseChunk[] = [];
   const result: { completed: boolean; error?: unknown } = { completed: false };
   const subscription = source.pipe(sseQueue(bounds, flow, counters)).subscribe({
@@ -174,7 +174,8 @@ describe('sseQueue', () => {
     flow.drain();
     await tick();
     expect(frames()).toEqual(['log a', 'progress u 1', 'progress t 3']);
-    expect(counters.droppedFrames).toBe(3);
+    // Two progress frames of 't' replaced by newer ones; one log lost.
+    expect(counters).toEqual({ coalescedFrames: 2, droppedFrames: 1, overflows: 0 });
   });
 
   it('coalesce: a progress frame of a new token replaces the oldest other notification, never a progress frame', async () => {
@@ -198,7 +199,8 @@ describe('sseQueue', () => {
     flow.drain();
     await tick();
     expect(frames()).toEqual(['progress t 1']);
-    expect(counters.droppedFrames).toBe(2);
+    // Both logs lost (b at the bound, a for the progress of a new token): nothing was replaced by its own kind.
+    expect(counters).toEqual({ coalescedFrames: 0, droppedFrames: 2, overflows: 0 });
   });
 
   it('the final response is never dropped nor reordered, whatever the bounds', () => {
@@ -236,11 +238,11 @@ describe('sseQueue', () => {
     flow.drain();
     await tick();
     expect(frames()).toEqual(['updated file:///a v100', 'tools changed v100', 'updated file:///b v100']);
-    expect(counters.droppedFrames).toBe(297);
+    expect(counters).toEqual({ coalescedFrames: 297, droppedFrames: 0, overflows: 0 });
   });
 
   it('disconnect: a frame that neither coalesces nor fits ends the stream with QueueOverflowError', async () => {
-    const { flow, source, frames, result } = harness(disconnect);
+    const { flow, source, frames, result, counters } = harness(disconnect);
     flow.full = true;
     source.next(updated('file:///a', 1));
     source.next(updated('file:///b', 1));
@@ -248,6 +250,7 @@ describe('sseQueue', () => {
     source.next(updated('file:///d', 1));
     expect(result.error).toBeInstanceOf(QueueOverflowError);
     expect((result.error as Error).message).toMatch(/reads too slowly/);
+    expect(counters).toEqual({ coalescedFrames: 0, droppedFrames: 0, overflows: 1 });
     expect(source.observed).toBe(false); // the operator let go of its source
     flow.drain();
     await tick();

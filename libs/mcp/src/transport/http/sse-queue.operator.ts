@@ -30,9 +30,17 @@ export interface FrameFlow {
   readonly drained$: Observable<unknown>;
 }
 
-/** Where the queue counts what it dropped or coalesced. */
+/**
+ * Where the queue counts what a slow reader did not get (read by telemetry when the call ends: the response's
+ * `ResponseChannel`). Plain integer increments: counting costs nothing more when nobody records it.
+ */
 export interface QueueCounters {
+  /** Notifications replaced by a newer one of the same kind (progress of the same token, the same change). */
+  coalescedFrames: number;
+  /** Notifications dropped at the bound with nothing newer of their kind in their place; the stream went on. */
   droppedFrames: number;
+  /** Streams the queue ended because a frame neither coalesced nor fitted (`disconnect`): 0, or 1. */
+  overflows: number;
 }
 
 /** What `sseQueue` emits: the frames of one tick, joined; `last` when the response ends with them. */
@@ -73,7 +81,7 @@ const MAX_CHUNK_CHARS = 16 * 1024;
 export function sseQueue(
   bounds: QueueBounds,
   flow: FrameFlow,
-  counters: QueueCounters = { droppedFrames: 0 },
+  counters: QueueCounters = { coalescedFrames: 0, droppedFrames: 0, overflows: 0 },
 ): OperatorFunction<ChannelMessage, SseChunk> {
   return (messages$) =>
     new Observable<SseChunk>((subscriber) => {
@@ -217,7 +225,7 @@ class FrameQueue {
     return this.frames.length;
   }
 
-  /** Queues, coalesces or drops a frame; false when it overflows a `disconnect` queue. */
+  /** Queues, coalesces or drops a frame (and counts which); false when it overflows a `disconnect` queue. */
   offer(frame: SseFrame): boolean {
     if (frame.keepAlive) return true;
     const waiting = frame.changeKey !== undefined ? this.changes?.get(frame.changeKey) : undefined;
@@ -226,22 +234,29 @@ class FrameQueue {
       // after this change happened, so the client re-reads the latest state either way.
       this.bytes += frame.data.length - waiting.data.length;
       waiting.data = frame.data;
-      this.counters.droppedFrames++;
+      this.counters.coalescedFrames++;
       return true;
     }
     if (
       !frame.final &&
       (this.frames.length >= this.bounds.maxFrames || this.bytes + frame.data.length > this.bounds.maxBytes)
     ) {
-      this.counters.droppedFrames++;
-      if (this.bounds.overflow === 'disconnect') return false;
-      // Progress always gets in, replacing the waiting frame of its token or, failing that, the oldest other
-      // notification: the newest progress value is what a late reader needs.
-      const replaced =
-        frame.progressToken !== undefined &&
-        (this.dropFirst((queued) => queued.progressToken === frame.progressToken) ||
-          this.dropFirst((queued) => queued.progressToken === undefined && !queued.final));
-      if (!replaced) return true;
+      if (this.bounds.overflow === 'disconnect') {
+        this.counters.overflows++;
+        return false;
+      }
+      // Progress always gets in, replacing the waiting frame of its token (coalesced) or, failing that, the oldest
+      // other notification (dropped): the newest progress value is what a late reader needs.
+      const token = frame.progressToken;
+      if (token !== undefined && this.dropFirst((queued) => queued.progressToken === token)) {
+        this.counters.coalescedFrames++;
+      } else {
+        // Lost for good: this frame, or the oldest other notification a new token's progress takes the place of.
+        this.counters.droppedFrames++;
+        const replaced =
+          token !== undefined && this.dropFirst((queued) => queued.progressToken === undefined && !queued.final);
+        if (!replaced) return true;
+      }
     }
     this.frames.push(frame);
     this.bytes += frame.data.length;
