@@ -129,6 +129,7 @@ describe.each(ADAPTERS)('2025-11-25 core tasks (%s)', (adapter) => {
       waitForCancel: { taskSupport: 'optional' },
       askName: { taskSupport: 'required' },
       greetLater: { taskSupport: 'required' },
+      greetCaught: { taskSupport: 'required' },
       broken: { taskSupport: 'required' },
       guarded: { taskSupport: 'required' },
       plain: undefined,
@@ -243,6 +244,16 @@ describe.each(ADAPTERS)('2025-11-25 core tasks (%s)', (adapter) => {
       (record) => (record.message as WireMessage).method === 'elicitation/create',
     );
     expect(asks.map((record) => record.requestMethod)).toEqual(['tools/call']);
+  });
+
+  it('a beforeTask that catches the signal of ctx.elicit still asks on the tools/call stream, as on 2026', async () => {
+    const caller = await connect('alice');
+    const execution = await caller.session.callTool('greetCaught', {});
+    expect(execution.kind).toBe('task');
+    const { outcome } = await execution.settle();
+    expect(resultFromTaskOutcome(outcome)).toMatchObject({ content: [{ type: 'text', text: 'greetings alice' }] });
+    // Asked before the task existed (no related-task), so the task found the answer and did not ask again.
+    expect(caller.asked).toEqual([{ message: 'What is your name?', related: undefined }]);
   });
 
   it('cancel while running: the task is cancelled before the answer, ctx.signal fires, a second cancel is -32602', async () => {

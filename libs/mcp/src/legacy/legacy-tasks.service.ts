@@ -4,8 +4,7 @@ import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import { McpToolContext } from '../context/mcp-tool.context.js';
 import type { ToolEntry } from '../discovery/registry-entries.interface.js';
-import { AnswerLedger } from '../mrtr/answer-ledger.js';
-import { isInputRequired } from '../mrtr/input-required.signal.js';
+import { McpMrtrService } from '../mrtr/mrtr.service.js';
 import { McpErrorCode } from '../protocol/error-codes.enum.js';
 import { isJsonObject } from '../protocol/json-object.util.js';
 import type {
@@ -100,6 +99,7 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
     private readonly registry: McpRegistry,
     private readonly options: McpResolvedOptions,
     private readonly access: McpAccessPolicy,
+    private readonly mrtr: McpMrtrService,
   ) {
     super();
   }
@@ -231,7 +231,9 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
    * The tool's `beforeTask` hook, before the task exists. Its `ctx.elicit` works as on the 2026 wire (a round ends with
    * what it asks for, and the hook is replayed with the answers), but each question is a real server→client request
    * on this `tools/call`'s stream, answered live; the answers, by the hook's keys, become the task's first answers so
-   * its handler's `ctx.elicit` of the same key finds them. A failure of the hook is the call's answer.
+   * its handler's `ctx.elicit` of the same key finds them. A failure of the hook is the call's answer. Each round is
+   * `McpMrtrService.round` with the answers held here (`{ from: 'held' }`), so whether it asked is decided from its
+   * ledger, as on the 2026 wire.
    */
   private async beforeTask(
     scope: McpRequestScope,
@@ -246,22 +248,19 @@ export class McpLegacyTasks extends LegacyTaskWire implements OnModuleInit, OnMo
     const offline: McpRequestScope = { ...scope, liveRequests: undefined };
     const answers = new Map<string, unknown>();
     for (let round = 0; round < MAX_BEFORE_TASK_ROUNDS; round++) {
-      const ledger = new AnswerLedger(new Map(answers));
-      const context = McpToolContext.open(offline, name, ledger);
-      try {
-        await hook(input, context);
-        return { answers: ledger.acceptedAnswers() };
-      } catch (error) {
-        if (!isInputRequired(error)) {
-          const failure = toolFailure(error, this.logger, name);
-          if (failure instanceof McpError) throw failure;
-          return { result: { content: [{ type: 'text', text: failure.text }], isError: true } };
-        }
-      } finally {
-        context.complete();
+      const end = await this.mrtr.round(
+        { from: 'held', answers },
+        (ledger) => McpToolContext.open(offline, name, ledger),
+        (context) => hook(input, context),
+      );
+      if (end.kind === 'returned') return { answers: end.ledger.acceptedAnswers() };
+      if (end.kind === 'threw') {
+        const failure = toolFailure(end.error, this.logger, name);
+        if (failure instanceof McpError) throw failure;
+        return { result: { content: [{ type: 'text', text: failure.text }], isError: true } };
       }
       if (!live) throw McpError.internal('beforeTask asked for input on a call that cannot ask the client');
-      for (const [key, request] of ledger.pendingRequests()) {
+      for (const [key, request] of end.asked) {
         let params = request.params;
         // The legacy wire identifies URL elicitations (as MrtrContext's live path does).
         if (request.method === 'elicitation/create' && params?.mode === 'url')

@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventsFixtureModule } from '../../../../test/fixtures/events.fixture.js';
 import { RecordingLogger } from '../../../../test/support/recording.logger.js';
 import { McpTool } from '../decorators/mcp-tool.decorator.js';
+import { McpAuthError } from '../protocol/access-token.interface.js';
+import { McpErrorCode } from '../protocol/error-codes.enum.js';
+import { McpError } from '../protocol/mcp.error.js';
 import { McpModernWire } from '../server/modern-wire.profile.js';
 import { McpLegacyWire } from './legacy-wire.profile.js';
 
@@ -63,5 +66,39 @@ describe('the wire profiles own their route tables', () => {
     }
     expect(legacy.findRoute('tools/call')).not.toBe(modern.findRoute('tools/call'));
     expect([modern.connectionBound, legacy.connectionBound]).toEqual([true, false]);
+  });
+
+  describe('one rule for the HTTP status of a session error (errorAnswer)', () => {
+    const answered = (error: McpError, raised: 'call' | 'session') => {
+      const answer = legacy.errorAnswer(error, raised);
+      return { status: answer.httpStatus, code: answer.error.code, same: answer.error === error };
+    };
+    const denied = () => new McpAuthError(403, 'Forbidden', 'Bearer error="insufficient_scope"');
+    const throttled = () =>
+      new McpError(McpErrorCode.InternalError, 'Too Many Requests', { retryAfterSeconds: 1 }, 429);
+
+    it("a call's errors: HTTP 200 in the 2025-11-25 shape, whatever their status on 2026; authorization keeps its own", () => {
+      expect(answered(McpError.missingCapability('needs elicitation', { elicitation: {} }), 'call')).toEqual({
+        status: 200,
+        code: McpErrorCode.InvalidParams,
+        same: false,
+      });
+      expect(answered(McpError.resourceNotFound('file:///gone'), 'call')).toMatchObject({ status: 200, code: -32002 });
+      expect(answered(throttled(), 'call')).toEqual({ status: 200, code: McpErrorCode.InternalError, same: false });
+      // The error itself, so its challenge reaches WWW-Authenticate.
+      expect(answered(denied(), 'call')).toEqual({ status: 403, code: McpErrorCode.InvalidRequest, same: true });
+    });
+
+    it("the session's own refusals keep their status and body; one with HTTP 200 takes the shape", () => {
+      const gone = new McpError(McpErrorCode.InvalidRequest, 'Session not found', undefined, 404);
+      expect(answered(gone, 'session')).toEqual({ status: 404, code: McpErrorCode.InvalidRequest, same: true });
+      expect(answered(throttled(), 'session')).toEqual({ status: 429, code: McpErrorCode.InternalError, same: true });
+      expect(answered(denied(), 'session')).toEqual({ status: 403, code: McpErrorCode.InvalidRequest, same: true });
+      expect(answered(McpError.resourceNotFound('file:///gone'), 'session')).toMatchObject({
+        status: 200,
+        code: -32002,
+        same: false,
+      });
+    });
   });
 });

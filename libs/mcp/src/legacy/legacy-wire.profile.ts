@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { McpAuthError } from '../protocol/access-token.interface.js';
+import type { McpError } from '../protocol/mcp.error.js';
 import type { LiveClientRequests } from '../protocol/mcp-request-scope.interface.js';
 import type { CallOutcome } from '../server/call-outcome.interface.js';
 import { MCP_EXTENSIONS, type McpExtension } from '../server/extension.interface.js';
@@ -23,7 +24,7 @@ import { LATEST_LEGACY_VERSION } from './legacy-versions.constants.js';
  *   with `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` of this revision); events have none (`-32601`);
  * - results and errors in this revision's shapes, errors with HTTP 200 (a 404 would tell the client its session is
  *   gone), except authorization failures: 401/403 with their challenge on both wires (spec 2025-11-25:
- *   basic/authorization);
+ *   basic/authorization); the session's own refusals keep their status (`errorAnswer`, the one rule);
  * - the session knows each call while it runs (so `notifications/cancelled` and the end of the session abort it),
  *   `ctx.elicit` becomes a real server→client request on the call's own stream, and a dropped connection cancels
  *   nothing.
@@ -71,11 +72,25 @@ export class McpLegacyWire implements McpWireProfile {
         },
         httpStatus: 200,
       };
-    const { error } = outcome;
-    return {
-      message: errorResponse(call.id, toLegacyError(error)),
-      httpStatus: error instanceof McpAuthError ? error.httpStatus : 200,
-    };
+    const answer = this.errorAnswer(outcome.error, 'call');
+    return { message: errorResponse(call.id, answer.error), httpStatus: answer.httpStatus };
+  }
+
+  /**
+   * The one rule for the HTTP status of a session's errors, and whether they take this revision's shape (spec
+   * 2025-11-25: basic/transports, "Session Management"; docs/two-wires.md):
+   * - an authorization failure (`McpAuthError`) keeps its 400/401/403, with its challenge, wherever it arises;
+   * - an error of a call (`'call'`: what its handler, its pipeline or its route answered — a throttler's 429 too) is
+   *   answered with HTTP 200 in the 2025-11-25 shape: any other status would tell the client its session is gone;
+   * - an error of the session itself (`'session'`: raised before a call runs — an unknown or ended session's 404, a
+   *   wrong `MCP-Protocol-Version`'s 400, the calls-in-flight caps' 429/503) keeps its status, which is what the
+   *   client must act on (initialize again, wait); one with HTTP 200 (a session method's `-32602`) takes the shape.
+   *
+   * An error answered with a status other than 200 is sent as it is (its challenge and `Retry-After` come from it).
+   */
+  errorAnswer(error: McpError, raised: 'call' | 'session'): LegacyErrorAnswer {
+    const keepsStatus = error instanceof McpAuthError || (raised === 'session' && error.httpStatus !== 200);
+    return keepsStatus ? { error, httpStatus: error.httpStatus } : { error: toLegacyError(error), httpStatus: 200 };
   }
 
   opened(call: RunningCall): void {
@@ -94,6 +109,12 @@ export class McpLegacyWire implements McpWireProfile {
   closed(call: RunningCall): void {
     sessionCall(call).session.untrackCall(call.id);
   }
+}
+
+/** How a session's error is answered: the error to send and the HTTP status of the answer (`McpLegacyWire.errorAnswer`). */
+export interface LegacyErrorAnswer {
+  readonly error: McpError;
+  readonly httpStatus: number;
 }
 
 /** A call this profile runs: only session transports hand it calls, and each of theirs names its session. */

@@ -7,6 +7,7 @@ import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js
 import { McpError } from '../protocol/mcp.error.js';
 import { AnswerLedger } from './answer-ledger.js';
 import { InMemoryRequestStateStore } from './in-memory-request-state.store.js';
+import { McpToolContext } from '../context/mcp-tool.context.js';
 import { McpInput } from './input-request.builders.js';
 import { McpMrtrService } from './mrtr.service.js';
 import { RequestStateCodec } from './request-state.codec.js';
@@ -140,4 +141,107 @@ describe('McpMrtrService single-use requestState', () => {
       expect(() => serviceWith({ singleUse: singleUse as never })).toThrow(/requestState\.singleUse/);
     },
   );
+});
+
+describe('McpMrtrService.round: one round, whichever holds the answers', () => {
+  const confirm = () => McpInput.url('Confirm the deploy', 'https://example.com/confirm');
+  const asking = (params: Record<string, unknown> = {}) =>
+    ({
+      ...scopeOf(params),
+      meta: { clientCapabilities: { elicitation: { url: {} } } },
+      cancellation: new AbortController(),
+    }) as unknown as McpRequestScope;
+  /** Opens the real tool context and records whether the round completed it. */
+  const opener = (scope: McpRequestScope, completed: string[]) => (ledger: AnswerLedger) => {
+    const context = McpToolContext.open(scope, 'deploy', ledger);
+    const complete = context.complete.bind(context);
+    context.complete = () => {
+      completed.push('completed');
+      complete();
+    };
+    return context;
+  };
+
+  it('answers from the request: a round that asks ends with a sealed input_required; the retry returns', async () => {
+    const service = serviceWith();
+    const completed: string[] = [];
+    const first = await service.round(
+      { from: 'request', scope: asking(), target: 'deploy' },
+      opener(asking(), completed),
+      (ctx) => ctx.elicit('confirm', confirm()),
+    );
+    if (first.kind !== 'input_required') throw new Error(`expected input_required, got ${first.kind}`);
+    const sealed = first.asked as { resultType: string; requestState: string; inputRequests: object };
+    expect(sealed.resultType).toBe('input_required');
+    expect(Object.keys(sealed.inputRequests)).toEqual(['confirm']);
+
+    const retry = asking({ requestState: sealed.requestState, inputResponses: { confirm: { action: 'accept' } } });
+    const second = await service.round(
+      { from: 'request', scope: retry, target: 'deploy' },
+      opener(retry, completed),
+      (ctx) => ctx.elicit('confirm', confirm()),
+    );
+    expect(second).toMatchObject({ kind: 'returned', value: { action: 'accept' } });
+    expect(second.ledger.round).toBe(2);
+    expect(completed).toEqual(['completed', 'completed']);
+  });
+
+  it('held answers: a round that asks ends with its requests, nothing sealed; with the answer it returns', async () => {
+    const service = serviceWith();
+    const completed: string[] = [];
+    const first = await service.round({ from: 'held', answers: new Map() }, opener(asking(), completed), (ctx) =>
+      ctx.elicit('confirm', confirm()),
+    );
+    if (first.kind !== 'input_required') throw new Error(`expected input_required, got ${first.kind}`);
+    const requests = first.asked;
+    expect([...requests].map(([key, request]) => [key, request.method])).toEqual([['confirm', 'elicitation/create']]);
+
+    const answers = new Map([['confirm', { action: 'accept' }]]);
+    const second = await service.round({ from: 'held', answers }, opener(asking(), completed), (ctx) =>
+      ctx.elicit('confirm', confirm()),
+    );
+    expect(second).toMatchObject({ kind: 'returned', value: { action: 'accept' } });
+    expect(second.ledger.acceptedAnswers()).toEqual({ confirm: { action: 'accept' } });
+    // The caller's map is its own: the round works on a copy.
+    expect(answers.size).toBe(1);
+    expect(completed).toEqual(['completed', 'completed']);
+  });
+
+  it.each(['request', 'held'] as const)(
+    'decided from the ledger (%s): a handler that catches the signal or throws after asking still ends asking',
+    async (from) => {
+      const service = serviceWith();
+      const source = () =>
+        from === 'request'
+          ? ({ from, scope: asking(), target: 'deploy' } as const)
+          : ({ from, answers: new Map<string, unknown>() } as const);
+      const caught = await service.round(source() as never, opener(asking(), []), (ctx: McpToolContext) =>
+        ctx.elicit('confirm', confirm()).catch(() => 'swallowed'),
+      );
+      const thrown = await service.round(source() as never, opener(asking(), []), async (ctx: McpToolContext) => {
+        await ctx.elicit('confirm', confirm()).catch(() => undefined);
+        throw new Error('after asking');
+      });
+      expect([caught.kind, thrown.kind]).toEqual(['input_required', 'input_required']);
+    },
+  );
+
+  it('a failure of the handler is the end, after the context completed; a bad retry is refused before opening', async () => {
+    const service = serviceWith();
+    const completed: string[] = [];
+    const failure = new Error('boom');
+    const end = await service.round({ from: 'held', answers: new Map() }, opener(asking(), completed), () => {
+      throw failure;
+    });
+    expect(end).toMatchObject({ kind: 'threw', error: failure });
+    expect(completed).toEqual(['completed']);
+
+    const opened: string[] = [];
+    const bad = asking({ inputResponses: 'yes' });
+    const error = await refusal(() =>
+      service.round({ from: 'request', scope: bad, target: 'deploy' }, opener(bad, opened), () => 'never'),
+    );
+    expect(error).toMatchObject({ code: -32602 });
+    expect(opened).toEqual([]);
+  });
 });

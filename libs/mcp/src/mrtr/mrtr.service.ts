@@ -11,6 +11,16 @@ import { InMemoryRequestStateStore } from './in-memory-request-state.store.js';
 import { RequestStateCodec } from './request-state.codec.js';
 import { taskRoundState } from './task-round-state.js';
 import type { RequestStatePayload } from './request-state.interface.js';
+import type {
+  McpHeldRoundAnswers,
+  McpHeldRoundEnd,
+  McpRoundAnswers,
+  McpRoundContext,
+  McpRoundEnd,
+  McpRoundRequests,
+  McpSealedRoundAnswers,
+  McpSealedRoundEnd,
+} from './mrtr-round.js';
 import { isJsonObject } from '../protocol/json-object.util.js';
 import { canonicalJson } from '../protocol/canonical-json.util.js';
 import { callerKey } from '../protocol/admission-quota.js';
@@ -87,6 +97,54 @@ export class McpMrtrService {
         return new AnswerLedger(answers, state.s, round);
       },
     );
+  }
+
+  /**
+   * One round of a handler (ADR 0003), the one place that opens its answers, opens its context, runs it and completes
+   * it: the answers come from the call (`{ from: 'request' }`: `begin`, then `finish` seals what it asked) or from
+   * the caller (`{ from: 'held' }`: a 2025-11-25 `beforeTask` asking live, which gets the requests back). Refusals of
+   * `begin` (`-32602`) are thrown before the context is opened; what the handler throws is in the end.
+   */
+  round<C extends McpRoundContext>(
+    answers: McpSealedRoundAnswers,
+    open: (ledger: AnswerLedger) => C,
+    run: (context: C) => unknown,
+  ): Promise<McpSealedRoundEnd<C>>;
+  round<C extends McpRoundContext>(
+    answers: McpHeldRoundAnswers,
+    open: (ledger: AnswerLedger) => C,
+    run: (context: C) => unknown,
+  ): Promise<McpHeldRoundEnd<C>>;
+  async round<C extends McpRoundContext>(
+    answers: McpRoundAnswers,
+    open: (ledger: AnswerLedger) => C,
+    run: (context: C) => unknown,
+  ): Promise<McpRoundEnd<C, JsonObject | McpRoundRequests>> {
+    const begun =
+      answers.from === 'request'
+        ? this.begin(answers.scope, answers.target)
+        : new AnswerLedger(new Map(answers.answers));
+    // Awaited only when a single-use store records the state: the plain path keeps no extra await.
+    const ledger = begun instanceof Promise ? await begun : begun;
+    const context = open(ledger);
+    let value: unknown;
+    let threw = false;
+    let error: unknown;
+    try {
+      value = await run(context);
+    } catch (caught) {
+      threw = true;
+      error = caught;
+    } finally {
+      context.complete();
+    }
+    if (answers.from === 'request') {
+      const inputRequired = this.finish(ledger, answers.scope, answers.target);
+      if (inputRequired) return { kind: 'input_required', asked: inputRequired, ledger, context };
+    } else if (ledger.hasPending) {
+      return { kind: 'input_required', asked: ledger.pendingRequests(), ledger, context };
+    }
+    return threw ? { kind: 'threw', error, ledger, context } : { kind: 'returned', value, ledger, context };
   }
 
   /** The `input_required` result when the handler asked for input this round, else undefined. */

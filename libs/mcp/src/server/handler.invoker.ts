@@ -14,8 +14,9 @@ export type InvocationOutcome =
   | { kind: 'input_required'; result: JsonObject };
 
 /**
- * Runs a handler for one round of a call (ADR 0003): opens the round's answers, runs the handler with its context,
- * and decides from the context — not from what was thrown — whether the round ends with `input_required`. A 429 or 503
+ * Runs a handler for one round of a call (ADR 0003) through `McpMrtrService.round`, which opens the round's answers,
+ * runs the handler with its context and decides from the context — not from what was thrown — whether the round ends
+ * with `input_required`. A 429 or 503
  * from the pipeline (a rate-limit guard) becomes the protocol refusal here, for every kind of handler (`pipelineRefusal`).
  */
 @Injectable()
@@ -29,19 +30,16 @@ export class McpHandlerInvoker {
     input: unknown,
     createContext: (ledger: AnswerLedger) => MrtrContext,
   ): Promise<InvocationOutcome> {
-    const begun = this.mrtr.begin(scope, target);
-    // Awaited only when a single-use store records the state: the plain path keeps no extra await.
-    const ledger = begun instanceof Promise ? await begun : begun;
-    const context = createContext(ledger);
-    let outcome: InvocationOutcome;
-    try {
-      outcome = { kind: 'returned', value: await handler.invoke(input, context) };
-    } catch (error) {
-      outcome = { kind: 'threw', error: pipelineRefusal(error, context.httpResponse) ?? error };
-    } finally {
-      context.complete();
+    const end = await this.mrtr.round({ from: 'request', scope, target }, createContext, (context) =>
+      handler.invoke(input, context),
+    );
+    switch (end.kind) {
+      case 'input_required':
+        return { kind: 'input_required', result: end.asked };
+      case 'threw':
+        return { kind: 'threw', error: pipelineRefusal(end.error, end.context.httpResponse) ?? end.error };
+      default:
+        return { kind: 'returned', value: end.value };
     }
-    const inputRequired = this.mrtr.finish(ledger, scope, target);
-    return inputRequired ? { kind: 'input_required', result: inputRequired } : outcome;
   }
 }

@@ -69,25 +69,17 @@ export class McpTaskStarter extends McpToolTaskStarter {
     input: unknown,
   ): Promise<{ result: JsonObject } | { answers: Record<string, unknown> }> {
     const name = entry.definition.name;
-    const ledger = await this.mrtr.begin(scope, name);
-    const context = McpToolContext.open(scope, name, ledger);
-    let failure: unknown;
-    let threw = false;
-    try {
-      await entry.task!.beforeTask!(input, context);
-    } catch (error) {
-      threw = true;
-      failure = error;
-    } finally {
-      context.complete();
-    }
-    const inputRequired = this.mrtr.finish(ledger, scope, name);
-    if (inputRequired) return { result: inputRequired };
-    if (threw) {
-      const mapped = toolFailure(failure, this.logger, name);
+    const end = await this.mrtr.round(
+      { from: 'request', scope, target: name },
+      (ledger) => McpToolContext.open(scope, name, ledger),
+      (context) => entry.task!.beforeTask!(input, context),
+    );
+    if (end.kind === 'input_required') return { result: end.asked };
+    if (end.kind === 'threw') {
+      const mapped = toolFailure(end.error, this.logger, name);
       if (mapped instanceof McpError) throw mapped;
       return { result: { content: [{ type: 'text', text: mapped.text }], isError: true } };
     }
-    return { answers: ledger.acceptedAnswers() };
+    return { answers: end.ledger.acceptedAnswers() };
   }
 }

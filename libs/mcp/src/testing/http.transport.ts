@@ -9,35 +9,25 @@ import type { McpToolDefinition } from '../protocol/mcp-wire.interface.js';
 import { MetaKeys } from '../protocol/meta-keys.constants.js';
 import { lowerCaseKeys, standardHeaders } from './mcp-headers.util.js';
 import { paramHeaders } from './mcp-param-headers.util.js';
+import type { McpNameFieldOf } from './mcp-name-field.js';
 import { sseData } from './sse-frame.reader.js';
 import type { TestingExchange, TestingReply, TestingTransport } from './testing-transport.interface.js';
 
 type FinalResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
 
 /**
- * The field each method's `Mcp-Name` mirrors, as a client knows it from the specifications (spec 2026-07-28:
- * basic/transports/streamable-http, "Standard Request Headers"; ext-tasks: "Streamable HTTP: Routing Headers"): over
- * HTTP the kit is a client of a server it knows only through the wire, not through its routes.
- */
-const NAME_FIELD: Readonly<Record<string, string>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
-
-/**
  * @internal Talks to a listening server over real Streamable HTTP, as a 2026-07-28 client does: POSTs with the
- * mirrored MCP headers (and `Mcp-Param-*` for tools that declare them, from a cached `tools/list`), reads a JSON
- * answer or an SSE stream, and drops the connection to cancel.
+ * mirrored MCP headers (`Mcp-Name` by `nameFieldOf`, and `Mcp-Param-*` for tools that declare them, from a cached
+ * `tools/list`), reads a JSON answer or an SSE stream, and drops the connection to cancel.
  */
 export class HttpTestingTransport implements TestingTransport {
   readonly mode = 'http';
   private tools?: Map<string, McpToolDefinition>;
 
-  constructor(private readonly url: URL) {}
+  constructor(
+    private readonly url: URL,
+    private readonly nameFieldOf: McpNameFieldOf,
+  ) {}
 
   async send(exchange: TestingExchange): Promise<TestingReply> {
     const { options, message } = exchange;
@@ -67,7 +57,7 @@ export class HttpTestingTransport implements TestingTransport {
     const response = await fetch(this.url, {
       method: 'POST',
       headers: {
-        ...standardHeaders(message, NAME_FIELD[message.method]),
+        ...standardHeaders(message, this.nameFieldOf(message.method)),
         ...extraHeaders,
         ...lowerCaseKeys(options.headers),
       },

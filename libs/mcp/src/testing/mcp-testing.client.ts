@@ -19,6 +19,8 @@ import type {
 import { LATEST_PROTOCOL_VERSION } from '../protocol/protocol-version.constants.js';
 import { TASKS_EXTENSION } from '../protocol/task.constants.js';
 import { HttpTestingTransport } from './http.transport.js';
+import { type McpNameFieldOf, specifiedNameField } from './mcp-name-field.js';
+import { McpModernWire } from '../server/modern-wire.profile.js';
 import { InProcessTestingTransport } from './in-process.transport.js';
 import { InputAnswerer } from './input-answerer.js';
 import { type McpListenFilter, McpListenStream } from './mcp-listen.stream.js';
@@ -98,7 +100,8 @@ export class McpTestingClient {
     target: INestApplication | URL | string,
     options: McpTestingRequestOptions = {},
   ): Promise<McpTestingClient> {
-    return new McpTestingClient(new HttpTestingTransport(await endpointOf(target, options.server)), options);
+    const { url, nameFieldOf } = await httpTargetOf(target, options.server);
+    return new McpTestingClient(new HttpTestingTransport(url, nameFieldOf), options);
   }
 
   /**
@@ -520,8 +523,12 @@ export class McpTestingClient {
 }
 
 /** The MCP endpoint of a listening application, or the given URL. */
-async function endpointOf(target: INestApplication | URL | string, server?: string): Promise<URL> {
-  if (typeof target === 'string' || target instanceof URL) return new URL(target);
+async function httpTargetOf(
+  target: INestApplication | URL | string,
+  server?: string,
+): Promise<{ url: URL; nameFieldOf: McpNameFieldOf }> {
+  if (typeof target === 'string' || target instanceof URL)
+    return { url: new URL(target), nameFieldOf: specifiedNameField };
   if (!(target.getHttpServer() as { listening?: boolean } | undefined)?.listening) {
     throw new Error(
       'McpTestingClient.connect needs a listening application (await app.listen(0, "127.0.0.1")); ' +
@@ -530,11 +537,20 @@ async function endpointOf(target: INestApplication | URL | string, server?: stri
   }
   requireServerChoice(target, server, 'McpTestingClient.connect');
   let path = '/mcp';
+  let nameFieldOf = specifiedNameField;
   try {
     const token = server === undefined ? MCP_MODULE_OPTIONS_EXTRAS : mcpServerToken(server, 'extras');
     path = target.get<symbol | string, McpModuleExtras>(token, { strict: false }).path ?? path;
+    const wire = target.get<unknown, McpModernWire>(
+      server === undefined ? McpModernWire : mcpServerToken(server, 'wire'),
+      {
+        strict: false,
+      },
+    );
+    // The field Mcp-Name mirrors is the route's own, as the server checks it (core methods and every extension's).
+    nameFieldOf = (method) => wire.declaredRoute(method)?.nameParam;
   } catch {
     // No McpModule in this application: the request will say so (404).
   }
-  return new URL(path, await target.getUrl());
+  return { url: new URL(path, await target.getUrl()), nameFieldOf };
 }

@@ -1,8 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpResolvedOptions } from '../../config/resolved-options.js';
 import type { LegacyCallRequest } from '../../legacy/legacy-call-request.interface.js';
-import { toLegacyError } from '../../legacy/legacy-result.shaper.js';
 import type { LegacySession } from '../../legacy/legacy-session.js';
 import { SESSION_RETRY_AFTER_SECONDS } from '../../legacy/legacy-session.constants.js';
 import { McpSessionStore, type SessionRefusal } from '../../legacy/legacy-session.store.js';
@@ -10,7 +9,7 @@ import { McpLegacyWireService, type LegacyCaller, type LegacyHandshake } from '.
 import { McpLegacyWire } from '../../legacy/legacy-wire.profile.js';
 import type { McpAccessToken } from '../../protocol/access-token.interface.js';
 import type { IncomingMessage as IncomingRpc } from '../../protocol/json-rpc-message.parser.js';
-import type { JsonRpcNotification, JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../../protocol/json-rpc.interface.js';
 import { McpErrorCode } from '../../protocol/error-codes.enum.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { McpHeaders } from '../../protocol/meta-keys.constants.js';
@@ -150,7 +149,7 @@ export class McpLegacyHttpHandler {
     } catch (error) {
       const mcpError = error instanceof McpError ? error : McpError.internal();
       if (!(error instanceof McpError)) this.logger.error('Unexpected legacy failure', (error as Error)?.stack);
-      writeError(response, id, mcpError.httpStatus === 200 ? toLegacyError(mcpError) : mcpError, mcpError.httpStatus);
+      this.writeSessionError(response, id, mcpError);
       if (!handedOver)
         this.recordRefusal(exchange.request, mcpError, incoming.kind === 'response' ? undefined : incoming.message);
     }
@@ -171,8 +170,7 @@ export class McpLegacyHttpHandler {
       keepAlive.unref();
       exchange.response.once('close', () => clearInterval(keepAlive));
     } catch (error) {
-      const mcpError = error as McpError;
-      writeError(exchange.response, undefined, mcpError);
+      this.writeSessionError(exchange.response, undefined, error as McpError);
     }
   }
 
@@ -183,8 +181,7 @@ export class McpLegacyHttpHandler {
       this.sessions.delete(session.id, 'The client ended the session');
       writeEmpty(exchange.response, 204);
     } catch (error) {
-      const mcpError = error as McpError;
-      writeError(exchange.response, undefined, mcpError);
+      this.writeSessionError(exchange.response, undefined, error as McpError);
     }
   }
 
@@ -195,7 +192,7 @@ export class McpLegacyHttpHandler {
       handshake = this.wire.readHandshake(message.params ?? {}, capturedBodyBytes(exchange.request));
     } catch (error) {
       const mcpError = error as McpError;
-      writeError(response, message.id, mcpError);
+      this.writeSessionError(response, message.id, mcpError);
       this.recordRefusal(exchange.request, mcpError, message);
       return;
     }
@@ -205,7 +202,7 @@ export class McpLegacyHttpHandler {
     });
     if ('refused' in created) {
       const refusal = this.refusal(created.refused);
-      writeError(response, message.id, refusal);
+      this.writeSessionError(response, message.id, refusal);
       this.recordRefusal(exchange.request, refusal, message);
       return;
     }
@@ -258,6 +255,16 @@ export class McpLegacyHttpHandler {
     const implemented =
       method !== undefined && (SESSION_METHODS.has(method) || this.profile.findRoute(method) !== undefined);
     this.telemetry.recordRefusal(edgeRefusal(request, error, message, implemented));
+  }
+
+  /**
+   * Answers an error raised outside a call (the session, its headers, its own methods, `initialize`, the
+   * calls-in-flight caps) by the 2025-11-25 wire's one rule (`McpLegacyWire.errorAnswer`): the session's refusals
+   * keep their status; an error with HTTP 200 takes this revision's shape.
+   */
+  private writeSessionError(response: ServerResponse, id: JsonRpcId | undefined, error: McpError): void {
+    const answer = this.profile.errorAnswer(error, 'session');
+    writeError(response, id, answer.error, answer.httpStatus);
   }
 
   private sessionOf(exchange: LegacyExchange): LegacySession {

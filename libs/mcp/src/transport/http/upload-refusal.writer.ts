@@ -57,6 +57,9 @@ export function refuseUpload(upload: Readable, response: ServerResponse, error: 
   };
   const onEnd = () => stop(false);
   const onGone = () => stop(true);
+  // Its own bound, not `closeAfterDeadline`: that one cuts connections relative to the shutdown deadline, while this
+  // limits what one refused client may make the server read, from the refusal on, whether or not the server closes
+  // (and a closing server still cuts this connection with the others at its deadline).
   const deadline = setTimeout(onGone, DISCARD_MAX_MS).unref();
   upload.on('data', onData);
   upload.on('end', onEnd);
