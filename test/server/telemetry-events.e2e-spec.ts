@@ -163,13 +163,34 @@ describe.each(ADAPTERS)('telemetry: event deliveries (%s)', (adapter) => {
     expect(attempt.links).toEqual([]);
     expect(attempt.attributes['nest_mcp.outcome']).toBe('delivered');
   });
+});
+
+describe('telemetry: event pushes on events/stream (testing kit, in process)', () => {
+  let otel: OtelHarness;
+  let running: RunningApp;
+  let mcp: Client | undefined;
+  beforeEach(async () => {
+    otel = OtelHarness.install();
+    running = await startApp('express', { imports: [TelemetryEventsModule.forRoot()] });
+  });
+  afterEach(async () => {
+    await mcp?.close();
+    await running.close();
+    await otel.uninstall();
+  });
 
   it('a push on events/stream: an INTERNAL span, child of the stream’s span, linked to the emitting tools/call', async () => {
     const client = await McpTestingClient.connect(running.app);
     const stream = await client.streamEvents('incident.opened', { service: 'pushed' });
     let call: ReadableSpan;
     try {
-      call = await openIncident('evt_pushed', 'pushed');
+      mcp = await connectClient(running.mcpUrl);
+      await mcp.callTool({
+        name: 'open_incident',
+        arguments: { id: 'evt_pushed', service: 'pushed' },
+        _meta: { traceparent: TRACEPARENT },
+      });
+      call = otel.span('tools/call open_incident');
       expect((await stream.nextEvent()).eventId).toBe('evt_pushed');
     } finally {
       await stream.close();
