@@ -4,7 +4,7 @@ import { Injectable, Logger, type OnApplicationShutdown, type OnModuleDestroy } 
 import { type Job, Queue, type RedisClient, WaitingError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { McpError, McpErrorCode } from 'nest-mcp';
-import type { McpTaskExecutor, McpTaskRunner } from 'nest-mcp/backend';
+import type { McpTaskExecutor, McpTaskQueueDepth, McpTaskRunner } from 'nest-mcp/backend';
 import { RoundWorker } from './bullmq-round.worker.js';
 import { dropBlockingConnection, jobsReleased } from './bullmq-worker-shutdown.js';
 import { closeRedisClient } from './close-redis-client.js';
@@ -183,6 +183,19 @@ export class BullMqTaskRunner implements McpTaskRunner, OnModuleDestroy, OnAppli
       if (worker === 'running') worker = 'disconnected';
     }
     return { worker, ...this.lastCounts };
+  }
+
+  /**
+   * The queue's job counts for the `nest_mcp.task.queue.depth` gauge: one `getJobCounts` call, bounded like
+   * `status()`; rejects when Redis does not answer or the runner closed (the gauge then reports nothing).
+   */
+  async queueDepth(): Promise<McpTaskQueueDepth> {
+    if (this.closing) throw new Error('The task queue is closed');
+    const counts = await withTimeout(
+      this.producer().getJobCounts('waiting', 'delayed', 'active'),
+      Math.min(STATUS_TIMEOUT_MS, this.options.commandTimeoutMs),
+    );
+    return { waiting: counts.waiting ?? 0, delayed: counts.delayed ?? 0, active: counts.active ?? 0 };
   }
 
   /** One round: the executor runs it; a round cut short by shutdown goes back to the queue for another worker. */

@@ -4,7 +4,7 @@ import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { type Job, Queue, type RedisClient } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { McpError, McpErrorCode } from 'nest-mcp';
-import type { McpWebhookDelivery, McpWebhookDeliveryQueue } from 'nest-mcp/backend';
+import { parseTraceContext, type McpWebhookDelivery, type McpWebhookDeliveryQueue } from 'nest-mcp/backend';
 import { RoundWorker } from '../bullmq-round.worker.js';
 import { dropBlockingConnection, jobsReleased } from '../bullmq-worker-shutdown.js';
 import { closeRedisClient } from '../close-redis-client.js';
@@ -140,7 +140,7 @@ export class BullMqWebhookDeliveryQueue implements McpWebhookDeliveryQueue, OnAp
       );
       return;
     }
-    await handle(job.data);
+    await handle(deliveryOf(job.data));
   }
 
   private async shutdown(): Promise<void> {
@@ -207,4 +207,21 @@ function isDelivery(data: unknown): data is McpWebhookDelivery {
     typeof delivery.body === 'string' &&
     Number.isSafeInteger(delivery.attempt)
   );
+}
+
+/** An event type name as nest-mcp declares them (the bound of `@McpEvent`): what may name an attempt's span. */
+const EVENT_NAME = /^[A-Za-z0-9_.:/-]{1,128}$/;
+
+/**
+ * The delivery a checked job carries, its telemetry fields checked too (the queue is a trust boundary): an event name
+ * or trace context that is not of their shape is dropped, never the delivery.
+ */
+function deliveryOf(data: McpWebhookDelivery): McpWebhookDelivery {
+  const { eventName, traceContext, ...delivery } = data;
+  const checkedContext = traceContext === undefined ? undefined : parseTraceContext(traceContext);
+  return {
+    ...delivery,
+    ...(typeof eventName === 'string' && EVENT_NAME.test(eventName) && { eventName }),
+    ...(checkedContext && { traceContext: checkedContext }),
+  };
 }

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import type {
-  McpEventReadFrom,
-  McpEventReadOptions,
-  McpEventReadResult,
-  McpEventRetention,
-  McpEventStore,
-  McpLoggedEvent,
-  McpStoredEvent,
+import {
+  type McpEventReadFrom,
+  type McpEventReadOptions,
+  type McpEventReadResult,
+  type McpEventRetention,
+  type McpEventStore,
+  type McpLoggedEvent,
+  type McpStoredEvent,
+  parseTraceContext,
 } from 'nest-mcp/backend';
 import { McpRedisConnection } from '../mcp-redis.connection.js';
 import { McpRedisResolvedOptions } from '../mcp-redis-resolved-options.js';
@@ -279,7 +280,12 @@ export class RedisEventStore implements McpEventStore, OnApplicationBootstrap, O
         typeof event.data === 'object' &&
         event.data !== null &&
         !Array.isArray(event.data);
-      return valid ? event : undefined;
+      if (!valid) return undefined;
+      if (event.traceContext === undefined) return event;
+      // The emitting span's context, checked like any input: a malformed one is dropped, the occurrence kept.
+      const { traceContext, ...occurrence } = event;
+      const checked = parseTraceContext(traceContext);
+      return checked ? { ...occurrence, traceContext: checked } : occurrence;
     } catch {
       return undefined;
     }

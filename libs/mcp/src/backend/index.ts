@@ -15,7 +15,12 @@
 
 // Tasks: the store and runner contracts, the task record, the worker a runner drives, the in-memory defaults.
 export { MCP_TASK_STORE, type McpTaskStore } from '../protocol/task-store.interface.js';
-export { MCP_TASK_RUNNER, type McpTaskRunner, type McpTaskExecutor } from '../protocol/task-runner.interface.js';
+export {
+  MCP_TASK_RUNNER,
+  type McpTaskRunner,
+  type McpTaskExecutor,
+  type McpTaskQueueDepth,
+} from '../protocol/task-runner.interface.js';
 export {
   isTerminalTaskStatus,
   type McpTaskRecord,
@@ -69,6 +74,9 @@ export {
   type McpWebhookDelivery,
 } from '../protocol/webhook-delivery-queue.interface.js';
 export { InMemoryEventStore, InMemoryWebhookSubscriptionStore, InMemoryWebhookDeliveryQueue } from '../events/index.js';
+// The trace context an occurrence (or a task) keeps of the span it came from, and its check when read back.
+export type { McpTraceContext } from '../protocol/trace-context.interface.js';
+export { parseTraceContext } from '../protocol/trace-context.parser.js';
 
 // Access tokens: the verifier contract and its refusal, the built-in JWT and introspection verifiers.
 export { McpTokenError, type McpTokenVerifier } from '../protocol/access-token.interface.js';

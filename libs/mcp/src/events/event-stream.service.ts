@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
 import { McpResolvedOptions } from '../config/resolved-options.js';
 import { AdmissionQuota } from '../protocol/admission-quota.js';
@@ -11,6 +11,8 @@ import {
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import type { McpRequestScope } from '../protocol/mcp-request-scope.interface.js';
 import { MetaKeys } from '../protocol/meta-keys.constants.js';
+import type { EventTelemetry } from '../telemetry/event-telemetry.interface.js';
+import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { EventCursorCodec } from './event-cursor.codec.js';
 import { McpEventErrors } from './event-errors.js';
 import { EventOccurrenceBuilder } from './event-occurrence.builder.js';
@@ -71,6 +73,7 @@ export class EventStreamService implements OnModuleInit, OnModuleDestroy {
     private readonly types: McpEventTypes,
     private readonly options: McpResolvedOptions,
     @Inject(MCP_EVENT_STORE) private readonly store: McpEventStore,
+    @Optional() @Inject(McpTelemetry) private readonly telemetry?: Pick<EventTelemetry, 'streamPushes'>,
   ) {
     const { maxStreams, maxStreamsPerPrincipal, maxStreamsPerAddress } = options.events;
     this.quota = new AdmissionQuota({
@@ -123,6 +126,8 @@ export class EventStreamService implements OnModuleInit, OnModuleDestroy {
       scope.channel.notify({ jsonrpc: '2.0', method, params: { ...params, _meta: tag } });
     const cursorOf = (at: McpEventReadFrom | undefined) =>
       replay && at ? this.cursors.mint(type.name, hash, at) : null;
+    // Taken now, while the stream's own span is the active one: each push is its child, linked to its emitter.
+    const pushes = this.telemetry?.streamPushes();
 
     return new Promise<JsonObject>((resolve) => {
       /** The position checked so far (after the last event heard or read). */
@@ -147,8 +152,11 @@ export class EventStreamService implements OnModuleInit, OnModuleDestroy {
         if (replay && at && logged.position !== null && !after(logged.position, at)) return;
         if (logged.position !== null) at = { position: logged.position, inclusive: false };
         const occurrence = await this.occurrences.build(type, logged, subscription.value, scope.principal, 'push');
-        if (occurrence && !ended && !notify('notifications/events/event', { ...occurrence, cursor: cursorOf(at) }))
-          end();
+        if (!occurrence || ended) return;
+        const push = pushes?.start(type.name, logged.event.traceContext);
+        const sent = notify('notifications/events/event', { ...occurrence, cursor: cursorOf(at) });
+        push?.end(sent);
+        if (!sent) end();
       };
       const stream: OpenStream = {
         name: type.name,

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MCP_EVENT_STORE, type McpEventStore, type McpStoredEvent } from '../protocol/event-store.interface.js';
 import { isJsonObject } from '../protocol/json-object.util.js';
+import type { EventTelemetry } from '../telemetry/event-telemetry.interface.js';
+import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { McpEventTypes } from './event-types.registry.js';
 import { EVENT_ID, MAX_EVENT_BYTES } from './events.constants.js';
 import { WebhookFanout } from './webhooks/webhook-fanout.service.js';
@@ -45,6 +47,7 @@ export class McpEvents {
     private readonly types: McpEventTypes,
     @Inject(MCP_EVENT_STORE) private readonly store: McpEventStore,
     private readonly webhooks: WebhookFanout,
+    @Optional() @Inject(McpTelemetry) private readonly telemetry?: Pick<EventTelemetry, 'captureContext'>,
   ) {}
 
   /**
@@ -62,12 +65,15 @@ export class McpEvents {
         'McpEvents.emit: eventId must be 1-256 characters of A-Z a-z 0-9 _ - : (it is also the webhook-id)',
       );
     }
+    // The span emitting it (a tool call's, a job's), when an SDK records: each delivery's span links to it.
+    const traceContext = this.telemetry?.captureContext();
     const event: McpStoredEvent = {
       eventId,
       name,
       timestamp: timestampOf(options.timestamp),
       data: { ...data },
       appendedAt: Date.now(),
+      ...(traceContext && { traceContext }),
     };
     const size = Buffer.byteLength(JSON.stringify(event));
     if (size > MAX_EVENT_BYTES)

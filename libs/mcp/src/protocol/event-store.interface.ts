@@ -1,3 +1,5 @@
+import type { McpTraceContext } from './trace-context.interface.js';
+
 /**
  * One occurrence of an event type as it was emitted (`McpEvents.emit`), before any subscription's matcher ran: what the
  * replay log keeps. Plain JSON, so that any store (Redis Streams, …) can carry it.
@@ -13,6 +15,12 @@ export interface McpStoredEvent {
   readonly data: Record<string, unknown>;
   /** When it was appended (ms since the epoch): the replay window and `maxAgeMs` judge this time. */
   readonly appendedAt: number;
+  /**
+   * The span that was active when it was emitted (e.g. the `tools/call` SERVER span whose handler emitted it), as W3C
+   * Trace Context, when an OpenTelemetry SDK was recording: every delivery's span links to it (docs/observability.md,
+   * "Events"). Never on the wire. A store that reads it back validates it (`parseTraceContext`).
+   */
+  readonly traceContext?: McpTraceContext;
 }
 
 /** A stored occurrence and its position in its type's log (`null` for a type without replay: it was not kept). */

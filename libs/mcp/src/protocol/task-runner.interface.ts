@@ -48,6 +48,22 @@ export interface McpTaskRunner {
    * durable runner, given back to the queue).
    */
   close?(): Promise<void>;
+  /**
+   * The queue's job counts, for the `nest_mcp.task.queue.depth` gauge (docs/observability.md): read once per metric
+   * collection while an OpenTelemetry meter is registered, so it must be one cheap call, bounded in time. A rejection
+   * only skips that collection. Absent (the in-process runner): no gauge.
+   */
+  queueDepth?(): Promise<McpTaskQueueDepth>;
+}
+
+/** How many rounds a shared task queue holds, by job state. */
+export interface McpTaskQueueDepth {
+  /** Ready to run, waiting for a free worker. */
+  readonly waiting: number;
+  /** Scheduled for later (a retry's backoff). */
+  readonly delayed: number;
+  /** Running now, on any replica. */
+  readonly active: number;
 }
 
 /** Injection token of the task runner. */

@@ -1,3 +1,5 @@
+import type { McpTraceContext } from './trace-context.interface.js';
+
 /**
  * One webhook POST to make (an event, or a `gap` / `terminated` envelope), as queued. The body is serialized once:
  * every attempt sends these exact bytes with the same `webhook-id`, and a fresh timestamp and signature.
@@ -24,6 +26,10 @@ export interface McpWebhookDelivery {
    * sealed, never in clear).
    */
   readonly target?: { readonly url: string; readonly subscriptionId: string; readonly sealedSecret: string };
+  /** For an `event` delivery, its type's name (names the attempt's span). */
+  readonly eventName?: string;
+  /** For an `event` delivery, the span it was emitted in (`McpStoredEvent.traceContext`): each attempt's span links to it. */
+  readonly traceContext?: McpTraceContext;
 }
 
 /**

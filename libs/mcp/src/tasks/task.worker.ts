@@ -4,6 +4,7 @@ import {
   Injectable,
   Logger,
   type OnApplicationBootstrap,
+  Optional,
 } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { McpResolvedOptions } from '../config/resolved-options.js';
@@ -12,7 +13,13 @@ import type { McpTaskRoundState } from '../mrtr/task-round-state.js';
 import type { JsonObject } from '../protocol/json-rpc.interface.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpTaskError, McpTaskRecord } from '../protocol/task-record.interface.js';
-import { MCP_TASK_RUNNER, type McpTaskExecutor, type McpTaskRunner } from '../protocol/task-runner.interface.js';
+import {
+  MCP_TASK_RUNNER,
+  type McpTaskExecutor,
+  type McpTaskQueueDepth,
+  type McpTaskRunner,
+} from '../protocol/task-runner.interface.js';
+import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { BoundedTaskStore } from './bounded-task.store.js';
 import { McpCallRunner } from '../server/call.runner.js';
 import { McpModernWire } from '../server/modern-wire.profile.js';
@@ -23,6 +30,14 @@ import { TaskRound } from './task-round.js';
 import { failedTask } from './task-transitions.js';
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * What this worker needs of `McpTelemetry`, spelled structurally: the published declarations must not reach
+ * `@opentelemetry/api` (an optional peer) through this constructor.
+ */
+interface QueueDepthObserver {
+  observeTaskQueue(read: () => Promise<McpTaskQueueDepth>): void;
+}
 
 /**
  * Runs rounds of tasks in this process, each admitted through `McpCallRunner` like any call (guards, interceptors,
@@ -53,10 +68,14 @@ export class McpTaskWorker implements McpTaskExecutor, OnApplicationBootstrap, B
     // Nest runs `onApplicationBootstrap` in order of dependency depth: depending on the explorer attaches the runner
     // after discovery, so that a queue's worker never takes a round before the task's tool is known.
     _explorer: McpExplorer,
+    @Optional() @Inject(McpTelemetry) private readonly telemetry?: QueueDepthObserver,
   ) {}
 
   onApplicationBootstrap(): void {
     this.runner.attach(this);
+    // A shared queue's depth becomes the `nest_mcp.task.queue.depth` gauge (nothing without a registered meter).
+    const runner = this.runner;
+    if (typeof runner.queueDepth === 'function') this.telemetry?.observeTaskQueue(() => runner.queueDepth!());
   }
 
   /** No new rounds once the application closes; rounds in flight get `ctx.signal` from the call runner's drain. */

@@ -1,5 +1,9 @@
 import type { Meter, MeterProvider, Tracer, TracerProvider } from '@opentelemetry/api';
 import type { McpResolvedTelemetryOptions } from '../config/resolved-options.js';
+import type { McpTaskQueueDepth } from '../protocol/task-runner.interface.js';
+import type { McpTraceContext } from '../protocol/trace-context.interface.js';
+import { DeliveryTelemetry, StreamPushTelemetry } from './delivery-telemetry.js';
+import type { DeliveryAttempt, EventPushSpans, EventTelemetry } from './event-telemetry.interface.js';
 import { McpInstruments } from './mcp-instruments.js';
 import type { OtelApi } from './otel-api.loader.js';
 import { recordRefusal } from './refusal-telemetry.js';
@@ -15,6 +19,8 @@ import {
   INSTRUMENTATION_SCOPE,
 } from './semconv.js';
 import type { TelemetryCall, TelemetryTarget } from './telemetry-call.interface.js';
+import { observeTaskQueueDepth } from './task-queue-depth.gauge.js';
+import { toTraceContext } from './trace-context.codec.js';
 
 /**
  * nest-mcp's one door to OpenTelemetry: hands out the telemetry of a call, and the instruments of the operational
@@ -25,7 +31,7 @@ import type { TelemetryCall, TelemetryTarget } from './telemetry-call.interface.
  * returns undefined too: no span object, no attribute, no closure is built for the call. An SDK registered after the
  * application started is picked up on the next call; tracers and instruments are made once per provider.
  */
-export class McpTelemetry {
+export class McpTelemetry implements EventTelemetry {
   /** Telemetry that is off for good (`telemetry: false`, or no `@opentelemetry/api`). */
   static readonly OFF = new McpTelemetry(undefined, undefined);
 
@@ -33,6 +39,8 @@ export class McpTelemetry {
   private readonly noopMeter?: Meter;
   private tracerOf?: { provider: TracerProvider; tracer: Tracer | undefined };
   private instrumentsOf?: { provider: MeterProvider; instruments: McpInstruments | undefined };
+  /** The task queue's job counts, once a shared runner offered them (`observeTaskQueue`). */
+  private queueDepth?: () => Promise<McpTaskQueueDepth>;
 
   constructor(
     private readonly api: OtelApi | undefined,
@@ -118,6 +126,43 @@ export class McpTelemetry {
     this.instruments()?.eventDeliveryRetries.add(1, { [ATTR_NEST_MCP_REASON]: failure });
   }
 
+  /**
+   * The active span as W3C Trace Context (what an emitted event keeps, so that its deliveries link back to it), when a
+   * tracer is registered and a valid span is active; undefined otherwise, with nothing built.
+   */
+  captureContext(): McpTraceContext | undefined {
+    const api = this.api;
+    if (!api || !this.tracer()) return undefined;
+    return toTraceContext(api, api.trace.getSpanContext(api.context.active()));
+  }
+
+  /** The span of one webhook delivery attempt, when a tracer is registered (docs/observability.md, "Events"). */
+  startDelivery(attempt: DeliveryAttempt): DeliveryTelemetry | undefined {
+    const api = this.api;
+    const tracer = api && this.tracer();
+    return tracer ? new DeliveryTelemetry(api, tracer, attempt) : undefined;
+  }
+
+  /** Spans for the pushes of the `events/stream` whose span is active now, when a tracer is registered. */
+  streamPushes(): EventPushSpans | undefined {
+    const api = this.api;
+    const tracer = api && this.tracer();
+    return tracer ? new StreamPushTelemetry(api, tracer, api.context.active()) : undefined;
+  }
+
+  /**
+   * Reports a shared task queue's depth as `nest_mcp.task.queue.depth` (an observable gauge read once per collection)
+   * on the registered meter provider, now or once one is registered. Called once, at bootstrap, for a runner with
+   * `queueDepth`.
+   */
+  observeTaskQueue(read: () => Promise<McpTaskQueueDepth>): void {
+    if (!this.api || this.queueDepth) return;
+    this.queueDepth = read;
+    const built = this.instrumentsOf?.instruments;
+    if (built) observeTaskQueueDepth(built.meter, read);
+    else this.instruments();
+  }
+
   /** The instruments of the registered meter provider; undefined when none is registered. */
   instruments(): McpInstruments | undefined {
     const api = this.api;
@@ -128,6 +173,7 @@ export class McpTelemetry {
     const meter = provider.getMeter(INSTRUMENTATION_SCOPE);
     const instruments = meter === this.noopMeter ? undefined : new McpInstruments(meter);
     this.instrumentsOf = { provider, instruments };
+    if (instruments && this.queueDepth) observeTaskQueueDepth(meter, this.queueDepth);
     return instruments;
   }
 

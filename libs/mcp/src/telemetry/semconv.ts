@@ -26,7 +26,10 @@ export const ATTR_NETWORK_PROTOCOL_NAME = 'network.protocol.name';
 export const ATTR_NETWORK_PROTOCOL_VERSION = 'network.protocol.version';
 export const ATTR_CLIENT_ADDRESS = 'client.address';
 export const ATTR_CLIENT_PORT = 'client.port';
-/** The HTTP status of a request refused at the HTTP edge (stable HTTP semantic conventions). */
+/** Webhook delivery attempts (CLIENT spans): the receiver's host and port. */
+export const ATTR_SERVER_ADDRESS = 'server.address';
+export const ATTR_SERVER_PORT = 'server.port';
+/** The HTTP status of a request refused at the HTTP edge, or that a webhook receiver answered (stable HTTP conventions). */
 export const ATTR_HTTP_RESPONSE_STATUS_CODE = 'http.response.status_code';
 
 /** `gen_ai.operation.name` of `tools/call` (and of a task's rounds). */
@@ -51,6 +54,16 @@ export const ATTR_NEST_MCP_NOTIFICATIONS_DROPPED = 'nest_mcp.notifications.dropp
 export const ATTR_NEST_MCP_SSE = 'nest_mcp.sse';
 export const ATTR_NEST_MCP_REASON = 'nest_mcp.reason';
 export const ATTR_NEST_MCP_KIND = 'nest_mcp.kind';
+/** The event type of a delivery or push span (registered names only: bounded). */
+export const ATTR_NEST_MCP_EVENT_NAME = 'nest_mcp.event.name';
+/** Which attempt of a webhook delivery a span is (1 for the first). */
+export const ATTR_NEST_MCP_DELIVERY_ATTEMPT = 'nest_mcp.delivery.attempt';
+/** The job state a `nest_mcp.task.queue.depth` data point counts: `waiting`, `delayed` or `active`. */
+export const ATTR_NEST_MCP_STATE = 'nest_mcp.state';
+
+/** Span names of event deliveries (`{operation} {event name}`): a webhook attempt, a push on `events/stream`. */
+export const EVENTS_DELIVER = 'events/deliver';
+export const EVENTS_PUSH = 'events/push';
 
 /** The two MCP server metrics (histograms in seconds). */
 export const METRIC_MCP_SERVER_OPERATION_DURATION = 'mcp.server.operation.duration';

@@ -67,19 +67,34 @@ export class WebhookDeliveryWorker implements OnModuleInit, OnModuleDestroy {
       );
       return this.settle(delivery, target.state, 'http_4xx');
     }
-    const outcome = await postWebhook({
+    // The attempt's span (docs/observability.md, "Events"): a trace of its own, linked to where the event was emitted.
+    const span = this.telemetry?.startDelivery({
+      kind: delivery.kind,
+      eventName: delivery.eventName,
+      attempt: delivery.attempt,
+      causedBy: delivery.traceContext,
       url,
-      headers: webhookHeaders(secrets, delivery.webhookId, delivery.body, target.subscriptionId),
-      body: delivery.body,
-      timeoutMs: webhooks.timeoutMs,
-      maxResponseBytes: MAX_ANSWER_BYTES,
-      allowLoopback: webhooks.allowInsecureLoopback,
     });
-    if (outcome.kind === 'answered' && outcome.status >= 200 && outcome.status <= 299)
+    const post = () =>
+      postWebhook({
+        url,
+        headers: webhookHeaders(secrets, delivery.webhookId, delivery.body, target.subscriptionId),
+        body: delivery.body,
+        timeoutMs: webhooks.timeoutMs,
+        maxResponseBytes: MAX_ANSWER_BYTES,
+        allowLoopback: webhooks.allowInsecureLoopback,
+      });
+    const outcome = await (span ? span.run(post) : post());
+    const status = outcome.kind === 'answered' ? outcome.status : undefined;
+    if (status !== undefined && status >= 200 && status <= 299) {
+      span?.end({ outcome: 'delivered', status });
       return this.settle(delivery, target.state);
+    }
     const failure = failureOf(outcome);
-    if (outcome.kind === 'answered' && (outcome.status === 410 || outcome.status === 413))
+    if (status === 410 || status === 413) {
+      span?.end({ outcome: 'abandoned', status, failure });
       return this.settle(delivery, target.state, failure);
+    }
     const now = Date.now();
     const firstAttemptAt = delivery.firstAttemptAt ?? now;
     let delay = webhooks.retryBaseMs * 2 ** (delivery.attempt - 1) * (1 + Math.random() / 2);
@@ -89,8 +104,10 @@ export class WebhookDeliveryWorker implements OnModuleInit, OnModuleDestroy {
       this.logger.warn(
         `A webhook delivery to ${url.origin} was abandoned after ${delivery.attempt} attempts (${failure})`,
       );
+      span?.end({ outcome: 'abandoned', status, failure });
       return this.settle(delivery, target.state, failure);
     }
+    span?.end({ outcome: 'retry', status, failure });
     await this.record(delivery, target.state, failure);
     this.telemetry?.countDeliveryRetry(failure);
     await this.queue.enqueue({ ...delivery, attempt: delivery.attempt + 1, firstAttemptAt }, delay);

@@ -184,6 +184,8 @@ export class WebhookFanout implements OnModuleInit, OnModuleDestroy {
       body,
       position: tracked,
       attempt: 1,
+      eventName: occurrence.name,
+      ...(logged.event.traceContext && { traceContext: logged.event.traceContext }),
     };
     await this.queue.enqueue(delivery, 0);
   }
