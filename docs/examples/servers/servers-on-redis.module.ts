@@ -1,5 +1,6 @@
 import { Injectable, Module } from '@nestjs/common';
 import { McpModule, McpTool } from 'nest-mcp';
+import { InMemoryWebhookDeliveryQueue } from 'nest-mcp/backend';
 import { McpRedis, McpRedisModule } from 'nest-mcp-redis';
 
 @Injectable()
@@ -47,7 +48,17 @@ const requestState = { keys: (process.env.MCP_STATE_KEYS ?? '').split(',').filte
       include: [AdminModule],
       inject: [McpRedis],
       useFactory: (redis: McpRedis) =>
-        redis.serverOptions({ name: 'admin', version: '1.0.0', requestState }, { server: 'admin' }),
+        redis.serverOptions(
+          // One McpRedis's BullMQ webhook worker serves one server: the admin server, which offers no event types,
+          // keeps a queue of its own.
+          {
+            name: 'admin',
+            version: '1.0.0',
+            requestState,
+            events: { webhooks: { queue: new InMemoryWebhookDeliveryQueue() } },
+          },
+          { server: 'admin' },
+        ),
     }),
     // #endregion docs:named-server-on-redis
     OrdersModule,
