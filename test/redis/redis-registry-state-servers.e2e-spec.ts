@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
-import type { McpModuleOptions } from 'nest-mcp';
+import { getMcpRegistryToken, McpModule, type McpModuleOptions, type McpRegistry } from 'nest-mcp';
 import { McpRedis, McpRedisModule, RedisRegistryState } from 'nest-mcp-redis';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 /**
- * The registry state per server on a real redis-server: `McpRedis.serverOptions` gives a server with `include` the
- * state of its name alone (`<keyPrefix>:registry:server:<name>`), and a server without `include` today's
- * `<keyPrefix>:registry`, so two named servers of one application keep their runtime changes apart.
+ * The registry state per server on a real redis-server: `McpRedis.serverOptions` gives a server with `include` (or
+ * named by `{ server }`) the state of its name alone (`<keyPrefix>:registry:server:<name>`), and a server without
+ * either today's `<keyPrefix>:registry`, so two named servers of one application keep their runtime changes apart;
+ * `McpModule` refuses to start a server with `include` given the unscoped state, or one given another server's.
  */
 
 @Module({})
@@ -22,21 +24,27 @@ function stateOf(redis: McpRedis, options: McpModuleOptions & { include?: unknow
   return (redis.serverOptions(options) as McpModuleOptions).registryState as RedisRegistryState;
 }
 
-const keys = ['c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA=='];
+/** A valid requestState key (32 bytes): the applications below start. */
+const keys = [Buffer.alloc(32, 5).toString('base64')];
 
 describe('RedisRegistryState per named server', () => {
   let redis: RedisServer;
   let moduleRef: TestingModule;
   let mcpRedis: McpRedis;
+  let probe: Redis;
 
   beforeAll(async () => {
     redis = await startRedisServer();
+    probe = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    probe.on('error', () => undefined);
+    await probe.connect();
     moduleRef = await Test.createTestingModule({ imports: [McpRedisModule.forRoot({ url: redis.url })] }).compile();
     await moduleRef.init();
     mcpRedis = moduleRef.get(McpRedis);
   });
 
   afterAll(async () => {
+    probe?.disconnect();
     await moduleRef?.close();
     await redis?.dispose();
   });
@@ -65,6 +73,81 @@ describe('RedisRegistryState per named server', () => {
     // Today's key still holds the state of a server without include: existing deployments keep theirs.
     const flat = await moduleRef.get(McpRedis).registryState.read();
     expect(Object.keys(flat.records)).toEqual(['tool:status']);
+    // One derivation of the keys for both: the records' hash, its token beside it.
+    expect((await probe.keys('nest-mcp:registry*')).sort()).toEqual([
+      'nest-mcp:registry',
+      'nest-mcp:registry:server:admin',
+      'nest-mcp:registry:server:admin:token',
+      'nest-mcp:registry:server:shop',
+      'nest-mcp:registry:server:shop:token',
+      'nest-mcp:registry:token',
+    ]);
+    expect(admin.server).toBe('admin');
+    expect(plain.server).toBeUndefined();
+    expect(admin.forServer('shop')).toBe(shop);
+    expect(() => plain.forServer('')).toThrow(/non-empty string/);
+  });
+
+  it('names the server with serverOptions(options, { server }), and refuses a { server } that is not its name', () => {
+    const options: McpModuleOptions = { name: 'admin', version: '1.0.0', requestState: { keys } };
+    expect(mcpRedis.serverOptions(options, { server: 'admin' }).registryState).toBe(
+      mcpRedis.registryState.forServer('admin'),
+    );
+    expect(() =>
+      mcpRedis.serverOptions({ name: 'admin', version: '1.0.0', requestState: { keys } }, { server: 'shop' }),
+    ).toThrow(/\{ server: "shop" \} must be the server's name \(options.name is "admin"\)/);
+  });
+
+  /** An application with the admin server of `useFactory`'s options (forRootAsync, `include` beside it). */
+  const adminApp = (useFactory: (redis: McpRedis) => McpModuleOptions) =>
+    Test.createTestingModule({
+      imports: [
+        McpRedisModule.forRoot({ url: redis.url }),
+        McpModule.forRootAsync({ name: 'admin', include: [AdminModule], inject: [McpRedis], useFactory }),
+        AdminModule,
+      ],
+    }).compile();
+
+  it('refuses to start a server with include given the unscoped state, or the state of another server', async () => {
+    await expect(
+      adminApp((shared) => shared.serverOptions({ name: 'admin', version: '1.0.0', requestState: { keys } })),
+    ).rejects.toThrow(
+      /McpModule "admin": the server has "include" but its registryState is the unscoped one.*redis\.serverOptions\(options, \{ server: 'admin' \}\)/,
+    );
+    await expect(
+      adminApp((shared) =>
+        // With include among the options, serverOptions names the server by itself.
+        shared.serverOptions({ name: 'admin', version: '1.0.0', requestState: { keys }, include: [AdminModule] }),
+      ).then(async (app) => {
+        await app.close();
+        return 'started';
+      }),
+    ).resolves.toBe('started');
+    await expect(
+      adminApp((shared) => ({
+        ...shared.serverOptions({ name: 'admin', version: '1.0.0', requestState: { keys } }, { server: 'admin' }),
+        registryState: shared.registryState.forServer('shop'),
+      })),
+    ).rejects.toThrow(/McpModule "admin": its registryState is the one of the server "shop"/);
+  });
+
+  it('a forRootAsync server named by { server } commits its runtime changes under its own key', async () => {
+    const app = await adminApp((shared) =>
+      shared.serverOptions({ name: 'admin', version: '1.0.0', requestState: { keys } }, { server: 'admin' }),
+    );
+    try {
+      await app.init();
+      const registry = app.get<McpRegistry>(getMcpRegistryToken('admin'));
+      registry.provideHandler('flush', () => 'flushed');
+      await registry.registerTool({ name: 'flush_queue' }, 'flush');
+      expect(await probe.hget('nest-mcp:registry:server:admin', 'tools:flush_queue')).toBeTruthy();
+      expect(await probe.hexists('nest-mcp:registry', 'tools:flush_queue')).toBe(0);
+      registry.removeTool('flush_queue');
+      await registry.settled();
+      expect(await probe.hexists('nest-mcp:registry:server:admin', 'tools:flush_queue')).toBe(0);
+    } finally {
+      await app.close();
+    }
   });
 
   it('tells only the listeners of the server whose state changed', async () => {

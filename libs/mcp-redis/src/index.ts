@@ -5,6 +5,7 @@ export type {
   McpRedisTasksOptions,
   McpRedisRequestStateOptions,
   McpRedisEventsOptions,
+  McpRedisServerChoice,
 } from './mcp-redis-options.interface.js';
 export { RedisEventBus } from './redis-event-bus.js';
 export { RedisTaskStore } from './redis-task.store.js';

@@ -72,3 +72,15 @@ export interface McpRedisModuleOptions {
   /** Events: the BullMQ queue of webhook deliveries (the replay log and subscriptions need no options). */
   events?: McpRedisEventsOptions;
 }
+
+/** The second argument of `McpRedis.serverOptions`: which server of the application the options are for. */
+export interface McpRedisServerChoice {
+  /**
+   * The `name` of the server these options are for, when the application has several (`McpModule` with `include`):
+   * its runtime registry state is then its own (`<keyPrefix>:registry:server:<name>`), never shared with another
+   * server's. Needed with `McpModule.forRootAsync`, whose `include` sits beside `useFactory`, out of `serverOptions`'
+   * sight; must equal `options.name`. Default: the options' `name` when they have `include`, else none (the unscoped
+   * `<keyPrefix>:registry` of a single server).
+   */
+  server?: string;
+}

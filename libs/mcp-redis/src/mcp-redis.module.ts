@@ -51,7 +51,12 @@ function withComponents(definition: DynamicModule): DynamicModule {
     BullMqTaskRunner,
     RedisRequestStateStore,
     RedisThrottlerStorage,
-    RedisRegistryState,
+    {
+      provide: RedisRegistryState,
+      useFactory: (connection: McpRedisConnection, options: McpRedisResolvedOptions) =>
+        new RedisRegistryState(connection, options.keyPrefix),
+      inject: [McpRedisConnection, McpRedisResolvedOptions],
+    },
     RedisEventStore,
     RedisWebhookSubscriptionStore,
     BullMqWebhookDeliveryQueue,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { McpModuleOptions } from 'nest-mcp';
+import type { McpRedisServerChoice } from './mcp-redis-options.interface.js';
 import { BullMqTaskRunner } from './bullmq-task.runner.js';
 import { BullMqWebhookDeliveryQueue } from './events/bullmq-webhook-delivery.queue.js';
 import { RedisEventStore } from './events/redis-event.store.js';
@@ -55,13 +56,28 @@ export class McpRedis {
   ) {}
 
   /**
-   * `options` with the Redis event bus, task store and runner, the shared registry state (for a server with
-   * `include`, the state of its `name` alone: {@link RedisRegistryState.forServer}), the single-use
+   * `options` with the Redis event bus, task store and runner, the shared registry state, the single-use
    * `requestState` store (unless `requestState.singleUse` is `false` explicitly), and the events extension's replay
-   * log, webhook subscription store and delivery queue (unless `options.events` names its own). Throws when
-   * `requestState.keys` is missing or empty.
+   * log, webhook subscription store and delivery queue (unless `options.events` names its own). The registry state is
+   * the named server's alone ({@link RedisRegistryState.forServer}) when `choice.server` names it, or when `options`
+   * has `include` and a `name`; otherwise the unscoped one of a single server. Throws when `requestState.keys` is
+   * missing or empty, and when `choice.server` is not `options.name`.
+   *
+   * @example
+   * ```ts
+   * McpModule.forRootAsync({
+   *   name: 'admin',
+   *   path: '/admin/mcp',
+   *   include: [AdminModule],
+   *   inject: [McpRedis],
+   *   useFactory: (redis: McpRedis) => redis.serverOptions({ name: 'admin', version: '1.0.0', requestState }, { server: 'admin' }),
+   * })
+   * ```
    */
-  serverOptions<T extends McpModuleOptions & { include?: readonly unknown[] }>(options: T): T {
+  serverOptions<T extends McpModuleOptions & { include?: readonly unknown[] }>(
+    options: T,
+    choice: McpRedisServerChoice = {},
+  ): T {
     const keys = options.requestState?.keys;
     if (!Array.isArray(keys) || keys.length === 0) {
       throw new Error(
@@ -70,14 +86,20 @@ export class McpRedis {
           '`openssl rand -base64 32` and give the same value to every replica.',
       );
     }
+    const { server } = choice;
+    if (server !== undefined && (typeof server !== 'string' || server.length === 0 || server !== options.name)) {
+      throw new Error(
+        `McpRedis.serverOptions: { server: ${JSON.stringify(server)} } must be the server's name (options.name is ` +
+          `${JSON.stringify(options.name)}): the registry state is keyed by it`,
+      );
+    }
+    // A named server has its own runtime state; a single server keeps the keys it always had.
+    const named =
+      server ?? (options.include !== undefined && typeof options.name === 'string' ? options.name : undefined);
     return {
       ...options,
       eventBus: this.eventBus,
-      // A named server with `include` has its own runtime state; one without keeps the keys it always had.
-      registryState:
-        options.include !== undefined && typeof options.name === 'string'
-          ? this.registryState.forServer(options.name)
-          : this.registryState,
+      registryState: named === undefined ? this.registryState : this.registryState.forServer(named),
       requestState: {
         ...options.requestState,
         singleUse: options.requestState?.singleUse === false ? false : this.requestStateStore,

@@ -9,6 +9,8 @@ describe('the Redis event codec', () => {
       { type: 'toolsListChanged' },
       { type: 'promptsListChanged', audience: { principals: ['alice'] } },
       { type: 'resourcesListChanged' },
+      // The events extension's catalog changed: listeners on other replicas are told too (#28).
+      { type: 'eventsListChanged' },
       { type: 'resourceUpdated', uri: 'file:///a.txt', audience: { principals: [] } },
       { type: 'resync' },
     ] as const;

@@ -14,7 +14,13 @@ export interface RedisEventEnvelope {
   readonly event: McpChangeEvent;
 }
 
-const NOTIFIED_TYPES = new Set(['toolsListChanged', 'promptsListChanged', 'resourcesListChanged', 'resourceUpdated']);
+const NOTIFIED_TYPES = new Set([
+  'toolsListChanged',
+  'promptsListChanged',
+  'resourcesListChanged',
+  'eventsListChanged',
+  'resourceUpdated',
+]);
 
 /**
  * The message for `event`, or undefined when it cannot travel (not JSON-serializable, or longer than
@@ -64,7 +70,9 @@ export function decodeEvent(message: unknown): RedisEventEnvelope | undefined {
     if (!isResourceUri(uri)) return undefined;
     decoded = { type: 'resourceUpdated', uri };
   } else {
-    decoded = { type: event.type as 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged' };
+    decoded = {
+      type: event.type as 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged' | 'eventsListChanged',
+    };
   }
   return { origin: parsed.origin, event: audience ? { ...decoded, audience } : decoded };
 }

@@ -1,8 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { McpRegistryRecord, McpRegistrySnapshot, McpRegistryState } from 'nest-mcp/backend';
 import { McpRedisConnection } from './mcp-redis.connection.js';
-import { McpRedisResolvedOptions } from './mcp-redis-resolved-options.js';
+import { type RegistryKeys, registryKeys } from './registry-keys.js';
 
 /** Longest record accepted from Redis (options of one runtime entry, as JSON); a longer one is ignored. */
 const MAX_RECORD_BYTES = 256 * 1024;
@@ -45,25 +45,26 @@ type ScriptedRedis = Redis & {
  * With AOF on, the state survives a Redis restart; without persistence a restart empties it, the token changes, and
  * every replica drops its runtime entries alike (they still agree).
  */
-@Injectable()
 export class RedisRegistryState implements McpRegistryState {
   private readonly logger = new Logger('McpRedisRegistryState');
-  private recordsKey: string;
-  private tokenKey: string;
-  private channel: string;
+  /** Where this state lives: `registryKeys(keyPrefix)`, or `registryKeys(keyPrefix, 'server', name)`. */
+  private readonly keys: RegistryKeys;
   private readonly redis: ScriptedRedis;
   private readonly listeners = new Set<() => void>();
   private remote?: { stop: Promise<(() => void) | undefined>; stopResync: () => void };
-  private readonly scopes = new Map<string, RedisRegistryState>();
 
-  /** @internal Created by Nest's injector (`McpRedisModule`); a named server's through {@link forServer}. */
+  /**
+   * @internal Created by `McpRedisModule` (the state of a server without `include`); a named server's through
+   * {@link forServer}. `scopes` is shared by the module's state and every named one: one instance per name.
+   */
   constructor(
     private readonly connection: McpRedisConnection,
-    private readonly options: McpRedisResolvedOptions,
+    private readonly keyPrefix: string,
+    /** The named server this state is of (`forServer`); `undefined` for the module's state. */
+    readonly server?: string,
+    private readonly scopes = new Map<string, RedisRegistryState>(),
   ) {
-    this.recordsKey = options.key('registry');
-    this.tokenKey = options.key('registry', 'token');
-    this.channel = options.key('registry');
+    this.keys = server === undefined ? registryKeys(keyPrefix) : registryKeys(keyPrefix, 'server', server);
     connection.scripted('nestMcpRegistryCommit', 2, COMMIT);
     this.redis = connection.scripted<ScriptedRedis>('nestMcpRegistryRead', 2, READ);
   }
@@ -71,16 +72,15 @@ export class RedisRegistryState implements McpRegistryState {
   /**
    * The registry state of the named server `name`: its own hash `<keyPrefix>:registry:server:<name>`, token and
    * channel, so two servers of one application keep their runtime entries apart. `McpRedis.serverOptions` uses it for
-   * a server with `include`; the instance itself is the state of a server without one (today's keys). One instance
-   * per name.
+   * a named server (`include` in its options, or `{ server }`); the module's own state is that of a server without
+   * one (`<keyPrefix>:registry`). One instance per name, whichever state it is asked of.
    */
   forServer(name: string): RedisRegistryState {
+    if (typeof name !== 'string' || name.length === 0)
+      throw new Error('RedisRegistryState.forServer: the server name must be a non-empty string');
     let scoped = this.scopes.get(name);
     if (!scoped) {
-      scoped = new RedisRegistryState(this.connection, this.options);
-      scoped.recordsKey = this.options.key('registry', 'server', name);
-      scoped.tokenKey = this.options.key('registry', 'server', name, 'token');
-      scoped.channel = this.options.key('registry', 'server', name);
+      scoped = new RedisRegistryState(this.connection, this.keyPrefix, name, this.scopes);
       this.scopes.set(name, scoped);
     }
     return scoped;
@@ -88,28 +88,28 @@ export class RedisRegistryState implements McpRegistryState {
 
   async commit(key: string, record: McpRegistryRecord | undefined): Promise<void> {
     const token = await this.redis.nestMcpRegistryCommit(
-      this.recordsKey,
-      this.tokenKey,
+      this.keys.records,
+      this.keys.token,
       key,
       record === undefined ? '' : JSON.stringify(record),
     );
     // Announced after the commit, on the same connection: a replica that hears of it reads a state that has it.
-    await this.redis.publish(this.channel, token);
+    await this.redis.publish(this.keys.channel, token);
   }
 
   async token(): Promise<string> {
-    return (await this.redis.get(this.tokenKey)) ?? '';
+    return (await this.redis.get(this.keys.token)) ?? '';
   }
 
   async read(): Promise<McpRegistrySnapshot> {
-    const [token, flat] = await this.redis.nestMcpRegistryRead(this.recordsKey, this.tokenKey);
+    const [token, flat] = await this.redis.nestMcpRegistryRead(this.keys.records, this.keys.token);
     const records: Record<string, McpRegistryRecord> = {};
     for (let index = 0; index + 1 < flat.length; index += 2) {
       const record = parseRecord(flat[index + 1]);
       if (record) records[flat[index]] = record;
       else
         this.logger.error(
-          `Ignored the malformed record ${JSON.stringify(flat[index].slice(0, 200))} in ${this.recordsKey}`,
+          `Ignored the malformed record ${JSON.stringify(flat[index].slice(0, 200))} in ${this.keys.records}`,
         );
     }
     return { token, records };
@@ -120,9 +120,11 @@ export class RedisRegistryState implements McpRegistryState {
     if (!this.remote) {
       const stopResync = this.connection.onResubscribed(() => this.notify());
       const stop = this.connection
-        .subscribe(this.channel, () => this.notify())
+        .subscribe(this.keys.channel, () => this.notify())
         .catch((error: unknown) => {
-          this.logger.warn(`Could not subscribe to ${this.channel}: ${(error as Error)?.message ?? String(error)}`);
+          this.logger.warn(
+            `Could not subscribe to ${this.keys.channel}: ${(error as Error)?.message ?? String(error)}`,
+          );
           return undefined;
         });
       this.remote = { stop, stopResync };
@@ -161,7 +163,7 @@ function parseRecord(json: string | undefined): McpRegistryRecord | undefined {
   const registered = value.registered;
   if (!isObject(registered) || !isObject(registered.options) || typeof registered.handler !== 'string')
     return undefined;
-  if (!['tool', 'prompt', 'resource', 'appView', 'resourceTemplate'].includes(registered.type as string))
+  if (!['tool', 'prompt', 'resource', 'appView', 'resourceTemplate', 'eventType'].includes(registered.type as string))
     return undefined;
   if (
     registered.scopes !== undefined &&

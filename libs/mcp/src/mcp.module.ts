@@ -9,6 +9,7 @@ import {
 } from './config/mcp-module-definition.js';
 import type { McpModuleExtras, McpModuleOptions } from './config/mcp-options.interface.js';
 import { mcpServerToken, type McpServerPart } from './config/server-tokens.js';
+import { checkRegistryStateScope } from './config/registry-state-scope.js';
 import { McpServerScope } from './discovery/server-scope.js';
 import { McpResolvedOptions } from './config/resolved-options.js';
 import { McpAuthenticator } from './auth/mcp-authenticator.service.js';
@@ -153,7 +154,9 @@ function withServer(
       },
       {
         provide: MCP_REGISTRY_STATE,
-        useFactory: (options: McpModuleOptions) => options.registryState,
+        // Refuses, at startup, a state that belongs to another server (config/registry-state-scope.ts).
+        useFactory: (options: McpModuleOptions) =>
+          checkRegistryStateScope(options.registryState, options.name, include),
         inject: [MCP_MODULE_OPTIONS],
       },
       McpPublisher,

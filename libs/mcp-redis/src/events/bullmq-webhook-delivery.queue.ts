@@ -88,7 +88,14 @@ export class BullMqWebhookDeliveryQueue implements McpWebhookDeliveryQueue, OnAp
   }
 
   process(handle: (delivery: McpWebhookDelivery) => Promise<void>): () => void {
-    if (this.worker) throw new Error('BullMqWebhookDeliveryQueue: a worker is attached already');
+    if (this.worker) {
+      // A second server of the application given this queue by McpRedis.serverOptions: its deliveries would be made
+      // with the first server's subscriptions and secrets.
+      throw new Error(
+        'BullMqWebhookDeliveryQueue: a worker is attached already. One McpRedis serves the webhook deliveries of one ' +
+          'server: give any other server of the application its own events.webhooks.queue (docs/servers.md)',
+      );
+    }
     const events = this.options.events;
     // A worker's connection must retry forever (BullMQ requires `maxRetriesPerRequest: null`).
     this.workerClient = this.connection.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true });

@@ -22,6 +22,7 @@ import {
   type McpRuntimeEntryType,
 } from '../protocol/registry-state.interface.js';
 import { RegistryReplication } from './registry-replication.js';
+import { registryLists } from './registry-lists.js';
 import { isPlainJson } from './plain-json.util.js';
 
 /** A handler registered at run time: a plain function (no guards or interceptors run around it). */
@@ -92,10 +93,10 @@ export class McpRegistry implements OnModuleDestroy {
   private quiet = 0;
   private held = new Set<McpListKind>();
   private replayed = false;
-  private readonly replication?: RegistryReplication;
+  private readonly replication?: RegistryReplication<McpListKind, Set<McpListKind>>;
 
   constructor(@Optional() @Inject(MCP_REGISTRY_STATE) state?: McpRegistryState) {
-    if (state) this.replication = new RegistryReplication(this, state);
+    if (state) this.replication = new RegistryReplication(registryLists(this), state);
   }
 
   /**
@@ -365,6 +366,12 @@ export class McpRegistry implements OnModuleDestroy {
         );
         return { kind: 'resourceTemplates', key: entry.definition.uriTemplate, entry };
       }
+      default:
+        // An event type's record (`McpEventTypes`), or a type this version does not know.
+        throw new McpDefinitionError(
+          `runtime ${String(type)}`,
+          'not an entry of the tools, prompts or resources lists',
+        );
     }
   }
 

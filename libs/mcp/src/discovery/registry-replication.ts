@@ -1,8 +1,5 @@
 import { Logger } from '@nestjs/common';
 import type { McpRegistryRecord, McpRegistrySnapshot, McpRegistryState } from '../protocol/registry-state.interface.js';
-import type { McpListKind, McpRegistry } from './mcp.registry.js';
-
-const LIST_KINDS: ReadonlySet<string> = new Set<McpListKind>(['tools', 'prompts', 'resources', 'resourceTemplates']);
 
 /** What this replica applied of one key of the shared state. */
 interface Applied {
@@ -11,17 +8,45 @@ interface Applied {
 }
 
 /**
- * The shared side of an `McpRegistry` (a `registryState` is configured): runtime changes are committed to the shared
- * state before they are announced, and the registry is brought up to the shared state — at startup, when another
- * replica commits, and before every list (`catchUp`) — so that every replica lists the same entries (ADR 0027).
+ * The lists one `RegistryReplication` keeps up to the shared state: `McpRegistry`'s (tools, prompts, resources,
+ * templates: `registryLists`) or the events extension's catalog (`McpEventTypes`). Several may follow one state: each
+ * applies only the keys of its own kinds (`<kind>:<key>`).
+ * @internal
+ */
+export interface ReplicatedLists<K extends string, C> {
+  /** Whether `kind` (the part of a key before its first `:`) is one of these lists'. */
+  owns(kind: string): kind is K;
+  /** Runs `change` with its announcements held back; returns what it changed, for `announce`. */
+  quietly(change: () => void): C;
+  /** Announces held changes; `replayed`: they came from the shared state (another replica told its listeners). */
+  announce(changes: C, replayed: boolean): void;
+  /**
+   * Takes the entry `key` of list `kind` from what `have` made of it (`haveApplied`: `have` was applied, not left
+   * unresolved) to what `want` says. Throws when `want` cannot be served here (a handler name not provided, a clash):
+   * the record is then retried on each catch-up.
+   */
+  transition(
+    kind: K,
+    key: string,
+    have: McpRegistryRecord | undefined,
+    want: McpRegistryRecord | undefined,
+    haveApplied: boolean,
+  ): void;
+}
+
+/**
+ * The shared side of an `McpRegistry` or of the events catalog (a `registryState` is configured): runtime changes are
+ * committed to the shared state before they are announced, and the lists are brought up to the shared state — at
+ * startup, when another replica commits, and before every list (`catchUp`) — so that every replica lists the same
+ * entries (ADR 0027).
  *
  * A local change is applied here at once (held, not announced), committed, then announced; if the commit fails it is
  * undone. Changes from the shared state are applied with their announcement marked as replayed: the replica that
  * made the change told every listener already, through the event bus.
  * @internal
  */
-export class RegistryReplication {
-  private readonly logger = new Logger('McpRegistry');
+export class RegistryReplication<K extends string, C> {
+  private readonly logger: Logger;
   /** The record of each key as this replica applied it (optimistically for its own changes on their way). */
   private readonly applied = new Map<string, Applied>();
   /** Keys with a change of this replica on its way to the shared state: a catch-up leaves them alone meanwhile. */
@@ -37,9 +62,13 @@ export class RegistryReplication {
   private stopListening?: () => void;
 
   constructor(
-    private readonly registry: McpRegistry,
+    private readonly lists: ReplicatedLists<K, C>,
     private readonly state: McpRegistryState,
-  ) {}
+    /** The logger's context: whose lists these are. */
+    context = 'McpRegistry',
+  ) {
+    this.logger = new Logger(context);
+  }
 
   /** Applies the shared state (before the server takes requests) and follows it from then on. */
   async start(): Promise<void> {
@@ -54,7 +83,7 @@ export class RegistryReplication {
   }
 
   /** Whether `key` of list `kind` was registered at run time (here or on another replica), not declared. */
-  isRuntime(kind: McpListKind, key: string): boolean {
+  isRuntime(kind: K, key: string): boolean {
     const record = this.applied.get(`${kind}:${key}`)?.record;
     return record !== undefined && 'registered' in record;
   }
@@ -90,22 +119,22 @@ export class RegistryReplication {
    * announce; if the commit fails, `undo` and reject. `apply` throwing leaves everything as it was.
    */
   change(
-    kind: McpListKind,
+    kind: K,
     key: string,
     record: McpRegistryRecord | undefined,
     apply: () => void,
     undo: () => void,
   ): Promise<void> {
     const fullKey = `${kind}:${key}`;
-    const kinds = this.registry.quietly(apply);
+    const kinds = this.lists.quietly(apply);
     const previous = this.applied.get(fullKey);
     this.setApplied(fullKey, record);
     this.pending.set(fullKey, (this.pending.get(fullKey) ?? 0) + 1);
     const done = this.state.commit(fullKey, record).then(
-      () => this.registry.announce(kinds, false),
+      () => this.lists.announce(kinds, false),
       (error: unknown) => {
         try {
-          this.registry.quietly(undo);
+          this.lists.quietly(undo);
         } catch (undoError) {
           this.logger.error(
             `Could not undo the change of ${fullKey}: ${(undoError as Error)?.message ?? String(undoError)}`,
@@ -150,61 +179,45 @@ export class RegistryReplication {
     }
   }
 
-  /** Brings the registry to `snapshot`, key by key; what changed is announced once, as replayed. */
+  /** Brings the lists to `snapshot`, key by key; what changed is announced once, as replayed. */
   private reconcile(snapshot: McpRegistrySnapshot): void {
-    const kinds = new Set<McpListKind>();
     const keys = new Set([...Object.keys(snapshot.records), ...this.applied.keys()]);
-    for (const fullKey of keys) {
-      if (this.pending.has(fullKey)) continue;
-      const want = Object.hasOwn(snapshot.records, fullKey) ? snapshot.records[fullKey] : undefined;
-      const have = this.applied.get(fullKey);
-      if (have?.json === (want && JSON.stringify(want)) && !this.unresolved.has(fullKey)) continue;
-      const separator = fullKey.indexOf(':');
-      const kind = fullKey.slice(0, separator) as McpListKind;
-      if (separator < 0 || !LIST_KINDS.has(kind)) continue;
-      for (const changed of this.registry.quietly(() =>
-        this.transition(fullKey, kind, fullKey.slice(separator + 1), have?.record, want),
-      )) {
-        kinds.add(changed);
+    const changes = this.lists.quietly(() => {
+      for (const fullKey of keys) {
+        if (this.pending.has(fullKey)) continue;
+        const want = Object.hasOwn(snapshot.records, fullKey) ? snapshot.records[fullKey] : undefined;
+        const have = this.applied.get(fullKey);
+        if (have?.json === (want && JSON.stringify(want)) && !this.unresolved.has(fullKey)) continue;
+        const separator = fullKey.indexOf(':');
+        const kind = fullKey.slice(0, separator);
+        // Another list's key (the events catalog's, McpRegistry's), or not a key at all.
+        if (separator < 0 || !this.lists.owns(kind)) continue;
+        this.transition(fullKey, kind, fullKey.slice(separator + 1), have?.record, want);
       }
-    }
+    });
     this.token = snapshot.token;
-    this.registry.announce(kinds, true);
+    this.lists.announce(changes, true);
   }
 
-  /** Undoes what `have` did to the entry, then does what `want` says; a failure is logged and retried later. */
+  /** Takes the entry from `have` to `want`; a failure is logged and retried later. */
   private transition(
     fullKey: string,
-    kind: McpListKind,
+    kind: K,
     key: string,
     have: McpRegistryRecord | undefined,
     want: McpRegistryRecord | undefined,
   ): void {
     const unresolved = this.unresolved.get(fullKey);
-    if (have && 'registered' in have && unresolved === undefined) this.registry.take(kind, key);
-    if (have && 'disabled' in have) {
-      const entry = this.registry.takeDisabled(kind, key);
-      if (entry) this.registry.put(kind, entry);
-    }
     this.unresolved.delete(fullKey);
     this.setApplied(fullKey, want);
-    if (want && 'disabled' in want) {
-      const entry = this.registry.take(kind, key);
-      if (entry) this.registry.keepDisabled(kind, key, entry);
-    } else if (want) {
-      const { type, options, handler, scopes, uri } = want.registered;
-      try {
-        const built = this.registry.runtimeEntry(type, options, handler, scopes, uri);
-        if (built.kind !== kind || built.key !== key)
-          throw new Error(`the record describes ${built.kind}:${built.key}`);
-        this.registry.put(kind, built.entry);
-      } catch (error) {
-        const problem = (error as Error)?.message ?? String(error);
-        if (unresolved !== problem) {
-          this.logger.error(`The shared entry ${fullKey} cannot be served by this replica: ${problem}`);
-        }
-        this.unresolved.set(fullKey, problem);
+    try {
+      this.lists.transition(kind, key, have, want, unresolved === undefined);
+    } catch (error) {
+      const problem = (error as Error)?.message ?? String(error);
+      if (unresolved !== problem) {
+        this.logger.error(`The shared entry ${fullKey} cannot be served by this replica: ${problem}`);
       }
+      this.unresolved.set(fullKey, problem);
     }
   }
 

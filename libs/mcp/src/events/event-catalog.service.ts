@@ -38,14 +38,19 @@ export class EventCatalogService implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    this.changes = this.types.changes$.subscribe(() => void this.bus.publish({ type: 'eventsListChanged' }));
+    // A change another replica made (`replayed`) was published by that replica already.
+    this.changes = this.types.changes$.subscribe(({ replayed }) => {
+      if (!replayed) void this.bus.publish({ type: 'eventsListChanged' });
+    });
   }
 
   onModuleDestroy(): void {
     this.changes?.unsubscribe();
   }
 
-  list(scope: McpRequestScope): JsonObject {
+  /** With a shared registry state, once this replica applied every change committed before the call. */
+  async list(scope: McpRequestScope): Promise<JsonObject> {
+    await this.types.catchUp();
     const entries = this.types.list();
     const mode = this.access.listMode(entries);
     // Everyone sees every type: the pages are kept until the catalog changes.

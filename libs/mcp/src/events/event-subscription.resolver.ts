@@ -52,7 +52,7 @@ export class EventSubscriptionResolver {
       throw McpError.invalidParams('Invalid params: "name" must be a non-empty string');
     const unknown = (key: string) =>
       this.errors.notFound('event', `no event type named ${JSON.stringify(key.slice(0, 128))}`);
-    const type = this.types.get(name);
+    const type = this.types.get(name) ?? (await this.types.catchUp(), this.types.get(name));
     if (!type) throw unknown(name);
     this.access.admit(scope, type.summary, unknown, name);
     if (!type.modes.has(mode)) throw this.errors.unsupportedMode(mode);

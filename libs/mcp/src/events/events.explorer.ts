@@ -29,7 +29,7 @@ export class McpEventsExplorer implements OnApplicationBootstrap {
     @Optional() private readonly scope?: McpServerScope,
   ) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     const seen = new Set<object>();
     for (const wrapper of this.discovery.getProviders()) {
       const instance = wrapper.instance as object | undefined;
@@ -41,7 +41,8 @@ export class McpEventsExplorer implements OnApplicationBootstrap {
       if (!prototype) continue;
       for (const methodName of this.scanner.getAllMethodNames(prototype)) this.explore(instance, methodName);
     }
-    this.types.completeDiscovery();
+    // With a shared registry state, the catalog applies it before the server takes requests.
+    await this.types.completeDiscovery();
     if (this.types.advertised) this.logger.log(`Mapped ${this.types.list().length} event types`);
   }
 

@@ -55,7 +55,8 @@ export class McpEvents {
    * not a JSON object or is larger than 256 KiB, or an invalid `eventId` / `timestamp`.
    */
   async emit(name: string, data: object, options: McpEmitOptions = {}): Promise<McpEmittedEvent> {
-    const type = this.types.get(name);
+    // A type registered on another replica a moment ago: this one catches up before it refuses the name.
+    const type = this.types.get(name) ?? (await this.types.catchUp(), this.types.get(name));
     if (!type)
       throw new TypeError(`McpEvents.emit: no event type named ${JSON.stringify(name)} (declare it with @McpEvent)`);
     if (!isJsonObject(data)) throw new TypeError('McpEvents.emit: data must be a JSON object');

@@ -1,7 +1,10 @@
 import type { JsonObject } from './json-rpc.interface.js';
 
-/** What a runtime registration added: the `McpRegistry.register*` method that made it. */
-export type McpRuntimeEntryType = 'tool' | 'prompt' | 'resource' | 'appView' | 'resourceTemplate';
+/**
+ * What a runtime registration added: the `McpRegistry.register*` method that made it, or `eventType` for
+ * `McpEventTypes.register` (the events extension's catalog).
+ */
+export type McpRuntimeEntryType = 'tool' | 'prompt' | 'resource' | 'appView' | 'resourceTemplate' | 'eventType';
 
 /**
  * The shared state of one list entry, as plain JSON: registered at run time (its options and the name of its handler,
@@ -13,6 +16,10 @@ export type McpRegistryRecord =
       readonly registered: {
         readonly type: McpRuntimeEntryType;
         readonly options: JsonObject;
+        /**
+         * The name of its handler (`McpRegistry.provideHandler`), or for an event type of its matcher
+         * (`McpEventTypes.provideMatcher`; `''`: none, every subscription gets what was emitted).
+         */
         readonly handler: string;
         readonly scopes?: readonly string[];
         /** The URI of an app view (its options carry no `uri`). */
@@ -25,7 +32,7 @@ export type McpRegistryRecord =
 export interface McpRegistrySnapshot {
   /** Changes with every commit (and when the store starts afresh, e.g. a Redis without persistence restarted). */
   readonly token: string;
-  /** Record by entry key: `<list kind>:<name or URI>`, e.g. `tools:estimate_costs`. */
+  /** Record by entry key: `<list kind>:<name or URI>`, e.g. `tools:estimate_costs`, `events:build.finished`. */
   readonly records: Readonly<Record<string, McpRegistryRecord>>;
 }
 
@@ -46,6 +53,15 @@ export interface McpRegistryState {
   read(): Promise<McpRegistrySnapshot>;
   /** Calls `listener` when another replica committed, or when commits may have been missed (a reconnection). */
   onChange(listener: () => void): () => void;
+  /**
+   * For a store that keeps one state per named server (`nest-mcp-redis`): the server this state is of, `undefined`
+   * for the store's unscoped state. `McpModule` refuses to start a server whose state is another server's, or a
+   * server with `include` given the unscoped state of such a store (docs/servers.md). Omit both members for a store
+   * with one state.
+   */
+  readonly server?: string;
+  /** For a store that keeps one state per named server: the state of the server called `name`. */
+  forServer?(name: string): McpRegistryState;
 }
 
 /** Injection token of the shared registry state (the `registryState` option). */

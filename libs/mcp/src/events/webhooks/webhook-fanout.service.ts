@@ -64,8 +64,9 @@ export class WebhookFanout implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    this.typeChanges = this.types.changes$.subscribe(({ name, removed }) => {
-      if (removed)
+    // A removal another replica made (`replayed`): that replica ends the subscriptions, which the store shares.
+    this.typeChanges = this.types.changes$.subscribe(({ name, removed, replayed }) => {
+      if (removed && !replayed)
         this.terminateAll(name).catch((error: unknown) =>
           this.logger.error(`Could not terminate the subscriptions of ${name}`, (error as Error)?.stack),
         );
