@@ -131,6 +131,88 @@ describe('RedisRegistryState per named server', () => {
     ).rejects.toThrow(/McpModule "admin": its registryState is the one of the server "shop"/);
   });
 
+  it("gives a named server its own event bus, tasks and events backends, and refuses another server's", async () => {
+    const own: McpModuleOptions = mcpRedis.serverOptions(
+      { name: 'admin', version: '1.0.0', requestState: { keys } },
+      { server: 'admin' },
+    );
+    const admin = mcpRedis.forServer('admin');
+    expect(mcpRedis.forServer('admin')).toBe(admin); // one set of backends per name
+    expect(own.eventBus).toBe(admin.eventBus);
+    expect(own.tasks).toMatchObject({ store: admin.taskStore, runner: admin.taskRunner });
+    expect(own.events).toMatchObject({
+      store: admin.eventStore,
+      webhooks: { store: admin.webhookSubscriptionStore, queue: admin.webhookDeliveryQueue },
+    });
+    for (const backend of Object.values(admin)) if (typeof backend === 'object') expect(backend.server).toBe('admin');
+    // The module's own backends (a single server's) belong to no named server.
+    expect([mcpRedis.eventBus.server, mcpRedis.taskRunner.server, mcpRedis.eventStore.server]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(() => mcpRedis.forServer('')).toThrow(/non-empty string/);
+
+    const shop = mcpRedis.forServer('shop');
+    const foreign: Array<[string, (options: McpModuleOptions) => McpModuleOptions]> = [
+      ['eventBus', (options) => ({ ...options, eventBus: shop.eventBus })],
+      ['tasks.store', (options) => ({ ...options, tasks: { ...options.tasks, store: shop.taskStore } })],
+      ['tasks.runner', (options) => ({ ...options, tasks: { ...options.tasks, runner: shop.taskRunner } })],
+      ['events.store', (options) => ({ ...options, events: { ...options.events, store: shop.eventStore } })],
+      [
+        'events.webhooks.store',
+        (options) => ({
+          ...options,
+          events: { ...options.events, webhooks: { store: shop.webhookSubscriptionStore } },
+        }),
+      ],
+      [
+        'events.webhooks.queue',
+        (options) => ({ ...options, events: { ...options.events, webhooks: { queue: shop.webhookDeliveryQueue } } }),
+      ],
+    ];
+    for (const [option, swap] of foreign) {
+      await expect(
+        adminApp((shared) =>
+          swap(shared.serverOptions({ name: 'admin', version: '1.0.0', requestState: { keys } }, { server: 'admin' })),
+        ),
+      ).rejects.toThrow(`McpModule "admin": its ${option} is the one of the server "shop"`);
+    }
+  });
+
+  it('refuses to start two servers on one task queue: the second would have its rounds run by the first', async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        McpRedisModule.forRoot({ url: redis.url }),
+        // Two servers without include on the module's backends, but for the webhook queue the second has its own:
+        // the task runner is then what they share.
+        McpModule.forRootAsync({
+          name: 'one',
+          path: '/one',
+          inject: [McpRedis],
+          useFactory: (shared: McpRedis) =>
+            shared.serverOptions({ name: 'one', version: '1.0.0', requestState: { keys } }),
+        }),
+        McpModule.forRootAsync({
+          name: 'two',
+          path: '/two',
+          inject: [McpRedis],
+          useFactory: (shared: McpRedis) => ({
+            ...shared.serverOptions({ name: 'two', version: '1.0.0', requestState: { keys } }),
+            events: { webhooks: { queue: shared.forServer('two').webhookDeliveryQueue } },
+          }),
+        }),
+      ],
+    }).compile();
+    try {
+      await expect(moduleRef.init()).rejects.toThrow(
+        /BullMqTaskRunner: a server runs its task rounds here already.*redis\.serverOptions\(options, \{ server: name \}\)/,
+      );
+    } finally {
+      await moduleRef.close();
+    }
+  });
+
   it('a forRootAsync server named by { server } commits its runtime changes under its own key', async () => {
     const app = await adminApp((shared) =>
       shared.serverOptions({ name: 'admin', version: '1.0.0', requestState: { keys } }, { server: 'admin' }),

@@ -1,57 +1,19 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import {
-  createApplicationInputHandler,
-  createTaskSessionEndpointId,
-  createTaskSessionFromClient,
-  resultFromTaskOutcome,
-  type V2RequestFraming,
-} from '@modelcontextprotocol/ext-tasks/client';
+import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisTasksReplicaModule, ReplicaProbe } from '../fixtures/redis-tasks.fixture.js';
-import { extTasksRawDispatch } from '../support/ext-tasks-dispatch.js';
+import { openExtTasksSession } from '../support/ext-tasks-session.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/app.factory.js';
 import { mcpPost, requestMeta, type RawResponse } from '../support/raw-request.util.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { sleep, until } from '../support/wait.util.js';
 
-const PROTOCOL = '2026-07-28';
-const clientInfo = { name: 'nest-mcp-redis-tasks-e2e', version: '1.0.0' };
-const clientCapabilities = { elicitation: { form: {} } };
 const TASKS_META = requestMeta({
   'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
 });
 
-/**
- * The official client connected to replica `callUrl` (its `tools/call`), with an ext-tasks session whose task requests
- * (`tasks/get`, `tasks/update`, `tasks/cancel`) go to replica `tasksUrl`.
- */
-async function connect(callUrl: URL, tasksUrl: URL, user: string) {
-  const client = new Client(clientInfo, {
-    capabilities: clientCapabilities,
-    versionNegotiation: { mode: { pin: PROTOCOL } },
-  });
-  const userFetch: typeof fetch = (input, init) =>
-    fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), 'x-user': user } });
-  await client.connect(new StreamableHTTPClientTransport(callUrl, { fetch: userFetch }));
-  const framing: V2RequestFraming = { protocolVersion: PROTOCOL, clientInfo, clientCapabilities };
-  const asked: string[] = [];
-  const session = createTaskSessionFromClient(client, {
-    endpointId: await createTaskSessionEndpointId('nest-mcp-redis-tasks-e2e', { url: tasksUrl.href }),
-    rawDispatch: extTasksRawDispatch(tasksUrl, { 'x-user': user }),
-    v2RequestFraming: framing,
-    onInputRequest: createApplicationInputHandler({
-      elicitation: async (request) => {
-        asked.push(String(request.params.message ?? ''));
-        return { action: 'accept', content: { confirm: true } as never };
-      },
-      sampling: async () => {
-        throw new Error('no sampling in these tests');
-      },
-      roots: async () => ({ roots: [] }),
-    }),
-  });
-  return { session, asked, close: async () => (await session.close(), await client.close()) };
-}
+/** The official client on replica `callUrl` with an ext-tasks session whose `tasks/*` requests go to `tasksUrl`. */
+const connect = (callUrl: URL, tasksUrl: URL, user: string) =>
+  openExtTasksSession({ callUrl, tasksUrl, headers: { 'x-user': user }, clientName: 'nest-mcp-redis-tasks-e2e' });
 
 /** A raw 2026-07-28 request that declares the tasks extension, as `user`. */
 function taskRequest(url: URL, method: string, params: Record<string, unknown>, user = 'alice'): Promise<RawResponse> {

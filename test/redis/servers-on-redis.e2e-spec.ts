@@ -1,9 +1,12 @@
 import type { Type } from '@nestjs/common';
+import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
 import { getMcpRegistryToken, type McpRegistry } from 'nest-mcp';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS, startApp, type RunningApp } from '../support/app.factory.js';
+import { openExtTasksSession } from '../support/ext-tasks-session.js';
 import { connectClient } from '../support/mcp-client.factory.js';
+import { mcpPost, requestMeta } from '../support/raw-request.util.js';
 import { closeReplica } from '../support/redis-replicas.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 
@@ -12,10 +15,14 @@ import { startRedisServer, type RedisServer } from '../support/redis-server.js';
  * docs/examples/servers/servers-on-redis.module.ts (`/mcp` and `/admin/mcp`, each with its own `include`, both through
  * `McpRedis.serverOptions(options, { server })` inside `McpModule.forRootAsync`), run as two replicas on one
  * redis-server. A runtime registration on the admin server of replica A is listed by the admin server of replica B and
- * by neither replica's `/mcp`, and the two servers' states live under distinct Redis keys.
+ * by neither replica's `/mcp`, and the two servers' states live under distinct Redis keys. Each server's task rounds
+ * run with its own handlers on its own BullMQ queue, whichever replica takes them, and its tasks are its own.
  */
 
 const STATE_KEY = Buffer.alloc(32, 28).toString('base64');
+const TASKS_META = requestMeta({
+  'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+});
 
 let redis: RedisServer;
 let probe: Redis;
@@ -42,11 +49,17 @@ afterAll(async () => {
   await redis?.dispose();
 });
 
-/** The tool names the server at `path` of `app` lists, through the official client. */
+/** The example's task tools (asserted on their own below). */
+const TASK_TOOLS = new Set(['pack_order', 'rebuild_index']);
+
+/** The tool names but the task tools the server at `path` of `app` lists, through the official client. */
 async function toolNames(app: RunningApp, path: '/mcp' | '/admin/mcp'): Promise<string[]> {
   const client = await connectClient(new URL(`${app.baseUrl}${path}`));
   try {
-    return (await client.listTools()).tools.map((tool) => tool.name).sort();
+    return (await client.listTools()).tools
+      .map((tool) => tool.name)
+      .filter((name) => !TASK_TOOLS.has(name))
+      .sort();
   } finally {
     await client.close();
   }
@@ -106,5 +119,79 @@ describe.each(ADAPTERS)('two named servers on Redis, two replicas (%s)', (adapte
     // No server follows the unscoped state: neither subscribed to its channel.
     const [, unscopedSubscribers] = (await probe.pubsub('NUMSUB', 'nest-mcp:registry')) as [string, number];
     expect(Number(unscopedSubscribers)).toBe(0);
+  });
+  it("runs each server's task rounds with its own handlers, whichever replica takes them", async () => {
+    for (const [round, [call, poll]] of [
+      [a, b],
+      [b, a],
+      [a, b],
+      [b, a],
+    ].entries()) {
+      const shop = await openExtTasksSession({
+        callUrl: new URL(`${call.baseUrl}/mcp`),
+        tasksUrl: new URL(`${poll.baseUrl}/mcp`),
+      });
+      const admin = await openExtTasksSession({
+        callUrl: new URL(`${call.baseUrl}/admin/mcp`),
+        tasksUrl: new URL(`${poll.baseUrl}/admin/mcp`),
+      });
+      try {
+        const [packed, rebuilt] = await Promise.all([
+          shop.session.callTool('pack_order', { order: `o${round}` }, { task: { preference: 'require' } }),
+          admin.session.callTool('rebuild_index', { index: `i${round}` }, { task: { preference: 'require' } }),
+        ]);
+        expect([packed.kind, rebuilt.kind]).toEqual(['task', 'task']);
+        const [shopEnd, adminEnd] = await Promise.all([packed.settle(), rebuilt.settle()]);
+        expect(shopEnd.outcome.status).toBe('completed');
+        expect(resultFromTaskOutcome(shopEnd.outcome)).toMatchObject({
+          content: [{ type: 'text', text: `order o${round}: packed` }],
+        });
+        // The admin task asked (first round) and finished with the answer (second round), both on admin's queue.
+        expect(adminEnd.outcome.status).toBe('completed');
+        expect(resultFromTaskOutcome(adminEnd.outcome)).toMatchObject({
+          content: [{ type: 'text', text: `index i${round}: rebuilt` }],
+        });
+        expect(admin.asked).toEqual([`Rebuild the index i${round}?`]);
+        expect(shop.asked).toEqual([]);
+      } finally {
+        await Promise.all([shop.close(), admin.close()]);
+      }
+    }
+  });
+
+  it("keeps each server's tasks to itself: the other server's tasks/get answers an unknown task", async () => {
+    const created = await mcpPost(new URL(`${a.baseUrl}/mcp`), {
+      method: 'tools/call',
+      params: { name: 'pack_order', arguments: { order: 'mine' } },
+      meta: TASKS_META,
+    });
+    const taskId = (created.json as { result: { taskId: string } }).result.taskId;
+    expect(taskId).toEqual(expect.any(String));
+    for (const replica of [a, b]) {
+      const own = await mcpPost(new URL(`${replica.baseUrl}/mcp`), {
+        method: 'tasks/get',
+        params: { taskId },
+        meta: TASKS_META,
+        headers: { 'mcp-name': taskId },
+      });
+      expect(own.json).toMatchObject({ result: { taskId } });
+      const foreign = await mcpPost(new URL(`${replica.baseUrl}/admin/mcp`), {
+        method: 'tasks/get',
+        params: { taskId },
+        meta: TASKS_META,
+        headers: { 'mcp-name': taskId },
+      });
+      expect(foreign.json).toMatchObject({ error: { code: -32602 } });
+    }
+  });
+
+  it("keeps each server's tasks and task queue under its own Redis keys, none under the module's", async () => {
+    const keys = (await probe.keys('nest-mcp:*')).sort();
+    for (const server of ['shop', 'admin']) {
+      expect(keys.filter((key) => key.startsWith(`nest-mcp:server:${server}:task:`)).length).toBeGreaterThan(0);
+      // BullMQ's keys of the server's own queue (`<keyPrefix>:server:<name>` is its prefix).
+      expect(keys).toContain(`nest-mcp:server:${server}:tasks:meta`);
+    }
+    expect(keys.filter((key) => /^nest-mcp:(task|tasks|task-index):/.test(key))).toEqual([]);
   });
 });

@@ -1,6 +1,5 @@
 import { Injectable, Module } from '@nestjs/common';
-import { McpModule, McpTool } from 'nest-mcp';
-import { InMemoryWebhookDeliveryQueue } from 'nest-mcp/backend';
+import { McpArgs, McpCtx, McpForm, McpInput, McpModule, McpTool, type McpToolContext } from 'nest-mcp';
 import { McpRedis, McpRedisModule } from 'nest-mcp-redis';
 
 @Injectable()
@@ -9,13 +8,36 @@ export class OrderTools {
   get_order(): string {
     return 'order 42: shipped';
   }
+
+  /** A task of the shop server: its rounds run on the shop's own queue, on any replica. */
+  @McpTool({
+    description: 'Packs an order (a task)',
+    input: { type: 'object', properties: { order: { type: 'string' } }, required: ['order'] },
+    task: 'required',
+  })
+  pack_order(@McpArgs('order') order: string): string {
+    return `order ${order}: packed`;
+  }
 }
+
+const Confirm = McpForm.object({ confirm: McpForm.boolean({ title: 'Reindex now?' }) });
 
 @Injectable()
 export class CacheAdminTools {
   @McpTool({ description: 'Purges every cache' })
   purge_caches(): string {
     return 'purged';
+  }
+
+  /** A task of the admin server that asks first: every round, the asking one and the answered one, runs here. */
+  @McpTool({
+    description: 'Rebuilds the search index after a confirmation (a task)',
+    input: { type: 'object', properties: { index: { type: 'string' } }, required: ['index'] },
+    task: 'required',
+  })
+  async rebuild_index(@McpArgs('index') index: string, @McpCtx() ctx: McpToolContext): Promise<string> {
+    const answer = await ctx.elicit('confirm', McpInput.form(`Rebuild the index ${index}?`, Confirm));
+    return answer.action === 'accept' && answer.content.confirm ? `index ${index}: rebuilt` : `index ${index}: kept`;
   }
 }
 
@@ -37,7 +59,7 @@ const requestState = { keys: (process.env.MCP_STATE_KEYS ?? '').split(',').filte
       include: [OrdersModule],
       inject: [McpRedis],
       // `include` sits beside useFactory, out of serverOptions' sight: { server } names the server, so that its
-      // runtime entries live under <keyPrefix>:registry:server:shop.
+      // runtime entries, tasks, task queue, event log and webhooks are its own (under <keyPrefix>:server:shop).
       useFactory: (redis: McpRedis) =>
         redis.serverOptions({ name: 'shop', version: '1.0.0', requestState }, { server: 'shop' }),
     }),
@@ -48,17 +70,7 @@ const requestState = { keys: (process.env.MCP_STATE_KEYS ?? '').split(',').filte
       include: [AdminModule],
       inject: [McpRedis],
       useFactory: (redis: McpRedis) =>
-        redis.serverOptions(
-          // One McpRedis's BullMQ webhook worker serves one server: the admin server, which offers no event types,
-          // keeps a queue of its own.
-          {
-            name: 'admin',
-            version: '1.0.0',
-            requestState,
-            events: { webhooks: { queue: new InMemoryWebhookDeliveryQueue() } },
-          },
-          { server: 'admin' },
-        ),
+        redis.serverOptions({ name: 'admin', version: '1.0.0', requestState }, { server: 'admin' }),
     }),
     // #endregion docs:named-server-on-redis
     OrdersModule,

@@ -73,9 +73,22 @@ export class BullMqTaskRunner implements McpTaskRunner, OnModuleDestroy, OnAppli
     private readonly options: McpRedisResolvedOptions,
   ) {}
 
+  /** The named server this is of (`McpRedis.forServer`); `undefined` for the module's own. */
+  get server(): string | undefined {
+    return this.options.server;
+  }
+
   /** Starts this replica's BullMQ worker (the executor attaches after the handlers were discovered). */
   attach(executor: McpTaskExecutor): void {
-    if (this.executor) return;
+    if (this.executor === executor) return;
+    if (this.executor) {
+      // A second server given this runner: its rounds would be run by the first server's handlers.
+      throw new Error(
+        'BullMqTaskRunner: a server runs its task rounds here already. The task queue of one McpRedis scope serves ' +
+          'one server: name each server of the application, redis.serverOptions(options, { server: name }) ' +
+          '(docs/servers.md)',
+      );
+    }
     this.executor = executor;
     const tasks = this.options.tasks;
     // A worker's connection must retry forever (BullMQ requires `maxRetriesPerRequest: null`).

@@ -1,5 +1,6 @@
 export { McpRedisModule } from './mcp-redis.module.js';
 export { McpRedis } from './mcp-redis.js';
+export type { McpRedisServerBackends } from './redis-server-backends.js';
 export type {
   McpRedisModuleOptions,
   McpRedisTasksOptions,

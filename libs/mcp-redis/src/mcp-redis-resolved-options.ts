@@ -13,6 +13,8 @@ export class McpRedisResolvedOptions {
   readonly tasks: Required<McpRedisTasksResolved>;
   readonly requestState: { readonly maxStatesPerCaller: number };
   readonly events: Required<McpRedisEventsOptions>;
+  /** The named server these options are scoped to ({@link forServer}); `undefined` for the module's own. */
+  readonly server?: string;
 
   constructor(@Inject(MCP_REDIS_MODULE_OPTIONS) readonly raw: McpRedisModuleOptions) {
     const prefix = raw.keyPrefix ?? 'nest-mcp';
@@ -61,6 +63,20 @@ export class McpRedisResolvedOptions {
   /** `<keyPrefix>:<parts…>`: every key and channel of the module. */
   key(...parts: string[]): string {
     return [this.keyPrefix, ...parts].join(':');
+  }
+
+  /**
+   * The same settings for the components of the named server `name` (`McpRedis.forServer`): its keys, channels and
+   * BullMQ queues live under `<keyPrefix>:server:<name>` (the name URI-encoded, so that no name reaches into another
+   * server's keys), apart from every other server's. The settings are inherited, only `keyPrefix` and `server` differ.
+   */
+  forServer(name: string): McpRedisResolvedOptions {
+    const scoped = Object.create(this) as McpRedisResolvedOptions;
+    Object.defineProperties(scoped, {
+      keyPrefix: { value: `${this.keyPrefix}:server:${encodeURIComponent(name)}`, enumerable: true },
+      server: { value: name, enumerable: true },
+    });
+    return Object.freeze(scoped);
   }
 }
 

@@ -42,12 +42,16 @@ export class RedisEventBus implements McpEventBus, OnModuleDestroy {
   private closed = false;
   private dropped = 0;
 
+  /** The named server this bus is of (`McpRedis.forServer`); `undefined` for the module's own. */
+  readonly server?: string;
+
   /** @internal Created by Nest's injector (`McpRedisModule`), from the module's internal connection and options. */
   constructor(
     private readonly connection: McpRedisConnection,
     options: McpRedisResolvedOptions,
   ) {
     this.channel = options.key('events');
+    this.server = options.server;
     // The command connection is back: if events of ours were lost meanwhile, the other replicas are told now.
     connection.commands.on('ready', () => this.reshare());
   }

@@ -51,6 +51,11 @@ export class RedisTaskStore implements McpTaskStore, OnModuleDestroy {
     this.channel = options.key('task-changes');
   }
 
+  /** The named server this is of (`McpRedis.forServer`); `undefined` for the module's own. */
+  get server(): string | undefined {
+    return this.options.server;
+  }
+
   async create(record: McpTaskRecord): Promise<void> {
     const expiry = record.ttlMs === null ? '+inf' : String(record.createdAt + record.ttlMs);
     const owner = this.ownerKeys(record.owner);

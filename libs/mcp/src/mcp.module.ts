@@ -9,7 +9,7 @@ import {
 } from './config/mcp-module-definition.js';
 import type { McpModuleExtras, McpModuleOptions } from './config/mcp-options.interface.js';
 import { mcpServerToken, type McpServerPart } from './config/server-tokens.js';
-import { checkRegistryStateScope } from './config/registry-state-scope.js';
+import { checkServerScope } from './config/server-scope.js';
 import { McpServerScope } from './discovery/server-scope.js';
 import { McpResolvedOptions } from './config/resolved-options.js';
 import { McpAuthenticator } from './auth/mcp-authenticator.service.js';
@@ -154,9 +154,12 @@ function withServer(
       },
       {
         provide: MCP_REGISTRY_STATE,
-        // Refuses, at startup, a state that belongs to another server (config/registry-state-scope.ts).
-        useFactory: (options: McpModuleOptions) =>
-          checkRegistryStateScope(options.registryState, options.name, include),
+        // Refuses, at startup, a registry state, event bus, task or events backend that is another server's
+        // (config/server-scope.ts): every server instantiates its registry state, so the check always runs.
+        useFactory: (options: McpModuleOptions) => {
+          checkServerScope(options, options.name, include);
+          return options.registryState;
+        },
         inject: [MCP_MODULE_OPTIONS],
       },
       McpPublisher,

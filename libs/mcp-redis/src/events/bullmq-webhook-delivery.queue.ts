@@ -62,6 +62,11 @@ export class BullMqWebhookDeliveryQueue implements McpWebhookDeliveryQueue, OnAp
     private readonly options: McpRedisResolvedOptions,
   ) {}
 
+  /** The named server this is of (`McpRedis.forServer`); `undefined` for the module's own. */
+  get server(): string | undefined {
+    return this.options.server;
+  }
+
   async enqueue(delivery: McpWebhookDelivery, delayMs: number): Promise<void> {
     if (this.producerClosed)
       throw McpError.internal('Webhook deliveries are not queued on this server any more (shutting down)');
@@ -89,11 +94,12 @@ export class BullMqWebhookDeliveryQueue implements McpWebhookDeliveryQueue, OnAp
 
   process(handle: (delivery: McpWebhookDelivery) => Promise<void>): () => void {
     if (this.worker) {
-      // A second server of the application given this queue by McpRedis.serverOptions: its deliveries would be made
-      // with the first server's subscriptions and secrets.
+      // A second server given this queue: its deliveries would be made with the first server's subscriptions and
+      // secrets.
       throw new Error(
-        'BullMqWebhookDeliveryQueue: a worker is attached already. One McpRedis serves the webhook deliveries of one ' +
-          'server: give any other server of the application its own events.webhooks.queue (docs/servers.md)',
+        'BullMqWebhookDeliveryQueue: a worker is attached already. The webhook queue of one McpRedis scope serves ' +
+          'one server: name each server of the application, redis.serverOptions(options, { server: name }) ' +
+          '(docs/servers.md)',
       );
     }
     const events = this.options.events;

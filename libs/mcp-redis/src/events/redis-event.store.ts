@@ -64,6 +64,11 @@ export class RedisEventStore implements McpEventStore, OnApplicationBootstrap, O
     this.trimmed = options.key('events', 'trimmed');
   }
 
+  /** The named server this is of (`McpRedis.forServer`); `undefined` for the module's own. */
+  get server(): string | undefined {
+    return this.options.server;
+  }
+
   /** How many messages from the channel were dropped as malformed (diagnostics). */
   get droppedMessages(): number {
     return this.dropped;

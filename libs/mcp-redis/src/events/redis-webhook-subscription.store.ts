@@ -46,6 +46,11 @@ export class RedisWebhookSubscriptionStore implements McpWebhookSubscriptionStor
     private readonly options: McpRedisResolvedOptions,
   ) {}
 
+  /** The named server this is of (`McpRedis.forServer`); `undefined` for the module's own. */
+  get server(): string | undefined {
+    return this.options.server;
+  }
+
   async get(key: string): Promise<McpWebhookSubscriptionRecord | undefined> {
     if (!STORE_KEY.test(key)) return undefined;
     const [record, delivery] = await this.bounded(

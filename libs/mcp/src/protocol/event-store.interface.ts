@@ -77,6 +77,12 @@ export interface McpEventReadResult {
  * listen streams.
  */
 export interface McpEventStore {
+  /**
+   * For a backend kept per named server (`McpRedis.serverOptions(options, { server })`): the server it belongs to,
+   * `undefined` for one that is not a named server's. `McpModule` refuses to start a server given another server's
+   * (docs/servers.md). Omit it for a backend of one server.
+   */
+  readonly server?: string;
   /** `true` when the log is shared by several replicas (then `requestState.keys` is required: cursors are sealed). */
   readonly sharedAcrossReplicas?: boolean;
   /**

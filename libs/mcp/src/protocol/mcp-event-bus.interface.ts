@@ -9,6 +9,12 @@ import type { McpChangeEvent } from './mcp-event.interface.js';
  */
 export interface McpEventBus {
   /**
+   * For a backend kept per named server (`McpRedis.serverOptions(options, { server })`): the server it belongs to,
+   * `undefined` for one that is not a named server's. `McpModule` refuses to start a server given another server's
+   * (docs/servers.md). Omit it for a backend of one server.
+   */
+  readonly server?: string;
+  /**
    * `true` when this bus links several replicas (Redis pub/sub…). `McpModule` then refuses to start without
    * `requestState.keys`: a per-process random key would break every round whose retry reaches another replica.
    */

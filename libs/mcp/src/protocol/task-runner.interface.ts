@@ -31,6 +31,12 @@ export interface McpTaskExecutor {
  */
 export interface McpTaskRunner {
   /**
+   * For a backend kept per named server (`McpRedis.serverOptions(options, { server })`): the server it belongs to,
+   * `undefined` for one that is not a named server's. `McpModule` refuses to start a server given another server's
+   * (docs/servers.md). Omit it for a backend of one server.
+   */
+  readonly server?: string;
+  /**
    * Whether a queued round outlives this process (a durable queue that another worker reads). When `true`, a round
    * interrupted by this process's shutdown does not fail its task: the task stays `working`, `execute` resolves
    * `'interrupted'` and the runner gives the round back to its queue. Absent: rounds die with the process and the

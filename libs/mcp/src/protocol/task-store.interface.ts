@@ -13,6 +13,12 @@ import type { McpTaskRecord } from './task-record.interface.js';
  */
 export interface McpTaskStore {
   /**
+   * For a backend kept per named server (`McpRedis.serverOptions(options, { server })`): the server it belongs to,
+   * `undefined` for one that is not a named server's. `McpModule` refuses to start a server given another server's
+   * (docs/servers.md). Omit it for a backend of one server.
+   */
+  readonly server?: string;
+  /**
    * `true` when the store serves several replicas (Redis, SQL…). `McpModule` then refuses to start without
    * `requestState.keys`: a task's input rounds may be answered through any replica, which must open its states.
    */

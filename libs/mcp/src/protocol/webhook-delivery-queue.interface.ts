@@ -39,6 +39,12 @@ export interface McpWebhookDelivery {
  * replica deliver, exactly one per attempt, and keeps a pending retry across a restart.
  */
 export interface McpWebhookDeliveryQueue {
+  /**
+   * For a backend kept per named server (`McpRedis.serverOptions(options, { server })`): the server it belongs to,
+   * `undefined` for one that is not a named server's. `McpModule` refuses to start a server given another server's
+   * (docs/servers.md). Omit it for a backend of one server.
+   */
+  readonly server?: string;
   /** `true` when several replicas share it. */
   readonly sharedAcrossReplicas?: boolean;
   /** Queues a delivery, to be handed to a worker after `delayMs`. */

@@ -52,6 +52,12 @@ export interface McpWebhookSubscriptionRecord {
  * after a restart); a shared store (Redis) serves several replicas and may be `durable`.
  */
 export interface McpWebhookSubscriptionStore {
+  /**
+   * For a backend kept per named server (`McpRedis.serverOptions(options, { server })`): the server it belongs to,
+   * `undefined` for one that is not a named server's. `McpModule` refuses to start a server given another server's
+   * (docs/servers.md). Omit it for a backend of one server.
+   */
+  readonly server?: string;
   /** `true` when several replicas share it (then `requestState.keys` is required: secrets are sealed with them). */
   readonly sharedAcrossReplicas?: boolean;
   /** `true` when subscriptions survive a restart: required to grant subscriptions without expiry. */
