@@ -94,3 +94,66 @@ describe.each(ADAPTERS)('McpRedisHealthIndicator over HTTP (%s)', (adapter) => {
     expect(body.info['mcp-redis']).toMatchObject({ status: 'up', redis: 'up' });
   });
 });
+
+@Module({})
+class ShopModule {}
+
+@Module({})
+class AdminModule {}
+
+describe.each(ADAPTERS)('McpRedisHealthIndicator of an application with two named servers (%s)', (adapter) => {
+  let redis: RedisServer;
+  let running: RunningApp;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    const requestState = { keys: [randomBytes(32).toString('base64')] };
+    running = await startApp(adapter, {
+      imports: [
+        McpRedisModule.forRoot({ url: redis.url, commandTimeoutMs: 1_000 }),
+        McpModule.forRootAsync({
+          name: 'shop',
+          include: [ShopModule],
+          inject: [McpRedis],
+          useFactory: (mcpRedis: McpRedis) =>
+            mcpRedis.serverOptions({ name: 'shop', version: '1.0.0', requestState }, { server: 'shop' }),
+        }),
+        McpModule.forRootAsync({
+          name: 'admin',
+          path: '/admin/mcp',
+          include: [AdminModule],
+          inject: [McpRedis],
+          useFactory: (mcpRedis: McpRedis) =>
+            mcpRedis.serverOptions({ name: 'admin', version: '1.0.0', requestState }, { server: 'admin' }),
+        }),
+        ShopModule,
+        AdminModule,
+        HealthModule,
+      ],
+    });
+  });
+  afterAll(async () => {
+    await running?.close();
+    await redis?.dispose();
+  });
+
+  it("checks each server's own task worker (the module's queue serves none of them), and names the one down", async () => {
+    const { body } = await healthUntil(running.baseUrl, 200);
+    const details = body.info['mcp-redis'];
+    expect(details).toMatchObject({
+      status: 'up',
+      redis: 'up',
+      serverTaskQueues: { shop: { worker: 'running' }, admin: { worker: 'running' } },
+    });
+    expect(details.taskQueue).toBeUndefined();
+
+    // The admin server's worker stops (as at shutdown): the indicator is down and says whose.
+    await running.app.get(McpRedis).forServer('admin').taskRunner.close();
+    const down = await healthUntil(running.baseUrl, 503);
+    expect(down.body.error['mcp-redis']).toMatchObject({
+      status: 'down',
+      serverTaskQueues: { shop: { worker: 'running' }, admin: { worker: 'closed' } },
+      reason: 'task worker (admin): closed',
+    });
+  });
+});

@@ -181,6 +181,11 @@ export class BullMqTaskRunner implements McpTaskRunner, OnModuleDestroy, OnAppli
     return this.close();
   }
 
+  /** Whether a server runs its task rounds here (`attach`): the health indicator checks the runners in use. */
+  get attached(): boolean {
+    return this.executor !== undefined;
+  }
+
   /** For the health indicator: whether this replica's worker runs, and the queue's job counts. */
   async status(): Promise<McpTaskQueueStatus> {
     let worker: McpTaskQueueStatus['worker'] =

@@ -89,6 +89,11 @@ export class McpRedis implements OnApplicationBootstrap, OnModuleDestroy, OnAppl
     return backends;
   }
 
+  /** The backends of the named servers made so far (`forServer`). @internal For the health indicator. */
+  namedServers(): readonly McpRedisServerBackends[] {
+    return [...this.servers.values()];
+  }
+
   /** The servers' event logs start like the module's (Nest calls the hooks of the module's own). */
   async onApplicationBootstrap(): Promise<void> {
     this.bootstrapped = true;

@@ -10,15 +10,21 @@ import { WaitTimeoutError, withTimeout } from '../with-timeout.js';
 export interface McpRedisHealthDetails extends Record<string, unknown> {
   /** Whether Redis answered a PING within the command timeout. */
   readonly redis: 'up' | 'unreachable';
-  /** This replica's task worker and the queue's job counts; `undefined` when the queue could not be read. */
+  /**
+   * This replica's task worker and the queue's job counts, for the module's queue (that of a single server);
+   * `undefined` when the queue could not be read, or when only named servers run tasks here.
+   */
   readonly taskQueue?: McpTaskQueueStatus;
+  /** The same for each named server's own queue (`McpRedis.serverOptions(options, { server })`), by server name. */
+  readonly serverTaskQueues?: Readonly<Record<string, McpTaskQueueStatus | undefined>>;
   /** Why the indicator is down, e.g. `redis: unreachable; task worker: disconnected`. */
   readonly reason?: string;
 }
 
 /**
- * A `@nestjs/terminus` health indicator for nest-mcp on Redis: `down` when Redis does not answer a PING or this
- * replica's BullMQ worker is not taking task rounds, with the reason in the details. A check never hangs: each probe
+ * A `@nestjs/terminus` health indicator for nest-mcp on Redis: `down` when Redis does not answer a PING or one of this
+ * replica's BullMQ task workers (the module's, and each named server's) is not taking rounds, with the reason in the
+ * details. A check never hangs: each probe
  * is bounded by the module's `commandTimeoutMs`.
  *
  * Wire it with `TerminusModule` and a controller (`McpRedisModule` must be imported, it is global by default):
@@ -57,18 +63,41 @@ export class McpRedisHealthIndicator {
     key: Key = 'mcp-redis' as Key,
   ): Promise<HealthIndicatorResult<Key>> {
     const indicator = this.health.check(key);
-    const [pong, queue] = await Promise.all([
+    // The queues servers run their rounds on; the module's also when no server runs any yet (not bootstrapped).
+    const named = this.redis.namedServers().filter((backends) => backends.taskRunner.attached);
+    const checkModule = this.redis.taskRunner.attached || named.length === 0;
+    const timeoutMs = this.options.commandTimeoutMs;
+    const [pong, queue, ...serverQueues] = await Promise.all([
       this.connection.ping(),
-      // The queue is read through BullMQ's own connections: bound it like the command client (commandTimeoutMs).
-      bounded(this.redis.taskRunner.status(), this.options.commandTimeoutMs),
+      // Queues are read through BullMQ's own connections: bound them like the command client (commandTimeoutMs).
+      checkModule ? bounded(this.redis.taskRunner.status(), timeoutMs) : undefined,
+      ...named.map((backends) => bounded(backends.taskRunner.status(), timeoutMs)),
     ]);
     const reasons: string[] = [];
     if (!pong) reasons.push('redis: unreachable');
-    if (queue.error !== undefined) reasons.push(`task queue: ${queue.error}`);
-    else if (queue.status.worker !== 'running') reasons.push(`task worker: ${queue.status.worker}`);
-    const details: McpRedisHealthDetails = { redis: pong ? 'up' : 'unreachable', taskQueue: queue.status };
+    if (queue) reasons.push(...queueReasons(queue, ''));
+    named.forEach((backends, index) => reasons.push(...queueReasons(serverQueues[index]!, ` (${backends.server})`)));
+    const details: McpRedisHealthDetails = {
+      redis: pong ? 'up' : 'unreachable',
+      ...(queue ? { taskQueue: queue.status } : {}),
+      ...(named.length > 0
+        ? {
+            serverTaskQueues: Object.fromEntries(
+              named.map((backends, index) => [backends.server, serverQueues[index]!.status]),
+            ),
+          }
+        : {}),
+    };
     return reasons.length === 0 ? indicator.up(details) : indicator.down({ ...details, reason: reasons.join('; ') });
   }
+}
+
+type QueueReading = Awaited<ReturnType<typeof bounded>>;
+
+/** Why one queue is not well: unreadable, or its worker on this replica does not take rounds. */
+function queueReasons(queue: QueueReading, server: string): string[] {
+  if (queue.error !== undefined) return [`task queue${server}: ${queue.error}`];
+  return queue.status.worker === 'running' ? [] : [`task worker${server}: ${queue.status.worker}`];
 }
 
 /** The queue's status, or why it could not be read within `timeoutMs`. */
