@@ -99,3 +99,49 @@ describe('telemetry: the Redis task queue depth gauge', () => {
     }
   });
 });
+
+/**
+ * Two named servers with their own BullMQ task queues (`McpRedis.forServer`, issue #28): each queue is its own gauge
+ * series, told apart by `nest_mcp.server`, from one collection.
+ */
+describe("telemetry: each named server's task queue depth", () => {
+  let redis: RedisServer;
+  let otel: OtelHarness;
+  let running: RunningApp;
+  const env = { REDIS_URL: process.env.REDIS_URL, MCP_STATE_KEYS: process.env.MCP_STATE_KEYS };
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    otel = OtelHarness.install();
+    process.env.REDIS_URL = redis.url;
+    process.env.MCP_STATE_KEYS = Buffer.alloc(32, 27).toString('base64');
+    const { AppModule } = await import('../../docs/examples/servers/servers-on-redis.module.js');
+    running = await startApp('express', { imports: [AppModule] });
+  });
+  afterAll(async () => {
+    if (running) await closeReplica(running);
+    await otel?.uninstall();
+    await redis?.dispose();
+    for (const [name, value] of Object.entries(env)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+
+  it('reports one series per server and state, with nest_mcp.server', async () => {
+    const points = await otel.points('nest_mcp.task.queue.depth');
+    const series = points
+      .map((point) => `${point.attributes['nest_mcp.server']}/${point.attributes['nest_mcp.state']}=${point.value}`)
+      .sort();
+    expect(series).toEqual([
+      'admin/active=0',
+      'admin/delayed=0',
+      'admin/waiting=0',
+      'shop/active=0',
+      'shop/delayed=0',
+      'shop/waiting=0',
+    ]);
+    for (const point of points)
+      expect(Object.keys(point.attributes).sort()).toEqual(['nest_mcp.server', 'nest_mcp.state']);
+  });
+});

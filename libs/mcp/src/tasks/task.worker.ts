@@ -36,7 +36,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * `@opentelemetry/api` (an optional peer) through this constructor.
  */
 interface QueueDepthObserver {
-  observeTaskQueue(read: () => Promise<McpTaskQueueDepth>): void;
+  observeTaskQueue(read: () => Promise<McpTaskQueueDepth>, server?: string): void;
 }
 
 /**
@@ -75,7 +75,8 @@ export class McpTaskWorker implements McpTaskExecutor, OnApplicationBootstrap, B
     this.runner.attach(this);
     // A shared queue's depth becomes the `nest_mcp.task.queue.depth` gauge (nothing without a registered meter).
     const runner = this.runner;
-    if (typeof runner.queueDepth === 'function') this.telemetry?.observeTaskQueue(() => runner.queueDepth!());
+    if (typeof runner.queueDepth === 'function')
+      this.telemetry?.observeTaskQueue(() => runner.queueDepth!(), runner.server);
   }
 
   /** No new rounds once the application closes; rounds in flight get `ctx.signal` from the call runner's drain. */

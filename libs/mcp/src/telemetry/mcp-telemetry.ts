@@ -41,6 +41,8 @@ export class McpTelemetry implements EventTelemetry {
   private instrumentsOf?: { provider: MeterProvider; instruments: McpInstruments | undefined };
   /** The task queue's job counts, once a shared runner offered them (`observeTaskQueue`). */
   private queueDepth?: () => Promise<McpTaskQueueDepth>;
+  /** The named server whose own queue `queueDepth` reads, if it is one's. */
+  private queueServer?: string;
 
   constructor(
     private readonly api: OtelApi | undefined,
@@ -153,13 +155,15 @@ export class McpTelemetry implements EventTelemetry {
   /**
    * Reports a shared task queue's depth as `nest_mcp.task.queue.depth` (an observable gauge read once per collection)
    * on the registered meter provider, now or once one is registered. Called once, at bootstrap, for a runner with
-   * `queueDepth`.
+   * `queueDepth`; `server` names the server whose own queue it is (a runner of `McpRedis.forServer`), reported as
+   * `nest_mcp.server` so that the queues of several servers stay apart.
    */
-  observeTaskQueue(read: () => Promise<McpTaskQueueDepth>): void {
+  observeTaskQueue(read: () => Promise<McpTaskQueueDepth>, server?: string): void {
     if (!this.api || this.queueDepth) return;
     this.queueDepth = read;
+    this.queueServer = server;
     const built = this.instrumentsOf?.instruments;
-    if (built) observeTaskQueueDepth(built.meter, read);
+    if (built) observeTaskQueueDepth(built.meter, read, server);
     else this.instruments();
   }
 
@@ -173,7 +177,7 @@ export class McpTelemetry implements EventTelemetry {
     const meter = provider.getMeter(INSTRUMENTATION_SCOPE);
     const instruments = meter === this.noopMeter ? undefined : new McpInstruments(meter);
     this.instrumentsOf = { provider, instruments };
-    if (instruments && this.queueDepth) observeTaskQueueDepth(meter, this.queueDepth);
+    if (instruments && this.queueDepth) observeTaskQueueDepth(meter, this.queueDepth, this.queueServer);
     return instruments;
   }
 

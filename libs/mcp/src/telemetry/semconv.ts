@@ -60,6 +60,8 @@ export const ATTR_NEST_MCP_EVENT_NAME = 'nest_mcp.event.name';
 export const ATTR_NEST_MCP_DELIVERY_ATTEMPT = 'nest_mcp.delivery.attempt';
 /** The job state a `nest_mcp.task.queue.depth` data point counts: `waiting`, `delayed` or `active`. */
 export const ATTR_NEST_MCP_STATE = 'nest_mcp.state';
+/** The named server whose own task queue a `nest_mcp.task.queue.depth` data point counts (several servers, one app). */
+export const ATTR_NEST_MCP_SERVER = 'nest_mcp.server';
 
 /** Span names of event deliveries (`{operation} {event name}`): a webhook attempt, a push on `events/stream`. */
 export const EVENTS_DELIVER = 'events/deliver';
