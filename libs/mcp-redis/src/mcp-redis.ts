@@ -24,6 +24,8 @@ import { RedisThrottlerStorage } from './redis-throttler.storage.js';
  * `requestState` store, and the events extension's replay log, webhook subscriptions and deliveries. `serverOptions`
  * puts them all into your module options and refuses to start without shared
  * `requestState.keys`, since a per-process random key breaks every round whose retry lands on another replica.
+ * With several servers in one application, each named server gets backends of its own (`forServer`, under
+ * `<keyPrefix>:server:<name>`); the single-use store and the throttler storage stay shared.
  *
  * @example
  * ```ts
@@ -155,7 +157,7 @@ export class McpRedis implements OnApplicationBootstrap, OnModuleDestroy, OnAppl
     if (server !== undefined && (typeof server !== 'string' || server.length === 0 || server !== options.name)) {
       throw new Error(
         `McpRedis.serverOptions: { server: ${JSON.stringify(server)} } must be the server's name (options.name is ` +
-          `${JSON.stringify(options.name)}): the registry state is keyed by it`,
+          `${JSON.stringify(options.name)}): its backends are keyed by it`,
       );
     }
     // A named server has its own runtime state; a single server keeps the keys it always had.
