@@ -28,8 +28,11 @@ const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const FORM = { elicitation: { form: {} } };
 const ADMIN = { 'x-ops-role': 'admin' };
 const SUB = 'io.modelcontextprotocol/subscriptionId';
-/** The demo's defaults (McpRedisModule): BullMQ queue `tasks` under the key prefix `nest-mcp`. */
-const QUEUE = { name: 'tasks', prefix: 'nest-mcp' };
+/**
+ * The demo's task queue: McpRedisModule's BullMQ queue `tasks`, under the key prefix of its named server `ops-console`
+ * (`nest-mcp:server:ops-console`, `McpRedis.forServer`).
+ */
+const QUEUE = { name: 'tasks', prefix: 'nest-mcp:server:ops-console' };
 /** A step of incident_report in these tests: the first round (two steps, then the question) lasts about 2 s. */
 const STEP_MS = 1_000;
 
