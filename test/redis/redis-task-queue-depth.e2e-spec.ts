@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisTasksReplicaModule, ReplicaProbe } from '../fixtures/redis-tasks.fixture.js';
 import { startApp, type RunningApp } from '../support/app.factory.js';
+import { setEnv } from '../support/env.util.js';
 import { OtelHarness } from '../support/otel.harness.js';
 import { mcpPost, requestMeta } from '../support/raw-request.util.js';
 import { closeReplica } from '../support/redis-replicas.js';
@@ -108,13 +109,12 @@ describe("telemetry: each named server's task queue depth", () => {
   let redis: RedisServer;
   let otel: OtelHarness;
   let running: RunningApp;
-  const env = { REDIS_URL: process.env.REDIS_URL, MCP_STATE_KEYS: process.env.MCP_STATE_KEYS };
+  let restoreEnv: (() => void) | undefined;
 
   beforeAll(async () => {
     redis = await startRedisServer();
     otel = OtelHarness.install();
-    process.env.REDIS_URL = redis.url;
-    process.env.MCP_STATE_KEYS = Buffer.alloc(32, 27).toString('base64');
+    restoreEnv = setEnv({ REDIS_URL: redis.url, MCP_STATE_KEYS: Buffer.alloc(32, 27).toString('base64') });
     const { AppModule } = await import('../../docs/examples/servers/servers-on-redis.module.js');
     running = await startApp('express', { imports: [AppModule] });
   });
@@ -122,10 +122,7 @@ describe("telemetry: each named server's task queue depth", () => {
     if (running) await closeReplica(running);
     await otel?.uninstall();
     await redis?.dispose();
-    for (const [name, value] of Object.entries(env)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
+    restoreEnv?.();
   });
 
   it('reports one series per server and state, with nest_mcp.server', async () => {

@@ -4,6 +4,7 @@ import { getMcpRegistryToken, type McpRegistry } from 'nest-mcp';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS, startApp, type RunningApp } from '../support/app.factory.js';
+import { setEnv } from '../support/env.util.js';
 import { openExtTasksSession } from '../support/ext-tasks-session.js';
 import { connectClient } from '../support/mcp-client.factory.js';
 import { mcpPost, requestMeta } from '../support/raw-request.util.js';
@@ -27,7 +28,7 @@ const TASKS_META = requestMeta({
 let redis: RedisServer;
 let probe: Redis;
 let AppModule: Type;
-const env = { REDIS_URL: process.env.REDIS_URL, MCP_STATE_KEYS: process.env.MCP_STATE_KEYS };
+let restoreEnv: (() => void) | undefined;
 
 beforeAll(async () => {
   redis = await startRedisServer();
@@ -35,16 +36,12 @@ beforeAll(async () => {
   probe.on('error', () => undefined);
   await probe.connect();
   // The example reads its Redis and keys from the environment when it is first imported, as an application does.
-  process.env.REDIS_URL = redis.url;
-  process.env.MCP_STATE_KEYS = STATE_KEY;
+  restoreEnv = setEnv({ REDIS_URL: redis.url, MCP_STATE_KEYS: STATE_KEY });
   ({ AppModule } = await import('../../docs/examples/servers/servers-on-redis.module.js'));
 });
 
 afterAll(async () => {
-  for (const [name, value] of Object.entries(env)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  restoreEnv?.();
   probe?.disconnect();
   await redis?.dispose();
 });

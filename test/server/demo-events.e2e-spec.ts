@@ -12,16 +12,14 @@ import { McpTestingClient, McpWebhookReceiver } from 'nest-mcp/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADAPTERS, startApp, type RunningApp } from '../support/app.factory.js';
 import { SEP_CODES, errorOf, eventsPost, resultOf } from '../support/events.util.js';
+import { setEnv } from '../support/env.util.js';
 import { mcpPost, requestMeta } from '../support/raw-request.util.js';
 import { until } from '../support/wait.util.js';
 
 /** The demo's AppModule, imported after the environment it reads at import time is set. */
 async function demoModule(env: Record<string, string | undefined>): Promise<Type> {
   vi.resetModules();
-  for (const [name, value] of Object.entries(env)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  setEnv(env);
   return (await import('../../apps/demo/src/app.module.js')).AppModule as Type;
 }
 
