@@ -39,10 +39,8 @@ export class McpTelemetry implements EventTelemetry {
   private readonly noopMeter?: Meter;
   private tracerOf?: { provider: TracerProvider; tracer: Tracer | undefined };
   private instrumentsOf?: { provider: MeterProvider; instruments: McpInstruments | undefined };
-  /** The task queue's job counts, once a shared runner offered them (`observeTaskQueue`). */
-  private queueDepth?: () => Promise<McpTaskQueueDepth>;
-  /** The named server whose own queue `queueDepth` reads, if it is one's. */
-  private queueServer?: string;
+  /** The task queue's job counts and the named server it is of, once a shared runner offered them (`observeTaskQueue`). */
+  private taskQueue?: { readonly read: () => Promise<McpTaskQueueDepth>; readonly server?: string };
 
   constructor(
     private readonly api: OtelApi | undefined,
@@ -159,9 +157,8 @@ export class McpTelemetry implements EventTelemetry {
    * `nest_mcp.server` so that the queues of several servers stay apart.
    */
   observeTaskQueue(read: () => Promise<McpTaskQueueDepth>, server?: string): void {
-    if (!this.api || this.queueDepth) return;
-    this.queueDepth = read;
-    this.queueServer = server;
+    if (!this.api || this.taskQueue) return;
+    this.taskQueue = { read, server };
     const built = this.instrumentsOf?.instruments;
     if (built) observeTaskQueueDepth(built.meter, read, server);
     else this.instruments();
@@ -177,7 +174,7 @@ export class McpTelemetry implements EventTelemetry {
     const meter = provider.getMeter(INSTRUMENTATION_SCOPE);
     const instruments = meter === this.noopMeter ? undefined : new McpInstruments(meter);
     this.instrumentsOf = { provider, instruments };
-    if (instruments && this.queueDepth) observeTaskQueueDepth(meter, this.queueDepth, this.queueServer);
+    if (instruments && this.taskQueue) observeTaskQueueDepth(meter, this.taskQueue.read, this.taskQueue.server);
     return instruments;
   }
 
